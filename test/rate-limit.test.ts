@@ -1,0 +1,44 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { enforceRateLimit } from "../workers/core/rate-limit";
+import { ApiError } from "../workers/core/errors";
+import { testVars } from "./vars";
+
+function from(ip: string) {
+  return new Request("http://api.test/v1/stories/search", { headers: { "cf-connecting-ip": ip } });
+}
+
+async function outcome(ip: string, bucket: "read" | "admin") {
+  try {
+    await enforceRateLimit(env, from(ip), bucket);
+    return { status: 200, retryAfter: null };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { status: err.status, retryAfter: err.headers["Retry-After"] ?? null };
+  }
+}
+
+describe("per-IP rate limiting", () => {
+  it("allows the configured reads per minute, then 429 with Retry-After", async () => {
+    const limit = Number(testVars.RATE_LIMIT_READ_PER_MINUTE);
+    for (let i = 0; i < limit; i++) expect((await outcome("198.51.100.7", "read")).status).toBe(200);
+    const denied = await outcome("198.51.100.7", "read");
+    expect(denied.status).toBe(429);
+    expect(Number(denied.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(denied.retryAfter)).toBeLessThanOrEqual(60);
+  });
+
+  it("counts each IP and each bucket on its own", async () => {
+    const limit = Number(testVars.RATE_LIMIT_ADMIN_PER_MINUTE);
+    for (let i = 0; i < limit; i++) await outcome("198.51.100.8", "admin");
+    expect((await outcome("198.51.100.8", "admin")).status).toBe(429);
+    expect((await outcome("198.51.100.8", "read")).status).toBe(200);
+    expect((await outcome("198.51.100.9", "admin")).status).toBe(200);
+  });
+
+  it("never lets concurrent requests past the limit", async () => {
+    const limit = Number(testVars.RATE_LIMIT_READ_PER_MINUTE);
+    const results = await Promise.all(Array.from({ length: limit + 20 }, () => outcome("198.51.100.10", "read")));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(limit);
+  });
+});

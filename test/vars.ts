@@ -1,0 +1,21 @@
+/**
+ * Configuration the tests run with. CI has no .dev.vars, so every secret a test relies on is
+ * set here explicitly, and tests read the values from this module rather than repeating them.
+ */
+export const testVars = {
+  BASE_URL: "http://api.test",
+  WEB_URL: "http://web.test",
+  SERVICE_API_KEY: "test-service-key",
+  PUBLISH_WEBHOOK_SECRET: "test-webhook-secret",
+  ADMIN_EMAIL: "admin@example.test",
+  ADMIN_PASSWORD: "test-admin-password",
+  ADMIN_TOKEN: "test-admin-token",
+  ADMIN_ALLOWLIST: "admin@example.test,ops@example.test",
+  LEGACY_INTAKE_TOKEN: "test-legacy-intake-token",
+  TOKEN_ENCRYPTION_KEY: "dGVzdC10b2tlbi1lbmNyeXB0aW9uLWtleS0zMmJ5dGU=",
+  MAX_IN_FLIGHT_RENDERS_PER_LISTENER: "3",
+  RATE_LIMIT_READ_PER_MINUTE: "60",
+  RATE_LIMIT_ADMIN_PER_MINUTE: "30",
+  BUILD_COMMIT: "test-commit",
+  BUILD_TIME: "2026-11-21T00:00:00.000Z",
+} as const;

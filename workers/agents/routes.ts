@@ -1,0 +1,3 @@
+import { getOpenApi } from "./openapi";
+
+export const agentRoutes = [getOpenApi];

@@ -1,0 +1,52 @@
+import * as v from "valibot";
+
+/**
+ * Vars and secrets, checked once per isolate. Bindings (DB, AUDIO, ...) are typed by
+ * `wrangler types`; this schema turns the string configuration into checked values.
+ */
+const optionalText = v.optional(v.string(), "");
+
+function count(fallback: number) {
+  return v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, "must be a whole number"), v.transform(Number)),
+    String(fallback),
+  );
+}
+
+const ConfigSchema = v.object({
+  BASE_URL: v.pipe(v.string(), v.url("must be an absolute URL")),
+  WEB_URL: v.pipe(v.string(), v.url("must be an absolute URL")),
+  SERVICE_API_KEY: optionalText,
+  PUBLISH_WEBHOOK_SECRET: optionalText,
+  ADMIN_EMAIL: optionalText,
+  ADMIN_PASSWORD: optionalText,
+  ADMIN_TOKEN: optionalText,
+  ADMIN_ALLOWLIST: optionalText,
+  LEGACY_INTAKE_TOKEN: optionalText,
+  TOKEN_ENCRYPTION_KEY: optionalText,
+  MAX_IN_FLIGHT_RENDERS_PER_LISTENER: count(3),
+  RATE_LIMIT_READ_PER_MINUTE: count(60),
+  RATE_LIMIT_ADMIN_PER_MINUTE: count(30),
+});
+
+export type Config = v.InferOutput<typeof ConfigSchema>;
+
+const cache = new WeakMap<object, Config>();
+
+/** The checked configuration of `env`; throws a readable error naming every bad variable. */
+export function config(env: object): Config {
+  const hit = cache.get(env);
+  if (hit) return hit;
+  const parsed = v.safeParse(ConfigSchema, env);
+  if (!parsed.success) {
+    const problems = parsed.issues.map((i) => `${v.getDotPath(i) ?? "?"} ${i.message}`);
+    throw new Error(`invalid configuration: ${problems.join("; ")}`);
+  }
+  cache.set(env, parsed.output);
+  return parsed.output;
+}
+
+/** The base URL without a trailing slash, for building absolute links. */
+export function baseUrl(env: object): string {
+  return config(env).BASE_URL.replace(/\/+$/, "");
+}

@@ -1,0 +1,74 @@
+import { cors, Router, type IRequest } from "itty-router";
+import { requireAdmin, requireApiKey } from "./auth";
+import { ApiError, errorResponse, ValidationError } from "./errors";
+import { enforceRateLimit } from "./rate-limit";
+import { methodsOf, type Route } from "./route";
+import { parseHeaders, parseJsonBody, parseParams, parseQuery, readBodyText } from "./validate";
+
+type Args = [Env, ExecutionContext];
+
+/** Browser clients may call every public endpoint; credentials travel in headers, never cookies. */
+const { preflight, corsify } = cors({
+  origin: "*",
+  allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+  exposeHeaders: ["Location", "Retry-After", "ETag", "Last-Modified", "Content-Range", "Accept-Ranges", "Content-Length"],
+  maxAge: 86400,
+});
+
+function decodeParams(params: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    try {
+      out[key] = decodeURIComponent(value);
+    } catch {
+      throw new ValidationError([{ loc: ["path", key], msg: "malformed percent-encoding", type: "path_invalid" }]);
+    }
+  }
+  return out;
+}
+
+async function run(r: Route, request: IRequest, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const url = new URL(request.url);
+  // SPEC.md part 5 rule 2: admin paths are throttled per IP by prefix, whatever the route declares.
+  const bucket = url.pathname.startsWith("/v1/admin/") ? "admin" : r.rateLimit;
+  if (bucket) await enforceRateLimit(env, request, bucket);
+  if (r.auth === "api_key") await requireApiKey(env, request, url);
+  if (r.auth === "admin") await requireAdmin(env, request);
+
+  const response = await r.handle({
+    params: r.params ? parseParams(r.params, decodeParams(request.params)) : undefined,
+    query: r.query ? parseQuery(r.query, url) : undefined,
+    headers: r.headers ? parseHeaders(r.headers, request.headers) : undefined,
+    body: r.body && !r.rawBody ? parseJsonBody(r.body, await readBodyText(request)) : undefined,
+    request,
+    url,
+    env,
+    ctx,
+  });
+  return request.method === "HEAD" ? new Response(null, response) : response;
+}
+
+/** Builds the itty-router for `routes`: registration order is match order. */
+export function buildRouter(routes: Route[]) {
+  const router = Router<IRequest, Args>({
+    before: [preflight],
+    catch: (err) => errorResponse(err),
+    finally: [corsify],
+  });
+  for (const r of routes) {
+    for (const method of methodsOf(r)) {
+      router[method.toLowerCase()](r.path, (req: IRequest, env: Env, ctx: ExecutionContext) => run(r, req, env, ctx));
+    }
+  }
+  router.all("*", (request: IRequest) => {
+    const { pathname } = new URL(request.url);
+    const allowed = new Set(router.routes.filter(([m, re]) => m !== "ALL" && re.test(pathname)).map(([m]) => m));
+    if (allowed.size > 0) {
+      throw new ApiError("method_not_allowed", `${request.method} is not allowed on ${pathname}`, {
+        Allow: [...allowed].join(", "),
+      });
+    }
+    throw new ApiError("not_found", `no resource at ${pathname}`);
+  });
+  return router;
+}

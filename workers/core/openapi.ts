@@ -1,0 +1,172 @@
+import * as v from "valibot";
+import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from "@valibot/to-json-schema";
+import { methodsOf, type AuthKind, type Route } from "./route";
+import { named, namedSchemas } from "./schema-registry";
+import { API_VERSION } from "./version";
+
+const ErrorBody = named(
+  "ErrorBody",
+  v.object({
+    detail: v.pipe(v.string(), v.description("What went wrong, for a human.")),
+    code: v.pipe(v.string(), v.description("Stable machine-readable error code.")),
+  }),
+);
+
+const ValidationErrorBody = named(
+  "HTTPValidationError",
+  v.object({
+    detail: v.array(
+      v.object({
+        loc: v.pipe(v.array(v.union([v.string(), v.number()])), v.description('Where: ["query", "limit"], ["body", "email"], ...')),
+        msg: v.string(),
+        type: v.string(),
+      }),
+    ),
+  }),
+);
+
+const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
+  none: undefined,
+  api_key: [{ ApiKeyQuery: [] }, { ServiceKey: [] }, { LegacyKey: [] }],
+  admin: [{ AdminToken: [] }],
+  listener_token: undefined,
+  webhook_signature: [{ WebhookSignature: [] }],
+  bearer: [{ OAuth2: [] }],
+};
+
+const SECURITY_SCHEMES = {
+  ApiKeyQuery: { type: "apiKey", in: "query", name: "api_key", description: "The service API key (SERVICE_API_KEY)." },
+  ServiceKey: { type: "apiKey", in: "header", name: "x-service-key", description: "The service API key (SERVICE_API_KEY)." },
+  LegacyKey: { type: "apiKey", in: "header", name: "x-legacy-key", description: "The service API key, legacy header." },
+  AdminToken: {
+    type: "apiKey",
+    in: "header",
+    name: "x-service-email-token",
+    description: "The admin token (ADMIN_TOKEN, from login or an admin magic link) or the legacy intake token.",
+  },
+  WebhookSignature: {
+    type: "apiKey",
+    in: "header",
+    name: "x-legacy-signature",
+    description: 't=<unix seconds>,v1=<hex HMAC-SHA256(PUBLISH_WEBHOOK_SECRET, "<t>.<raw body>")>; 300 s tolerance.',
+  },
+  OAuth2: {
+    type: "oauth2",
+    description: "OAuth 2.1 with PKCE (S256) for agents acting for a person.",
+    flows: {
+      authorizationCode: {
+        authorizationUrl: "/authorize",
+        tokenUrl: "/token",
+        scopes: {
+          "articles:read": "Search and read articles and audio",
+          "subscriptions:write": "Create topic subscriptions",
+          "digest:run": "Run digests",
+        },
+      },
+    },
+  },
+};
+
+const WRAPPERS = new Set(["optional", "nullish", "exact_optional"]);
+
+function conversion(): ConversionConfig {
+  return {
+    target: "draft-2020-12",
+    typeMode: "input",
+    errorMode: "ignore",
+    definitions: namedSchemas(),
+    overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+  };
+}
+
+/** A schema as JSON Schema; a named schema becomes a reference to its component. */
+function jsonSchema(schema: v.GenericSchema): JsonSchema {
+  const name = Object.entries(namedSchemas()).find(([, s]) => s === schema)?.[0];
+  if (name) return { $ref: `#/components/schemas/${name}` };
+  const { $schema: _, ...rest } = toJsonSchema(schema, conversion()) as JsonSchema & { $schema?: string };
+  return rest;
+}
+
+type Entries = Record<string, v.GenericSchema & { type: string }>;
+
+function parameters(where: "path" | "query" | "header", schema: v.GenericSchema | undefined) {
+  const entries = (schema as unknown as { entries?: Entries } | undefined)?.entries ?? {};
+  return Object.entries(entries).map(([name, field]) => {
+    const { description, ...rest } = jsonSchema(field) as JsonSchema & { description?: string };
+    return {
+      name,
+      in: where,
+      required: where === "path" || !WRAPPERS.has(field.type),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+function responses(r: Route) {
+  const out: Record<string, unknown> = {};
+  const error = (description: string) => ({
+    description,
+    content: { "application/json": { schema: jsonSchema(ErrorBody) } },
+  });
+  for (const [status, doc] of Object.entries(r.responses)) {
+    const content = doc.schema
+      ? { "application/json": { schema: jsonSchema(doc.schema) } }
+      : doc.contentType
+        ? { [doc.contentType]: { schema: { type: "string", format: "binary" } } }
+        : undefined;
+    const headers = doc.headers
+      ? Object.fromEntries(Object.entries(doc.headers).map(([h, d]) => [h, { description: d, schema: { type: "string" } }]))
+      : undefined;
+    out[status] = { description: doc.description, ...(headers ? { headers } : {}), ...(content ? { content } : {}) };
+  }
+  if (r.params || r.query || r.body || r.headers) {
+    out["422"] ??= {
+      description: "Validation error",
+      content: { "application/json": { schema: jsonSchema(ValidationErrorBody) } },
+    };
+  }
+  if (r.auth !== "none" && r.auth !== "listener_token") out["401"] ??= error("Missing or invalid credentials");
+  if (r.rateLimit || r.path.startsWith("/v1/admin/")) {
+    out["429"] ??= { ...error("Per-IP rate limit exceeded"), headers: { "Retry-After": { schema: { type: "integer" } } } };
+  }
+  return out;
+}
+
+/** The OpenAPI 3.1 document of `routes`, generated from their schemas. */
+export function openApiDocument(routes: Route[], serverUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const path = r.path.replace(/:(\w+)/g, "{$1}");
+    for (const method of methodsOf(r)) {
+      paths[path] ??= {};
+      paths[path][method.toLowerCase()] = {
+        tags: [r.tag],
+        summary: r.summary,
+        ...(r.description ? { description: r.description } : {}),
+        operationId: `${method.toLowerCase()}_${path.replace(/[^a-zA-Z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
+        parameters: [...parameters("path", r.params), ...parameters("query", r.query), ...parameters("header", r.headers)],
+        ...(r.body
+          ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(r.body) } } } }
+          : {}),
+        ...(SECURITY[r.auth] ? { security: SECURITY[r.auth] } : {}),
+        responses: responses(r),
+      };
+    }
+  }
+  const { definitions: _, ...defsConfig } = conversion();
+  const components = toJsonSchemaDefs(namedSchemas(), { ...defsConfig, definitions: undefined } as never);
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Audio Article Narration Service",
+      version: API_VERSION,
+      description:
+        "Reads articles aloud, keeps a searchable archive, and publishes public and private podcast feeds. " +
+        "Errors carry {detail, code}; validation failures (422) carry {detail: [{loc, msg, type}]}.",
+    },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: { schemas: components, securitySchemes: SECURITY_SCHEMES },
+  };
+}

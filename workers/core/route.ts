@@ -1,0 +1,74 @@
+import type * as v from "valibot";
+import type { RateBucket } from "./rate-limit";
+
+export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Which credential a route demands; the wrapper checks it before validation. */
+export type AuthKind = "none" | "api_key" | "admin" | "listener_token" | "webhook_signature" | "bearer";
+
+type ObjectLike = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
+
+export interface ResponseDoc {
+  description: string;
+  /** JSON body schema; omit for non-JSON or empty bodies. */
+  schema?: v.GenericSchema;
+  /** Content type of a non-JSON body (audio/mpeg, application/rss+xml, ...). */
+  contentType?: string;
+  /** Response headers worth documenting (Location, Retry-After, ...). */
+  headers?: Record<string, string>;
+}
+
+type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
+
+/** What a handler receives: validated inputs plus the runtime context. */
+export interface RouteInput<P, Q, B, H> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+  headers: Out<H>;
+  request: Request;
+  url: URL;
+  env: Env;
+  ctx: ExecutionContext;
+}
+
+/** One endpoint: its path, inputs, documented responses and handler. The OpenAPI document is generated from these. */
+export interface Route<
+  P extends ObjectLike | undefined = ObjectLike | undefined,
+  Q extends ObjectLike | undefined = ObjectLike | undefined,
+  B extends v.GenericSchema | undefined = v.GenericSchema | undefined,
+  H extends ObjectLike | undefined = ObjectLike | undefined,
+> {
+  method: Method | readonly Method[];
+  /** itty-router path, e.g. /v1/listeners/:token */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: AuthKind;
+  /** Per-IP budget; /v1/admin/* paths are always throttled by the admin bucket too. */
+  rateLimit?: RateBucket;
+  params?: P;
+  query?: Q;
+  headers?: H;
+  body?: B;
+  /** The request body is raw bytes the handler reads itself (e.g. a signed webhook). */
+  rawBody?: boolean;
+  responses: Record<number, ResponseDoc>;
+  handle(input: RouteInput<P, Q, B, H>): Response | Promise<Response>;
+}
+
+/** Declares a route with its inputs inferred for the handler. */
+export function route<
+  P extends ObjectLike | undefined = undefined,
+  Q extends ObjectLike | undefined = undefined,
+  B extends v.GenericSchema | undefined = undefined,
+  H extends ObjectLike | undefined = undefined,
+>(def: Route<P, Q, B, H>): Route {
+  return def as unknown as Route;
+}
+
+/** The methods of a route as a list. */
+export function methodsOf(r: Pick<Route, "method">): readonly Method[] {
+  return typeof r.method === "string" ? [r.method] : r.method;
+}

@@ -1,0 +1,59 @@
+import * as v from "valibot";
+import { describe, expect, it } from "vitest";
+import { ValidationError } from "./errors";
+import { parseJsonBody, parseQuery } from "./validate";
+
+const Query = v.object({
+  q: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 20),
+  expand: v.optional(v.boolean(), true),
+});
+
+function issues(fn: () => unknown) {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ValidationError) return err.issues;
+    throw err;
+  }
+  throw new Error("expected a validation error");
+}
+
+describe("query validation", () => {
+  it("coerces numbers and booleans and applies defaults", () => {
+    expect(parseQuery(Query, new URL("http://x/?q=tide&expand=false"))).toEqual({ q: "tide", limit: 20, expand: false });
+    expect(parseQuery(Query, new URL("http://x/?q=tide&limit=5&expand=1"))).toEqual({ q: "tide", limit: 5, expand: true });
+  });
+
+  it("reports each bad field with loc, msg and type", () => {
+    const found = issues(() => parseQuery(Query, new URL("http://x/?limit=101&expand=maybe")));
+    expect(found.map((i) => i.loc)).toEqual([
+      ["query", "q"],
+      ["query", "limit"],
+      ["query", "expand"],
+    ]);
+    expect(found[1].type).toBe("max_value");
+    for (const issue of found) expect(issue.msg).toBeTypeOf("string");
+  });
+
+  it("rejects text where a number belongs", () => {
+    expect(issues(() => parseQuery(Query, new URL("http://x/?q=a&limit=ten")))[0]).toMatchObject({
+      loc: ["query", "limit"],
+      type: "number",
+    });
+  });
+});
+
+describe("JSON body validation", () => {
+  const Body = v.object({ email: v.pipe(v.string(), v.email()) });
+
+  it("maps malformed JSON to a 422 issue on the body", () => {
+    expect(issues(() => parseJsonBody(Body, "{"))).toEqual([
+      { loc: ["body"], msg: "body is not valid JSON", type: "json_invalid" },
+    ]);
+  });
+
+  it("names the bad member", () => {
+    expect(issues(() => parseJsonBody(Body, '{"email":"nope"}'))[0]).toMatchObject({ loc: ["body", "email"], type: "email" });
+  });
+});

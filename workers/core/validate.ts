@@ -1,0 +1,102 @@
+import * as v from "valibot";
+import { ApiError, ValidationError, type ValidationIssue } from "./errors";
+
+/** Largest JSON body any route takes; article text is the biggest legitimate payload. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+type Location = "path" | "query" | "header" | "body";
+type Schemaish = v.GenericSchema & { type: string; wrapped?: Schemaish; entries?: Record<string, Schemaish> };
+
+const WRAPPERS = new Set(["optional", "nullable", "nullish", "exact_optional", "non_optional", "non_nullable"]);
+
+/** The base type of a field schema, under optional/nullable wrappers (a piped schema keeps its root's type). */
+function baseType(schema: Schemaish): string {
+  let s = schema;
+  while (WRAPPERS.has(s.type) && s.wrapped) s = s.wrapped;
+  return s.type;
+}
+
+/**
+ * Query strings, path segments and headers are text. Coerce each field to the type its schema
+ * declares before validating, so schemas stay plain (v.number, v.boolean) and convert cleanly to
+ * OpenAPI; text that does not look like the type is left as is and fails validation clearly.
+ */
+function coerce(schema: Schemaish, raw: Record<string, string | string[] | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const field = schema.entries?.[key];
+    if (!field || value === undefined) {
+      out[key] = value;
+      continue;
+    }
+    const type = baseType(field);
+    if (type === "array") {
+      out[key] = (Array.isArray(value) ? value : [value]).flatMap((x) => x.split(",")).filter((x) => x !== "");
+      continue;
+    }
+    const text = Array.isArray(value) ? value[value.length - 1] : value;
+    if (type === "number" && /^-?\d+(\.\d+)?$/.test(text)) out[key] = Number(text);
+    else if (type === "boolean" && /^(true|false|1|0)$/i.test(text)) out[key] = /^(true|1)$/i.test(text);
+    else if (type === "null" || (type !== "string" && text === "null")) out[key] = null;
+    else out[key] = text;
+  }
+  return out;
+}
+
+function toIssues(where: Location, issues: readonly v.BaseIssue<unknown>[]): ValidationIssue[] {
+  return issues.map((issue) => {
+    const path = issue.path?.map((p) => p.key as string | number) ?? [];
+    return { loc: [where, ...path], msg: issue.message, type: issue.type };
+  });
+}
+
+function check<S extends v.GenericSchema>(where: Location, schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input);
+  if (!result.success) throw new ValidationError(toIssues(where, result.issues));
+  return result.output;
+}
+
+/** Validates path parameters (already URL-decoded by the caller). */
+export function parseParams<S extends v.GenericSchema>(schema: S, params: Record<string, string>): v.InferOutput<S> {
+  return check("path", schema, coerce(schema as unknown as Schemaish, params));
+}
+
+/** Validates the query string. */
+export function parseQuery<S extends v.GenericSchema>(schema: S, url: URL): v.InferOutput<S> {
+  const raw: Record<string, string | string[]> = {};
+  for (const [k, val] of url.searchParams) {
+    const prev = raw[k];
+    raw[k] = prev === undefined ? val : ([] as string[]).concat(prev, val);
+  }
+  return check("query", schema, coerce(schema as unknown as Schemaish, raw));
+}
+
+/** Validates the headers a schema names (lower-case keys). */
+export function parseHeaders<S extends v.GenericSchema>(schema: S, headers: Headers): v.InferOutput<S> {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys((schema as unknown as Schemaish).entries ?? {})) {
+    const val = headers.get(key);
+    if (val !== null) raw[key] = val;
+  }
+  return check("header", schema, coerce(schema as unknown as Schemaish, raw));
+}
+
+/** Reads at most MAX_BODY_BYTES of the body as text. */
+export async function readBodyText(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new ApiError("payload_too_large", `body exceeds ${MAX_BODY_BYTES} bytes`);
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw new ApiError("payload_too_large", `body exceeds ${MAX_BODY_BYTES} bytes`);
+  return text;
+}
+
+/** Parses a JSON body; malformed JSON is a 422 like any other invalid body. */
+export function parseJsonBody<S extends v.GenericSchema>(schema: S, text: string): v.InferOutput<S> {
+  let data: unknown;
+  try {
+    data = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    throw new ValidationError([{ loc: ["body"], msg: "body is not valid JSON", type: "json_invalid" }]);
+  }
+  return check("body", schema, data);
+}

@@ -1,0 +1,53 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./columns";
+import { listeners } from "./listeners";
+
+/** How an article is shown to an anonymous viewer (SPEC.md part 2, Article visibility). */
+export const VISIBILITIES = ["public", "publisher_only", "listener_private"] as const;
+
+export const creators = sqliteTable("creators", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  slug: text("slug").notNull().unique(),
+  name: text("name").notNull(),
+  claimedByEmail: text("claimed_by_email"),
+  claimTokenHash: text("claim_token_hash"),
+  claimedAt: integer("claimed_at", { mode: "timestamp_ms" }),
+  createdAt: createdAt(),
+});
+
+export const articles = sqliteTable(
+  "articles",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    slug: text("slug").notNull().unique(),
+    title: text("title").notNull(),
+    publisher: text("publisher").notNull(),
+    vertical: text("vertical").notNull(),
+    summary: text("summary").notNull().default(""),
+    bodyText: text("body_text").notNull(),
+    url: text("url"),
+    visibility: text("visibility", { enum: VISIBILITIES }).notNull().default("public"),
+    /** The listener who forwarded a listener_private article. */
+    ownerListenerId: integer("owner_listener_id").references(() => listeners.id, { onDelete: "set null" }),
+    creatorId: integer("creator_id").references(() => creators.id, { onDelete: "set null" }),
+    /** Host persona that carries the article in its feed (tech, markets, news, health, sports, comedy). */
+    host: text("host"),
+    curated: integer("curated", { mode: "boolean" }).notNull().default(false),
+    declassified: integer("declassified", { mode: "boolean" }).notNull().default(false),
+    voice: text("voice"),
+    /** SHA-256 of the narrated text and voice; a re-publish renders only when it changes. */
+    contentHash: text("content_hash").notNull(),
+    /** Cache key of the audio of the current text, once a render is done. */
+    audioKey: text("audio_key"),
+    listenSeconds: integer("listen_seconds"),
+    publishedAt: integer("published_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("articles_created_at_idx").on(t.createdAt),
+    index("articles_vertical_created_at_idx").on(t.vertical, t.createdAt),
+    index("articles_owner_idx").on(t.ownerListenerId),
+    index("articles_host_idx").on(t.host, t.createdAt),
+  ],
+);

@@ -1,0 +1,38 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { articles } from "./articles";
+import { createdAt } from "./columns";
+import { listeners } from "./listeners";
+
+export const LEDGER_PARTIES = ["publisher", "agent_recommender", "platform"] as const;
+
+export const plays = sqliteTable(
+  "plays",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    articleId: integer("article_id")
+      .notNull()
+      .references(() => articles.id),
+    listenerId: integer("listener_id").references(() => listeners.id, { onDelete: "set null" }),
+    agentId: text("agent_id"),
+    seconds: integer("seconds").notNull().default(0),
+    amountMicros: integer("amount_micros").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("plays_article_created_idx").on(t.articleId, t.createdAt)],
+);
+
+/** One allocation leg of a play, or a standalone entry such as a paywall click-through. */
+export const ledgerEntries = sqliteTable(
+  "ledger_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    playId: integer("play_id").references(() => plays.id),
+    listenerId: integer("listener_id").references(() => listeners.id, { onDelete: "set null" }),
+    publisher: text("publisher").notNull(),
+    party: text("party", { enum: LEDGER_PARTIES }),
+    source: text("source").notNull(),
+    amountMicros: integer("amount_micros").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ledger_listener_publisher_idx").on(t.listenerId, t.publisher, t.createdAt)],
+);

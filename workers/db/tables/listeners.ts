@@ -1,0 +1,74 @@
+import { index, integer, sqliteTable, text, primaryKey } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./columns";
+
+export const MAGIC_SCOPES = ["listener", "admin"] as const;
+
+/**
+ * A listener subscription. Tokens are credentials: only their SHA-256 (for lookup) and an
+ * encrypted copy (to hand back, e.g. at magic-link exchange) are stored.
+ */
+export const listeners = sqliteTable(
+  "listeners",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull().unique(),
+    tokenHash: text("token_hash").notNull().unique(),
+    tokenEncrypted: text("token_encrypted").notNull(),
+    privateFeedTokenHash: text("private_feed_token_hash").unique(),
+    privateFeedTokenEncrypted: text("private_feed_token_encrypted"),
+    /** JSON array of vertical slugs. */
+    verticals: text("verticals", { mode: "json" }).$type<string[]>().notNull().default([]),
+    preferredVertical: text("preferred_vertical"),
+    walletAddress: text("wallet_address"),
+    timezone: text("timezone").notNull().default("UTC"),
+    intakeListenerEmail: text("intake_listener_email").unique(),
+    /** JSON array of numbers: the taste vector for personalized ranking. */
+    tasteVector: text("taste_vector", { mode: "json" }).$type<number[]>(),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    firstRenderDoneAt: integer("first_render_done_at", { mode: "timestamp_ms" }),
+    lastDigestAt: integer("last_digest_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("listeners_active_idx").on(t.active)],
+);
+
+export const alphaSignups = sqliteTable("alpha_signups", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  email: text("email").notNull().unique(),
+  name: text("name"),
+  note: text("note"),
+  createdAt: createdAt(),
+});
+
+/** A single-use secret sent by e-mail, looked up by its SHA-256 (SPEC.md part 2). */
+export const magicTokens = sqliteTable("magic_tokens", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  tokenHash: text("token_hash").notNull().unique(),
+  scope: text("scope", { enum: MAGIC_SCOPES }).notNull(),
+  email: text("email").notNull(),
+  listenerId: integer("listener_id").references(() => listeners.id),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  usedAt: integer("used_at", { mode: "timestamp_ms" }),
+  createdAt: createdAt(),
+});
+
+/* Children of listeners carry no ON DELETE CASCADE: D1 ignores PRAGMA foreign_keys=OFF, so a
+   migration that rebuilds the listeners table would wipe them. The delete endpoint removes them
+   explicitly in the same batch. */
+/** A listener's override of one default flo block. */
+export const floOverrides = sqliteTable(
+  "flo_overrides",
+  {
+    listenerId: integer("listener_id")
+      .notNull()
+      .references(() => listeners.id),
+    blockId: text("block_id").notNull(),
+    /** JSON array of article slugs in the listener's drag-drop order. */
+    manualOrder: text("manual_order", { mode: "json" }).$type<string[]>(),
+    verticals: text("verticals", { mode: "json" }).$type<string[]>(),
+    tone: text("tone"),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [primaryKey({ columns: [t.listenerId, t.blockId] })],
+);

@@ -1,0 +1,48 @@
+import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { articles } from "./articles";
+import { createdAt } from "./columns";
+import { listeners } from "./listeners";
+
+export const JOB_STATES = ["queued", "running", "done", "failed", "cancelled"] as const;
+export const JOB_PRIORITIES = ["normal", "high"] as const;
+
+/** Rendered audio, addressed by the SHA-256 cache key of provider, voice and normalised text. */
+export const audioObjects = sqliteTable("audio_objects", {
+  key: text("key").primaryKey(),
+  provider: text("provider").notNull(),
+  voice: text("voice").notNull(),
+  durationSeconds: real("duration_seconds").notNull(),
+  /** Exact byte sizes of each stored encoding; null until that encoding is built. */
+  mp3Bytes: integer("mp3_bytes"),
+  opusBytes: integer("opus_bytes"),
+  wavBytes: integer("wav_bytes"),
+  createdAt: createdAt(),
+});
+
+export const renderJobs = sqliteTable(
+  "render_jobs",
+  {
+    id: text("id").primaryKey(),
+    articleId: integer("article_id").references(() => articles.id, { onDelete: "set null" }),
+    /** The listener whose render-now created the job; counts against their in-flight cap. */
+    listenerId: integer("listener_id").references(() => listeners.id, { onDelete: "set null" }),
+    /** Text to narrate for jobs not tied to an article (POST /v1/jobs with raw text). */
+    text: text("text"),
+    voice: text("voice"),
+    provider: text("provider"),
+    priority: text("priority", { enum: JOB_PRIORITIES }).notNull().default("normal"),
+    state: text("state", { enum: JOB_STATES }).notNull().default("queued"),
+    /** Cache key of the audio this job produced; nulled by the cancelled-audio cleanup. */
+    audioKey: text("audio_key"),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    createdAt: createdAt(),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("render_jobs_article_state_idx").on(t.articleId, t.state),
+    index("render_jobs_listener_state_idx").on(t.listenerId, t.state),
+    index("render_jobs_state_finished_idx").on(t.state, t.finishedAt),
+  ],
+);
