@@ -1,12 +1,25 @@
+import { adminRoutes } from "./admin/routes";
 import { agentRoutes } from "./agents/routes";
+import { articleRoutes } from "./articles/routes";
 import { buildRouter } from "./core/http";
 import type { Route } from "./core/route";
+import { feedRoutes } from "./feeds/routes";
 import { healthRoutes } from "./health/routes";
+import { listenerRoutes } from "./listeners/routes";
+import { narrationRoutes } from "./narration/routes";
 
 /**
  * Every route of the API Worker, grouped by domain: the table of contents of the API.
  * Order is match order (a specific feed path must come before its wildcard).
  */
-export const routes: Route[] = [...healthRoutes, ...agentRoutes];
+export const routes: Route[] = [
+  ...healthRoutes,
+  ...narrationRoutes,
+  ...articleRoutes,
+  ...listenerRoutes,
+  ...feedRoutes,
+  ...adminRoutes,
+  ...agentRoutes,
+];
 
 export const router = buildRouter(routes);

@@ -1,0 +1,3 @@
+import type { Route } from "../core/route";
+
+export const narrationRoutes: Route[] = [];
