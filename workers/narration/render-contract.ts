@@ -1,0 +1,41 @@
+import type { AudioFormat } from "./urls";
+
+/** Input of a synchronous render through the RENDER service binding. */
+export interface RenderInput {
+  text: string;
+  /** A catalogue voice id; the default voice when absent. */
+  voice?: string;
+}
+
+/** Outcome of a render: the cache key addresses audio/<key>.mp3 (and .opus/.wav once encoded). */
+export interface RenderResult {
+  key: string;
+  provider: string;
+  voice: string;
+  /** True when the audio already existed and no provider was called. */
+  cached: boolean;
+  duration_seconds: number;
+}
+
+/** Encodings built on first request from the stored master; MP3 is written at render time. */
+export type LazyFormat = Exclude<AudioFormat, "mp3">;
+
+/** The RPC surface of the render Worker's `RenderService` entrypoint, bound in the API Worker as RENDER. */
+export interface RenderRpc {
+  render(input: RenderInput): Promise<RenderResult>;
+  /** Builds `format` for `key` if missing, stores it and records its size; null for an unknown key. */
+  encode(key: string, format: LazyFormat): Promise<{ bytes: number } | null>;
+}
+
+/**
+ * Expected render failures. RPC keeps only an error's message, so render() throws
+ * `new Error("<code>: <detail>")` and callers read the code back with renderErrorCode().
+ */
+export const RENDER_ERRORS = ["unknown_voice", "no_provider"] as const;
+export type RenderErrorCode = (typeof RENDER_ERRORS)[number];
+
+/** The RenderErrorCode carried by an error thrown from render(), or null for a surprise. */
+export function renderErrorCode(err: unknown): RenderErrorCode | null {
+  const code = err instanceof Error ? err.message.split(":", 1)[0] : "";
+  return (RENDER_ERRORS as readonly string[]).includes(code) ? (code as RenderErrorCode) : null;
+}
