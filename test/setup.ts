@@ -1,8 +1,11 @@
-import { applyD1Migrations, env, reset } from "cloudflare:test";
+import { applyD1Migrations, env, reset, type D1Migration } from "cloudflare:test";
 import { beforeEach } from "vitest";
+
+// vitest.config.ts reads migrations/ and passes it as a binding only tests have.
+const { TEST_MIGRATIONS } = env as typeof env & { TEST_MIGRATIONS: D1Migration[] };
 
 // Storage is shared across tests in the Workers pool: start every test from the migrated, empty state.
 beforeEach(async () => {
   await reset();
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+  await applyD1Migrations(env.DB, TEST_MIGRATIONS);
 });
