@@ -1,3 +1,4 @@
+import { receiveEmail } from "./articles/email-intake";
 import { router } from "./router";
 
 export { RateLimiter } from "../durable-objects/rate-limiter";
@@ -6,4 +7,6 @@ export { RenderGate } from "../durable-objects/render-gate";
 /** The API Worker: the /v1 API, feeds, discovery and agent endpoints. */
 export default {
   fetch: (request, env, ctx) => router.fetch(request, env, ctx),
+  // Forwarded articles arriving by e-mail (issue 4: listener intake).
+  email: async (message, env) => void (await receiveEmail(message, env)),
 } satisfies ExportedHandler<Env>;

@@ -1,3 +1,7 @@
 import type { Route } from "../core/route";
+import { postForward } from "./forward-route";
+import { getArticle } from "./get-article";
+import { storiesFeed } from "./stories-feed";
+import { storiesSearch } from "./stories-search";
 
-export const articleRoutes: Route[] = [];
+export const articleRoutes: Route[] = [getArticle, postForward, storiesSearch, storiesFeed];

@@ -16,3 +16,12 @@ export function listedFor(listenerId: number | null): SQL {
   if (listenerId === null) return notPrivate;
   return or(notPrivate, eq(articles.ownerListenerId, listenerId))!;
 }
+
+/** Whether the viewer `listenerId` (null: anonymous) may open this article's record at all. */
+export function openableBy(
+  article: { visibility: (typeof articles.$inferSelect)["visibility"]; ownerListenerId: number | null },
+  listenerId: number | null,
+): boolean {
+  if (article.visibility !== "listener_private") return true;
+  return listenerId !== null && article.ownerListenerId === listenerId;
+}

@@ -27,6 +27,14 @@ const ConfigSchema = v.object({
   MAX_IN_FLIGHT_RENDERS_PER_LISTENER: count(3),
   RATE_LIMIT_READ_PER_MINUTE: count(60),
   RATE_LIMIT_ADMIN_PER_MINUTE: count(30),
+  // Search and trending caches (SPEC.md part 4 search rules 2 and 3): TTL 0 disables a cache.
+  SEARCH_CACHE_TTL_SECONDS: count(60),
+  SEARCH_CACHE_CAPACITY: count(500),
+  SEARCH_CACHE_DEGRADED: v.optional(v.pipe(v.picklist(["true", "false"]), v.transform((s) => s === "true")), "false"),
+  TRENDING_CACHE_TTL_SECONDS: count(60),
+  TRENDING_CACHE_CAPACITY: count(200),
+  /** newsapi.org key for search suggestions; without it the keyless GDELT DOC API is asked. */
+  NEWS_API_KEY: optionalText,
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;

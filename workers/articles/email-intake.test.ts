@@ -1,0 +1,54 @@
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+import worker from "../api";
+import { articles, database } from "../db";
+import { receiveEmail, type InboundEmail } from "./email-intake";
+import attachmentForward from "./fixtures/forwarded-attachment.eml?raw";
+import inlineForward from "./fixtures/forwarded-inline.eml?raw";
+import { addListener } from "./test-fixtures";
+
+function inbound(raw: string, from: string, to: string): InboundEmail & { setReject: ReturnType<typeof vi.fn> } {
+  const bytes = new TextEncoder().encode(raw);
+  return { from, to, raw: new Response(bytes).body!, rawSize: bytes.length, headers: new Headers(), setReject: vi.fn() } as never;
+}
+
+describe("e-mail intake", () => {
+  it("stores an inline (Gmail-style) forward for the listener whose intake address received it", async () => {
+    const { listener } = await addListener({ intakeListenerEmail: "intake-ana@narration.example" });
+    const message = inbound(inlineForward, "ana@example.org", "Intake-Ana@narration.example");
+    // Through the Worker's own email handler, as Email Routing calls it.
+    await worker.email(message as never, env as never, {} as ExecutionContext);
+    expect(message.setReject).not.toHaveBeenCalled();
+    const [row] = await database(env).select().from(articles).where(eq(articles.ownerListenerId, listener.id));
+    expect(row).toMatchObject({
+      title: "Rates hold steady as inflation cools",
+      visibility: "listener_private",
+      url: "https://www.ledger.example/2026/11/rates-hold-steady",
+      publisher: "ledger.example",
+    });
+    expect(row.bodyText).toMatch(/^Central banks held interest rates steady on Thursday — the third pause in a row/);
+    expect(row.bodyText).not.toContain("Worth a listen");
+    expect(row.bodyText).not.toContain("From:");
+  });
+
+  it("stores a forward-as-attachment (message/rfc822) matched by the sender's address", async () => {
+    const { listener } = await addListener({ intakeListenerEmail: "ana@example.org" });
+    const outcome = await receiveEmail(inbound(attachmentForward, "ana@example.org", "intake@narration.example"), env);
+    expect(outcome.status).toBe("added");
+    const row = await database(env).query.articles.findFirst({ where: eq(articles.ownerListenerId, listener.id) });
+    expect(row).toMatchObject({ title: "Tide gauges and the new coastline", url: "https://coastal.example/tide-gauges", publisher: "coastal.example" });
+    expect(row?.bodyText).toContain("Tide gauges along the estuary now record sea levels");
+    expect(row?.bodyText).not.toContain("commute");
+    const again = await receiveEmail(inbound(attachmentForward, "ana@example.org", "intake@narration.example"), env);
+    expect(again).toEqual({ status: "duplicate", slug: row?.slug });
+  });
+
+  it("rejects mail from and to addresses no listener uses, storing nothing", async () => {
+    await addListener({ intakeListenerEmail: "someone@example.org" });
+    const message = inbound(inlineForward, "stranger@example.net", "intake@narration.example");
+    expect(await receiveEmail(message, env)).toMatchObject({ status: "rejected" });
+    expect(message.setReject).toHaveBeenCalledOnce();
+    expect(await database(env).$count(articles)).toBe(0);
+  });
+});

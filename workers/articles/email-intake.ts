@@ -1,0 +1,98 @@
+import { sql } from "drizzle-orm";
+import PostalMime, { type Email } from "postal-mime";
+import { database, listeners } from "../db";
+import { FORWARDED_VERTICAL, firstUrl, forwardArticle, publisherOf, type Forwarded } from "./forward";
+
+/** The part of an inbound message the intake needs (ForwardableEmailMessage satisfies it). */
+export interface InboundEmail {
+  readonly from: string;
+  readonly to: string;
+  readonly raw: ReadableStream<Uint8Array> | ArrayBuffer | string;
+  setReject(reason: string): void;
+}
+
+export type IntakeOutcome = { status: "added" | "duplicate"; slug: string } | { status: "rejected"; reason: string };
+
+/** Lines a mail client puts above an inline-forwarded message (Gmail, Apple Mail, Outlook, Thunderbird). */
+const FORWARD_BANNER = /^-{2,}\s*(forwarded message|original message|begin forwarded message)\s*-*:?\s*$/im;
+const BANNER_HEADER = /^(from|date|sent|subject|to|cc|reply-to):\s.*$/i;
+
+function stripSubjectPrefix(subject: string): string {
+  return subject.replace(/^\s*((fwd?|fw|tr|wg)\s*:\s*)+/i, "").trim();
+}
+
+/**
+ * The forwarded article in an inline forward: the text below the banner, without the quoted
+ * header block; the original Subject: line, when present, is the better title.
+ */
+function splitInlineForward(text: string): { subject: string | null; original: string } | null {
+  const banner = FORWARD_BANNER.exec(text);
+  if (!banner) return null;
+  const lines = text.slice(banner.index + banner[0].length).replace(/^\r?\n/, "").split(/\r?\n/);
+  let subject: string | null = null;
+  let i = 0;
+  while (i < lines.length && (BANNER_HEADER.test(lines[i]) || (lines[i].trim() === "" && i === 0))) {
+    const m = /^subject:\s*(.*)$/i.exec(lines[i]);
+    if (m) subject = m[1].trim();
+    i += 1;
+  }
+  return { subject, original: lines.slice(i).join("\n").trim() };
+}
+
+const mailboxName = (e: Email) => (e.from && "address" in e.from && e.from.address ? e.from.name || e.from.address : null);
+
+/**
+ * What a forwarded message carries: a message/rfc822 attachment ("forward as attachment") wins,
+ * then an inline forward below its banner, then the message itself. Nothing is fetched from the
+ * network: a linked article is stored as the message describes it.
+ */
+export async function forwardedContent(raw: InboundEmail["raw"]): Promise<Omit<Forwarded, "vertical">> {
+  const outer = await PostalMime.parse(raw, { forceRfc822Attachments: true });
+  const attached = outer.attachments.find((a) => a.mimeType === "message/rfc822");
+  if (attached) {
+    const inner = await PostalMime.parse(attached.content as ArrayBuffer | string);
+    const text = (inner.text ?? "").trim();
+    const url = firstUrl(text);
+    return { title: inner.subject?.trim() ?? "", text, url, publisher: publisherOf(url, mailboxName(inner) ?? "forwarded") };
+  }
+  const body = outer.text ?? "";
+  const inline = splitInlineForward(body);
+  const text = (inline?.original ?? body).trim();
+  const url = firstUrl(text);
+  return {
+    title: inline?.subject ?? stripSubjectPrefix(outer.subject ?? ""),
+    text,
+    url,
+    publisher: publisherOf(url, "forwarded"),
+  };
+}
+
+/**
+ * The Worker's e-mail handler: a listener forwards an article to the intake address. The
+ * listener is the one whose intake_listener_email is the recipient (a per-listener intake
+ * address) or, failing that, the envelope sender (the listener's own mailbox; Email Routing has
+ * already checked SPF/DMARC for it). Unknown addresses are rejected back to the sender.
+ */
+export async function receiveEmail(message: InboundEmail, env: Pick<Env, "DB">): Promise<IntakeOutcome> {
+  const db = database(env);
+  const to = message.to.toLowerCase();
+  const from = message.from.toLowerCase();
+  const candidates = await db.query.listeners.findMany({
+    where: sql`lower(${listeners.intakeListenerEmail}) in (${to}, ${from})`,
+  });
+  const listener =
+    candidates.find((l) => l.intakeListenerEmail?.toLowerCase() === to) ?? candidates.find((l) => l.intakeListenerEmail?.toLowerCase() === from);
+  if (!listener || !listener.active) {
+    const reason = "no listener uses this intake address";
+    message.setReject(reason);
+    return { status: "rejected", reason };
+  }
+  const content = await forwardedContent(message.raw);
+  if (!content.text && !content.url) {
+    const reason = "the message carries no article text or link";
+    message.setReject(reason);
+    return { status: "rejected", reason };
+  }
+  const { article, created } = await forwardArticle(db, listener, { ...content, vertical: FORWARDED_VERTICAL });
+  return { status: created ? "added" : "duplicate", slug: article.slug };
+}

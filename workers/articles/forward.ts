@@ -1,0 +1,70 @@
+import { and, eq } from "drizzle-orm";
+import { articles, type Database } from "../db";
+import type { Listener } from "../listeners/tokens";
+import { contentHash } from "../narration/publish-service";
+import { slugify } from "../narration/slug";
+import { refreshTasteVector } from "./taste";
+
+type Row = typeof articles.$inferSelect;
+
+/** What a forward carries. Nothing is fetched: the archive holds exactly what the listener sent. */
+export interface Forwarded {
+  title: string;
+  text: string;
+  url: string | null;
+  publisher: string;
+  vertical: string;
+}
+
+export const FORWARDED_VERTICAL = "news";
+const MAX_TITLE = 300;
+
+/** The first http(s) URL in `text`, if any. */
+export function firstUrl(text: string): string | null {
+  return /https?:\/\/[^\s<>"')\]]+/i.exec(text)?.[0].replace(/[.,;:!?]+$/, "") ?? null;
+}
+
+/** The publisher of a forwarded link: its host without www. */
+export function publisherOf(url: string | null, fallback: string): string {
+  if (!url) return fallback;
+  try {
+    return new URL(url).hostname.replace(/^www\./, "");
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Adds a forwarded article to the listener's own archive: listener_private, owned by them, so it
+ * appears only in their feeds and can be rendered with render-now. Forwarding the same URL again
+ * returns the article already there.
+ */
+export async function forwardArticle(db: Database, listener: Listener, f: Forwarded): Promise<{ article: Row; created: boolean }> {
+  if (f.url) {
+    const existing = await db.query.articles.findFirst({
+      where: and(eq(articles.ownerListenerId, listener.id), eq(articles.visibility, "listener_private"), eq(articles.url, f.url)),
+    });
+    if (existing) return { article: existing, created: false };
+  }
+  const title = f.title.trim().slice(0, MAX_TITLE) || f.url || "Forwarded article";
+  const bodyText = f.text.trim() || title;
+  // A random suffix: slugs are public identifiers, and a private article's slug must not be guessable.
+  const slug = `${slugify(title).slice(0, 60)}-${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const [article] = await db
+    .insert(articles)
+    .values({
+      slug,
+      title,
+      publisher: f.publisher,
+      vertical: f.vertical,
+      summary: bodyText.slice(0, 280),
+      bodyText,
+      url: f.url,
+      visibility: "listener_private",
+      ownerListenerId: listener.id,
+      contentHash: await contentHash({ title, body_text: bodyText }),
+    })
+    .returning();
+  await refreshTasteVector(db, listener.id);
+  return { article, created: true };
+}

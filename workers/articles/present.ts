@@ -1,0 +1,91 @@
+import * as v from "valibot";
+import { named } from "../core/schema-registry";
+import type { articles } from "../db";
+import { audioUrl } from "../narration/urls";
+
+type Row = typeof articles.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Fields every listing and record carries, full or stub. */
+const listingEntries = {
+  slug: v.pipe(v.string(), v.description("Identifies the article in paths.")),
+  title: v.string(),
+  publisher: v.string(),
+  vertical: v.pipe(v.string(), v.description("Topic slug.")),
+  url: v.pipe(v.nullable(v.string()), v.description("The original article on the publisher's site.")),
+  visibility: v.picklist(["public", "publisher_only", "listener_private"]),
+  stub: v.pipe(v.boolean(), v.description("True when only a thin stub is shown: summary and body are withheld.")),
+  noindex: v.pipe(v.boolean(), v.description("True for stubs (publisher_only, listener_private): not for search engines.")),
+  audio_ready: v.pipe(v.boolean(), v.description("Narration is done and audio_url plays.")),
+  audio_url: v.pipe(v.nullable(v.string()), v.description("MP3 of the current text; null until a render is done.")),
+  listen_seconds: v.nullable(v.number()),
+  created_at: v.pipe(v.string(), v.description("When the archive got the article (ISO 8601).")),
+  published_at: v.nullable(v.string()),
+};
+
+export const ArticleSummary = named(
+  "ArticleSummary",
+  v.object({ ...listingEntries, summary: v.pipe(v.string(), v.description("Empty on stubs.")) }),
+);
+
+export const ArticleRecord = named(
+  "ArticleRecord",
+  v.object({
+    ...listingEntries,
+    summary: v.string(),
+    body_text: v.pipe(v.nullable(v.string()), v.description("The full text; null on a publisher_only stub.")),
+    host: v.nullable(v.string()),
+    curated: v.boolean(),
+    declassified: v.boolean(),
+  }),
+);
+
+/** A stub is shown to anyone but the full audience of a public article (SPEC.md part 2). */
+export function isStub(visibility: Row["visibility"]): boolean {
+  return visibility !== "public";
+}
+
+type Listed = Pick<
+  Row,
+  "slug" | "title" | "publisher" | "vertical" | "url" | "visibility" | "summary" | "audioKey" | "listenSeconds" | "createdAt" | "publishedAt"
+>;
+
+/**
+ * An article as listings show it. `ownedByViewer`: the viewer forwarded this listener_private
+ * article, so its summary is theirs to see; it stays noindex.
+ */
+export function presentSummary(env: object, a: Listed, ownedByViewer = false): v.InferOutput<typeof ArticleSummary> {
+  const stub = isStub(a.visibility);
+  return {
+    slug: a.slug,
+    title: a.title,
+    publisher: a.publisher,
+    vertical: a.vertical,
+    url: a.url,
+    visibility: a.visibility,
+    stub: stub && !ownedByViewer,
+    noindex: stub,
+    summary: stub && !ownedByViewer ? "" : a.summary,
+    audio_ready: a.audioKey !== null,
+    audio_url: a.audioKey ? audioUrl(env, a.audioKey) : null,
+    listen_seconds: a.listenSeconds,
+    created_at: a.createdAt.toISOString(),
+    published_at: iso(a.publishedAt),
+  };
+}
+
+/** The full record of GET /v1/articles/{slug}: body_text withheld on a publisher_only stub. */
+export function presentRecord(env: object, a: Row, ownedByViewer: boolean): v.InferOutput<typeof ArticleRecord> {
+  const summary = presentSummary(env, a, ownedByViewer);
+  return {
+    ...summary,
+    body_text: summary.stub ? null : a.bodyText,
+    host: a.host,
+    curated: a.curated,
+    declassified: a.declassified,
+  };
+}
+
+/** The header that keeps stubs out of search engines (noindex, per SPEC.md part 2). */
+export const NOINDEX = { "X-Robots-Tag": "noindex" } as const;

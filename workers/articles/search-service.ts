@@ -1,0 +1,92 @@
+import * as v from "valibot";
+import { config } from "../core/config";
+import { named } from "../core/schema-registry";
+import { database } from "../db";
+import { fetchNews } from "./news";
+import { ArticleSummary, presentSummary } from "./present";
+import { searchArticles } from "./search-index";
+import { TtlCache, type CacheSettings } from "./ttl-cache";
+
+/** Fewer local results than this, with expand on, asks external news (SPEC.md part 4, search rule 1). */
+export const EXPAND_BELOW = 5;
+const SUGGESTION_LIMIT = 10;
+
+export const SearchResponse = named(
+  "SearchResponse",
+  v.object({
+    query: v.string(),
+    vertical: v.nullable(v.string()),
+    limit: v.number(),
+    offset: v.number(),
+    results: v.array(
+      v.object({
+        ...ArticleSummary.entries,
+        snippet: v.pipe(v.string(), v.description("HTML-escaped excerpt with matched terms in <mark>...</mark>.")),
+      }),
+    ),
+    suggestions: v.pipe(
+      v.array(v.object({ title: v.string(), url: v.string(), source: v.string(), published_at: v.nullable(v.string()) })),
+      v.description("External news, discovery hints only: not in the archive until a listener forwards one."),
+    ),
+    suggestions_provider: v.nullable(v.string()),
+    degraded: v.pipe(v.boolean(), v.description("True when external news was wanted but unreachable; such responses are not cached by default.")),
+  }),
+);
+
+export type SearchBody = v.InferOutput<typeof SearchResponse>;
+export type SearchParams = { q: string; vertical?: string; limit: number; offset: number; expand: boolean };
+export type CacheOutcome = "hit" | "miss" | "bypass";
+
+const cache = new TtlCache<SearchBody>();
+
+/** The search cache's live TTL and capacity. */
+export function searchCacheSettings(env: object): CacheSettings {
+  const c = config(env);
+  return { ttlSeconds: c.SEARCH_CACHE_TTL_SECONDS, capacity: c.SEARCH_CACHE_CAPACITY };
+}
+
+/** Counters for GET /v1/admin/search-cache/stats. */
+export function searchCacheStats(env: object) {
+  return cache.stats(searchCacheSettings(env));
+}
+
+async function runSearch(env: Env, p: SearchParams, fetcher: typeof fetch): Promise<SearchBody> {
+  const hits = await searchArticles(database(env), p);
+  const body: SearchBody = {
+    query: p.q,
+    vertical: p.vertical ?? null,
+    limit: p.limit,
+    offset: p.offset,
+    results: hits.map((h) => ({ ...presentSummary(env, h), snippet: h.snippet })),
+    suggestions: [],
+    suggestions_provider: null,
+    degraded: false,
+  };
+  if (p.expand && hits.length < EXPAND_BELOW) {
+    const news = await fetchNews(env, p.q, SUGGESTION_LIMIT, fetcher);
+    body.suggestions_provider = news.provider;
+    if (news.ok) body.suggestions = news.items;
+    else body.degraded = true;
+  }
+  return body;
+}
+
+/**
+ * Search behind the in-isolate cache (SPEC.md part 4, search rules 2 and 3). The key is query,
+ * vertical, limit and offset as the spec says, plus expand, which changes the body.
+ */
+export async function cachedSearch(
+  env: Env,
+  p: SearchParams,
+  bypass: boolean,
+  fetcher: typeof fetch = fetch,
+): Promise<{ body: SearchBody; cache: CacheOutcome }> {
+  const settings = searchCacheSettings(env);
+  if (bypass) return { body: await runSearch(env, p, fetcher), cache: "bypass" };
+  const key = JSON.stringify([p.q, p.vertical ?? "", p.limit, p.offset, p.expand]);
+  const hit = cache.get(key, settings);
+  if (hit) return { body: hit, cache: "hit" };
+  const body = await runSearch(env, p, fetcher);
+  if (!body.degraded || config(env).SEARCH_CACHE_DEGRADED) cache.set(key, body, settings);
+  return { body, cache: "miss" };
+}

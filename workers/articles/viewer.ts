@@ -1,0 +1,22 @@
+import * as v from "valibot";
+import { ApiError } from "../core/errors";
+import type { Database } from "../db";
+import { listenerByToken, type Listener } from "../listeners/tokens";
+
+/** The optional listener_token of public reads (SPEC.md part 8: at most 64 characters). */
+export const ListenerTokenParam = v.pipe(
+  v.string(),
+  v.maxLength(64),
+  v.description("Listener token: shows the caller's own listener_private articles and personalizes the feed."),
+);
+
+/**
+ * The listener behind an optional token. A token that matches nobody is a 404, as for every
+ * listener path (SPEC.md part 7), so a stale token is noticed instead of silently ignored.
+ */
+export async function viewer(db: Database, token: string | undefined): Promise<Listener | null> {
+  if (!token) return null;
+  const listener = await listenerByToken(db, token);
+  if (!listener || !listener.active) throw new ApiError("not_found", "unknown listener token");
+  return listener;
+}
