@@ -12,6 +12,9 @@ export const testVars = {
   ADMIN_TOKEN: "test-admin-token",
   ADMIN_ALLOWLIST: "admin@example.test,ops@example.test",
   LEGACY_INTAKE_TOKEN: "test-legacy-intake-token",
+  // Mail lands in the D1 outbox (GET /v1/dev/outbox); no test sends real mail.
+  MAIL_OUTBOX: "true",
+  MAIL_FROM: "Narration <no-reply@narration.test>",
   TOKEN_ENCRYPTION_KEY: "dGVzdC10b2tlbi1lbmNyeXB0aW9uLWtleS0zMmJ5dGU=",
   MAX_IN_FLIGHT_RENDERS_PER_LISTENER: "3",
   RATE_LIMIT_READ_PER_MINUTE: "60",

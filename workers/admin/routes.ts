@@ -1,5 +1,19 @@
 import type { Route } from "../core/route";
+import { adminLogin } from "./auth-login";
+import { exchangeAdminMagicLink } from "./auth-magic-exchange";
+import { requestAdminMagicLink } from "./auth-magic-request";
+import { runDigest } from "./digest-run";
+import { preWarmListener } from "./listener-pre-warm";
 import { searchAdminRoutes } from "./search";
+import { walletAudit } from "./wallet-audit";
 
 /** Every /v1/admin/* route; each domain's admin endpoints live in a file of this folder named for it. */
-export const adminRoutes: Route[] = [...searchAdminRoutes];
+export const adminRoutes: Route[] = [
+  ...searchAdminRoutes,
+  adminLogin,
+  requestAdminMagicLink,
+  exchangeAdminMagicLink,
+  runDigest,
+  preWarmListener,
+  walletAudit,
+];

@@ -1,0 +1,105 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { baseUrl } from "../core/config";
+import { ApiError } from "../core/errors";
+import { articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs, type Database } from "../db";
+import { decryptToken, listenerByToken, mintToken, type Listener } from "./tokens";
+
+/**
+ * The listener account: subscription, the two credentials and their lifecycle. Shared by the
+ * listener endpoints, the magic-link exchange, the digest and the admin pre-warm.
+ */
+
+/** The private podcast feed URL; it carries the private feed token, never the account token. */
+export function feedUrl(env: object, privateFeedToken: string): string {
+  return `${baseUrl(env)}/v1/podcasts/u/${privateFeedToken}.xml`;
+}
+
+/** The listener holding account token `token`, or 404 (unknown, rotated away or deleted). */
+export async function requireListener(db: Database, token: string): Promise<Listener> {
+  const listener = await listenerByToken(db, token);
+  if (!listener) throw new ApiError("not_found", "no listener with this token");
+  return listener;
+}
+
+const now = sql`(cast(unixepoch('subsecond') * 1000 as integer))`;
+
+/**
+ * Subscribes `email` to `verticals`: one upsert, so concurrent subscribes of one address give one
+ * row. A repeat keeps the account and feed tokens (SPEC.md: idempotent on e-mail, same token) and
+ * replaces the verticals filter.
+ */
+export async function subscribe(env: Pick<Env, "DB"> & object, email: string, verticals: string[]) {
+  const [account, feed] = await Promise.all([mintToken(env), mintToken(env)]);
+  const [row] = await database(env)
+    .insert(listeners)
+    .values({
+      email,
+      verticals,
+      tokenHash: account.hash,
+      tokenEncrypted: account.encrypted,
+      privateFeedTokenHash: feed.hash,
+      privateFeedTokenEncrypted: feed.encrypted,
+    })
+    .onConflictDoUpdate({ target: listeners.email, set: { verticals, updatedAt: now } })
+    .returning();
+  const created = row.tokenHash === account.hash;
+  const token = created ? account.token : await decryptToken(env, row.tokenEncrypted);
+  const feedToken = created ? feed.token : await privateFeedToken(env, row);
+  return { listener: row, created, token, feedUrl: feedUrl(env, feedToken) };
+}
+
+/**
+ * The listener's private feed token. It is minted with the subscription; a listener row without one
+ * (created before feed tokens existed) gets it on first request, and it is stable until a rotate.
+ */
+export async function privateFeedToken(env: Pick<Env, "DB"> & object, listener: Listener): Promise<string> {
+  if (listener.privateFeedTokenEncrypted) return decryptToken(env, listener.privateFeedTokenEncrypted);
+  const minted = await mintToken(env);
+  const db = database(env);
+  const won = await db
+    .update(listeners)
+    .set({ privateFeedTokenHash: minted.hash, privateFeedTokenEncrypted: minted.encrypted })
+    .where(and(eq(listeners.id, listener.id), isNull(listeners.privateFeedTokenHash)))
+    .returning({ id: listeners.id });
+  if (won.length > 0) return minted.token;
+  // A concurrent first call minted it first: hand back that one so the URL stays stable.
+  const current = await db.query.listeners.findFirst({ where: eq(listeners.id, listener.id) });
+  if (!current?.privateFeedTokenEncrypted) throw new ApiError("not_found", "no listener with this token");
+  return decryptToken(env, current.privateFeedTokenEncrypted);
+}
+
+/** Replaces both credentials; the old account token and old feed URL stop working with this write. */
+export async function rotate(env: Pick<Env, "DB"> & object, listener: Listener) {
+  const [account, feed] = await Promise.all([mintToken(env), mintToken(env)]);
+  const changed = await database(env)
+    .update(listeners)
+    .set({
+      tokenHash: account.hash,
+      tokenEncrypted: account.encrypted,
+      privateFeedTokenHash: feed.hash,
+      privateFeedTokenEncrypted: feed.encrypted,
+      updatedAt: now,
+    })
+    // Only the holder of the current token rotates: of two concurrent rotates, the second gets 404.
+    .where(and(eq(listeners.id, listener.id), eq(listeners.tokenHash, listener.tokenHash)))
+    .returning({ id: listeners.id });
+  if (changed.length === 0) throw new ApiError("not_found", "no listener with this token");
+  return { token: account.token, feedUrl: feedUrl(env, feed.token) };
+}
+
+/**
+ * Hard delete in one batch. The children carry no ON DELETE CASCADE (see db/tables/listeners.ts),
+ * so the listener's own rows go and the accounting rows keep their amounts with the link nulled.
+ */
+export async function deleteListener(env: Pick<Env, "DB">, listenerId: number): Promise<void> {
+  const db = database(env);
+  await db.batch([
+    db.delete(magicTokens).where(eq(magicTokens.listenerId, listenerId)),
+    db.delete(floOverrides).where(eq(floOverrides.listenerId, listenerId)),
+    db.update(plays).set({ listenerId: null }).where(eq(plays.listenerId, listenerId)),
+    db.update(ledgerEntries).set({ listenerId: null }).where(eq(ledgerEntries.listenerId, listenerId)),
+    db.update(renderJobs).set({ listenerId: null }).where(eq(renderJobs.listenerId, listenerId)),
+    db.update(articles).set({ ownerListenerId: null }).where(eq(articles.ownerListenerId, listenerId)),
+    db.delete(listeners).where(eq(listeners.id, listenerId)),
+  ]);
+}

@@ -1,0 +1,103 @@
+import { eq } from "drizzle-orm";
+import * as v from "valibot";
+import { floOverrides, type Database } from "../db";
+import type { ListenerArticle } from "./listener-articles";
+
+/**
+ * The flo: the listener's day in time blocks (SPEC.md part 2, Flo). Blocks and their defaults live
+ * here in code; a listener's flo_overrides rows replace a block's verticals, tone or manual_order.
+ */
+
+export const TONES = ["brief", "light", "deep", "calm"] as const;
+export type Tone = (typeof TONES)[number];
+
+export interface FloBlock {
+  id: string;
+  label: string;
+  /** Local hours [start_hour, end_hour), wrapping past midnight when end < start. */
+  start_hour: number;
+  end_hour: number;
+  verticals: string[];
+  tone: Tone;
+  /** Article slugs in the listener's drag-drop order; they lead the block's queue. */
+  manual_order: string[];
+  overridden: boolean;
+}
+
+const DEFAULT_BLOCKS: readonly Omit<FloBlock, "manual_order" | "overridden">[] = [
+  { id: "morning", label: "Morning briefing", start_hour: 5, end_hour: 9, verticals: ["news", "finance", "tech"], tone: "brief" },
+  { id: "focus", label: "Late morning", start_hour: 9, end_hour: 12, verticals: ["tech", "science", "finance"], tone: "deep" },
+  { id: "midday", label: "Midday break", start_hour: 12, end_hour: 14, verticals: ["culture", "sports", "media"], tone: "light" },
+  { id: "afternoon", label: "Afternoon", start_hour: 14, end_hour: 18, verticals: ["finance", "tech", "health"], tone: "brief" },
+  { id: "evening", label: "Evening", start_hour: 18, end_hour: 22, verticals: ["culture", "science", "health", "young_moms"], tone: "deep" },
+  { id: "night", label: "Night", start_hour: 22, end_hour: 5, verticals: ["science", "culture"], tone: "calm" },
+];
+
+export const BLOCK_IDS = DEFAULT_BLOCKS.map((b) => b.id) as [string, ...string[]];
+
+/** Listen-length ranges in seconds that suit each tone; a tone match adds to an article's score. */
+const TONE_SECONDS: Record<Tone, [number, number]> = {
+  brief: [0, 300],
+  light: [120, 600],
+  deep: [600, Infinity],
+  calm: [300, Infinity],
+};
+
+/** The listener's flo: the default blocks with their overrides applied. */
+export async function loadFlo(db: Database, listenerId: number): Promise<FloBlock[]> {
+  const rows = await db.select().from(floOverrides).where(eq(floOverrides.listenerId, listenerId));
+  const byId = new Map(rows.map((r) => [r.blockId, r]));
+  return DEFAULT_BLOCKS.map((block) => {
+    const o = byId.get(block.id);
+    return {
+      ...block,
+      verticals: o?.verticals ?? [...block.verticals],
+      tone: (o?.tone as Tone | null) ?? block.tone,
+      manual_order: o?.manualOrder ?? [],
+      overridden: o !== undefined,
+    };
+  });
+}
+
+/** The local hour (0-23) at `at` in IANA zone `timeZone` (Intl resolves DST). */
+export function localHour(at: Date, timeZone: string): number {
+  const hour = new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", hourCycle: "h23" }).format(at);
+  return Number(hour) % 24;
+}
+
+/** The block covering `hour`; the defaults tile the whole day, so one always does. */
+export function activeBlock(blocks: FloBlock[], hour: number): FloBlock {
+  const covers = (b: FloBlock) => (b.start_hour <= b.end_hour ? hour >= b.start_hour && hour < b.end_hour : hour >= b.start_hour || hour < b.end_hour);
+  return blocks.find(covers) ?? blocks[0];
+}
+
+/** Vertical score (1 for the block's first vertical, falling with its position) plus 1 for a tone match. */
+export function score(block: FloBlock, a: Pick<ListenerArticle, "vertical" | "listenSeconds">): number {
+  const i = block.verticals.indexOf(a.vertical);
+  const vertical = i < 0 ? 0 : (block.verticals.length - i) / block.verticals.length;
+  const [min, max] = TONE_SECONDS[block.tone];
+  const tone = a.listenSeconds !== null && a.listenSeconds >= min && a.listenSeconds <= max ? 1 : 0;
+  return vertical + tone;
+}
+
+/** SPEC.md part 4: manual_order first, then vertical and tone score, then recency. */
+export function orderForBlock<T extends Pick<ListenerArticle, "slug" | "vertical" | "listenSeconds" | "createdAt">>(block: FloBlock, items: T[]): T[] {
+  const manual = new Map(block.manual_order.map((slug, i) => [slug, i]));
+  const rank = (a: T) => manual.get(a.slug) ?? Infinity;
+  return [...items].sort(
+    (a, b) =>
+      rank(a) - rank(b) || score(block, b) - score(block, a) || b.createdAt.getTime() - a.createdAt.getTime(),
+  );
+}
+
+/** The JSON shape of a block on the wire. */
+export const FloBlockView = v.object({
+  id: v.string(),
+  label: v.string(),
+  start_hour: v.pipe(v.number(), v.description("Local hour the block starts (inclusive).")),
+  end_hour: v.pipe(v.number(), v.description("Local hour the block ends (exclusive); below start_hour it wraps past midnight.")),
+  verticals: v.array(v.string()),
+  tone: v.picklist(TONES),
+  manual_order: v.array(v.string()),
+  overridden: v.pipe(v.boolean(), v.description("True when the listener changed this block.")),
+});

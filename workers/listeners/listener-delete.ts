@@ -1,0 +1,23 @@
+import * as v from "valibot";
+import { route } from "../core/route";
+import { database } from "../db";
+import { deleteListener, requireListener } from "./account";
+import { TokenParams } from "./schemas";
+
+export const deleteSubscription = route({
+  method: "DELETE",
+  path: "/v1/listeners/:token",
+  tag: "listeners",
+  summary: "Hard-delete the subscription; its token and feed URL answer 404 at once",
+  auth: "listener_token",
+  params: TokenParams,
+  responses: {
+    200: { description: "Deleted", schema: v.object({ deleted: v.literal(true) }) },
+    404: { description: "Unknown, rotated or deleted token" },
+  },
+  async handle({ env, params }) {
+    const listener = await requireListener(database(env), params.token);
+    await deleteListener(env, listener.id);
+    return Response.json({ deleted: true });
+  },
+});

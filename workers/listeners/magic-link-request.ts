@@ -1,0 +1,47 @@
+import { eq } from "drizzle-orm";
+import * as v from "valibot";
+import { route } from "../core/route";
+import { named } from "../core/schema-registry";
+import { database, listeners } from "../db";
+import { mailer } from "../mail/mailer";
+import { issueMagicToken, magicLinkMessage } from "./magic-links";
+import { Email } from "./schemas";
+
+const MagicLinkRequest = named("MagicLinkRequest", v.object({ email: Email }));
+
+/** The one answer of both magic-link requests, whoever asks (no account enumeration). */
+export const MagicLinkAccepted = named(
+  "MagicLinkAccepted",
+  v.object({ ok: v.literal(true), detail: v.string() }),
+);
+
+export const MAGIC_LINK_ACCEPTED = {
+  ok: true,
+  detail: "If the address may sign in, a link is on its way. It works once and expires in 15 minutes.",
+} as const;
+
+async function sendListenerLink(env: Env, email: string): Promise<void> {
+  const mail = mailer(env);
+  if (!mail) return;
+  const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.email, email) });
+  if (!listener) return;
+  const secret = await issueMagicToken(env, "listener", email, listener.id);
+  const sent = await mail.send(magicLinkMessage(env, "listener", email, secret));
+  if (!sent.ok) console.warn(`listener magic link not delivered: ${sent.reason}`);
+}
+
+export const requestListenerMagicLink = route({
+  method: "POST",
+  path: "/v1/auth/listener-magic-link",
+  tag: "auth",
+  summary: "Mail a sign-in link; the answer is the same whether or not the e-mail is subscribed",
+  auth: "none",
+  rateLimit: "read",
+  body: MagicLinkRequest,
+  responses: { 200: { description: "Accepted", schema: MagicLinkAccepted } },
+  handle({ env, ctx, body }) {
+    // The lookup and the send run after the response so that its timing says nothing about the address.
+    ctx.waitUntil(sendListenerLink(env, body.email));
+    return Response.json(MAGIC_LINK_ACCEPTED);
+  },
+});

@@ -1,0 +1,78 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { config } from "../core/config";
+import { randomToken, sha256Hex } from "../core/crypto";
+import { database, magicTokens, MAGIC_SCOPES } from "../db";
+import { escapeHtml, htmlDocument, type MailMessage } from "../mail/message";
+
+/**
+ * Magic-link secrets (SPEC.md parts 2, 3 and 7): 32 random bytes, stored only as their SHA-256,
+ * single use, valid for 15 minutes (SPEC.md leaves the expiry to us; 15 minutes is long enough to
+ * open a mail and short enough that a forwarded or leaked mail soon stops working).
+ */
+export const MAGIC_LINK_TTL_MS = 15 * 60 * 1000;
+
+export type MagicScope = (typeof MAGIC_SCOPES)[number];
+
+/** Why a secret was not redeemed: the endpoints map these to 404 or 410. */
+export type RedeemFailure = "unknown" | "used" | "expired" | "wrong_scope";
+
+export type Redeemed =
+  | { ok: true; email: string; listenerId: number | null }
+  | { ok: false; reason: RedeemFailure };
+
+/** Stores a new secret for `email` in `scope` and returns it; the caller mails it. */
+export async function issueMagicToken(
+  env: Pick<Env, "DB">,
+  scope: MagicScope,
+  email: string,
+  listenerId: number | null,
+): Promise<string> {
+  const secret = randomToken(32);
+  await database(env)
+    .insert(magicTokens)
+    .values({ tokenHash: await sha256Hex(secret), scope, email, listenerId, expiresAt: new Date(Date.now() + MAGIC_LINK_TTL_MS) });
+  return secret;
+}
+
+/** Marks the secret used if it is in `scope`, unused and unexpired; one conditional write, so it is single use under concurrency. */
+export async function redeemMagicToken(env: Pick<Env, "DB">, secret: string, scope: MagicScope): Promise<Redeemed> {
+  const db = database(env);
+  const hash = await sha256Hex(secret);
+  const now = new Date();
+  const [row] = await db
+    .update(magicTokens)
+    .set({ usedAt: now })
+    .where(and(eq(magicTokens.tokenHash, hash), eq(magicTokens.scope, scope), isNull(magicTokens.usedAt), gt(magicTokens.expiresAt, now)))
+    .returning();
+  if (row) return { ok: true, email: row.email, listenerId: row.listenerId };
+  const found = await db.query.magicTokens.findFirst({ where: eq(magicTokens.tokenHash, hash) });
+  if (!found) return { ok: false, reason: "unknown" };
+  if (found.scope !== scope) return { ok: false, reason: "wrong_scope" };
+  return { ok: false, reason: found.usedAt ? "used" : "expired" };
+}
+
+/** The sign-in mail: a link to the web front-end, and the code for clients that call the exchange themselves. */
+export function magicLinkMessage(env: object, scope: MagicScope, to: string, secret: string): MailMessage {
+  const web = config(env).WEB_URL.replace(/\/+$/, "");
+  const link = `${web}${scope === "admin" ? "/admin/magic" : "/magic"}?magic=${encodeURIComponent(secret)}`;
+  const exchange = scope === "admin" ? "/v1/admin/auth/magic-link/exchange" : "/v1/auth/listener-magic-link/exchange";
+  const what = scope === "admin" ? "the narration admin" : "your narration subscription";
+  const minutes = MAGIC_LINK_TTL_MS / 60_000;
+  const text = [
+    `Sign in to ${what}:`,
+    "",
+    link,
+    "",
+    `The link works once and expires in ${minutes} minutes.`,
+    `Code (for POST ${exchange} as {"magic": "..."}): ${secret}`,
+    "",
+    "If you did not ask for this, ignore this message.",
+  ].join("\n");
+  const html = htmlDocument(
+    "Sign in",
+    `<p>Sign in to ${escapeHtml(what)}:</p><p><a href="${escapeHtml(link)}">Sign in</a></p>` +
+      `<p>The link works once and expires in ${minutes} minutes.</p>` +
+      `<p>Code: <code>${escapeHtml(secret)}</code></p><p>If you did not ask for this, ignore this message.</p>`,
+  );
+  return { to, subject: "Your sign-in link", text, html };
+}

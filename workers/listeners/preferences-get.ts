@@ -1,0 +1,22 @@
+import { route } from "../core/route";
+import { database } from "../db";
+import { requireListener } from "./account";
+import { ListenerPreferencesView, preferencesView } from "./preferences";
+import { TokenParams } from "./schemas";
+
+export const getPreferences = route({
+  method: "GET",
+  path: "/v1/listeners/:token",
+  tag: "listeners",
+  summary: "A listener's preferences",
+  auth: "listener_token",
+  params: TokenParams,
+  responses: {
+    200: { description: "The preferences", schema: ListenerPreferencesView },
+    404: { description: "Unknown, rotated or deleted token" },
+  },
+  async handle({ env, params }) {
+    const listener = await requireListener(database(env), params.token);
+    return Response.json(preferencesView(listener), { headers: { "Cache-Control": "no-store" } });
+  },
+});
