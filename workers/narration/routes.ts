@@ -1,3 +1,18 @@
 import type { Route } from "../core/route";
+import { getArticleAudio } from "./article-audio";
+import { getAudio } from "./audio";
+import { postJob } from "./enqueue-job";
+import { getJob } from "./get-job";
+import { postPublishWebhook } from "./publish";
+import { postRender } from "./render";
+import { postRenderNow } from "./render-now";
 
-export const narrationRoutes: Route[] = [];
+export const narrationRoutes: Route[] = [
+  postRender,
+  postJob,
+  getJob,
+  postPublishWebhook,
+  postRenderNow,
+  getArticleAudio,
+  getAudio,
+];

@@ -1,0 +1,55 @@
+import { and, desc, eq, gte, inArray, isNotNull } from "drizzle-orm";
+import { articles, audioObjects, renderJobs, type Database } from "../db";
+import { articleAudio, type ArticleAudio } from "./article-audio-view";
+import type { JobRow } from "./jobs-service";
+
+/** Where an article's audio stands, shared by render-now and its polling path. */
+
+type ArticleRow = typeof articles.$inferSelect;
+
+/**
+ * The done job whose audio narrates the article's current text. The render consumer sets
+ * articles.audio_key when a render of the current text finishes; a done job created after the
+ * article's last update also counts (its render read the current text).
+ */
+export async function doneJob(db: Database, article: ArticleRow): Promise<JobRow | undefined> {
+  const since = article.updatedAt ?? new Date(0);
+  const done = and(eq(renderJobs.articleId, article.id), eq(renderJobs.state, "done"), isNotNull(renderJobs.audioKey));
+  const current = article.audioKey ? and(done, eq(renderJobs.audioKey, article.audioKey)) : and(done, gte(renderJobs.createdAt, since));
+  return db.query.renderJobs.findFirst({ where: current, orderBy: desc(renderJobs.createdAt) });
+}
+
+/** The newest job of the article, whatever its state. */
+export function latestJob(db: Database, articleId: number): Promise<JobRow | undefined> {
+  return db.query.renderJobs.findFirst({ where: eq(renderJobs.articleId, articleId), orderBy: desc(renderJobs.createdAt) });
+}
+
+/** The listener's own queued or running job for the article, if any. */
+export function inFlightJobOf(db: Database, articleId: number, listenerId: number): Promise<JobRow | undefined> {
+  return db.query.renderJobs.findFirst({
+    where: and(eq(renderJobs.articleId, articleId), eq(renderJobs.listenerId, listenerId), inArray(renderJobs.state, ["queued", "running"])),
+  });
+}
+
+/** An article by slug, or undefined when it does not exist or is another listener's private article. */
+export async function articleFor(db: Database, slug: string, listenerId: number | null): Promise<ArticleRow | undefined> {
+  const article = await db.query.articles.findFirst({ where: eq(articles.slug, slug) });
+  if (!article) return undefined;
+  if (article.visibility === "listener_private" && (listenerId === null || article.ownerListenerId !== listenerId)) return undefined;
+  return article;
+}
+
+/** The article's audio as render-now and the polling path report it. */
+export async function audioState(env: object, db: Database, article: ArticleRow): Promise<ArticleAudio> {
+  const done = await doneJob(db, article);
+  if (done?.audioKey) {
+    const seconds =
+      done.audioKey === article.audioKey && article.listenSeconds !== null
+        ? article.listenSeconds
+        : await db.query.audioObjects
+            .findFirst({ columns: { durationSeconds: true }, where: eq(audioObjects.key, done.audioKey) })
+            .then((o) => (o ? Math.round(o.durationSeconds) : null));
+    return articleAudio(env, article, done, undefined, seconds);
+  }
+  return articleAudio(env, article, undefined, await latestJob(db, article.id), null);
+}

@@ -1,0 +1,47 @@
+import * as v from "valibot";
+import { named } from "../core/schema-registry";
+import { JOB_STATES, type articles } from "../db";
+import type { JobRow } from "./jobs-service";
+import { audioUrl } from "./urls";
+
+/** What render-now and its polling path answer about an article's audio. */
+export const ArticleAudio = named(
+  "ArticleAudio",
+  v.object({
+    slug: v.string(),
+    state: v.pipe(
+      v.picklist(["none", ...JOB_STATES]),
+      v.description("done when the audio is ready; queued/running while rendering; none when never rendered."),
+    ),
+    job_id: v.pipe(v.nullable(v.string()), v.description("The job the state comes from.")),
+    audio_url: v.pipe(v.nullable(v.string()), v.description("MP3, when ready.")),
+    opus_url: v.pipe(v.nullable(v.string()), v.description("Ogg Opus, when ready.")),
+    wav_url: v.pipe(v.nullable(v.string()), v.description("WAV, when ready.")),
+    listen_seconds: v.pipe(v.nullable(v.number()), v.description("Real duration in whole seconds, when ready.")),
+    error: v.pipe(v.nullable(v.string()), v.description("Why the last render failed, when failed.")),
+  }),
+);
+
+export type ArticleAudio = v.InferOutput<typeof ArticleAudio>;
+
+/** The view from the done job (audio ready, lasting `seconds`) or else the latest job, if any. */
+export function articleAudio(
+  env: object,
+  article: typeof articles.$inferSelect,
+  done: JobRow | undefined,
+  latest: JobRow | undefined,
+  seconds: number | null,
+): ArticleAudio {
+  const key = done?.audioKey ?? null;
+  const job = done ?? latest;
+  return {
+    slug: article.slug,
+    state: key ? "done" : (job?.state ?? "none"),
+    job_id: job?.id ?? null,
+    audio_url: key ? audioUrl(env, key, "mp3") : null,
+    opus_url: key ? audioUrl(env, key, "opus") : null,
+    wav_url: key ? audioUrl(env, key, "wav") : null,
+    listen_seconds: key ? seconds : null,
+    error: !key && job?.state === "failed" ? job.error : null,
+  };
+}

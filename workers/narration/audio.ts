@@ -1,0 +1,139 @@
+import * as v from "valibot";
+import { ApiError } from "../core/errors";
+import { route } from "../core/route";
+import { mp3RedirectUrl } from "./audio-redirect";
+import { AUDIO_CONTENT_TYPES, audioObjectPath } from "./objects";
+import type { LazyFormat } from "./render-contract";
+import { renderService } from "./render-service";
+import type { AudioFormat } from "./urls";
+
+/**
+ * The bytes behind an audio URL never change (the key is a hash of what was rendered), so
+ * responses are cacheable for a year and immutable: Apple Podcasts never revalidates anyway
+ * (PLATFORM-NOTES.md). Range requests (RFC 9110 §14) are answered with 206 by R2 directly, or by
+ * the edge cache from a stored 200 on repeat.
+ */
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+const AudioFile = v.pipe(
+  v.string(),
+  v.regex(/^[0-9a-f]{64}\.(mp3|opus|wav)$/, "must be <64 hex key>.mp3, .opus or .wav"),
+  v.description("Cache key (64 hex) and encoding: .mp3 (canonical), .opus (Ogg Opus) or .wav."),
+);
+
+function headersFor(obj: R2Object, format: AudioFormat): Headers {
+  return new Headers({
+    "Content-Type": AUDIO_CONTENT_TYPES[format],
+    "Cache-Control": IMMUTABLE,
+    "Accept-Ranges": "bytes",
+    ETag: obj.httpEtag,
+    "Last-Modified": obj.uploaded.toUTCString(),
+  });
+}
+
+/** First and last byte R2 served for a ranged get. */
+function byteSpan(range: R2Range, size: number): [number, number] {
+  if ("suffix" in range && range.suffix !== undefined) return [Math.max(0, size - range.suffix), size - 1];
+  const { offset, length } = range as { offset?: number; length?: number };
+  const start = offset ?? 0;
+  const end = length !== undefined ? Math.min(size, start + length) - 1 : size - 1;
+  return [start, end];
+}
+
+/** Reads an object, building a lazy encoding (Opus, WAV) from the master once when it is missing. */
+async function load<T>(env: Env, key: string, format: AudioFormat, read: (path: string) => Promise<T | null>): Promise<T> {
+  const path = audioObjectPath(key, format);
+  const first = await read(path);
+  if (first !== null) return first;
+  if (format !== "mp3" && (await renderService(env).encode(key, format as LazyFormat)) !== null) {
+    const built = await read(path);
+    if (built !== null) return built;
+  }
+  throw new ApiError("not_found", "no audio with that key");
+}
+
+/** R2 answers an unsatisfiable range with an error; RFC 9110 §15.5.17 wants 416 with the size. */
+async function ranged(env: Env, path: string, request: Request): Promise<R2Object | R2ObjectBody | Response | null> {
+  try {
+    return await env.AUDIO.get(path, { range: request.headers, onlyIf: request.headers });
+  } catch (err) {
+    const head = await env.AUDIO.head(path);
+    if (!head || !request.headers.has("range")) throw err;
+    return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${head.size}`, "Cache-Control": "no-store" } });
+  }
+}
+
+async function serve(env: Env, ctx: ExecutionContext, request: Request, key: string, format: AudioFormat): Promise<Response> {
+  if (request.method === "HEAD") {
+    const obj = await load(env, key, format, (path) => env.AUDIO.head(path));
+    const headers = headersFor(obj, format);
+    headers.set("Content-Length", String(obj.size));
+    return new Response(null, { headers });
+  }
+  const edge = caches.default;
+  const hit = await edge.match(request);
+  if (hit) return hit;
+
+  const obj = await load(env, key, format, (path) => ranged(env, path, request));
+  if (obj instanceof Response) return obj;
+  const headers = headersFor(obj, format);
+  if (!("body" in obj)) {
+    // A failed precondition: If-None-Match / If-Modified-Since mean "not modified" (RFC 9110 §13.1).
+    const notModified = request.headers.has("if-none-match") || request.headers.has("if-modified-since");
+    return new Response(null, { status: notModified ? 304 : 412, headers });
+  }
+  const cacheKey = new Request(request.url, { method: "GET" });
+  if (request.headers.has("range") && obj.range) {
+    const [start, end] = byteSpan(obj.range, obj.size);
+    headers.set("Content-Range", `bytes ${start}-${end}/${obj.size}`);
+    headers.set("Content-Length", String(end - start + 1));
+    // The Cache API stores only 200s, but serves later ranges from one: store the whole object.
+    ctx.waitUntil(
+      env.AUDIO.get(audioObjectPath(key, format)).then((full) => {
+        if (full) return edge.put(cacheKey, new Response(full.body, { headers: withLength(headersFor(full, format), full.size) }));
+      }),
+    );
+    return new Response(obj.body, { status: 206, headers });
+  }
+  const response = new Response(obj.body, { headers: withLength(headers, obj.size) });
+  ctx.waitUntil(edge.put(cacheKey, response.clone()));
+  return response;
+}
+
+function withLength(headers: Headers, size: number): Headers {
+  headers.set("Content-Length", String(size));
+  return headers;
+}
+
+export const getAudio = route({
+  method: ["GET", "HEAD"],
+  path: "/v1/audio/:file",
+  tag: "narration",
+  summary: "Audio file: {key}.mp3, {key}.opus or {key}.wav, with byte ranges",
+  description:
+    "Public. Supports Range (206, Content-Range), ETag / If-None-Match (304) and HEAD; immutable for a year. " +
+    "Opus and WAV are built on first request. When R2_PUBLIC_URL is set, .mp3 answers 302 to the public " +
+    "bucket; when R2 S3 credentials are set, 302 to a presigned URL valid for one hour.",
+  auth: "none",
+  rateLimit: "audio",
+  params: v.object({ file: AudioFile }),
+  responses: {
+    200: { description: "The audio", contentType: "audio/mpeg" },
+    206: { description: "The requested byte range", contentType: "audio/mpeg", headers: { "Content-Range": "bytes start-end/size" } },
+    302: { description: ".mp3 only: the object in the public bucket or a 1-hour presigned URL", headers: { Location: "URL" } },
+    304: { description: "Not modified (If-None-Match)" },
+    404: { description: "Unknown key" },
+    416: { description: "Range not satisfiable", headers: { "Content-Range": "bytes */size" } },
+  },
+  async handle({ env, ctx, request, params }) {
+    const [key, format] = params.file.split(".") as [string, AudioFormat];
+    if (format === "mp3") {
+      const target = await mp3RedirectUrl(env, key);
+      if (target) {
+        if (!(await env.AUDIO.head(audioObjectPath(key, "mp3")))) throw new ApiError("not_found", "no audio with that key");
+        return new Response(null, { status: 302, headers: { Location: target, "Cache-Control": "no-store" } });
+      }
+    }
+    return serve(env, ctx, request, key, format);
+  },
+});

@@ -1,0 +1,30 @@
+import * as v from "valibot";
+import { ApiError, ValidationError } from "../core/errors";
+import { renderErrorCode } from "./render-contract";
+
+/** Field schemas shared by the narration request bodies. */
+
+export const VoiceField = v.pipe(
+  v.string(),
+  v.minLength(1),
+  v.maxLength(64),
+  v.regex(/^[A-Za-z0-9_.:@-]+$/, "must be a voice id from GET /v1/voices"),
+  v.description("Voice id from GET /v1/voices; the default voice when omitted."),
+);
+
+/** Longest text one synchronous render takes; longer texts go through POST /v1/jobs. */
+export const MAX_RENDER_CHARS = 20_000;
+/** Longest text of one job or article: long articles are chunked by the render Worker. */
+export const MAX_ARTICLE_CHARS = 200_000;
+
+/** Turns the render Worker's expected failures into API errors; anything else is rethrown. */
+export function renderFailure(err: unknown): never {
+  const code = renderErrorCode(err);
+  if (code === "unknown_voice") {
+    throw new ValidationError([{ loc: ["body", "voice"], msg: "unknown voice; see GET /v1/voices", type: "unknown_voice" }]);
+  }
+  if (code === "no_provider") {
+    throw new ApiError("unavailable", "no text-to-speech provider is available for this voice right now", { "Retry-After": "30" });
+  }
+  throw err;
+}

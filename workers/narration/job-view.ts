@@ -1,0 +1,55 @@
+import * as v from "valibot";
+import { named } from "../core/schema-registry";
+import { JOB_PRIORITIES, JOB_STATES, type renderJobs } from "../db";
+import { audioUrl } from "./urls";
+
+const Timestamp = v.nullable(v.pipe(v.string(), v.isoTimestamp()));
+
+/** A render job as clients see it (POST /v1/jobs, GET /v1/jobs/{job_id}). */
+export const JobView = named(
+  "JobView",
+  v.object({
+    id: v.pipe(v.string(), v.description("Job id; poll GET /v1/jobs/{job_id}.")),
+    state: v.pipe(v.picklist(JOB_STATES), v.description("queued → running → done | failed; cancelled by an operator.")),
+    priority: v.pipe(v.picklist(JOB_PRIORITIES), v.description("high for render-now, normal otherwise.")),
+    article_slug: v.pipe(v.nullable(v.string()), v.description("The article narrated, or null for a raw-text job.")),
+    voice: v.pipe(v.nullable(v.string()), v.description("Requested voice; null means the default voice.")),
+    provider: v.pipe(v.nullable(v.string()), v.description("Provider that rendered the audio, once done.")),
+    audio_key: v.pipe(v.nullable(v.string()), v.description("Cache key of the audio, once done.")),
+    audio_url: v.pipe(v.nullable(v.string()), v.description("MP3 URL, when done.")),
+    opus_url: v.pipe(v.nullable(v.string()), v.description("Ogg Opus URL, when done.")),
+    wav_url: v.pipe(v.nullable(v.string()), v.description("WAV URL, when done.")),
+    error: v.pipe(v.nullable(v.string()), v.description("Why the job failed, when failed.")),
+    attempts: v.pipe(v.number(), v.description("Render attempts so far (Queue retries back off exponentially).")),
+    created_at: Timestamp,
+    started_at: Timestamp,
+    finished_at: Timestamp,
+  }),
+);
+
+export type JobView = v.InferOutput<typeof JobView>;
+type JobRow = typeof renderJobs.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The public view of a job row; URLs only once the job is done and its audio still exists. */
+export function jobView(env: object, job: JobRow, articleSlug: string | null): JobView {
+  const key = job.state === "done" ? job.audioKey : null;
+  return {
+    id: job.id,
+    state: job.state,
+    priority: job.priority,
+    article_slug: articleSlug,
+    voice: job.voice,
+    provider: job.provider,
+    audio_key: key,
+    audio_url: key ? audioUrl(env, key, "mp3") : null,
+    opus_url: key ? audioUrl(env, key, "opus") : null,
+    wav_url: key ? audioUrl(env, key, "wav") : null,
+    error: job.state === "failed" ? job.error : null,
+    attempts: job.attempts,
+    created_at: iso(job.createdAt),
+    started_at: iso(job.startedAt),
+    finished_at: iso(job.finishedAt),
+  };
+}

@@ -1,0 +1,52 @@
+import { eq } from "drizzle-orm";
+import { ApiError } from "../core/errors";
+import { articles, database, renderJobs, type Database } from "../db";
+import type { RenderMessage } from "./messages";
+
+/**
+ * Creating render jobs, shared by POST /v1/jobs, the publish webhook and render-now. The row is
+ * written first and only its id travels on the Queue (workers/narration/messages.ts), so the
+ * row is the source of truth and a redelivered message re-reads the current state.
+ */
+
+export type JobRow = typeof renderJobs.$inferSelect;
+export type NewJob = Pick<typeof renderJobs.$inferInsert, "articleId" | "listenerId" | "text" | "voice" | "priority">;
+
+/** A complete job row ready to insert: a fresh id, state queued. */
+export function newJobRow(job: NewJob): typeof renderJobs.$inferInsert & { id: string } {
+  return { ...job, id: crypto.randomUUID(), state: "queued" };
+}
+
+/**
+ * Sends the job to the render Queue. If the send fails the job could never run, so it is marked
+ * failed (with the reason) rather than left queued forever, and the caller gets a 503.
+ */
+export async function enqueueJob(env: Pick<Env, "RENDER_QUEUE">, db: Database, jobId: string): Promise<void> {
+  const message: RenderMessage = { job_id: jobId };
+  try {
+    await env.RENDER_QUEUE.send(message, { contentType: "json" });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.slice(0, 200) : "queue send failed";
+    await db.update(renderJobs).set({ state: "failed", error: `enqueue failed: ${reason}`, finishedAt: new Date() }).where(eq(renderJobs.id, jobId));
+    throw new ApiError("unavailable", "the render queue is unavailable; try again", { "Retry-After": "5" });
+  }
+}
+
+/** Inserts a queued job and sends it to the render Queue; returns the stored row. */
+export async function createJob(env: Pick<Env, "DB" | "RENDER_QUEUE">, job: NewJob): Promise<JobRow> {
+  const db = database(env);
+  const [row] = await db.insert(renderJobs).values(newJobRow(job)).returning();
+  await enqueueJob(env, db, row.id);
+  return row;
+}
+
+/** A job with the slug of its article (null for raw-text jobs), or undefined when unknown. */
+export async function findJob(db: Database, id: string): Promise<{ job: JobRow; slug: string | null } | undefined> {
+  const [hit] = await db
+    .select({ job: renderJobs, slug: articles.slug })
+    .from(renderJobs)
+    .leftJoin(articles, eq(articles.id, renderJobs.articleId))
+    .where(eq(renderJobs.id, id))
+    .limit(1);
+  return hit;
+}

@@ -1,0 +1,94 @@
+import { eq, like, or, sql } from "drizzle-orm";
+import { sha256Hex } from "../core/crypto";
+import { ApiError } from "../core/errors";
+import { articles, database, renderJobs, type Database } from "../db";
+import { enqueueJob, newJobRow } from "./jobs-service";
+import type { PublishRequest, PublishResponse } from "./publish-schema";
+import { slugCandidate, slugify } from "./slug";
+
+type ArticleRow = typeof articles.$inferSelect;
+
+/** How many "-<n>" suffixes a derived slug may try before giving up. */
+const MAX_SLUG_TRIES = 50;
+
+/** SHA-256 of what is narrated (title and body) and the voice: a re-publish renders only when it changes. */
+export function contentHash(a: { title: string; body_text: string; voice?: string | null }): Promise<string> {
+  return sha256Hex(JSON.stringify([a.title, a.body_text, a.voice ?? null]));
+}
+
+/**
+ * The article a request addresses. With a slug, the article at that slug. Without one, the slug
+ * is derived from the title; an existing article there is the same article only when publisher
+ * and title match (so re-publishing is idempotent), otherwise the next free "-<n>" is taken.
+ */
+async function target(db: Database, req: PublishRequest): Promise<{ slug: string; existing: ArticleRow | undefined }> {
+  if (req.slug) return { slug: req.slug, existing: await db.query.articles.findFirst({ where: eq(articles.slug, req.slug) }) };
+  const base = slugify(req.title);
+  const taken = await db.query.articles.findMany({
+    where: or(eq(articles.slug, base), like(articles.slug, `${base}-%`)),
+  });
+  const bySlug = new Map(taken.map((a) => [a.slug, a]));
+  for (let n = 1; n <= MAX_SLUG_TRIES; n++) {
+    const slug = slugCandidate(base, n);
+    const hit = bySlug.get(slug);
+    if (!hit) return { slug, existing: undefined };
+    if (hit.publisher === req.publisher && hit.title === req.title) return { slug, existing: hit };
+  }
+  throw new ApiError("conflict", "too many articles share this title; send an explicit slug");
+}
+
+/**
+ * Upserts a published article and queues its pre-render when it is new or its text or voice
+ * changed. Article and job are written in one D1 batch; the Queue message follows.
+ */
+export async function publishArticle(env: Pick<Env, "DB" | "RENDER_QUEUE">, req: PublishRequest): Promise<PublishResponse> {
+  const db = database(env);
+  const { slug, existing } = await target(db, req);
+  if (existing?.visibility === "listener_private") {
+    throw new ApiError("conflict", "that slug belongs to a listener-forwarded article");
+  }
+  const hash = await contentHash(req);
+  const changed = !existing || existing.contentHash !== hash;
+  const now = new Date();
+  const publishedAt = req.published_at ? new Date(req.published_at) : null;
+  const fields = {
+    title: req.title,
+    publisher: req.publisher,
+    vertical: req.vertical,
+    summary: req.summary,
+    bodyText: req.body_text,
+    url: req.url ?? null,
+    visibility: req.visibility,
+    host: req.host ?? null,
+    declassified: req.declassified,
+    voice: req.voice ?? null,
+  };
+  const same =
+    existing &&
+    !changed &&
+    Object.entries(fields).every(([k, val]) => existing[k as keyof typeof fields] === val) &&
+    (publishedAt === null || existing.publishedAt?.getTime() === publishedAt.getTime());
+  if (same) return { slug, job_id: null, created: false, rendered: existing.audioKey !== null };
+
+  const job = changed ? newJobRow({ articleId: null, listenerId: null, text: null, voice: req.voice ?? null, priority: "normal" }) : null;
+  const write = existing
+    ? db
+        .update(articles)
+        .set({
+          ...fields,
+          publishedAt: publishedAt ?? existing.publishedAt,
+          updatedAt: now,
+          // New text or voice: the old audio no longer narrates this article.
+          ...(changed ? { contentHash: hash, audioKey: null, listenSeconds: null } : {}),
+        })
+        .where(eq(articles.id, existing.id))
+    : db.insert(articles).values({ ...fields, slug, contentHash: hash, publishedAt, createdAt: publishedAt ?? now });
+  if (job) {
+    const articleId = sql`(SELECT ${articles.id} FROM ${articles} WHERE ${articles.slug} = ${slug})`;
+    await db.batch([write, db.insert(renderJobs).values({ ...job, articleId })]);
+    await enqueueJob(env, db, job.id);
+  } else {
+    await write;
+  }
+  return { slug, job_id: job?.id ?? null, created: !existing, rendered: !changed && existing.audioKey !== null };
+}
