@@ -1,0 +1,39 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { adminHeaders, call } from "../../test/client";
+import { addArticle } from "./test-fixtures";
+
+const status = async () => (await call("/v1/admin/search/reindex/status", { headers: adminHeaders })).json<Record<string, unknown>>();
+
+describe("search reindex", () => {
+  it("reports all null on a worker that never started one", async () => {
+    expect(await status()).toEqual({ running: null, elapsed_sec: null, ok: null });
+  });
+
+  it("starts in the background, returns at once, then reports ok and the elapsed time", async () => {
+    const a = await addArticle({ title: "Reindexed walrus" });
+    // Empty the index behind the triggers' back: only a rebuild brings the article back.
+    await env.DB.prepare("INSERT INTO articles_fts(articles_fts) VALUES ('delete-all')").run();
+    const search = async () => (await call("/v1/stories/search?q=walrus&expand=false", { headers: { "x-service-search-cache": "bypass" } })).json<{ results: unknown[] }>();
+    expect((await search()).results).toHaveLength(0);
+
+    const res = await call("/v1/admin/search/reindex", { method: "POST", headers: adminHeaders });
+    expect(res.status).toBe(200);
+    const started = await res.json<{ started: boolean; status: { running: boolean } }>();
+    expect(started).toMatchObject({ started: true, status: { running: true, ok: null } });
+
+    let s = await status();
+    for (let i = 0; i < 50 && s.running; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      s = await status();
+    }
+    expect(s).toMatchObject({ running: false, ok: true });
+    expect(typeof s.elapsed_sec).toBe("number");
+    expect((await search()).results).toEqual([expect.objectContaining({ slug: a.slug })]);
+  });
+
+  it("needs the admin token", async () => {
+    expect((await call("/v1/admin/search/reindex", { method: "POST" })).status).toBe(401);
+    expect((await call("/v1/admin/search/reindex/status")).status).toBe(401);
+  });
+});
