@@ -52,14 +52,26 @@ async function load<T>(env: Env, key: string, format: AudioFormat, read: (path: 
   throw new ApiError("not_found", "no audio with that key");
 }
 
-/** R2 answers an unsatisfiable range with an error; RFC 9110 §15.5.17 wants 416 with the size. */
+/** A single byte range (RFC 9110 §14.1.2) as asked for; null for none or one we do not parse (served whole). */
+function singleRange(header: string | null): { first: number } | { suffix: number } | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === "" && m[2] === "")) return null;
+  return m[1] === "" ? { suffix: Number(m[2]) } : { first: Number(m[1]) };
+}
+
+/** RFC 9110 §15.5.17: an unsatisfiable range is a 416 that states the size. */
+function unsatisfiable(size: number): Response {
+  return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}`, "Cache-Control": "no-store" } });
+}
+
+/** R2 may reject an unsatisfiable range with an error rather than an empty range. */
 async function ranged(env: Env, path: string, request: Request): Promise<R2Object | R2ObjectBody | Response | null> {
   try {
     return await env.AUDIO.get(path, { range: request.headers, onlyIf: request.headers });
   } catch (err) {
     const head = await env.AUDIO.head(path);
     if (!head || !request.headers.has("range")) throw err;
-    return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${head.size}`, "Cache-Control": "no-store" } });
+    return unsatisfiable(head.size);
   }
 }
 
@@ -83,7 +95,10 @@ async function serve(env: Env, ctx: ExecutionContext, request: Request, key: str
     return new Response(null, { status: notModified ? 304 : 412, headers });
   }
   const cacheKey = new Request(request.url, { method: "GET" });
-  if (request.headers.has("range") && obj.range) {
+  const wanted = singleRange(request.headers.get("range"));
+  if (wanted && obj.range) {
+    // R2 answers a range past the end with the whole object; RFC 9110 §14.1.2 makes it unsatisfiable.
+    if (("first" in wanted && wanted.first >= obj.size) || ("suffix" in wanted && wanted.suffix === 0)) return unsatisfiable(obj.size);
     const [start, end] = byteSpan(obj.range, obj.size);
     headers.set("Content-Range", `bytes ${start}-${end}/${obj.size}`);
     headers.set("Content-Length", String(end - start + 1));
