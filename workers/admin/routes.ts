@@ -1,6 +1,7 @@
 import type { Route } from "../core/route";
 import { adminLogin } from "./auth-login";
 import { exchangeAdminMagicLink } from "./auth-magic-exchange";
+import { postAdminCreator } from "./creators";
 import { requestAdminMagicLink } from "./auth-magic-request";
 import { runDigest } from "./digest-run";
 import { preWarmListener } from "./listener-pre-warm";
@@ -16,4 +17,5 @@ export const adminRoutes: Route[] = [
   runDigest,
   preWarmListener,
   walletAudit,
+  postAdminCreator,
 ];

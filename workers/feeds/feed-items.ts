@@ -1,0 +1,120 @@
+import { and, desc, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
+import { trendingArticles } from "../articles/trending";
+import { shownInFull } from "../articles/visibility";
+import { articles, audioObjects, database } from "../db";
+import { ofListener } from "../listeners/listener-articles";
+import type { Listener } from "../listeners/tokens";
+import type { Selection } from "./catalog";
+
+/** Most items in one feed: directories page through nothing, so the newest are what matters. */
+export const FEED_MAX_ITEMS = 1000;
+/** Items of the all-trending feed: the top of the ranking. */
+export const TRENDING_ITEMS = 100;
+/** D1 binds at most 100 parameters per statement. */
+const KEYS_PER_QUERY = 90;
+
+/** One episode: an article whose MP3 exists, with the exact sizes the enclosure needs. */
+export interface FeedItem {
+  slug: string;
+  title: string;
+  summary: string;
+  publisher: string;
+  url: string | null;
+  audioKey: string;
+  mp3Bytes: number;
+  opusBytes: number | null;
+  durationSeconds: number;
+  published: Date;
+  /** Last change of the article row (a re-publish, a new render). */
+  changed: Date;
+}
+
+const itemColumns = {
+  slug: articles.slug,
+  title: articles.title,
+  summary: articles.summary,
+  publisher: articles.publisher,
+  url: articles.url,
+  audioKey: audioObjects.key,
+  mp3Bytes: audioObjects.mp3Bytes,
+  opusBytes: audioObjects.opusBytes,
+  durationSeconds: audioObjects.durationSeconds,
+  publishedAt: articles.publishedAt,
+  createdAt: articles.createdAt,
+  updatedAt: articles.updatedAt,
+};
+
+type Row = Omit<FeedItem, "published" | "changed" | "mp3Bytes"> & {
+  mp3Bytes: number | null;
+  publishedAt: Date | null;
+  createdAt: Date;
+  updatedAt?: Date | null;
+};
+
+function toItem({ publishedAt, createdAt, updatedAt, mp3Bytes, ...row }: Row): FeedItem {
+  return { ...row, mp3Bytes: mp3Bytes!, published: publishedAt ?? createdAt, changed: updatedAt ?? createdAt };
+}
+
+/** Newest first, only articles whose MP3 is stored with its exact size (an enclosure needs it). */
+async function newestReady(env: Pick<Env, "DB">, where: SQL, limit: number): Promise<FeedItem[]> {
+  const rows = await database(env)
+    .select(itemColumns)
+    .from(articles)
+    .innerJoin(audioObjects, eq(audioObjects.key, articles.audioKey))
+    .where(and(where, isNotNull(audioObjects.mp3Bytes)))
+    .orderBy(desc(articles.createdAt), desc(articles.id))
+    .limit(limit);
+  return rows.map(toItem);
+}
+
+function selectionWhere(selection: Exclude<Selection, { kind: "trending" }>): SQL {
+  switch (selection.kind) {
+    case "declassified":
+      return eq(articles.declassified, true);
+    case "creator":
+      return eq(articles.creatorId, selection.creatorId);
+    case "topic": {
+      const parts: SQL[] = [];
+      if (selection.hosts.length) parts.push(inArray(articles.host, selection.hosts));
+      if (selection.verticals.length) parts.push(inArray(articles.vertical, selection.verticals));
+      return or(...parts)!;
+    }
+  }
+}
+
+/** The trending ranking, public articles only, joined to their audio sizes (rank order kept). */
+async function trendingReady(env: Pick<Env, "DB">): Promise<FeedItem[]> {
+  // Over-fetch: publisher_only stubs rank too but never go into a public feed.
+  const ranked = (await trendingArticles(env, { limit: TRENDING_ITEMS * 2, audioReadyOnly: true }))
+    .filter((a) => a.visibility === "public")
+    .slice(0, TRENDING_ITEMS);
+  const keys = [...new Set(ranked.map((a) => a.audioKey!))];
+  if (keys.length === 0) return [];
+  const db = database(env);
+  const chunks = Array.from({ length: Math.ceil(keys.length / KEYS_PER_QUERY) }, (_, i) =>
+    db.select().from(audioObjects).where(inArray(audioObjects.key, keys.slice(i * KEYS_PER_QUERY, (i + 1) * KEYS_PER_QUERY))),
+  );
+  const [first, ...rest] = chunks;
+  const sizes = new Map((await db.batch([first, ...rest])).flat().map((o) => [o.key, o]));
+  return ranked.flatMap((a) => {
+    const audio = sizes.get(a.audioKey!);
+    if (!audio || audio.mp3Bytes === null) return [];
+    const { slug, title, summary, publisher, url, publishedAt, createdAt } = a;
+    const { key: audioKey, mp3Bytes, opusBytes, durationSeconds } = audio;
+    return [toItem({ slug, title, summary, publisher, url, publishedAt, createdAt, audioKey, mp3Bytes, opusBytes, durationSeconds })];
+  });
+}
+
+/** The episodes of a public feed: public articles with ready audio, never a stub or a private article. */
+export function publicFeedItems(env: Pick<Env, "DB">, selection: Selection): Promise<FeedItem[]> {
+  if (selection.kind === "trending") return trendingReady(env);
+  return newestReady(env, and(shownInFull, selectionWhere(selection))!, FEED_MAX_ITEMS);
+}
+
+/**
+ * The episodes of a listener's private feed: their verticals (all when none is chosen) and the
+ * articles they forwarded; another listener's private article never matches (ofListener).
+ */
+export function privateFeedItems(env: Pick<Env, "DB">, listener: Listener): Promise<FeedItem[]> {
+  return newestReady(env, ofListener(listener), FEED_MAX_ITEMS);
+}

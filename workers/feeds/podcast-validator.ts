@@ -1,0 +1,168 @@
+import { parseRssFeed, type RssFeed } from "feedsmith";
+import { podcastGuid } from "./rss";
+
+/**
+ * A podcast feed validator: parses a feed with a standard parser (feedsmith) and checks the rules of
+ * Apple Podcasts (https://podcasters.apple.com/support/823-podcast-requirements) and of the
+ * Podcasting 2.0 namespace (https://podcastindex.org/namespace/1.0), channel and item by item.
+ * It returns every problem found, so a failing test names them all.
+ */
+
+/** Apple Podcasts categories and subcategories (https://podcasters.apple.com/support/1691-apple-podcasts-categories). */
+export const APPLE_CATEGORIES: Record<string, string[]> = {
+  Arts: ["Books", "Design", "Fashion & Beauty", "Food", "Performing Arts", "Visual Arts"],
+  Business: ["Careers", "Entrepreneurship", "Investing", "Management", "Marketing", "Non-Profit"],
+  Comedy: ["Comedy Interviews", "Improv", "Stand-Up"],
+  Education: ["Courses", "How To", "Language Learning", "Self-Improvement"],
+  Fiction: ["Comedy Fiction", "Drama", "Science Fiction"],
+  Government: [],
+  History: [],
+  "Health & Fitness": ["Alternative Health", "Fitness", "Medicine", "Mental Health", "Nutrition", "Sexuality"],
+  "Kids & Family": ["Education for Kids", "Parenting", "Pets & Animals", "Stories for Kids"],
+  Leisure: ["Animation & Manga", "Automotive", "Aviation", "Crafts", "Games", "Hobbies", "Home & Garden", "Video Games"],
+  Music: ["Music Commentary", "Music History", "Music Interviews"],
+  News: ["Business News", "Daily News", "Entertainment News", "News Commentary", "Politics", "Sports News", "Tech News"],
+  "Religion & Spirituality": ["Buddhism", "Christianity", "Hinduism", "Islam", "Judaism", "Religion", "Spirituality"],
+  Science: ["Astronomy", "Chemistry", "Earth Sciences", "Life Sciences", "Mathematics", "Natural Sciences", "Nature", "Physics", "Social Sciences"],
+  "Society & Culture": ["Documentary", "Personal Journals", "Philosophy", "Places & Travel", "Relationships"],
+  Sports: [
+    "Baseball", "Basketball", "Cricket", "Fantasy Sports", "Football", "Golf", "Hockey", "Rugby", "Running",
+    "Soccer", "Swimming", "Tennis", "Volleyball", "Wilderness", "Wrestling",
+  ],
+  Technology: [],
+  "True Crime": [],
+  "TV & Film": ["After Shows", "Film History", "Film Interviews", "Film Reviews", "TV Reviews"],
+};
+
+/** Transcript types the Podcasting 2.0 podcast:transcript tag lists. */
+const TRANSCRIPT_TYPES = new Set(["text/plain", "text/html", "text/vtt", "application/json", "application/x-subrip", "application/srt"]);
+/** Apple's limit on show and episode descriptions. */
+const MAX_DESCRIPTION = 4000;
+const ITUNES_NS = 'xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"';
+const PODCAST_NS = 'xmlns:podcast="https://podcastindex.org/namespace/1.0"';
+const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const RFC2822_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} (GMT|[+-]\d{4})$/;
+
+export interface ValidationOptions {
+  /** The feed must say podcast:locked yes (private feeds) or no (public ones). */
+  locked: boolean;
+  /** Artwork URLs of the service carry w and h: check the size rule on them. */
+  checkArtworkSize?: boolean;
+}
+
+export interface ValidationResult {
+  feed: RssFeed.Feed<string> | null;
+  problems: string[];
+}
+
+function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+function nonEmpty(value: unknown): value is string {
+  return typeof value === "string" && value.trim() !== "";
+}
+
+/** Apple: square artwork of 1400 to 3000 px (read from the service's w and h parameters). */
+function artworkProblems(href: string): string[] {
+  const url = new URL(href);
+  const w = Number(url.searchParams.get("w"));
+  const h = Number(url.searchParams.get("h"));
+  if (w !== h) return [`itunes:image is not square (${w}x${h})`];
+  if (w < 1400 || w > 3000) return [`itunes:image is ${w}px; Apple requires 1400 to 3000`];
+  return [];
+}
+
+function channelProblems(xml: string, feed: RssFeed.Feed<string>, opts: ValidationOptions): string[] {
+  const p: string[] = [];
+  if (!/<rss[^>]*\bversion="2\.0"/.test(xml)) p.push("root is not <rss version=\"2.0\">");
+  if (!xml.includes(ITUNES_NS)) p.push("iTunes namespace not declared");
+  if (!xml.includes(PODCAST_NS)) p.push("Podcasting 2.0 namespace not declared");
+  if (!nonEmpty(feed.title)) p.push("channel title missing");
+  if (!nonEmpty(feed.description)) p.push("channel description missing");
+  else if (feed.description.length > MAX_DESCRIPTION) p.push("channel description over 4000 characters");
+  if (!nonEmpty(feed.language) || !/^[a-z]{2,3}(-[A-Za-z]{2,})?$/.test(feed.language)) p.push("channel language missing or not ISO 639");
+  if (!isHttpUrl(feed.link)) p.push("channel link missing or not a URL");
+  const self = feed.atom?.links?.find((l) => l.rel === "self")?.href;
+  if (!isHttpUrl(self)) p.push("atom:link rel=self missing");
+
+  const itunes = feed.itunes;
+  if (!nonEmpty(itunes?.author)) p.push("itunes:author missing");
+  if (!isHttpUrl(itunes?.image)) p.push("itunes:image missing or not a URL");
+  else if (opts.checkArtworkSize) p.push(...artworkProblems(itunes!.image!));
+  const categories = itunes?.categories ?? [];
+  if (categories.length === 0) p.push("itunes:category missing");
+  for (const c of categories) {
+    const subs = c.text ? APPLE_CATEGORIES[c.text] : undefined;
+    if (!subs) p.push(`itunes:category "${c.text}" is not an Apple category`);
+    for (const sub of c.categories ?? []) {
+      if (subs && !subs.includes(sub.text ?? "")) p.push(`itunes:category "${c.text}" has no subcategory "${sub.text}"`);
+    }
+  }
+  // Apple documents true/false; the parser accepts yes/no too, so read the raw channel value.
+  const channelHead = xml.slice(0, xml.indexOf("<item>") === -1 ? undefined : xml.indexOf("<item>"));
+  const explicit = /<itunes:explicit>([^<]*)<\/itunes:explicit>/.exec(channelHead)?.[1];
+  if (explicit !== "true" && explicit !== "false") p.push(`channel itunes:explicit is "${explicit}", not true or false`);
+
+  const guid = feed.podcast?.guid;
+  if (!guid || !UUID_V5.test(guid)) p.push("podcast:guid missing or not a UUIDv5");
+  else if (self && guid !== podcastGuid(self)) p.push("podcast:guid is not UUIDv5 of the feed URL");
+  const locked = /<podcast:locked[^>]*>([^<]*)<\/podcast:locked>/.exec(xml)?.[1];
+  if (locked !== (opts.locked ? "yes" : "no")) p.push(`podcast:locked is "${locked}", expected ${opts.locked ? "yes" : "no"}`);
+  return p;
+}
+
+function itemProblems(item: RssFeed.Item<string>, rawItem: string, n: number): string[] {
+  const p: string[] = [];
+  const at = `item ${n} (${item.title ?? "untitled"})`;
+  if (!nonEmpty(item.title)) p.push(`${at}: title missing`);
+  if (!nonEmpty(item.description)) p.push(`${at}: description missing`);
+  else if (item.description.length > MAX_DESCRIPTION) p.push(`${at}: description over 4000 characters`);
+  if (!nonEmpty(item.guid?.value)) p.push(`${at}: guid missing`);
+  if (!item.pubDate || !RFC2822_DATE.test(item.pubDate) || Number.isNaN(Date.parse(item.pubDate))) p.push(`${at}: pubDate missing or not RFC 2822`);
+  const enclosures = item.enclosures ?? [];
+  if (enclosures.length !== 1) p.push(`${at}: expected exactly one enclosure, found ${enclosures.length}`);
+  for (const e of enclosures) {
+    if (!isHttpUrl(e.url)) p.push(`${at}: enclosure url is not a URL`);
+    if (!Number.isInteger(e.length) || e.length! <= 0) p.push(`${at}: enclosure length is not a positive byte count`);
+    if (e.type !== "audio/mpeg") p.push(`${at}: enclosure type ${e.type}, expected audio/mpeg`);
+  }
+  const duration = item.itunes?.duration;
+  if (!Number.isInteger(duration) || duration! <= 0) p.push(`${at}: itunes:duration missing or not whole seconds`);
+  const explicit = /<itunes:explicit>([^<]*)<\/itunes:explicit>/.exec(rawItem)?.[1];
+  if (explicit !== undefined && explicit !== "true" && explicit !== "false") p.push(`${at}: itunes:explicit is "${explicit}"`);
+  const transcripts = item.podcast?.transcripts ?? [];
+  if (transcripts.length === 0) p.push(`${at}: podcast:transcript missing`);
+  for (const t of transcripts) {
+    if (!isHttpUrl(t.url)) p.push(`${at}: podcast:transcript url is not a URL`);
+    if (!t.type || !TRANSCRIPT_TYPES.has(t.type)) p.push(`${at}: podcast:transcript type ${t.type} is not allowed`);
+  }
+  for (const alt of item.podcast?.alternateEnclosures ?? []) {
+    if (!nonEmpty(alt.type)) p.push(`${at}: podcast:alternateEnclosure type missing`);
+    if (!alt.sources?.length || !alt.sources.every((s) => isHttpUrl(s.uri))) p.push(`${at}: podcast:alternateEnclosure needs a podcast:source uri`);
+  }
+  return p;
+}
+
+/** Parses `xml` and checks it as a podcast feed. */
+export function validatePodcastFeed(xml: string, opts: ValidationOptions): ValidationResult {
+  let feed: RssFeed.Feed<string>;
+  try {
+    feed = parseRssFeed(xml) as RssFeed.Feed<string>;
+  } catch (err) {
+    return { feed: null, problems: [`not a parseable RSS feed: ${(err as Error).message}`] };
+  }
+  const problems = channelProblems(xml, feed, opts);
+  const rawItems = xml.split("<item>").slice(1);
+  const items = feed.items ?? [];
+  items.forEach((item, i) => problems.push(...itemProblems(item, rawItems[i] ?? "", i + 1)));
+  const guids = items.map((i) => i.guid?.value);
+  if (new Set(guids).size !== guids.length) problems.push("item guids are not unique");
+  return { feed, problems };
+}

@@ -1,0 +1,86 @@
+import { baseUrl } from "../core/config";
+import { ApiError } from "../core/errors";
+import { database } from "../db";
+import { listenerByFeedToken, type Listener } from "../listeners/tokens";
+import { privateFeedItems } from "./feed-items";
+import { conditional, entityTag, feedResponse } from "./feed-response";
+import { RETRY_AFTER_SECONDS } from "./public-feed";
+import { renderRss } from "./rss";
+
+/**
+ * The private per-listener feed. The token in the path is the credential (SPEC.md part 5), so:
+ * - it is looked up on every request: a rotated or deleted token answers 404 on the next poll;
+ * - responses are `private, no-cache` and never enter the edge cache: no shared cache may hand one
+ *   listener's feed to another or keep serving a revoked URL; apps revalidate and get 304s;
+ * - no copy of the body is kept (a listener's forwarded articles live only in their rows, and a
+ *   deleted listener leaves nothing behind), so a failed build answers 503 with Retry-After.
+ */
+
+const PRIVATE_HEADERS = {
+  "Cache-Control": "private, no-cache",
+  // The URL is a secret: keep it out of search indexes and Referer headers.
+  "X-Robots-Tag": "noindex, nofollow",
+  "Referrer-Policy": "no-referrer",
+};
+
+/** Canonical path of the private feed of feed token `token`. */
+export function privateFeedPath(token: string): string {
+  return `/v1/podcasts/u/${encodeURIComponent(token)}.xml`;
+}
+
+/** The token-scoped transcript of article `slug` (GET /v1/podcasts/u/{token}/transcripts/{slug}.vtt). */
+export function privateTranscriptUrl(env: object, token: string, slug: string): string {
+  return `${baseUrl(env)}/v1/podcasts/u/${encodeURIComponent(token)}/transcripts/${encodeURIComponent(slug)}.vtt`;
+}
+
+function unavailable(): ApiError {
+  return new ApiError("unavailable", "the feed cannot be built right now; try again later", {
+    "Retry-After": String(RETRY_AFTER_SECONDS),
+  });
+}
+
+/** The listener holding private feed token `token`; 404 when unknown, rotated away or deleted. */
+export async function requireFeedListener(env: Env, token: string): Promise<Listener> {
+  let listener: Listener | undefined;
+  try {
+    listener = await listenerByFeedToken(database(env), token);
+  } catch {
+    throw unavailable();
+  }
+  if (!listener) throw new ApiError("not_found", "no feed at this address");
+  return listener;
+}
+
+/** Answers a GET or HEAD for the private feed of `token`. */
+export async function servePrivateFeed(request: Request, env: Env, token: string): Promise<Response> {
+  const listener = await requireFeedListener(env, token);
+  let xml: string;
+  let lastModified: number;
+  try {
+    const items = await privateFeedItems(env, listener);
+    xml = renderRss(
+      env,
+      {
+        title: "My Briefs",
+        description: "Your private feed: stories from the verticals you follow and the articles you forwarded, read aloud.",
+        author: "Narration Service",
+        category: { text: "News", sub: "Daily News" },
+        artPrompt: "my briefs",
+        path: privateFeedPath(token),
+        locked: true,
+      },
+      items,
+      (item) => privateTranscriptUrl(env, token, item.slug),
+    );
+    // No stored history: the newest change among the items and the subscription stands in for it.
+    lastModified = Math.max(
+      (listener.updatedAt ?? listener.createdAt).getTime(),
+      ...items.map((i) => Math.max(i.published.getTime(), i.changed.getTime())),
+    );
+  } catch (err) {
+    console.error(`private feed build failed: ${err instanceof Error ? err.name : typeof err}`);
+    throw unavailable();
+  }
+  const body = { xml, etag: await entityTag(xml), lastModified: new Date(lastModified) };
+  return conditional(request, feedResponse(body, PRIVATE_HEADERS));
+}

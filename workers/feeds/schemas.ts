@@ -1,0 +1,32 @@
+import * as v from "valibot";
+import type { ResponseDoc } from "../core/route";
+import { RSS_CONTENT_TYPE } from "./feed-response";
+
+/** Every feed path answers GET and HEAD (SPEC.md part 4; part 7: directory probes use HEAD). */
+export const FEED_METHODS = ["GET", "HEAD"] as const;
+
+export const FeedSlugParams = v.object({
+  slug: v.pipe(v.string(), v.maxLength(80), v.description("Host persona, podcast vertical or alias (e.g. tech, markets, parenting).")),
+});
+
+export const CreatorSlugParams = v.object({
+  tenant_slug: v.pipe(v.string(), v.maxLength(80), v.description("Slug of the creator tenant.")),
+});
+
+export const FeedTokenParams = v.object({
+  token: v.pipe(v.string(), v.maxLength(200), v.description("The listener's private feed token, as in the feed URL; it is the credential.")),
+});
+
+/** The documented responses of a feed path. */
+export function feedResponses(extra: Record<number, ResponseDoc> = {}): Record<number, ResponseDoc> {
+  return {
+    200: {
+      description: "The RSS 2.0 feed (iTunes and Podcasting 2.0 namespaces)",
+      contentType: RSS_CONTENT_TYPE,
+      headers: { ETag: "strong validator of the body", "Last-Modified": "when the body last changed", "Cache-Control": "caching policy" },
+    },
+    304: { description: "Not modified (If-None-Match or If-Modified-Since matched)" },
+    503: { description: "The feed cannot be built and no earlier body is kept", headers: { "Retry-After": "seconds" } },
+    ...extra,
+  };
+}

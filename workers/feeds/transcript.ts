@@ -1,0 +1,23 @@
+import { and, eq, type SQL } from "drizzle-orm";
+import { ApiError } from "../core/errors";
+import { articles, audioObjects, database } from "../db";
+import { webVtt } from "./vtt";
+
+export const VTT_CONTENT_TYPE = "text/vtt; charset=utf-8";
+
+/**
+ * The WebVTT transcript of the article `slug` among those `visible` allows, timed over its ready
+ * audio; 404 when there is no such article or it has no audio (then no feed lists it either).
+ */
+export async function serveTranscript(env: Env, slug: string, visible: SQL, headers: Record<string, string>): Promise<Response> {
+  const [row] = await database(env)
+    .select({ title: articles.title, bodyText: articles.bodyText, durationSeconds: audioObjects.durationSeconds })
+    .from(articles)
+    .innerJoin(audioObjects, eq(audioObjects.key, articles.audioKey))
+    .where(and(eq(articles.slug, slug), visible))
+    .limit(1);
+  if (!row) throw new ApiError("not_found", `no transcript for ${slug}`);
+  // The narration reads the title, then the body (narration/publish-service.ts contentHash).
+  const vtt = webVtt(`${row.title}. ${row.bodyText}`, row.durationSeconds);
+  return new Response(vtt, { headers: { "Content-Type": VTT_CONTENT_TYPE, ...headers } });
+}
