@@ -1,0 +1,135 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, jsonBody } from "../../test/client";
+import { testVars } from "../../test/vars";
+import { adminLogin } from "../admin/auth-login";
+import { ApiError } from "../core/errors";
+import { issueMagicToken, MAGIC_LINK_TTL_MS } from "./magic-links";
+import { feedTokenOf, magicOf, readOutbox, subscribeVia, waitForOutbox } from "./test-helpers";
+
+const exchange = (magic: unknown, path = "/v1/auth/listener-magic-link/exchange") => call(path, jsonBody("POST", magic === undefined ? {} : { magic }));
+const adminExchange = (magic: unknown) => exchange(magic, "/v1/admin/auth/magic-link/exchange");
+
+describe("listener magic link (SPEC.md parts 3, 4, 7)", () => {
+  it("answers the same whether or not the e-mail is subscribed, and mails only a subscriber", async () => {
+    await subscribeVia("known@example.test");
+    const known = await call("/v1/auth/listener-magic-link", jsonBody("POST", { email: "known@example.test" }));
+    const unknown = await call("/v1/auth/listener-magic-link", jsonBody("POST", { email: "nobody@example.test" }));
+    expect(known.status).toBe(200);
+    expect(unknown.status).toBe(200);
+    expect(await known.text()).toBe(await unknown.text());
+    const [mail] = await waitForOutbox(1);
+    expect(mail.to).toBe("known@example.test");
+    expect(mail.text).toContain(`${testVars.WEB_URL}/magic?magic=`);
+    expect(mail.html).toContain("<a href=");
+    expect((await readOutbox()).length).toBe(1);
+  });
+
+  it("exchanges once for the tokens, the e-mail and the private feed URL; then 410", async () => {
+    const sub = await subscribeVia("ex@example.test");
+    await call("/v1/auth/listener-magic-link", jsonBody("POST", { email: "ex@example.test" }));
+    const magic = magicOf((await waitForOutbox(1))[0]);
+    const res = await exchange(magic);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, string>;
+    expect(body).toEqual({ token: sub.token, feed_token: feedTokenOf(sub.feed_url), email: "ex@example.test", feed_url: sub.feed_url });
+    expect((await exchange(magic)).status).toBe(410);
+    const row = await env.DB.prepare("select used_at from magic_tokens").first<{ used_at: number | null }>();
+    expect(row?.used_at).not.toBeNull();
+  });
+
+  it("redeems a secret once under concurrent exchanges", async () => {
+    await subscribeVia("con@example.test");
+    await call("/v1/auth/listener-magic-link", jsonBody("POST", { email: "con@example.test" }));
+    const magic = magicOf((await waitForOutbox(1))[0]);
+    const statuses = await Promise.all([1, 2, 3].map(async () => (await exchange(magic)).status));
+    expect(statuses.sort()).toEqual([200, 410, 410]);
+  });
+
+  it("answers 410 for an expired secret, 404 for an unknown one, 400 without magic", async () => {
+    await subscribeVia("exp@example.test");
+    const listener = await env.DB.prepare("select id from listeners").first<{ id: number }>();
+    const secret = await issueMagicToken(env, "listener", "exp@example.test", listener!.id);
+    await env.DB.prepare("update magic_tokens set expires_at = ?").bind(Date.now() - 1).run();
+    expect((await exchange(secret)).status).toBe(410);
+    expect((await exchange("no-such-secret")).status).toBe(404);
+    expect((await exchange(undefined)).status).toBe(400);
+    expect((await exchange("")).status).toBe(400);
+  });
+
+  it("does not accept an admin secret (404)", async () => {
+    const secret = await issueMagicToken(env, "admin", "admin@example.test", null);
+    expect((await exchange(secret)).status).toBe(404);
+  });
+
+  it("expires secrets after 15 minutes", async () => {
+    const before = Date.now();
+    await issueMagicToken(env, "admin", "admin@example.test", null);
+    const row = await env.DB.prepare("select expires_at from magic_tokens").first<{ expires_at: number }>();
+    expect(MAGIC_LINK_TTL_MS).toBe(15 * 60 * 1000);
+    expect(row!.expires_at - before).toBeGreaterThanOrEqual(MAGIC_LINK_TTL_MS);
+    expect(row!.expires_at - before).toBeLessThan(MAGIC_LINK_TTL_MS + 5000);
+  });
+});
+
+describe("admin magic link", () => {
+  it("answers the same for any address and mails only an allowlisted one", async () => {
+    const allowed = await call("/v1/admin/auth/magic-link/request", jsonBody("POST", { email: "OPS@example.test" }));
+    const other = await call("/v1/admin/auth/magic-link/request", jsonBody("POST", { email: "intruder@example.test" }));
+    expect(allowed.status).toBe(200);
+    expect(await allowed.text()).toBe(await other.text());
+    const [mail] = await waitForOutbox(1);
+    expect(mail.to).toBe("ops@example.test");
+    expect(mail.text).toContain(`${testVars.WEB_URL}/admin/magic?magic=`);
+    expect((await readOutbox()).length).toBe(1);
+
+    const res = await adminExchange(magicOf(mail));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ token: testVars.ADMIN_TOKEN, header: "x-service-email-token" });
+    expect((await adminExchange(magicOf(mail))).status).toBe(410);
+  });
+
+  it("answers 410 for expired, wrong-scope and unknown secrets alike, and 400 without magic", async () => {
+    const expired = await issueMagicToken(env, "admin", "admin@example.test", null);
+    await env.DB.prepare("update magic_tokens set expires_at = ?").bind(Date.now() - 1).run();
+    await subscribeVia("scope@example.test");
+    const listenerSecret = await issueMagicToken(env, "listener", "scope@example.test", null);
+    expect((await adminExchange(expired)).status).toBe(410);
+    expect((await adminExchange(listenerSecret)).status).toBe(410);
+    expect((await adminExchange("no-such-secret")).status).toBe(410);
+    expect((await adminExchange(undefined)).status).toBe(400);
+  });
+});
+
+describe("POST /v1/admin/auth/login (SPEC.md part 5)", () => {
+  const login = (email: string, password: string) => call("/v1/admin/auth/login", jsonBody("POST", { email, password }));
+
+  /** The login's status under a changed configuration (the Worker under test has one fixed env). */
+  async function statusWith(over: Partial<Env>): Promise<number> {
+    const input = { env: { ...env, ...over }, body: { email: testVars.ADMIN_EMAIL, password: testVars.ADMIN_PASSWORD } };
+    try {
+      return (await adminLogin.handle(input as unknown as Parameters<typeof adminLogin.handle>[0])).status;
+    } catch (err) {
+      return err instanceof ApiError ? err.status : 500;
+    }
+  }
+
+  it("answers 200 with the admin token for the configured e-mail and password", async () => {
+    const res = await login("Admin@Example.test", testVars.ADMIN_PASSWORD);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ token: testVars.ADMIN_TOKEN, header: "x-service-email-token" });
+  });
+
+  it("answers the same 401 for a bad e-mail and a bad password", async () => {
+    const badEmail = await login("someone@example.test", testVars.ADMIN_PASSWORD);
+    const badPassword = await login(testVars.ADMIN_EMAIL, "wrong");
+    expect(badEmail.status).toBe(401);
+    expect(badPassword.status).toBe(401);
+    expect(await badEmail.text()).toBe(await badPassword.text());
+  });
+
+  it.each(["ADMIN_EMAIL", "ADMIN_PASSWORD", "ADMIN_TOKEN"] as const)("answers 503 when %s is unconfigured", async (name) => {
+    expect(await statusWith({})).toBe(200);
+    expect(await statusWith({ [name]: "" })).toBe(503);
+  });
+});

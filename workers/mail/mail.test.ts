@@ -1,0 +1,73 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { call } from "../../test/client";
+import { mailer } from "./mailer";
+import { RESEND_ENDPOINT, resendMailer } from "./resend";
+import { listOutbox } from "./outbox-list";
+import { ApiError } from "../core/errors";
+
+const message = { to: "ann@example.test", subject: "Hello", text: "plain part", html: "<p>html part</p>" };
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("Resend adapter", () => {
+  it("posts the message with both parts and the bearer key", async () => {
+    const spy = vi.spyOn(globalThis, "fetch").mockResolvedValue(Response.json({ id: "re_123" }));
+    const result = await resendMailer("re_key", "Narration <no-reply@example.test>").send(message);
+    expect(result).toEqual({ ok: true, id: "re_123" });
+    expect(spy).toHaveBeenCalledTimes(1);
+    const [url, init] = spy.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe(RESEND_ENDPOINT);
+    expect(init.method).toBe("POST");
+    expect(new Headers(init.headers).get("authorization")).toBe("Bearer re_key");
+    expect(JSON.parse(init.body as string)).toEqual({
+      from: "Narration <no-reply@example.test>",
+      to: ["ann@example.test"],
+      subject: "Hello",
+      text: "plain part",
+      html: "<p>html part</p>",
+    });
+  });
+
+  it.each([
+    [422, "rejected"],
+    [503, "upstream_error"],
+  ])("turns HTTP %i into %s", async (status, reason) => {
+    vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("{}", { status }));
+    expect(await resendMailer("k", "f").send(message)).toEqual({ ok: false, reason });
+  });
+
+  it("turns a network failure into network_error", async () => {
+    vi.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("fetch failed"));
+    expect(await resendMailer("k", "f").send(message)).toEqual({ ok: false, reason: "network_error" });
+  });
+});
+
+describe("mailer selection", () => {
+  it("prefers the outbox, then Resend, else nothing", () => {
+    expect(mailer({ DB: env.DB, MAIL_OUTBOX: "true", RESEND_API_KEY: "k" })?.kind).toBe("outbox");
+    expect(mailer({ DB: env.DB, MAIL_OUTBOX: "", RESEND_API_KEY: "k" })?.kind).toBe("resend");
+    expect(mailer({ DB: env.DB, MAIL_OUTBOX: "", RESEND_API_KEY: "" })).toBeNull();
+  });
+});
+
+describe("GET /v1/dev/outbox", () => {
+  it("lists stored messages newest first with both parts", async () => {
+    await mailer(env)!.send(message);
+    await mailer(env)!.send({ ...message, subject: "Second" });
+    const res = await call("/v1/dev/outbox");
+    expect(res.status).toBe(200);
+    const { messages } = (await res.json()) as { messages: (typeof message)[] };
+    expect(messages.map((m) => m.subject)).toEqual(["Second", "Hello"]);
+    expect(messages[1]).toMatchObject(message);
+  });
+
+  it("does not exist unless MAIL_OUTBOX=true", async () => {
+    const input = { env: { ...env, MAIL_OUTBOX: "" }, query: { limit: 20 } };
+    const outcome = await Promise.resolve()
+      .then(() => listOutbox.handle(input as unknown as Parameters<typeof listOutbox.handle>[0]))
+      .catch((err: unknown) => err);
+    expect(outcome).toBeInstanceOf(ApiError);
+    expect((outcome as ApiError).status).toBe(404);
+  });
+});
