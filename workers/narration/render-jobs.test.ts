@@ -1,0 +1,133 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { apiKeyHeaders, call, jsonBody } from "../../test/client";
+import { testVars } from "../../test/vars";
+import { callWith, FakeRender } from "./test-support";
+
+afterEach(() => vi.restoreAllMocks());
+
+const post = (body: unknown, headers: Record<string, string> = apiKeyHeaders) => jsonBody("POST", body, headers);
+
+describe("POST /v1/render", () => {
+  it("401 without the API key, and nothing rendered", async () => {
+    const render = new FakeRender();
+    const res = await callWith(render, "/v1/render", post({ text: "Hello." }, {}));
+    expect(res.status).toBe(401);
+    expect(render.renders).toEqual([]);
+  });
+
+  it("accepts the key in query api_key, x-service-key or x-legacy-key", async () => {
+    const render = new FakeRender();
+    const key = testVars.SERVICE_API_KEY;
+    expect((await callWith(render, `/v1/render?api_key=${key}`, post({ text: "a" }, {}))).status).toBe(200);
+    expect((await callWith(render, "/v1/render", post({ text: "a" }, { "x-service-key": key }))).status).toBe(200);
+    expect((await callWith(render, "/v1/render", post({ text: "a" }, { "x-legacy-key": key }))).status).toBe(200);
+  });
+
+  it("200 RenderResponse with key, provider, voice, cached, three URLs and duration; cached on repeat", async () => {
+    const render = new FakeRender();
+    const first = await callWith(render, "/v1/render", post({ text: "  The quick brown fox.  ", voice: "en-us" }));
+    expect(first.status).toBe(200);
+    const body = await first.json<Record<string, unknown>>();
+    const key = body.key as string;
+    expect(body).toEqual({
+      key: expect.stringMatching(/^[0-9a-f]{64}$/),
+      provider: "fake",
+      voice: "en-us",
+      cached: false,
+      audio_url: `${testVars.BASE_URL}/v1/audio/${key}.mp3`,
+      opus_url: `${testVars.BASE_URL}/v1/audio/${key}.opus`,
+      wav_url: `${testVars.BASE_URL}/v1/audio/${key}.wav`,
+      duration_seconds: 2.5,
+    });
+    expect(render.renders).toEqual([{ text: "The quick brown fox.", voice: "en-us" }]);
+    const again = await (await callWith(render, "/v1/render", post({ text: "The quick brown fox.", voice: "en-us" }))).json();
+    expect(again).toMatchObject({ key, cached: true });
+  });
+
+  it("422 for empty or oversized text, and an unknown voice reported by the render Worker", async () => {
+    const render = new FakeRender();
+    expect((await callWith(render, "/v1/render", post({ text: "   " }))).status).toBe(422);
+    expect((await callWith(render, "/v1/render", post({ text: "x".repeat(20_001) }))).status).toBe(422);
+    vi.spyOn(render, "render").mockRejectedValue(new Error("unknown_voice: nope"));
+    const res = await callWith(render, "/v1/render", post({ text: "hi", voice: "nope" }));
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({ detail: [{ loc: ["body", "voice"], msg: "unknown voice; see GET /v1/voices", type: "unknown_voice" }] });
+  });
+
+  it("503 with Retry-After when no provider is available", async () => {
+    const render = new FakeRender();
+    vi.spyOn(render, "render").mockRejectedValue(new Error("no_provider: all cooling down"));
+    const res = await callWith(render, "/v1/render", post({ text: "hi" }));
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("30");
+  });
+});
+
+describe("POST /v1/jobs and GET /v1/jobs/{job_id}", () => {
+  it("401 without the API key on both, and no job created", async () => {
+    expect((await call("/v1/jobs", post({ text: "hi" }, {}))).status).toBe(401);
+    expect((await call("/v1/jobs/whatever")).status).toBe(401);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM render_jobs").first("n")).toBe(0);
+  });
+
+  it("202 JobView at once for raw text, with the row written before the Queue message", async () => {
+    const send = vi.spyOn(env.RENDER_QUEUE, "send");
+    const res = await call("/v1/jobs", post({ text: "Read me.", voice: "en-us" }));
+    expect(res.status).toBe(202);
+    const job = await res.json<Record<string, unknown>>();
+    expect(job).toMatchObject({
+      id: expect.any(String),
+      state: "queued",
+      priority: "normal",
+      article_slug: null,
+      voice: "en-us",
+      provider: null,
+      audio_url: null,
+      error: null,
+      attempts: 0,
+      created_at: expect.stringMatching(/Z$/),
+      started_at: null,
+      finished_at: null,
+    });
+    expect(res.headers.get("location")).toBe(`/v1/jobs/${job.id}`);
+    expect(send).toHaveBeenCalledExactlyOnceWith({ job_id: job.id }, { contentType: "json" });
+    expect(await env.DB.prepare("SELECT text FROM render_jobs WHERE id = ?").bind(job.id).first("text")).toBe("Read me.");
+  });
+
+  it("a job for an article takes the article's slug and voice", async () => {
+    await env.DB.prepare(
+      "INSERT INTO articles (slug, title, publisher, vertical, body_text, content_hash, voice) VALUES ('s1', 'T', 'P', 'tech', 'B', 'h', 'v9')",
+    ).run();
+    const job = await (await call("/v1/jobs", post({ article_slug: "s1" }))).json();
+    expect(job).toMatchObject({ article_slug: "s1", voice: "v9" });
+    expect((await call("/v1/jobs", post({ article_slug: "missing" }))).status).toBe(404);
+  });
+
+  it("422 unless exactly one of text and article_slug", async () => {
+    expect((await call("/v1/jobs", post({}))).status).toBe(422);
+    expect((await call("/v1/jobs", post({ text: "a", article_slug: "b" }))).status).toBe(422);
+  });
+
+  it("GET shows each state: URLs only when done, the error only when failed; 404 for an unknown id", async () => {
+    const { id } = await (await call("/v1/jobs", post({ text: "Poll me." }))).json<{ id: string }>();
+    const get = async () => (await call(`/v1/jobs/${id}`, { headers: apiKeyHeaders })).json<Record<string, unknown>>();
+    expect(await get()).toMatchObject({ id, state: "queued", audio_url: null });
+    const key = "c".repeat(64);
+    await env.DB.prepare("UPDATE render_jobs SET state = 'done', audio_key = ?, provider = 'offline', finished_at = 1795000000000 WHERE id = ?")
+      .bind(key, id)
+      .run();
+    expect(await get()).toMatchObject({
+      state: "done",
+      provider: "offline",
+      audio_key: key,
+      audio_url: `${testVars.BASE_URL}/v1/audio/${key}.mp3`,
+      opus_url: `${testVars.BASE_URL}/v1/audio/${key}.opus`,
+      wav_url: `${testVars.BASE_URL}/v1/audio/${key}.wav`,
+      finished_at: new Date(1795000000000).toISOString(),
+    });
+    await env.DB.prepare("UPDATE render_jobs SET state = 'failed', error = 'provider exploded' WHERE id = ?").bind(id).run();
+    expect(await get()).toMatchObject({ state: "failed", error: "provider exploded", audio_url: null });
+    expect((await call("/v1/jobs/nope", { headers: apiKeyHeaders })).status).toBe(404);
+  });
+});

@@ -1,0 +1,170 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { call, jsonBody } from "../../test/client";
+import { testVars } from "../../test/vars";
+import { database, listeners } from "../db";
+import { mintToken } from "../listeners/tokens";
+
+afterEach(() => vi.restoreAllMocks());
+
+const CAP = Number(testVars.MAX_IN_FLIGHT_RENDERS_PER_LISTENER);
+
+async function listener(email = `l-${crypto.randomUUID()}@example.test`) {
+  const { token, hash, encrypted } = await mintToken(env);
+  const [row] = await database(env).insert(listeners).values({ email, tokenHash: hash, tokenEncrypted: encrypted }).returning();
+  return { id: row.id, token };
+}
+
+async function article(slug: string, extra = "") {
+  await env.DB.prepare(
+    `INSERT INTO articles (slug, title, publisher, vertical, body_text, content_hash ${extra ? ", visibility, owner_listener_id" : ""})
+     VALUES (?, 'Title', 'Pub', 'tech', 'Body.', 'h' ${extra})`,
+  )
+    .bind(slug)
+    .run();
+  return (await env.DB.prepare("SELECT id FROM articles WHERE slug = ?").bind(slug).first<{ id: number }>())!.id;
+}
+
+const renderNow = (slug: string, token: string, voice?: string) => call(`/v1/articles/${slug}/render-now`, jsonBody("POST", { listener_token: token, voice }));
+
+describe("POST /v1/articles/{slug}/render-now (SPEC.md part 3)", () => {
+  it("202 with Location to the polling path and a new priority-high job for the listener", async () => {
+    const l = await listener();
+    const articleId = await article("a1");
+    const send = vi.spyOn(env.RENDER_QUEUE, "send");
+    const res = await renderNow("a1", l.token, "en-us");
+    expect(res.status).toBe(202);
+    expect(res.headers.get("location")).toBe(`${testVars.BASE_URL}/v1/articles/a1/audio`);
+    const body = await res.json<{ job_id: string; state: string }>();
+    expect(body).toMatchObject({ slug: "a1", state: "queued", audio_url: null });
+    const job = await env.DB.prepare("SELECT * FROM render_jobs WHERE id = ?").bind(body.job_id).first();
+    expect(job).toMatchObject({ article_id: articleId, listener_id: l.id, priority: "high", state: "queued", voice: "en-us" });
+    expect(send).toHaveBeenCalledExactlyOnceWith({ job_id: body.job_id }, { contentType: "json" });
+    expect(await env.RENDER_GATE.getByName(String(l.id)).inFlight()).toBe(1);
+  });
+
+  it("200 with the audio URLs when a done job exists, and no new job", async () => {
+    const l = await listener();
+    const articleId = await article("a2");
+    const key = "d".repeat(64);
+    await env.DB.prepare("INSERT INTO render_jobs (id, article_id, state, audio_key) VALUES ('j-done', ?, 'done', ?)").bind(articleId, key).run();
+    await env.DB.prepare("UPDATE articles SET audio_key = ?, listen_seconds = 42 WHERE id = ?").bind(key, articleId).run();
+    const res = await renderNow("a2", l.token);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      slug: "a2",
+      state: "done",
+      job_id: "j-done",
+      audio_url: `${testVars.BASE_URL}/v1/audio/${key}.mp3`,
+      opus_url: `${testVars.BASE_URL}/v1/audio/${key}.opus`,
+      wav_url: `${testVars.BASE_URL}/v1/audio/${key}.wav`,
+      listen_seconds: 42,
+      error: null,
+    });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM render_jobs").first("n")).toBe(1);
+  });
+
+  it("a repeat while the listener's job for the article is in flight answers 202 with the same job and no new slot", async () => {
+    const l = await listener();
+    await article("a3");
+    const first = await (await renderNow("a3", l.token)).json<{ job_id: string }>();
+    const second = await renderNow("a3", l.token);
+    expect(second.status).toBe(202);
+    expect((await second.json<{ job_id: string }>()).job_id).toBe(first.job_id);
+    expect(await env.RENDER_GATE.getByName(String(l.id)).inFlight()).toBe(1);
+  });
+
+  it("429 with Retry-After at the cap; a released slot lets the next one through", async () => {
+    const l = await listener();
+    for (let i = 0; i <= CAP; i++) await article(`cap-${i}`);
+    const ids: string[] = [];
+    for (let i = 0; i < CAP; i++) {
+      const res = await renderNow(`cap-${i}`, l.token);
+      expect(res.status).toBe(202);
+      ids.push((await res.json<{ job_id: string }>()).job_id);
+    }
+    const refused = await renderNow(`cap-${CAP}`, l.token);
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(15);
+    // What the render consumer does when a job finishes.
+    await env.RENDER_GATE.getByName(String(l.id)).release(ids[0]);
+    expect((await renderNow(`cap-${CAP}`, l.token)).status).toBe(202);
+  });
+
+  it("concurrent render-now requests never exceed the cap", async () => {
+    const l = await listener();
+    const n = CAP * 4;
+    for (let i = 0; i < n; i++) await article(`burst-${i}`);
+    const results = await Promise.all(Array.from({ length: n }, (_, i) => renderNow(`burst-${i}`, l.token)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(CAP);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(n - CAP);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM render_jobs WHERE listener_id = ?").bind(l.id).first("n")).toBe(CAP);
+    expect(await env.RENDER_GATE.getByName(String(l.id)).inFlight()).toBe(CAP);
+  });
+
+  it("each listener has their own cap", async () => {
+    const [a, b] = [await listener(), await listener()];
+    for (let i = 0; i < CAP; i++) await article(`own-${i}`);
+    for (let i = 0; i < CAP; i++) expect((await renderNow(`own-${i}`, a.token)).status).toBe(202);
+    expect((await renderNow("own-0", b.token)).status).toBe(202);
+  });
+
+  it("404 for an unknown listener token, an unknown article, or another listener's private article", async () => {
+    const l = await listener();
+    const other = await listener();
+    await article("mine");
+    await article("private-other", `, 'listener_private', ${other.id}`);
+    expect((await renderNow("mine", "not-a-token")).status).toBe(404);
+    expect((await renderNow("missing", l.token)).status).toBe(404);
+    expect((await renderNow("private-other", l.token)).status).toBe(404);
+    expect((await renderNow("private-other", other.token)).status).toBe(202);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM render_jobs WHERE listener_id = ?").bind(l.id).first("n")).toBe(0);
+  });
+
+  it("releases the slot when the Queue refuses the job", async () => {
+    const l = await listener();
+    await article("q1");
+    vi.spyOn(env.RENDER_QUEUE, "send").mockRejectedValue(new Error("down"));
+    expect((await renderNow("q1", l.token)).status).toBe(503);
+    expect(await env.RENDER_GATE.getByName(String(l.id)).inFlight()).toBe(0);
+  });
+
+  it("422 without a listener_token", async () => {
+    await article("v1");
+    expect((await call("/v1/articles/v1/render-now", jsonBody("POST", {}))).status).toBe(422);
+  });
+});
+
+describe("GET /v1/articles/{slug}/audio (polling path)", () => {
+  it("none, then queued, then done with URLs and listen_seconds", async () => {
+    const l = await listener();
+    const articleId = await article("p1");
+    const poll = async () => (await call("/v1/articles/p1/audio")).json<Record<string, unknown>>();
+    expect(await poll()).toMatchObject({ slug: "p1", state: "none", job_id: null, audio_url: null });
+    const { job_id } = await (await renderNow("p1", l.token)).json<{ job_id: string }>();
+    expect(await poll()).toMatchObject({ state: "queued", job_id });
+    const key = "e".repeat(64);
+    await env.DB.prepare("INSERT INTO audio_objects (key, provider, voice, duration_seconds) VALUES (?, 'offline', 'v', 61.6)").bind(key).run();
+    await env.DB.prepare("UPDATE render_jobs SET state = 'done', audio_key = ? WHERE id = ?").bind(key, job_id).run();
+    expect(await poll()).toMatchObject({ state: "done", job_id, audio_url: `${testVars.BASE_URL}/v1/audio/${key}.mp3`, listen_seconds: 62 });
+    await env.DB.prepare("UPDATE articles SET audio_key = ?, listen_seconds = 61 WHERE id = ?").bind(key, articleId).run();
+    expect(await poll()).toMatchObject({ state: "done", listen_seconds: 61 });
+  });
+
+  it("failed carries the error", async () => {
+    const articleId = await article("p2");
+    await env.DB.prepare("INSERT INTO render_jobs (id, article_id, state, error) VALUES ('jf', ?, 'failed', 'boom')").bind(articleId).run();
+    expect(await (await call("/v1/articles/p2/audio")).json()).toMatchObject({ state: "failed", job_id: "jf", error: "boom" });
+  });
+
+  it("a listener-private article is 404 except with its owner's token", async () => {
+    const owner = await listener();
+    await article("p3", `, 'listener_private', ${owner.id}`);
+    expect((await call("/v1/articles/p3/audio")).status).toBe(404);
+    expect((await call(`/v1/articles/p3/audio?listener_token=${owner.token}`)).status).toBe(200);
+    expect((await call("/v1/articles/nope/audio")).status).toBe(404);
+  });
+});
