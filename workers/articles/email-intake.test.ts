@@ -18,7 +18,7 @@ describe("e-mail intake", () => {
     const { listener } = await addListener({ intakeListenerEmail: "intake-ana@narration.example" });
     const message = inbound(inlineForward, "ana@example.org", "Intake-Ana@narration.example");
     // Through the Worker's own email handler, as Email Routing calls it.
-    await worker.email(message as never, env as never, {} as ExecutionContext);
+    await worker.email(message as never, env as never);
     expect(message.setReject).not.toHaveBeenCalled();
     const [row] = await database(env).select().from(articles).where(eq(articles.ownerListenerId, listener.id));
     expect(row).toMatchObject({
