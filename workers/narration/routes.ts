@@ -6,6 +6,7 @@ import { getJob } from "./get-job";
 import { postPublishWebhook } from "./publish";
 import { postRender } from "./render";
 import { postRenderNow } from "./render-now";
+import { getVoices } from "./voices";
 
 export const narrationRoutes: Route[] = [
   postRender,
@@ -15,4 +16,5 @@ export const narrationRoutes: Route[] = [
   postRenderNow,
   getArticleAudio,
   getAudio,
+  getVoices,
 ];

@@ -1,6 +1,27 @@
-/** The render Worker: Queue consumer of render jobs. */
+import { WorkerEntrypoint } from "cloudflare:workers";
+import { consumeDeadLetters, consumeRenderBatch } from "../narration/consumer";
+import { encodeStored } from "../narration/pipeline/store";
+import { renderText } from "../narration/pipeline/render";
+import { configuredProviders } from "../narration/providers/registry";
+import type { LazyFormat, RenderInput, RenderResult, RenderRpc } from "../narration/render-contract";
+
+const DEAD_LETTER_QUEUE = "narration-render-dlq";
+
+/** The render Worker: consumes the render Queue and its dead-letter queue. */
 export default {
-  async queue(batch) {
-    for (const message of batch.messages) message.retry({ delaySeconds: 30 });
+  async queue(batch, env) {
+    if (batch.queue === DEAD_LETTER_QUEUE) await consumeDeadLetters(batch, env);
+    else await consumeRenderBatch(batch, env, configuredProviders(env));
   },
 } satisfies ExportedHandler<Env>;
+
+/** Synchronous renders and lazy encodings for the API Worker (service binding RENDER). */
+export class RenderService extends WorkerEntrypoint<Env> implements RenderRpc {
+  async render(input: RenderInput): Promise<RenderResult> {
+    return renderText(this.env, input, configuredProviders(this.env));
+  }
+
+  async encode(key: string, format: LazyFormat): Promise<{ bytes: number } | null> {
+    return encodeStored(this.env, key, format);
+  }
+}

@@ -1,0 +1,106 @@
+import { and, eq, inArray } from "drizzle-orm";
+import * as v from "valibot";
+import { articles, database, renderJobs } from "../db";
+import { RenderMessage } from "./messages";
+import { renderText, type Synthesizers } from "./pipeline/render";
+
+type ConsumerEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE">;
+
+/** Retry delay after the nth failed attempt: 10 s, 20 s, 40 s, ... capped at 5 minutes. */
+export function backoffSeconds(attempts: number): number {
+  return Math.min(300, 10 * 2 ** Math.max(0, attempts - 1));
+}
+
+const FINISHED = ["done", "failed", "cancelled"] as const;
+
+/**
+ * The render Queue consumer. Delivery is at least once, so each message re-reads its job and a job
+ * already finished is acked without work. A failed render goes back to "queued" with its error and
+ * the message is retried with exponential backoff; after max_retries it lands in the dead-letter
+ * queue (consumeDeadLetters).
+ */
+export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: ConsumerEnv, synthesizers: Synthesizers): Promise<void> {
+  for (const message of batch.messages) {
+    const parsed = v.safeParse(RenderMessage, message.body);
+    if (!parsed.success) {
+      console.error("render queue: malformed message dropped");
+      message.ack(); // can never succeed: retrying would only fill the dead-letter queue
+      continue;
+    }
+    try {
+      await runJob(env, parsed.output.job_id, synthesizers);
+      message.ack();
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      console.warn(`render job ${parsed.output.job_id} attempt ${message.attempts} failed: ${error}`);
+      await database(env)
+        .update(renderJobs)
+        .set({ state: "queued", error })
+        .where(and(eq(renderJobs.id, parsed.output.job_id), eq(renderJobs.state, "running")));
+      message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+    }
+  }
+}
+
+async function runJob(env: ConsumerEnv, jobId: string, synthesizers: Synthesizers): Promise<void> {
+  const db = database(env);
+  const job = await db.select().from(renderJobs).where(eq(renderJobs.id, jobId)).get();
+  if (!job) {
+    console.warn(`render job ${jobId} not found: acked`);
+    return;
+  }
+  if ((FINISHED as readonly string[]).includes(job.state)) return;
+  const article = job.articleId === null ? undefined : await db.select().from(articles).where(eq(articles.id, job.articleId)).get();
+  const text = article ? `${article.title}. ${article.bodyText}` : job.text;
+  if (!text) throw new Error("job has neither an article nor text");
+
+  await db
+    .update(renderJobs)
+    .set({ state: "running", attempts: job.attempts + 1, startedAt: new Date() })
+    .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ["queued", "running"])));
+  const result = await renderText(env, { text, voice: job.voice ?? article?.voice ?? undefined }, synthesizers);
+
+  const markDone = db
+    .update(renderJobs)
+    .set({ state: "done", audioKey: result.key, provider: result.provider, voice: result.voice, error: null, finishedAt: new Date() })
+    .where(and(eq(renderJobs.id, jobId), eq(renderJobs.state, "running")));
+  // The article takes the audio only if its text is still the one rendered (a re-publish may have changed it).
+  const setArticleAudio = article
+    ? [
+        db
+          .update(articles)
+          .set({ audioKey: result.key, listenSeconds: Math.round(result.duration_seconds) })
+          .where(and(eq(articles.id, article.id), eq(articles.contentHash, article.contentHash))),
+      ]
+    : [];
+  await db.batch([markDone, ...setArticleAudio]);
+  await releaseSlot(env, job.listenerId, jobId);
+}
+
+/**
+ * The dead-letter consumer: a message here exhausted its retries, so its job is marked failed
+ * (keeping the last error) unless it finished meanwhile, and the listener's slot is released.
+ */
+export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: ConsumerEnv): Promise<void> {
+  const db = database(env);
+  for (const message of batch.messages) {
+    const parsed = v.safeParse(RenderMessage, message.body);
+    if (parsed.success) {
+      const jobId = parsed.output.job_id;
+      const job = await db.select().from(renderJobs).where(eq(renderJobs.id, jobId)).get();
+      if (job && !(FINISHED as readonly string[]).includes(job.state)) {
+        await db
+          .update(renderJobs)
+          .set({ state: "failed", error: job.error ?? "render failed after every retry", finishedAt: new Date() })
+          .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ["queued", "running"])));
+        await releaseSlot(env, job.listenerId, jobId);
+      }
+    }
+    message.ack();
+  }
+}
+
+async function releaseSlot(env: ConsumerEnv, listenerId: number | null, jobId: string): Promise<void> {
+  if (listenerId === null) return;
+  await env.RENDER_GATE.getByName(String(listenerId)).release(jobId);
+}

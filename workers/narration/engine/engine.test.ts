@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { joinPieces } from "./join";
+import { integratedLoudness, normalizeLoudness, truePeak } from "./loudness";
+import { encodeMp3 } from "./mp3";
+import { espeak } from "./offline";
+import { encodeOggOpus } from "./opus";
+import { pcmDuration, type Pcm } from "./pcm";
+import { resample } from "./resample";
+import { decodeWav, encodeWav } from "./wav";
+
+const dbtp = (x: number) => 20 * Math.log10(x);
+
+describe("offline engine (eSpeak NG in WebAssembly)", () => {
+  it("speaks English text as 22,050 Hz mono", async () => {
+    const pcm = await espeak("The quick brown fox jumps over the lazy dog.", "en-us");
+    expect(pcm.sampleRate).toBe(22_050);
+    // About two to four seconds of speech.
+    expect(pcmDuration(pcm)).toBeGreaterThan(1.5);
+    expect(pcmDuration(pcm)).toBeLessThan(5);
+    expect(Math.max(...pcm.samples.map(Math.abs))).toBeGreaterThan(0.05);
+  });
+
+  it("takes any text safely, including a leading dash and quotes", async () => {
+    const pcm = await espeak('-v "quoted" text', "en+f2");
+    expect(pcmDuration(pcm)).toBeGreaterThan(0.3);
+  });
+});
+
+describe("joining pieces", () => {
+  const tone = (seconds: number, rate: number, level: number): Pcm => ({
+    samples: Float32Array.from({ length: Math.round(seconds * rate) }, (_, i) => level * Math.sin((2 * Math.PI * 200 * i) / rate) + level / 2),
+    sampleRate: rate,
+  });
+
+  it("puts one fixed pause between pieces and fades every cut to zero (no clicks)", () => {
+    const rate = 24_000;
+    const joined = joinPieces([tone(0.5, rate, 0.5), tone(0.5, rate, 0.5)]);
+    // 100 ms edges, 300 ms pause, two half-second pieces (their audible spans are the whole piece).
+    expect(joined.samples.length).toBe(Math.round(rate * (0.1 + 0.5 + 0.3 + 0.5 + 0.1)));
+    const firstEnd = Math.round(rate * 0.6);
+    const secondStart = Math.round(rate * 0.9);
+    expect(Math.abs(joined.samples[firstEnd - 1])).toBeLessThan(0.01);
+    expect(Math.abs(joined.samples[secondStart])).toBeLessThan(0.01);
+    // The largest step between neighbouring samples anywhere is no bigger than inside the tone itself.
+    let step = 0;
+    for (let i = 1; i < joined.samples.length; i++) step = Math.max(step, Math.abs(joined.samples[i] - joined.samples[i - 1]));
+    expect(step).toBeLessThan(0.05);
+  });
+});
+
+describe("loudness", () => {
+  it("normalises speech to -16 LUFS integrated with true peak at most -1 dBTP", async () => {
+    const speech = resample(await espeak("Loudness is measured in LUFS. Podcasts aim for minus sixteen.", "en-us"), 24_000);
+    const quiet = speech.samples.map((s) => s * 0.05);
+    const normalised = normalizeLoudness(quiet, 24_000);
+    expect(integratedLoudness(normalised, 24_000)).toBeCloseTo(-16, 0);
+    expect(dbtp(truePeak(normalised))).toBeLessThanOrEqual(-1);
+  });
+
+  it("leaves silence alone", () => {
+    const silence = new Float32Array(24_000);
+    expect(normalizeLoudness(silence, 24_000)).toEqual(silence);
+  });
+});
+
+describe("encoders", () => {
+  const pcm: Pcm = { samples: Float32Array.from({ length: 24_000 }, (_, i) => 0.3 * Math.sin(i / 10)), sampleRate: 24_000 };
+
+  it("writes MP3 frames (MPEG audio sync word)", async () => {
+    const mp3 = await encodeMp3(pcm);
+    const at = mp3[0] === 0x49 ? 10 + ((mp3[6] << 21) | (mp3[7] << 14) | (mp3[8] << 7) | mp3[9]) : 0; // skip an ID3v2 tag
+    expect(mp3[at]).toBe(0xff);
+    expect(mp3[at + 1] & 0xe0).toBe(0xe0);
+  });
+
+  it("writes Ogg Opus deterministically for one serial", async () => {
+    const a = await encodeOggOpus(pcm, 1234);
+    const b = await encodeOggOpus(pcm, 1234);
+    expect(new TextDecoder().decode(a.subarray(0, 4))).toBe("OggS");
+    expect(new TextDecoder().decode(a.subarray(28, 36))).toBe("OpusHead");
+    expect(a).toEqual(b);
+  });
+
+  it("round-trips WAV", () => {
+    const back = decodeWav(encodeWav(pcm));
+    expect(back.sampleRate).toBe(24_000);
+    expect(back.samples.length).toBe(24_000);
+    expect(Math.abs(back.samples[100] - pcm.samples[100])).toBeLessThan(1e-4);
+  });
+});

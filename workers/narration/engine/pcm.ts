@@ -1,0 +1,44 @@
+/** Mono PCM as engines and providers produce it and the encoders consume it. */
+export interface Pcm {
+  /** Mono samples, nominal range [-1, 1]. */
+  samples: Float32Array;
+  /** Hz. */
+  sampleRate: number;
+}
+
+/** Exact duration in seconds. */
+export function pcmDuration(pcm: Pcm): number {
+  return pcm.samples.length / pcm.sampleRate;
+}
+
+/** Mono 16-bit little-endian PCM to float samples. */
+export function fromInt16Le(bytes: Uint8Array, sampleRate: number): Pcm {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const samples = new Float32Array(bytes.byteLength >> 1);
+  for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(2 * i, true) / 32768;
+  return { samples, sampleRate };
+}
+
+/** Float samples to mono 16-bit little-endian PCM, clamped; -1 maps to -32768 and +1 to 32767. */
+export function toInt16Le(samples: Float32Array): Uint8Array {
+  const out = new Uint8Array(samples.length * 2);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < samples.length; i++) view.setInt16(2 * i, floatToInt16(samples[i]), true);
+  return out;
+}
+
+export function floatToInt16(x: number): number {
+  const c = x < -1 ? -1 : x > 1 ? 1 : x;
+  return c < 0 ? Math.round(c * 32768) : Math.round(c * 32767);
+}
+
+/** Concatenates byte arrays. */
+export function concatBytes(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}

@@ -1,0 +1,62 @@
+import { inArray } from "drizzle-orm";
+import { audioObjects, database } from "../../db";
+import { VOICES, DEFAULT_VOICE, priceOf, type ProviderId } from "../providers/catalogue";
+import { isHealthy, markUnhealthy } from "../providers/health";
+import { marksUnhealthy } from "../providers/result";
+import { candidates } from "../providers/select";
+import type { Synthesizer } from "../providers/synthesizer";
+import type { RenderInput, RenderResult } from "../render-contract";
+import { cacheKey } from "./cache-key";
+import { normaliseText } from "./normalize-text";
+import { storeRender } from "./store";
+import { synthesizeText } from "./synthesize";
+
+/** The configured providers of this isolate; a provider missing here is unavailable. */
+export type Synthesizers = Partial<Record<ProviderId, Synthesizer>>;
+
+/**
+ * Renders text in a voice, or finds it already rendered. The cache is looked up first under every
+ * provider that offers the requested voice, so a second render of the same text and voice calls no
+ * provider, whichever provider of that voice made the first. Otherwise the candidates of the selection rule are tried
+ * in order; a provider that fails with a provider-side reason sits out a cool-down. Throws
+ * "unknown_voice: ..." or "no_provider: ..." (render-contract.ts).
+ */
+export async function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, synthesizers: Synthesizers): Promise<RenderResult> {
+  const voice = input.voice ?? DEFAULT_VOICE;
+  const text = normaliseText(input.text);
+  const offers = candidates(voice, (p) => synthesizers[p] !== undefined && isHealthy(p));
+  if (!offers) throw new Error(`unknown_voice: ${voice} is not in the catalogue`);
+  if (!text) throw new Error("no_provider: nothing to read aloud");
+
+  const cached = await findCached(env, voice, text);
+  if (cached) return cached;
+
+  const failures: string[] = [];
+  const failed = new Set<ProviderId>();
+  for (const offer of offers) {
+    const synthesizer = synthesizers[offer.provider];
+    if (!synthesizer || failed.has(offer.provider)) continue;
+    const result = await synthesizeText(text, offer, synthesizer);
+    if (result.ok) {
+      const key = await cacheKey(offer.provider, offer.id, text);
+      const stored = await storeRender(env, { key, provider: offer.provider, voice: offer.id }, result.pcm);
+      return { key, provider: stored.provider, voice: stored.voice, cached: false, duration_seconds: stored.durationSeconds };
+    }
+    failed.add(offer.provider);
+    if (marksUnhealthy(result.reason)) markUnhealthy(offer.provider);
+    failures.push(`${offer.provider}/${offer.id}: ${result.reason} (${result.detail})`);
+    console.warn(`render: ${offer.provider} failed for ${offer.id}: ${result.reason}`);
+  }
+  throw new Error(`no_provider: ${failures.length ? failures.join("; ") : "no configured provider offers this voice"}`);
+}
+
+async function findCached(env: Pick<Env, "DB">, voice: string, text: string): Promise<RenderResult | null> {
+  const offers = VOICES.filter((v) => v.id === voice).sort((a, b) => priceOf(a) - priceOf(b));
+  const keys = await Promise.all(offers.map((o) => cacheKey(o.provider, o.id, text)));
+  const rows = await database(env).select().from(audioObjects).where(inArray(audioObjects.key, keys));
+  for (const key of keys) {
+    const row = rows.find((r) => r.key === key);
+    if (row) return { key, provider: row.provider, voice: row.voice, cached: true, duration_seconds: row.durationSeconds };
+  }
+  return null;
+}

@@ -1,0 +1,92 @@
+/**
+ * The provider catalogue as plain data: what each provider offers, what it costs and how much it
+ * takes per request. No engine or adapter code here, so the API Worker can import it (GET /v1/voices)
+ * without bundling the WebAssembly engine.
+ */
+
+export const PROVIDER_IDS = ["offline", "workers-ai", "openai", "elevenlabs", "google"] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+export type Gender = "female" | "male" | "neutral";
+
+/** Audio a provider can hand back that we can use without decoding MP3 (we only ever encode). */
+export type RawFormat = "pcm" | "wav";
+
+/** One voice as one provider offers it. The same voice id may be offered by several providers. */
+export interface VoiceOffer {
+  /** Our voice id, what clients pass as `voice`. */
+  id: string;
+  provider: ProviderId;
+  /** The provider's own name for the voice (espeak voice, Aura speaker, OpenAI voice, ...). */
+  native: string;
+  /** BCP 47 language tag. */
+  language: string;
+  gender: Gender;
+  style: string;
+  /** Model the provider runs for this voice, where it has several. */
+  model?: string;
+  /** Price in USD per million characters when it differs from the provider's. */
+  pricePerMillionChars?: number;
+}
+
+export interface ProviderEntry {
+  id: ProviderId;
+  label: string;
+  /** USD per million input characters (list price; the offline engine costs nothing). */
+  pricePerMillionChars: number;
+  /** Most characters one request may carry; longer text is split at sentence boundaries. */
+  maxCharsPerRequest: number;
+  /** Raw formats we ask for, in preference order. */
+  formats: readonly RawFormat[];
+}
+
+export const PROVIDERS: Record<ProviderId, ProviderEntry> = {
+  offline: { id: "offline", label: "eSpeak NG (WebAssembly, in the render Worker)", pricePerMillionChars: 0, maxCharsPerRequest: 1000, formats: ["wav"] },
+  // Deepgram documents 2,000 characters per Aura request; Workers AI lists $0.015 per 1k characters for aura-1.
+  "workers-ai": { id: "workers-ai", label: "Workers AI (Deepgram Aura)", pricePerMillionChars: 15, maxCharsPerRequest: 2000, formats: ["wav"] },
+  // tts-1 at $15 per million characters; the speech endpoint takes at most 4,096 characters.
+  openai: { id: "openai", label: "OpenAI text-to-speech", pricePerMillionChars: 15, maxCharsPerRequest: 4096, formats: ["pcm"] },
+  elevenlabs: { id: "elevenlabs", label: "ElevenLabs", pricePerMillionChars: 100, maxCharsPerRequest: 5000, formats: ["pcm"] },
+  // Google limits a request to 5,000 bytes of input: 1,200 characters stays under it even at 4 bytes each.
+  google: { id: "google", label: "Google Cloud Text-to-Speech", pricePerMillionChars: 4, maxCharsPerRequest: 1200, formats: ["wav"] },
+};
+
+/** The voice used when a request names none. */
+export const DEFAULT_VOICE = "en-US-female";
+
+const AURA_2 = { model: "@cf/deepgram/aura-2-en", pricePerMillionChars: 30 } as const;
+
+export const VOICES: readonly VoiceOffer[] = [
+  { id: "en-US-female", provider: "offline", native: "en-us+f3", language: "en-US", gender: "female", style: "plain" },
+  { id: "en-US-male", provider: "offline", native: "en-us", language: "en-US", gender: "male", style: "plain" },
+  { id: "en-GB-female", provider: "offline", native: "en+f2", language: "en-GB", gender: "female", style: "plain" },
+  { id: "en-GB-male", provider: "offline", native: "en", language: "en-GB", gender: "male", style: "plain" },
+  { id: "en-US-female", provider: "google", native: "en-US-Standard-C", language: "en-US", gender: "female", style: "plain" },
+  { id: "en-US-male", provider: "google", native: "en-US-Standard-D", language: "en-US", gender: "male", style: "plain" },
+  { id: "en-GB-female", provider: "google", native: "en-GB-Standard-A", language: "en-GB", gender: "female", style: "plain" },
+  { id: "en-GB-male", provider: "google", native: "en-GB-Standard-B", language: "en-GB", gender: "male", style: "plain" },
+  { id: "asteria", provider: "workers-ai", native: "asteria", model: "@cf/deepgram/aura-1", language: "en-US", gender: "female", style: "warm" },
+  { id: "orion", provider: "workers-ai", native: "orion", model: "@cf/deepgram/aura-1", language: "en-US", gender: "male", style: "approachable" },
+  { id: "athena", provider: "workers-ai", native: "athena", model: "@cf/deepgram/aura-1", language: "en-GB", gender: "female", style: "calm" },
+  { id: "helios", provider: "workers-ai", native: "helios", model: "@cf/deepgram/aura-1", language: "en-GB", gender: "male", style: "professional" },
+  { id: "thalia", provider: "workers-ai", native: "thalia", ...AURA_2, language: "en-US", gender: "female", style: "clear, energetic" },
+  { id: "apollo", provider: "workers-ai", native: "apollo", ...AURA_2, language: "en-US", gender: "male", style: "confident, casual" },
+  { id: "nova", provider: "openai", native: "nova", model: "tts-1", language: "en-US", gender: "female", style: "bright" },
+  { id: "onyx", provider: "openai", native: "onyx", model: "tts-1", language: "en-US", gender: "male", style: "deep" },
+  { id: "alloy", provider: "openai", native: "alloy", model: "tts-1", language: "en-US", gender: "neutral", style: "balanced" },
+  { id: "fable", provider: "openai", native: "fable", model: "tts-1", language: "en-GB", gender: "male", style: "storyteller" },
+  { id: "rachel", provider: "elevenlabs", native: "21m00Tcm4TlvDq8ikWAM", model: "eleven_multilingual_v2", language: "en-US", gender: "female", style: "calm narration" },
+  { id: "adam", provider: "elevenlabs", native: "pNInz6obpgDQGcFmaJgB", model: "eleven_multilingual_v2", language: "en-US", gender: "male", style: "deep narration" },
+  { id: "alice", provider: "elevenlabs", native: "Xb7hH8MSUJpSbSDYk0k2", model: "eleven_multilingual_v2", language: "en-GB", gender: "female", style: "confident news" },
+  { id: "george", provider: "elevenlabs", native: "JBFqnCBsd6RMkjVDRZzb", model: "eleven_multilingual_v2", language: "en-GB", gender: "male", style: "warm storyteller" },
+];
+
+/** Price per million characters of one offer. */
+export function priceOf(offer: VoiceOffer): number {
+  return offer.pricePerMillionChars ?? PROVIDERS[offer.provider].pricePerMillionChars;
+}
+
+/** Whether a voice id is in the catalogue. */
+export function isKnownVoice(id: string): boolean {
+  return VOICES.some((v) => v.id === id);
+}

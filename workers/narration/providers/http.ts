@@ -1,0 +1,48 @@
+import { fail, type FailureReason, type SynthFailure } from "./result";
+
+/** Upper bound on one provider request; a long article is many requests, each with its own budget. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Maps an unsuccessful HTTP status to a failure reason (429 per RFC 6585 §4). */
+export function reasonForStatus(status: number): FailureReason {
+  if (status === 429) return "rate_limited";
+  if (status >= 500) return "upstream_5xx";
+  if (status === 401 || status === 403) return "unauthorized";
+  return "rejected";
+}
+
+/**
+ * POSTs with a deadline and returns the successful response, or the failure as a value: a timeout,
+ * a network error, or an error status with the first part of the provider's message.
+ */
+export async function postWithTimeout(
+  fetchFn: FetchFn,
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+  classify: (status: number, body: string) => FailureReason = (status) => reasonForStatus(status),
+): Promise<Response | SynthFailure> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  let response: Response;
+  try {
+    response = await fetchFn(url, { ...init, method: "POST", signal });
+  } catch (err) {
+    if (signal.aborted) return fail("timeout", `no answer within ${timeoutMs} ms`);
+    return fail("network", err instanceof Error ? err.message : String(err));
+  }
+  if (response.ok) return response;
+  const body = await response.text().catch(() => "");
+  return fail(classify(response.status, body), `HTTP ${response.status}: ${body.slice(0, 200)}`);
+}
+
+/** Reads a successful body; the request's deadline still applies while it streams. */
+export async function readBytes(response: Response): Promise<Uint8Array | SynthFailure> {
+  try {
+    return new Uint8Array(await response.arrayBuffer());
+  } catch (err) {
+    const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+    return fail(timedOut ? "timeout" : "network", err instanceof Error ? err.message : String(err));
+  }
+}

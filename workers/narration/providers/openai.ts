@@ -1,0 +1,30 @@
+import { fromInt16Le } from "../engine/pcm";
+import { postWithTimeout, readBytes, reasonForStatus, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
+import type { Synthesizer } from "./synthesizer";
+
+export const OPENAI_SPEECH_URL = "https://api.openai.com/v1/audio/speech";
+
+/** `response_format: "pcm"` is raw 24 kHz 16-bit signed little-endian mono, per OpenAI's API reference. */
+const OPENAI_PCM_RATE = 24_000;
+
+/** OpenAI text-to-speech (POST /v1/audio/speech), asking for raw PCM. */
+export function openAiSynthesizer(apiKey: string, fetchFn: FetchFn = fetch, timeoutMs = REQUEST_TIMEOUT_MS): Synthesizer {
+  return {
+    async synthesize(text, offer) {
+      const response = await postWithTimeout(
+        fetchFn,
+        OPENAI_SPEECH_URL,
+        {
+          headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ model: offer.model ?? "tts-1", input: text, voice: offer.native, response_format: "pcm" }),
+        },
+        timeoutMs,
+        (status, body) => (status === 400 && /voice/i.test(body) ? "invalid_voice" : reasonForStatus(status)),
+      );
+      if (!(response instanceof Response)) return response;
+      const bytes = await readBytes(response);
+      if (!(bytes instanceof Uint8Array)) return bytes;
+      return { ok: true, pcm: fromInt16Le(bytes, OPENAI_PCM_RATE) };
+    },
+  };
+}

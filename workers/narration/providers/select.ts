@@ -1,0 +1,20 @@
+import { DEFAULT_VOICE, priceOf, VOICES, type ProviderId, type VoiceOffer } from "./catalogue";
+
+/**
+ * The selection rule (README "Provider selection"): for the requested voice (the default voice
+ * when none), the offers of that voice by available providers, cheapest first; after them, as
+ * fallbacks, the equivalent voices (same language and gender) of the other available providers,
+ * cheapest first. Ties keep catalogue order. Null when the voice is not in the catalogue.
+ */
+export function candidates(voice: string | undefined, available: (p: ProviderId) => boolean): VoiceOffer[] | null {
+  const id = voice ?? DEFAULT_VOICE;
+  const exact = VOICES.filter((v) => v.id === id);
+  if (exact.length === 0) return null;
+  const { language, gender } = exact[0];
+  const byPrice = (a: VoiceOffer, b: VoiceOffer) => priceOf(a) - priceOf(b);
+  const first = exact.filter((v) => available(v.provider)).sort(byPrice);
+  const equivalent = VOICES.filter(
+    (v) => v.id !== id && v.language === language && v.gender === gender && available(v.provider),
+  ).sort(byPrice);
+  return [...first, ...equivalent];
+}

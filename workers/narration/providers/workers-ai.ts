@@ -1,0 +1,56 @@
+import { decodeWav } from "../engine/wav";
+import { MASTER_SAMPLE_RATE } from "../objects";
+import { readBytes, reasonForStatus, REQUEST_TIMEOUT_MS } from "./http";
+import { fail, type SynthResult } from "./result";
+import type { Synthesizer } from "./synthesizer";
+
+/** The part of the AI binding this adapter uses. */
+export interface AiRunner {
+  run(model: string, inputs: Record<string, unknown>, options: { returnRawResponse: true; signal?: AbortSignal }): Promise<Response>;
+}
+
+/**
+ * Workers AI through the AI binding: Deepgram Aura (aura-1, aura-2-en) asked for linear16 in a WAVE
+ * container at the master rate. MeloTTS is not offered: it only returns MP3, and nothing here
+ * decodes MP3.
+ */
+export function workersAiSynthesizer(ai: AiRunner, timeoutMs = REQUEST_TIMEOUT_MS): Synthesizer {
+  return {
+    async synthesize(text, offer) {
+      const model = offer.model ?? "@cf/deepgram/aura-1";
+      const inputs = { text, speaker: offer.native, encoding: "linear16", container: "wav", sample_rate: MASTER_SAMPLE_RATE };
+      const signal = AbortSignal.timeout(timeoutMs);
+      let response: Response;
+      try {
+        response = await Promise.race([
+          ai.run(model, inputs, { returnRawResponse: true, signal }),
+          new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+        ]);
+      } catch (err) {
+        if (signal.aborted) return fail("timeout", `no answer within ${timeoutMs} ms`);
+        return fail(classifyAiError(err), err instanceof Error ? err.message : String(err));
+      }
+      if (!response.ok) return httpFailure(response);
+      const bytes = await readBytes(response);
+      if (!(bytes instanceof Uint8Array)) return bytes;
+      try {
+        return { ok: true, pcm: decodeWav(bytes) };
+      } catch (err) {
+        return fail("bad_audio", err instanceof Error ? err.message : String(err));
+      }
+    },
+  };
+}
+
+async function httpFailure(response: Response): Promise<SynthResult> {
+  const body = await response.text().catch(() => "");
+  return fail(reasonForStatus(response.status), `HTTP ${response.status}: ${body.slice(0, 200)}`);
+}
+
+/** The binding throws on errors; its messages name capacity and rate limits (codes 3040, 3036). */
+function classifyAiError(err: unknown) {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/rate limit|capacity|3036|3040|429/i.test(message)) return "rate_limited";
+  if (/speaker|voice/i.test(message)) return "invalid_voice";
+  return "upstream_5xx";
+}
