@@ -71,12 +71,15 @@ export function activeBlock(blocks: FloBlock[], hour: number): FloBlock {
   return blocks.find(covers) ?? blocks[0];
 }
 
-/** Vertical score (1 for the block's first vertical, falling with its position) plus 1 for a tone match. */
+/** A tone match counts half a first-vertical match: the block's topics matter more than its pace. */
+const TONE_WEIGHT = 0.5;
+
+/** Vertical score (1 for the block's first vertical, falling with its position) plus TONE_WEIGHT for a tone match. */
 export function score(block: FloBlock, a: Pick<ListenerArticle, "vertical" | "listenSeconds">): number {
   const i = block.verticals.indexOf(a.vertical);
   const vertical = i < 0 ? 0 : (block.verticals.length - i) / block.verticals.length;
   const [min, max] = TONE_SECONDS[block.tone];
-  const tone = a.listenSeconds !== null && a.listenSeconds >= min && a.listenSeconds <= max ? 1 : 0;
+  const tone = a.listenSeconds !== null && a.listenSeconds >= min && a.listenSeconds <= max ? TONE_WEIGHT : 0;
   return vertical + tone;
 }
 

@@ -7,12 +7,15 @@ import type { Listener } from "./tokens";
 /** Render status of an article as the listener queue reports it (SPEC.md part 2, Render job). */
 export type QueueStatus = "pending" | "rendering" | "failed" | "done";
 
+// Correlated subqueries name the outer table in full: drizzle renders ${articles.id} as a bare "id"
+// in a single-table select, which inside the subquery would mean the job's id.
 /** Audio key of the newest done job of the article, if any. */
 const doneKey = sql<string | null>`(select j.audio_key from render_jobs j
-  where j.article_id = ${articles.id} and j.state = 'done' and j.audio_key is not null
+  where j.article_id = "articles"."id" and j.state = 'done' and j.audio_key is not null
   order by j.finished_at desc limit 1)`;
+/** State of the newest job of the article, if any. */
 const lastState = sql<string | null>`(select j.state from render_jobs j
-  where j.article_id = ${articles.id} order by j.created_at desc limit 1)`;
+  where j.article_id = "articles"."id" order by j.created_at desc limit 1)`;
 
 /**
  * Articles of the listener's verticals (all verticals when none is chosen) plus the articles they
