@@ -52,7 +52,7 @@ export async function readyArticle(
   return row;
 }
 
-/** A listener following `verticals`, with its private feed token. */
+/** A listener following `verticals`, with its private feed token and its account token. */
 export async function feedListener(verticals: string[] = []) {
   const [account, feed] = await Promise.all([mintToken(env), mintToken(env)]);
   const [listener] = await database(env)
@@ -66,5 +66,5 @@ export async function feedListener(verticals: string[] = []) {
       privateFeedTokenEncrypted: feed.encrypted,
     })
     .returning();
-  return { listener, feedToken: feed.token };
+  return { listener, feedToken: feed.token, accountToken: account.token };
 }

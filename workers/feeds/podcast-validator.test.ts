@@ -1,0 +1,95 @@
+import { generateRssFeed } from "feedsmith";
+import { describe, expect, it } from "vitest";
+import { validatePodcastFeed } from "./podcast-validator";
+import { podcastGuid } from "./rss";
+
+/** The smallest feed that passes, as feedsmith writes it; each test breaks one rule. */
+function feedXml(over: { channel?: Record<string, unknown>; item?: Record<string, unknown> } = {}): string {
+  const self = "https://feeds.example/show.xml";
+  return generateRssFeed({
+    title: "Show",
+    link: "https://example.test",
+    description: "About the show",
+    language: "en",
+    atom: { links: [{ href: self, rel: "self", type: "application/rss+xml" }] },
+    itunes: { author: "Someone", image: "https://example.test/art.png?w=1400&h=1400", categories: [{ text: "News", categories: [{ text: "Daily News" }] }] },
+    podcast: { guid: podcastGuid(self), locked: { value: false } },
+    items: [
+      {
+        title: "Episode",
+        description: "What happens",
+        guid: { value: "ep-1", isPermaLink: false },
+        pubDate: new Date("2026-11-20T10:00:00Z"),
+        enclosures: [{ url: "https://example.test/ep.mp3", length: 1234, type: "audio/mpeg" }],
+        itunes: { duration: 60 },
+        podcast: { transcripts: [{ url: "https://example.test/ep.vtt", type: "text/vtt" }] },
+        ...over.item,
+      },
+    ],
+    ...over.channel,
+  }).replace(/<itunes:explicit>no<\/itunes:explicit>/g, "<itunes:explicit>false</itunes:explicit>");
+}
+
+function problems(xml: string, locked = false) {
+  return validatePodcastFeed(xml, { locked, checkArtworkSize: true }).problems;
+}
+
+describe("podcast feed validator: each rule catches its violation", () => {
+  it("accepts a compliant feed, and reports a missing itunes:author", () => {
+    expect(problems(feedXml({ channel: { itunes: undefined } }))).toContain("itunes:author missing");
+    const ok = feedXml().replace("<itunes:author>", "<itunes:explicit>false</itunes:explicit><itunes:author>");
+    expect(problems(ok)).toEqual([]);
+  });
+
+  it("Apple: itunes:explicit must be true/false (feedsmith's yes/no is rejected)", () => {
+    const yesNo = feedXml().replace("<itunes:author>", "<itunes:explicit>no</itunes:explicit><itunes:author>");
+    expect(problems(yesNo)).toContain('channel itunes:explicit is "no", not true or false');
+  });
+
+  const withExplicit = (xml: string) => xml.replace("<itunes:author>", "<itunes:explicit>false</itunes:explicit><itunes:author>");
+
+  it("Apple: enclosure type audio/mpeg with a positive length, one per item", () => {
+    const xml = withExplicit(feedXml({ item: { enclosures: [{ url: "https://example.test/ep.ogg", length: 0, type: "audio/ogg" }] } }));
+    expect(problems(xml)).toEqual([
+      "item 1 (Episode): enclosure length is not a positive byte count",
+      "item 1 (Episode): enclosure type audio/ogg, expected audio/mpeg",
+    ]);
+  });
+
+  it("Apple: artwork is square and 1400 to 3000 px; the category is one of Apple's", () => {
+    const xml = withExplicit(
+      feedXml({ channel: { itunes: { author: "A", image: "https://example.test/a.png?w=600&h=600", categories: [{ text: "Gossip" }] } } }),
+    );
+    expect(problems(xml)).toEqual(expect.arrayContaining(['itunes:category "Gossip" is not an Apple category', "itunes:image is 600px; Apple requires 1400 to 3000"]));
+  });
+
+  it("Podcasting 2.0: podcast:guid is UUIDv5 of the feed URL; podcast:locked matches the feed's kind", () => {
+    const xml = withExplicit(feedXml({ channel: { podcast: { guid: podcastGuid("https://elsewhere/x.xml"), locked: { value: false } } } }));
+    expect(problems(xml)).toContain("podcast:guid is not UUIDv5 of the feed URL");
+    expect(problems(withExplicit(feedXml()), true)).toContain('podcast:locked is "no", expected yes');
+  });
+
+  it("items: duplicate guids, bad transcripts, missing duration and pubDate are reported", () => {
+    const xml = withExplicit(feedXml({ item: { pubDate: undefined, itunes: {}, podcast: { transcripts: [{ url: "x", type: "text/markdown" }] } } }));
+    expect(problems(xml)).toEqual([
+      "item 1 (Episode): pubDate missing or not RFC 2822",
+      "item 1 (Episode): itunes:duration missing or not whole seconds",
+      "item 1 (Episode): podcast:transcript url is not a URL",
+      "item 1 (Episode): podcast:transcript type text/markdown is not allowed",
+    ]);
+    const twice = withExplicit(feedXml()).replace(/(<item>[\s\S]*<\/item>)/, "$1$1");
+    expect(problems(twice)).toEqual(["item guids are not unique"]);
+  });
+
+  it("something that is not RSS is reported, not thrown", () => {
+    expect(problems("<html></html>")[0]).toMatch(/^not a parseable RSS feed/);
+  });
+});
+
+describe("podcast:guid", () => {
+  it("matches the Podcasting 2.0 specification's example", () => {
+    // https://podcastindex.org/namespace/1.0#guid: mp3s.nashownotes.com/pc20rss.xml
+    expect(podcastGuid("https://mp3s.nashownotes.com/pc20rss.xml/")).toBe("917393e3-1b1e-5cef-ace4-edaa54e1f810");
+    expect(podcastGuid("http://mp3s.nashownotes.com/pc20rss.xml")).toBe("917393e3-1b1e-5cef-ace4-edaa54e1f810");
+  });
+});
