@@ -4,7 +4,7 @@ import { named } from "../core/schema-registry";
 import { database } from "../db";
 import { requireListener } from "./account";
 import { activeBlock, FloBlockView, loadFlo, localHour } from "./flo";
-import { TokenParams } from "./schemas";
+import { TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 
 export const FloView = named(
   "FloView",
@@ -31,7 +31,7 @@ export const getFlo = route({
   params: TokenParams,
   responses: {
     200: { description: "The flo", schema: FloView },
-    404: { description: "Unknown, rotated or deleted token" },
+    404: TOKEN_NOT_FOUND,
   },
   async handle({ env, params }) {
     const db = database(env);

@@ -7,7 +7,7 @@ import { articles, database } from "../db";
 import { requireListener } from "./account";
 import { activeBlock, loadFlo, localHour, orderForBlock } from "./flo";
 import { articlesWithStatus, ofListener, resolvedAudioUrl } from "./listener-articles";
-import { limitQuery, TokenParams } from "./schemas";
+import { limitQuery, TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 
 /** How many recent candidates are ranked; the block's queue is drawn from these plus its manual_order. */
 const CANDIDATES = 200;
@@ -41,7 +41,7 @@ export const getFloNow = route({
   query: limitQuery(20),
   responses: {
     200: { description: "The queue", schema: FloNow },
-    404: { description: "Unknown, rotated or deleted token" },
+    404: TOKEN_NOT_FOUND,
   },
   async handle({ env, params, query }) {
     const db = database(env);

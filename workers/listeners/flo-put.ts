@@ -6,7 +6,7 @@ import { database, floOverrides } from "../db";
 import { requireListener } from "./account";
 import { BLOCK_IDS, TONES } from "./flo";
 import { FloView, floView } from "./flo-get";
-import { TokenParams, VerticalList } from "./schemas";
+import { TOKEN_NOT_FOUND, TokenParams, VerticalList } from "./schemas";
 
 const FloUpdate = named(
   "FloUpdate",
@@ -40,7 +40,7 @@ export const putFlo = route({
   body: FloUpdate,
   responses: {
     200: { description: "The flo after the change", schema: FloView },
-    404: { description: "Unknown, rotated or deleted token" },
+    404: TOKEN_NOT_FOUND,
   },
   async handle({ env, params, body }) {
     const db = database(env);

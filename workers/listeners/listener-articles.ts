@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { listedFor } from "../articles/visibility";
-import { articles, type Database } from "../db";
+import { articles, database, type Database } from "../db";
 import { audioUrl } from "../narration/urls";
+import { requireListener } from "./account";
 import type { Listener } from "./tokens";
 
 /** Render status of an article as the listener queue reports it (SPEC.md part 2, Render job). */
@@ -84,4 +85,10 @@ function statusOf(ready: boolean, state: string | null): QueueStatus {
 /** The playable URL of a ready article, or null. */
 export function resolvedAudioUrl(env: object, a: ListenerArticle): string | null {
   return a.audioReady && a.audioKey ? audioUrl(env, a.audioKey) : null;
+}
+
+/** The newest `limit` articles of the listener holding `token` (404 for an unknown token). */
+export async function newestForToken(env: Pick<Env, "DB">, token: string, limit: number): Promise<ListenerArticle[]> {
+  const db = database(env);
+  return articlesWithStatus(db, ofListener(await requireListener(db, token)), limit);
 }

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { route } from "../core/route";
 import { database } from "../db";
 import { deleteListener, requireListener } from "./account";
-import { TokenParams } from "./schemas";
+import { TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 
 export const deleteSubscription = route({
   method: "DELETE",
@@ -13,7 +13,7 @@ export const deleteSubscription = route({
   params: TokenParams,
   responses: {
     200: { description: "Deleted", schema: v.object({ deleted: v.literal(true) }) },
-    404: { description: "Unknown, rotated or deleted token" },
+    404: TOKEN_NOT_FOUND,
   },
   async handle({ env, params }) {
     const listener = await requireListener(database(env), params.token);

@@ -1,10 +1,8 @@
 import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
-import { database } from "../db";
-import { requireListener } from "./account";
-import { articlesWithStatus, ofListener, resolvedAudioUrl } from "./listener-articles";
-import { limitQuery, TokenParams } from "./schemas";
+import { newestForToken, resolvedAudioUrl } from "./listener-articles";
+import { limitQuery, TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 
 const ListenerFeed = named(
   "ListenerFeed",
@@ -35,12 +33,10 @@ export const getListenerFeed = route({
   query: limitQuery(50),
   responses: {
     200: { description: "The feed", schema: ListenerFeed },
-    404: { description: "Unknown, rotated or deleted token" },
+    404: TOKEN_NOT_FOUND,
   },
   async handle({ env, params, query }) {
-    const db = database(env);
-    const listener = await requireListener(db, params.token);
-    const rows = await articlesWithStatus(db, ofListener(listener), query.limit);
+    const rows = await newestForToken(env, params.token, query.limit);
     const items = rows.map((a) => ({
       slug: a.slug,
       title: a.title,

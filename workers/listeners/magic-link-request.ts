@@ -3,8 +3,7 @@ import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database, listeners } from "../db";
-import { mailer } from "../mail/mailer";
-import { issueMagicToken, magicLinkMessage } from "./magic-links";
+import { mailMagicLink } from "./magic-links";
 import { Email } from "./schemas";
 
 const MagicLinkRequest = named("MagicLinkRequest", v.object({ email: Email }));
@@ -21,13 +20,8 @@ export const MAGIC_LINK_ACCEPTED = {
 } as const;
 
 async function sendListenerLink(env: Env, email: string): Promise<void> {
-  const mail = mailer(env);
-  if (!mail) return;
   const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.email, email) });
-  if (!listener) return;
-  const secret = await issueMagicToken(env, "listener", email, listener.id);
-  const sent = await mail.send(magicLinkMessage(env, "listener", email, secret));
-  if (!sent.ok) console.warn(`listener magic link not delivered: ${sent.reason}`);
+  if (listener) await mailMagicLink(env, "listener", email, listener.id);
 }
 
 export const requestListenerMagicLink = route({

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { config } from "../core/config";
 import { randomToken, sha256Hex } from "../core/crypto";
 import { database, magicTokens, MAGIC_SCOPES } from "../db";
+import { mailer } from "../mail/mailer";
 import { escapeHtml, htmlDocument, type MailMessage } from "../mail/message";
 
 /**
@@ -75,4 +76,16 @@ export function magicLinkMessage(env: object, scope: MagicScope, to: string, sec
       `<p>Code: <code>${escapeHtml(secret)}</code></p><p>If you did not ask for this, ignore this message.</p>`,
   );
   return { to, subject: "Your sign-in link", text, html };
+}
+
+/**
+ * Issues a secret and mails it, when mail is configured (SPEC.md part 4: no provider, no mail and
+ * no secret). A refused send is logged by reason only: the address and the secret stay out of logs.
+ */
+export async function mailMagicLink(env: Env, scope: MagicScope, email: string, listenerId: number | null): Promise<void> {
+  const mail = mailer(env);
+  if (!mail) return;
+  const secret = await issueMagicToken(env, scope, email, listenerId);
+  const sent = await mail.send(magicLinkMessage(env, scope, email, secret));
+  if (!sent.ok) console.warn(`${scope} magic link not delivered: ${sent.reason}`);
 }

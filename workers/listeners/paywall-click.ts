@@ -3,7 +3,7 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database } from "../db";
 import { requireListener } from "./account";
-import { TokenParams } from "./schemas";
+import { TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 
 /** SPEC.md part 8: the click-through duplicate window. */
 export const CLICK_THROUGH_WINDOW_MS = 30_000;
@@ -33,7 +33,7 @@ export const paywallClickThrough = route({
   body: PaywallClickThroughRequest,
   responses: {
     200: { description: "The ledger entry", schema: PaywallClickThroughResponse },
-    404: { description: "Unknown, rotated or deleted token" },
+    404: TOKEN_NOT_FOUND,
   },
   async handle({ env, params, body }) {
     const listener = await requireListener(database(env), params.token);

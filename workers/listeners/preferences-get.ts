@@ -2,7 +2,7 @@ import { route } from "../core/route";
 import { database } from "../db";
 import { requireListener } from "./account";
 import { ListenerPreferencesView, preferencesView } from "./preferences";
-import { TokenParams } from "./schemas";
+import { TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 
 export const getPreferences = route({
   method: "GET",
@@ -13,7 +13,7 @@ export const getPreferences = route({
   params: TokenParams,
   responses: {
     200: { description: "The preferences", schema: ListenerPreferencesView },
-    404: { description: "Unknown, rotated or deleted token" },
+    404: TOKEN_NOT_FOUND,
   },
   async handle({ env, params }) {
     const listener = await requireListener(database(env), params.token);

@@ -6,7 +6,7 @@ import { named } from "../core/schema-registry";
 import { database, listeners } from "../db";
 import { requireListener } from "./account";
 import { ListenerPreferencesView, preferencesView } from "./preferences";
-import { Email, TimeZone, TokenParams, VerticalList, VerticalSlug } from "./schemas";
+import { Email, TimeZone, TOKEN_NOT_FOUND, TokenParams, VerticalList, VerticalSlug } from "./schemas";
 
 const ListenerPreferences = named(
   "ListenerPreferences",
@@ -30,7 +30,7 @@ export const patchPreferences = route({
   body: ListenerPreferences,
   responses: {
     200: { description: "The preferences after the change", schema: ListenerPreferencesView },
-    404: { description: "Unknown, rotated or deleted token" },
+    404: TOKEN_NOT_FOUND,
     409: { description: "The intake e-mail belongs to another listener" },
   },
   async handle({ env, params, body }) {

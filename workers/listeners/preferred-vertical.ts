@@ -5,7 +5,7 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database, listeners } from "../db";
 import { requireListener } from "./account";
-import { TokenParams } from "./schemas";
+import { TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 import { canonicalVertical } from "./verticals";
 
 const PreferredVerticalRequest = named(
@@ -34,7 +34,7 @@ export const putPreferredVertical = route({
   responses: {
     200: { description: "The pinned vertical", schema: PreferredVerticalResponse },
     400: { description: "The slug is outside the catalog and its aliases (SPEC.md part 7)" },
-    404: { description: "Unknown, rotated or deleted token" },
+    404: TOKEN_NOT_FOUND,
   },
   async handle({ env, params, body }) {
     const db = database(env);

@@ -3,7 +3,7 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database } from "../db";
 import { feedUrl, privateFeedToken, requireListener } from "./account";
-import { FeedUrl, TokenParams } from "./schemas";
+import { FeedUrl, TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 
 const PrivateFeedResponse = named(
   "PrivateFeedResponse",
@@ -27,7 +27,7 @@ export const getPrivateFeed = route({
   params: TokenParams,
   responses: {
     200: { description: "The feed URL", schema: PrivateFeedResponse },
-    404: { description: "Unknown, rotated or deleted token" },
+    404: TOKEN_NOT_FOUND,
   },
   async handle({ env, params }) {
     const listener = await requireListener(database(env), params.token);

@@ -1,10 +1,8 @@
 import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
-import { database } from "../db";
-import { requireListener } from "./account";
-import { articlesWithStatus, ofListener, resolvedAudioUrl } from "./listener-articles";
-import { limitQuery, TokenParams } from "./schemas";
+import { newestForToken, resolvedAudioUrl } from "./listener-articles";
+import { limitQuery, TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 
 const ListenerQueue = named(
   "ListenerQueue",
@@ -34,12 +32,10 @@ export const getQueue = route({
   query: limitQuery(30),
   responses: {
     200: { description: "The queue, newest first", schema: ListenerQueue },
-    404: { description: "Unknown, rotated or deleted token" },
+    404: TOKEN_NOT_FOUND,
   },
   async handle({ env, params, query }) {
-    const db = database(env);
-    const listener = await requireListener(db, params.token);
-    const rows = await articlesWithStatus(db, ofListener(listener), query.limit);
+    const rows = await newestForToken(env, params.token, query.limit);
     const counts: Record<string, number> = { pending: 0, rendering: 0, failed: 0, done: 0 };
     const items = rows.map((a) => {
       counts[a.status] += 1;

@@ -3,7 +3,7 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database } from "../db";
 import { requireListener, rotate } from "./account";
-import { FeedUrl, TokenParams } from "./schemas";
+import { FeedUrl, TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 
 const RotateResponse = named(
   "ListenerRotateResponse",
@@ -22,7 +22,7 @@ export const rotateToken = route({
   params: TokenParams,
   responses: {
     200: { description: "The new credentials", schema: RotateResponse },
-    404: { description: "Unknown, rotated or deleted token" },
+    404: TOKEN_NOT_FOUND,
   },
   async handle({ env, params }) {
     const listener = await requireListener(database(env), params.token);

@@ -39,6 +39,9 @@ export const FeedUrl = v.pipe(
   v.description("The private podcast feed URL. It carries the private feed token, never the account token."),
 );
 
+/** The documented 404 of every path that takes the account token. */
+export const TOKEN_NOT_FOUND = { description: "Unknown, rotated or deleted token" } as const;
+
 /** Pagination `limit` with the default SPEC.md part 8 gives for that endpoint. */
 export function limitQuery(fallback: number) {
   return v.object({
