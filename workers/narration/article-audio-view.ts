@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import { JOB_STATES, type articles } from "../db";
 import type { JobRow } from "./jobs-service";
-import { audioUrl } from "./urls";
+import { AudioUrlFields, audioUrls } from "./audio-urls";
 
 /** What render-now and its polling path answer about an article's audio. */
 export const ArticleAudio = named(
@@ -14,9 +14,7 @@ export const ArticleAudio = named(
       v.description("done when the audio is ready; queued/running while rendering; none when never rendered."),
     ),
     job_id: v.pipe(v.nullable(v.string()), v.description("The job the state comes from.")),
-    audio_url: v.pipe(v.nullable(v.string()), v.description("MP3, when ready.")),
-    opus_url: v.pipe(v.nullable(v.string()), v.description("Ogg Opus, when ready.")),
-    wav_url: v.pipe(v.nullable(v.string()), v.description("WAV, when ready.")),
+    ...AudioUrlFields,
     listen_seconds: v.pipe(v.nullable(v.number()), v.description("Real duration in whole seconds, when ready.")),
     error: v.pipe(v.nullable(v.string()), v.description("Why the last render failed, when failed.")),
   }),
@@ -38,9 +36,7 @@ export function articleAudio(
     slug: article.slug,
     state: key ? "done" : (job?.state ?? "none"),
     job_id: job?.id ?? null,
-    audio_url: key ? audioUrl(env, key, "mp3") : null,
-    opus_url: key ? audioUrl(env, key, "opus") : null,
-    wav_url: key ? audioUrl(env, key, "wav") : null,
+    ...audioUrls(env, key),
     listen_seconds: key ? seconds : null,
     error: !key && job?.state === "failed" ? job.error : null,
   };

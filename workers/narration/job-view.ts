@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import { JOB_PRIORITIES, JOB_STATES, type renderJobs } from "../db";
-import { audioUrl } from "./urls";
+import { AudioUrlFields, audioUrls } from "./audio-urls";
 
 const Timestamp = v.nullable(v.pipe(v.string(), v.isoTimestamp()));
 
@@ -16,9 +16,7 @@ export const JobView = named(
     voice: v.pipe(v.nullable(v.string()), v.description("Requested voice; null means the default voice.")),
     provider: v.pipe(v.nullable(v.string()), v.description("Provider that rendered the audio, once done.")),
     audio_key: v.pipe(v.nullable(v.string()), v.description("Cache key of the audio, once done.")),
-    audio_url: v.pipe(v.nullable(v.string()), v.description("MP3 URL, when done.")),
-    opus_url: v.pipe(v.nullable(v.string()), v.description("Ogg Opus URL, when done.")),
-    wav_url: v.pipe(v.nullable(v.string()), v.description("WAV URL, when done.")),
+    ...AudioUrlFields,
     error: v.pipe(v.nullable(v.string()), v.description("Why the job failed, when failed.")),
     attempts: v.pipe(v.number(), v.description("Render attempts so far (Queue retries back off exponentially).")),
     created_at: Timestamp,
@@ -43,9 +41,7 @@ export function jobView(env: object, job: JobRow, articleSlug: string | null): J
     voice: job.voice,
     provider: job.provider,
     audio_key: key,
-    audio_url: key ? audioUrl(env, key, "mp3") : null,
-    opus_url: key ? audioUrl(env, key, "opus") : null,
-    wav_url: key ? audioUrl(env, key, "wav") : null,
+    ...audioUrls(env, key),
     error: job.state === "failed" ? job.error : null,
     attempts: job.attempts,
     created_at: iso(job.createdAt),

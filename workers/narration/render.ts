@@ -3,7 +3,7 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { MAX_RENDER_CHARS, renderFailure, VoiceField } from "./fields";
 import { renderService } from "./render-service";
-import { audioUrl } from "./urls";
+import { AudioUrlFields, audioUrls } from "./audio-urls";
 
 const RenderRequest = named(
   "RenderRequest",
@@ -26,9 +26,7 @@ const RenderResponse = named(
     provider: v.pipe(v.string(), v.description("Provider that rendered (or first rendered) the audio.")),
     voice: v.pipe(v.string(), v.description("Voice used.")),
     cached: v.pipe(v.boolean(), v.description("True when the audio already existed and no provider was called.")),
-    audio_url: v.pipe(v.string(), v.description("MP3 (canonical).")),
-    opus_url: v.pipe(v.string(), v.description("Ogg Opus, built on first request.")),
-    wav_url: v.pipe(v.string(), v.description("WAV, built on first request.")),
+    ...AudioUrlFields,
     duration_seconds: v.pipe(v.number(), v.description("Real duration of the audio.")),
   }),
 );
@@ -55,9 +53,7 @@ export const postRender = route({
       provider: result.provider,
       voice: result.voice,
       cached: result.cached,
-      audio_url: audioUrl(env, result.key, "mp3"),
-      opus_url: audioUrl(env, result.key, "opus"),
-      wav_url: audioUrl(env, result.key, "wav"),
+      ...audioUrls(env, result.key),
       duration_seconds: result.duration_seconds,
     };
     return Response.json(response);
