@@ -80,7 +80,7 @@ describe("admin magic link", () => {
     expect(await allowed.text()).toBe(await other.text());
     const [mail] = await waitForOutbox(1);
     expect(mail.to).toBe("ops@example.test");
-    expect(mail.text).toContain(`${testVars.WEB_URL}/admin/magic?magic=`);
+    expect(mail.text).toContain(`${testVars.WEB_URL}/magic?scope=admin&magic=`);
     expect((await readOutbox()).length).toBe(1);
 
     const res = await adminExchange(magicOf(mail));

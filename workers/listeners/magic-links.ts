@@ -52,10 +52,10 @@ export async function redeemMagicToken(env: Pick<Env, "DB">, secret: string, sco
   return { ok: false, reason: found.usedAt ? "used" : "expired" };
 }
 
-/** The sign-in mail: a link to the web front-end, and the code for clients that call the exchange themselves. */
+/** The sign-in mail: a link to the web sign-in page (workers/web/public/magic.html), and the code for clients that call the exchange themselves. */
 export function magicLinkMessage(env: object, scope: MagicScope, to: string, secret: string): MailMessage {
   const web = config(env).WEB_URL.replace(/\/+$/, "");
-  const link = `${web}${scope === "admin" ? "/admin/magic" : "/magic"}?magic=${encodeURIComponent(secret)}`;
+  const link = `${web}/magic?${scope === "admin" ? "scope=admin&" : ""}magic=${encodeURIComponent(secret)}`;
   const exchange = scope === "admin" ? "/v1/admin/auth/magic-link/exchange" : "/v1/auth/listener-magic-link/exchange";
   const what = scope === "admin" ? "the narration admin" : "your narration subscription";
   const minutes = MAGIC_LINK_TTL_MS / 60_000;
