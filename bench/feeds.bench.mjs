@@ -1,0 +1,78 @@
+// Podcast feeds: the build of a feed of 100 and of 1,000 episodes (private feeds are built on every
+// request, so their latency is the build), then a cached public feed as directories poll it.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { load, loadRows } from "./http.mjs";
+
+const SIZES = [
+  { vertical: "science", items: 1000, prefix: "a" },
+  { vertical: "young_moms", items: 100, prefix: "b" },
+];
+
+const sha256 = (text) => createHash("sha256").update(text).digest("hex");
+
+/** SQL that seeds `items` narrated articles of `vertical` and a listener following it with feed token `token`. */
+function seedSql({ vertical, items, prefix }, token) {
+  const key = `printf('${prefix}%063d', i)`;
+  const rows = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${items})`;
+  return `
+${rows} INSERT INTO audio_objects (key, provider, voice, duration_seconds, mp3_bytes, opus_bytes)
+  SELECT ${key}, 'bench', 'bench', 180.5 + i, 2900000 + i, 1400000 + i FROM n;
+${rows} INSERT INTO articles (slug, title, publisher, vertical, summary, body_text, content_hash, audio_key, created_at)
+  SELECT 'bench-feeds-${vertical}-' || i, 'Bench story ' || i || ' about ${vertical}', 'Bench Times', '${vertical}',
+    'A summary of bench story ' || i || ', long enough to look like the real thing in a feed reader.',
+    'Body.', 'bench-hash-${vertical}-' || i, ${key}, 1763700000000 + i * 60000 FROM n;
+INSERT INTO listeners (email, token_hash, token_encrypted, private_feed_token_hash, private_feed_token_encrypted, verticals)
+  VALUES ('bench-feeds-${vertical}@example.test', '${sha256(`account-${token}`)}', 'unused', '${sha256(token)}', 'unused', '["${vertical}"]');
+`;
+}
+
+function seed(persistTo, sql) {
+  const dir = mkdtempSync(join(tmpdir(), "feeds-bench-"));
+  const file = join(dir, "seed.sql");
+  writeFileSync(file, sql);
+  try {
+    const extra = persistTo ? ["--persist-to", persistTo] : [];
+    execFileSync("wrangler", ["d1", "execute", "DB", "--local", "-c", "wrangler.toml", ...extra, "--file", file], {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, CI: "true" },
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function ok(url, init) {
+  const res = await fetch(url, init);
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 200)}`);
+  return { res, body };
+}
+
+export async function run({ base, persistTo }) {
+  const tokens = Object.fromEntries(SIZES.map((s) => [s.vertical, `bench-feed-token-${s.vertical}-${Date.now()}`]));
+  seed(persistTo, SIZES.map((s) => seedSql(s, tokens[s.vertical])).join("\n"));
+
+  const rows = [];
+  for (const { vertical, items } of [...SIZES].reverse()) {
+    const url = `${base}/v1/podcasts/u/${tokens[vertical]}.xml`;
+    const count = (await ok(url)).body.split("<item>").length - 1;
+    if (count !== items) throw new Error(`expected ${items} items in the ${vertical} feed, got ${count}`);
+    const result = await load(() => fetch(url), { total: items >= 1000 ? 30 : 100, concurrency: 1 });
+    rows.push(...loadRows(`feed build, ${items} items (private feed, uncached)`, result).slice(0, 2));
+  }
+
+  const cached = `${base}/v1/podcasts/service-science.xml`;
+  const etag = (await ok(cached)).res.headers.get("etag"); // builds once and fills the edge cache
+  rows.push(...loadRows("GET cached public feed, 1,000 items", await load(() => fetch(cached), { total: 500 })));
+  rows.push(
+    ...loadRows(
+      "GET cached public feed, If-None-Match (304)",
+      await load(() => fetch(cached, { headers: { "If-None-Match": etag } }), { total: 1000 }),
+    ),
+  );
+  return rows;
+}
