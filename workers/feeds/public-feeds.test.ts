@@ -105,6 +105,19 @@ describe("public feed paths (SPEC.md part 4, Podcast feeds)", () => {
     ]);
   });
 
+  it("itunes:image is square topic art the service serves, within Apple's 1400 to 3000 px", async () => {
+    const { feed } = validatePodcastFeed(await (await call("/v1/podcasts/service-science.xml")).text(), { locked: false });
+    const art = await call(feed!.itunes!.image!);
+    expect(art.status).toBe(200);
+    expect(art.headers.get("content-type")).toBe("image/png");
+    // PNG IHDR: width and height are the big-endian words at bytes 16 and 20.
+    const ihdr = new DataView(await art.arrayBuffer());
+    const [width, height] = [ihdr.getUint32(16), ihdr.getUint32(20)];
+    expect(width).toBe(height);
+    expect(width).toBeGreaterThanOrEqual(1400);
+    expect(width).toBeLessThanOrEqual(3000);
+  });
+
   it("keeps an episode's guid when its audio is re-rendered", async () => {
     const article = await readyArticle({ title: "Stable" });
     const guidOf = async () => validatePodcastFeed(await (await call("/v1/podcasts/service.xml")).text(), { locked: false }).feed!.items![0].guid;
