@@ -1,10 +1,7 @@
 // Podcast feeds: the build of a feed of 100 and of 1,000 episodes (private feeds are built on every
 // request, so their latency is the build), then a cached public feed as directories poll it.
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { executeSql } from "./d1.mjs";
 import { load, loadRows } from "./http.mjs";
 
 const SIZES = [
@@ -30,21 +27,6 @@ INSERT INTO listeners (email, token_hash, token_encrypted, private_feed_token_ha
 `;
 }
 
-function seed(persistTo, sql) {
-  const dir = mkdtempSync(join(tmpdir(), "feeds-bench-"));
-  const file = join(dir, "seed.sql");
-  writeFileSync(file, sql);
-  try {
-    const extra = persistTo ? ["--persist-to", persistTo] : [];
-    execFileSync("wrangler", ["d1", "execute", "DB", "--local", "-c", "wrangler.toml", ...extra, "--file", file], {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, CI: "true" },
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 async function ok(url, init) {
   const res = await fetch(url, init);
   const body = await res.text();
@@ -54,7 +36,7 @@ async function ok(url, init) {
 
 export async function run({ base, persistTo }) {
   const tokens = Object.fromEntries(SIZES.map((s) => [s.vertical, `bench-feed-token-${s.vertical}-${Date.now()}`]));
-  seed(persistTo, SIZES.map((s) => seedSql(s, tokens[s.vertical])).join("\n"));
+  executeSql(persistTo, SIZES.map((s) => seedSql(s, tokens[s.vertical])).join("\n"));
 
   const rows = [];
   for (const { vertical, items } of [...SIZES].reverse()) {

@@ -1,12 +1,7 @@
-import * as v from "valibot";
 import { shownInFull } from "../articles/visibility";
 import { route } from "../core/route";
-import { FEED_METHODS } from "./schemas";
-import { serveTranscript, VTT_CONTENT_TYPE } from "./transcript";
-
-const TranscriptParams = v.object({
-  slug: v.pipe(v.string(), v.maxLength(200), v.description("Slug of the article.")),
-});
+import { FEED_METHODS, TranscriptParams, transcriptResponses } from "./schemas";
+import { serveTranscript } from "./transcript";
 
 export const getTranscript = route({
   method: FEED_METHODS,
@@ -17,9 +12,6 @@ export const getTranscript = route({
   auth: "none",
   rateLimit: "read",
   params: TranscriptParams,
-  responses: {
-    200: { description: "The transcript", contentType: VTT_CONTENT_TYPE },
-    404: { description: "No public article with ready audio at this slug" },
-  },
+  responses: transcriptResponses("No public article with ready audio at this slug"),
   handle: ({ env, params }) => serveTranscript(env, params.slug, shownInFull, { "Cache-Control": "public, max-age=3600" }),
 });

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { ResponseDoc } from "../core/route";
 import { RSS_CONTENT_TYPE } from "./feed-response";
+import { VTT_CONTENT_TYPE } from "./transcript";
 
 /** Every feed path answers GET and HEAD (SPEC.md part 4; part 7: directory probes use HEAD). */
 export const FEED_METHODS = ["GET", "HEAD"] as const;
@@ -13,9 +14,12 @@ export const CreatorSlugParams = v.object({
   tenant_slug: v.pipe(v.string(), v.maxLength(80), v.description("Slug of the creator tenant.")),
 });
 
-export const FeedTokenParams = v.object({
-  token: v.pipe(v.string(), v.maxLength(200), v.description("The listener's private feed token, as in the feed URL; it is the credential.")),
-});
+const FeedToken = v.pipe(v.string(), v.maxLength(200), v.description("The listener's private feed token, as in the feed URL; it is the credential."));
+const ArticleSlug = v.pipe(v.string(), v.maxLength(200), v.description("Slug of the article."));
+
+export const FeedTokenParams = v.object({ token: FeedToken });
+export const TranscriptParams = v.object({ slug: ArticleSlug });
+export const PrivateTranscriptParams = v.object({ token: FeedToken, slug: ArticleSlug });
 
 /** The documented responses of a feed path. */
 export function feedResponses(extra: Record<number, ResponseDoc> = {}): Record<number, ResponseDoc> {
@@ -29,4 +33,9 @@ export function feedResponses(extra: Record<number, ResponseDoc> = {}): Record<n
     503: { description: "The feed cannot be built and no earlier body is kept", headers: { "Retry-After": "seconds" } },
     ...extra,
   };
+}
+
+/** The documented responses of a transcript path. */
+export function transcriptResponses(notFound: string): Record<number, ResponseDoc> {
+  return { 200: { description: "The WebVTT transcript", contentType: VTT_CONTENT_TYPE }, 404: { description: notFound } };
 }
