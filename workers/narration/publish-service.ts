@@ -83,12 +83,20 @@ export async function publishArticle(env: Pick<Env, "DB" | "RENDER_QUEUE">, req:
         })
         .where(eq(articles.id, existing.id))
     : db.insert(articles).values({ ...fields, slug, contentHash: hash, publishedAt, createdAt: publishedAt ?? now });
-  if (job) {
-    const articleId = sql`(SELECT ${articles.id} FROM ${articles} WHERE ${articles.slug} = ${slug})`;
-    await db.batch([write, db.insert(renderJobs).values({ ...job, articleId })]);
-    await enqueueJob(env, db, job.id);
-  } else {
-    await write;
+  try {
+    if (job) {
+      const articleId = sql`(SELECT ${articles.id} FROM ${articles} WHERE ${articles.slug} = ${slug})`;
+      await db.batch([write, db.insert(renderJobs).values({ ...job, articleId })]);
+    } else {
+      await write;
+    }
+  } catch (err) {
+    // Two deliveries of one new article raced for its slug: the other one won; a retry updates it.
+    if (err instanceof Error && /UNIQUE constraint failed: articles\.slug/.test(`${err.message} ${String(err.cause)}`)) {
+      throw new ApiError("conflict", "the article was being created by a concurrent request; retry", { "Retry-After": "1" });
+    }
+    throw err;
   }
+  if (job) await enqueueJob(env, db, job.id);
   return { slug, job_id: job?.id ?? null, created: !existing, rendered: !changed && existing.audioKey !== null };
 }

@@ -193,3 +193,14 @@ describe("POST /v1/webhook/publish: upsert and pre-render", () => {
     expect(job).toEqual({ state: "failed", error: "enqueue failed: queue down" });
   });
 });
+
+describe("POST /v1/webhook/publish: concurrent deliveries", () => {
+  it("two simultaneous deliveries of a new article create it once; the loser gets 409 and can retry", async () => {
+    const results = await Promise.all([publish(article()), publish(article())]);
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses[0]).toBe(200);
+    expect([200, 409]).toContain(statuses[1]);
+    expect((await counts()).articles).toBe(1);
+    expect((await publish(article())).status).toBe(200);
+  });
+});
