@@ -82,7 +82,11 @@ function selectionWhere(selection: Exclude<Selection, { kind: "trending" }>): SQ
   }
 }
 
-/** The trending ranking, public articles only, joined to their audio sizes (rank order kept). */
+/**
+ * The top of the trending ranking, public articles only, joined to their audio sizes, newest
+ * first: scores drift every minute, so listing the top set by date keeps the bytes (and the
+ * ETag) unchanged until the set itself changes.
+ */
 async function trendingReady(env: Pick<Env, "DB">): Promise<FeedItem[]> {
   // Over-fetch: publisher_only stubs rank too but never go into a public feed.
   const ranked = (await trendingArticles(env, { limit: TRENDING_ITEMS * 2, audioReadyOnly: true }))
@@ -96,13 +100,14 @@ async function trendingReady(env: Pick<Env, "DB">): Promise<FeedItem[]> {
   );
   const [first, ...rest] = chunks;
   const sizes = new Map((await db.batch([first, ...rest])).flat().map((o) => [o.key, o]));
-  return ranked.flatMap((a) => {
+  const items = ranked.flatMap((a) => {
     const audio = sizes.get(a.audioKey!);
     if (!audio || audio.mp3Bytes === null) return [];
     const { slug, title, summary, publisher, url, publishedAt, createdAt } = a;
     const { key: audioKey, mp3Bytes, opusBytes, durationSeconds } = audio;
     return [toItem({ slug, title, summary, publisher, url, publishedAt, createdAt, audioKey, mp3Bytes, opusBytes, durationSeconds })];
   });
+  return items.sort((x, y) => y.published.getTime() - x.published.getTime());
 }
 
 /** The episodes of a public feed: public articles with ready audio, never a stub or a private article. */

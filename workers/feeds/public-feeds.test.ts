@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { call } from "../../test/client";
-import { addArticle } from "../articles/test-fixtures";
+import { addArticle, addPlays } from "../articles/test-fixtures";
 import { validatePodcastFeed } from "./podcast-validator";
 import { podcastGuid } from "./rss";
 import { feedListener, forgetEdgeCache, PUBLIC_FEED_PATHS, readyArticle } from "./test-fixtures";
@@ -116,6 +116,21 @@ describe("public feed paths (SPEC.md part 4, Podcast feeds)", () => {
     expect(width).toBe(height);
     expect(width).toBeGreaterThanOrEqual(1400);
     expect(width).toBeLessThanOrEqual(3000);
+  });
+
+  it("writes text with markup characters without stray whitespace, and itunes:explicit as true/false", async () => {
+    await readyArticle({ title: "Rates & <risks>" });
+    const xml = await (await call("/v1/podcasts/service.xml")).text();
+    expect(xml).toContain("<title><![CDATA[Rates & <risks>]]></title>");
+    expect(xml).not.toMatch(/<itunes:explicit>(yes|no)</);
+    expect(validatePodcastFeed(xml, { locked: false }).feed!.items![0].title).toBe("Rates & <risks>");
+  });
+
+  it("lists the trending top set newest first, so the body only changes when the set does", async () => {
+    const old = await readyArticle({ title: "Older but played", createdAt: new Date(Date.now() - 3 * 3_600_000) });
+    await readyArticle({ title: "Newest", createdAt: new Date(Date.now() - 60_000) });
+    await addPlays(old.id, 10); // ranks it first: (1 + 20) / 5² > 1 / 2²
+    expect(await titles("/v1/podcasts/service.xml")).toEqual(["Newest", "Older but played"]);
   });
 
   it("keeps an episode's guid when its audio is re-rendered", async () => {

@@ -79,11 +79,15 @@ function toRssItem(env: object, item: FeedItem, transcriptUrl: TranscriptUrl): R
 }
 
 /**
- * feedsmith writes itunes:explicit as yes/no; Apple documents true/false
- * (https://podcasters.apple.com/support/823-podcast-requirements), so the values are rewritten.
+ * Two touches on feedsmith's output. It writes itunes:explicit as yes/no where Apple documents
+ * true/false (https://podcasters.apple.com/support/823-podcast-requirements). And it indents CDATA
+ * sections onto their own line, which puts whitespace into the element's text: a title with "&"
+ * would start with a newline in apps that do not trim.
  */
-function appleExplicit(xml: string): string {
-  return xml.replace(/<itunes:explicit>(yes|no)<\/itunes:explicit>/g, (_, v: string) => `<itunes:explicit>${v === "yes" ? "true" : "false"}</itunes:explicit>`);
+function tidy(xml: string): string {
+  return xml
+    .replace(/<itunes:explicit>(yes|no)<\/itunes:explicit>/g, (_, v: string) => `<itunes:explicit>${v === "yes" ? "true" : "false"}</itunes:explicit>`)
+    .replace(/<([\w:]+)>\s*(<!\[CDATA\[[\s\S]*?\]\]>)\s*<\/\1>/g, "<$1>$2</$1>");
 }
 
 /** The feed document for `channel` with `items`. */
@@ -112,5 +116,5 @@ export function renderRss(env: object, channel: Channel, items: FeedItem[], tran
     },
     items: items.map((item) => toRssItem(env, item, transcriptUrl)),
   };
-  return appleExplicit(generateRssFeed(feed));
+  return tidy(generateRssFeed(feed));
 }
