@@ -1,4 +1,4 @@
-import { canonicalPodcastVertical } from "../listeners/verticals";
+import { canonicalPodcastVertical, PODCAST_VERTICALS } from "../listeners/verticals";
 
 /**
  * The public podcast feeds: one entry per stable URL of SPEC.md part 4 "Podcast feeds" and the
@@ -103,22 +103,22 @@ export const DECLASSIFIED_FEED: FeedDefinition = {
  * URL a directory took.
  */
 export function serviceFeed(slug: string): FeedDefinition | undefined {
-  const host = Object.hasOwn(HOSTS, slug) ? slug : null;
-  const resolved = canonicalPodcastVertical(slug);
   // A host slug keeps its own meaning: `markets` is the markets host, not the finance alias.
-  const vertical = host && resolved !== slug ? null : resolved;
-  if (vertical === "trending") return TRENDING_FEED;
-  const canonical = host ?? vertical;
+  const canonical = Object.hasOwn(HOSTS, slug) ? slug : canonicalPodcastVertical(slug);
+  if (canonical === "trending") return TRENDING_FEED;
   if (canonical === null) return undefined;
   const persona = HOSTS[canonical] ?? VERTICALS[canonical];
   if (!persona) return undefined;
+  // Everything below depends on the canonical slug only: every URL of one feed serves the same bytes.
+  const isHost = Object.hasOwn(HOSTS, canonical);
+  const isVertical = (PODCAST_VERTICALS as readonly string[]).includes(canonical);
   return {
     key: `service:${canonical}`,
     path: `/v1/podcasts/service-${canonical}.xml`,
     ...persona,
     author: AUTHOR,
     artPrompt: `${canonical.replace(/_/g, " ")} stories`,
-    selection: { kind: "topic", hosts: host ? [host] : [], verticals: vertical ? [vertical] : [] },
+    selection: { kind: "topic", hosts: isHost ? [canonical] : [], verticals: isVertical ? [canonical] : [] },
   };
 }
 

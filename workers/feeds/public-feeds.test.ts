@@ -64,6 +64,15 @@ describe("public feed paths (SPEC.md part 4, Podcast feeds)", () => {
     expect(await titles("/v1/podcasts/service-finance.xml")).toEqual(["Markets hosted"]);
   });
 
+  it("every spelling of a feed serves the canonical feed's bytes", async () => {
+    await readyArticle({ title: "Hosted", host: "tech", vertical: "science" });
+    await readyArticle({ title: "Vertical", vertical: "tech" });
+    const canonical = await (await call("/v1/podcasts/service-tech.xml")).text();
+    for (const spelling of ["Tech", "technology"]) {
+      expect(await (await call(`/v1/podcasts/service-${spelling}.xml`)).text(), spelling).toBe(canonical);
+    }
+  });
+
   it("parenting is the young_moms feed: same body, one identity (self link and podcast:guid)", async () => {
     await readyArticle({ title: "Sleep schedules", vertical: "young_moms" });
     expect(await titles("/v1/podcasts/service-parenting.xml")).toEqual(["Sleep schedules"]);
