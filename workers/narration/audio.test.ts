@@ -81,11 +81,12 @@ describe("GET /v1/audio/{key}.mp3 streamed from R2", () => {
     expect((await again.arrayBuffer()).byteLength).toBe(1000);
   });
 
-  it("404 for an unknown key, 422 for a malformed one", async () => {
+  it("404 for an unknown key or encoding, 422 for a malformed key", async () => {
     const res = await callWith(new FakeRender(), `/v1/audio/${"0".repeat(64)}.mp3`);
     expect(res.status).toBe(404);
     expect((await callWith(null, "/v1/audio/nothex.mp3")).status).toBe(422);
-    expect((await callWith(null, `/v1/audio/${"0".repeat(64)}.flac`)).status).toBe(422);
+    expect((await callWith(null, `/v1/audio/${"A".repeat(64)}.mp3`)).status).toBe(422);
+    expect((await callWith(null, `/v1/audio/${"0".repeat(64)}.flac`)).status).toBe(404);
   });
 
   it("416 for a range past the end", async () => {

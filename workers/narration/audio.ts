@@ -1,11 +1,11 @@
 import * as v from "valibot";
 import { ApiError } from "../core/errors";
-import { route } from "../core/route";
+import { route, type ResponseDoc } from "../core/route";
 import { mp3RedirectUrl } from "./audio-redirect";
-import { AUDIO_CONTENT_TYPES, audioObjectPath } from "./objects";
+import { AUDIO_CONTENT_TYPES, AUDIO_KEY_PATTERN, audioObjectPath } from "./objects";
 import type { LazyFormat } from "./render-contract";
 import { renderService } from "./render-service";
-import type { AudioFormat } from "./urls";
+import { AUDIO_FORMATS, type AudioFormat } from "./urls";
 
 /**
  * The bytes behind an audio URL never change (the key is a hash of what was rendered), so
@@ -15,10 +15,10 @@ import type { AudioFormat } from "./urls";
  */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
-const AudioFile = v.pipe(
+const AudioKey = v.pipe(
   v.string(),
-  v.regex(/^[0-9a-f]{64}\.(mp3|opus|wav)$/, "must be <64 hex key>.mp3, .opus or .wav"),
-  v.description("Cache key (64 hex) and encoding: .mp3 (canonical), .opus (Ogg Opus) or .wav."),
+  v.regex(AUDIO_KEY_PATTERN, "must be a 64-character lower-case hex cache key"),
+  v.description("Cache key: SHA-256 hex of provider, voice and normalised text."),
 );
 
 function headersFor(obj: R2Object, format: AudioFormat): Headers {
@@ -120,35 +120,48 @@ function withLength(headers: Headers, size: number): Headers {
   return headers;
 }
 
-export const getAudio = route({
-  method: ["GET", "HEAD"],
-  path: "/v1/audio/:file",
-  tag: "narration",
-  summary: "Audio file: {key}.mp3, {key}.opus or {key}.wav, with byte ranges",
-  description:
-    "Public. Supports Range (206, Content-Range), ETag / If-None-Match (304) and HEAD; immutable for a year. " +
-    "Opus and WAV are built on first request. When R2_PUBLIC_URL is set, .mp3 answers 302 to the public " +
-    "bucket; when R2 S3 credentials are set, 302 to a presigned URL valid for one hour.",
-  auth: "none",
-  rateLimit: "audio",
-  params: v.object({ file: AudioFile }),
-  responses: {
-    200: { description: "The audio", contentType: "audio/mpeg" },
-    206: { description: "The requested byte range", contentType: "audio/mpeg", headers: { "Content-Range": "bytes start-end/size" } },
-    302: { description: ".mp3 only: the object in the public bucket or a 1-hour presigned URL", headers: { Location: "URL" } },
+const NOTES: Record<AudioFormat, string> = {
+  mp3:
+    "MP3, the canonical encoding. When R2_PUBLIC_URL is set, 302 to the public bucket; else when R2 S3 " +
+    "credentials are set, 302 to a presigned URL valid for one hour; else streamed.",
+  opus: "Ogg Opus, built from the master on first request and kept.",
+  wav: "WAV (16-bit PCM), built from the master on first request and kept.",
+};
+
+/** GET and HEAD /v1/audio/{key}.{format}: one route per encoding, so the OpenAPI paths read as SPEC.md writes them. */
+function audioRoute(format: AudioFormat) {
+  const type = AUDIO_CONTENT_TYPES[format];
+  const responses: Record<number, ResponseDoc> = {
+    200: { description: "The audio", contentType: type },
+    206: { description: "The requested byte range", contentType: type, headers: { "Content-Range": "bytes start-end/size" } },
     304: { description: "Not modified (If-None-Match)" },
     404: { description: "Unknown key" },
     416: { description: "Range not satisfiable", headers: { "Content-Range": "bytes */size" } },
-  },
-  async handle({ env, ctx, request, params }) {
-    const [key, format] = params.file.split(".") as [string, AudioFormat];
-    if (format === "mp3") {
-      const target = await mp3RedirectUrl(env, key);
-      if (target) {
-        if (!(await env.AUDIO.head(audioObjectPath(key, "mp3")))) throw new ApiError("not_found", "no audio with that key");
-        return new Response(null, { status: 302, headers: { Location: target, "Cache-Control": "no-store" } });
+  };
+  if (format === "mp3") responses[302] = { description: "The public object or a 1-hour presigned URL", headers: { Location: "URL" } };
+  return route({
+    method: ["GET", "HEAD"],
+    path: `/v1/audio/:key.${format}`,
+    tag: "narration",
+    summary: `Audio file as ${format}, with byte ranges`,
+    description:
+      `Public. ${NOTES[format]} Supports Range (206, Content-Range), ETag / If-None-Match (304) and HEAD; ` +
+      "immutable for a year; repeat reads come from the edge cache.",
+    auth: "none",
+    rateLimit: "audio",
+    params: v.object({ key: AudioKey }),
+    responses,
+    async handle({ env, ctx, request, params }) {
+      if (format === "mp3") {
+        const target = await mp3RedirectUrl(env, params.key);
+        if (target) {
+          if (!(await env.AUDIO.head(audioObjectPath(params.key, "mp3")))) throw new ApiError("not_found", "no audio with that key");
+          return new Response(null, { status: 302, headers: { Location: target, "Cache-Control": "no-store" } });
+        }
       }
-    }
-    return serve(env, ctx, request, key, format);
-  },
-});
+      return serve(env, ctx, request, params.key, format);
+    },
+  });
+}
+
+export const audioRoutes = AUDIO_FORMATS.map(audioRoute);

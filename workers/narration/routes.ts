@@ -1,6 +1,6 @@
 import type { Route } from "../core/route";
 import { getArticleAudio } from "./article-audio";
-import { getAudio } from "./audio";
+import { audioRoutes } from "./audio";
 import { postJob } from "./enqueue-job";
 import { getJob } from "./get-job";
 import { postPublishWebhook } from "./publish";
@@ -15,6 +15,6 @@ export const narrationRoutes: Route[] = [
   postPublishWebhook,
   postRenderNow,
   getArticleAudio,
-  getAudio,
+  ...audioRoutes,
   getVoices,
 ];
