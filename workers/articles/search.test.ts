@@ -70,6 +70,22 @@ describe("GET /v1/stories/search: visibility", () => {
   });
 });
 
+describe("GET /v1/stories/search: exact pages behind filters", () => {
+  it("finds a public hit ranked below a full ranking window of private matches", async () => {
+    const { listener } = await addListener();
+    await env.DB.prepare(
+      `with recursive n(i) as (select 1 union all select i + 1 from n where i < 450)
+       insert into articles (slug, title, publisher, vertical, body_text, visibility, owner_listener_id, content_hash)
+       select 'private-zebra-' || i, 'Zebra zebra crossing ' || i, 'P', 'tech', 'zebra', 'listener_private', ?, 'h' || i from n`,
+    )
+      .bind(listener.id)
+      .run();
+    const open = await addArticle({ title: "Crossings", bodyText: "A lone zebra in a long body of other words entirely." });
+    const got = await (await call("/v1/stories/search?q=zebra&expand=false", bypass)).json<Body>();
+    expect(got.results.map((r) => r.slug)).toEqual([open.slug]);
+  });
+});
+
 describe("GET /v1/stories/search: validation (SPEC.md part 8)", () => {
   it("answers 422 outside every limit and 200 at the edges", async () => {
     const bad = [
