@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { apiKeyHeaders, call } from "../../test/client";
+import { testVars } from "../../test/vars";
+import type { JobView } from "../narration/job-view";
+import { signWebhook } from "../narration/webhook-signature";
+import { validatePodcastFeed } from "./podcast-validator";
+import { forgetEdgeCache } from "./test-fixtures";
+
+// The real pipeline (signed publish → queue → render Worker → R2 + audio_objects) feeding a feed:
+// the enclosure length in the feed is the size of the bytes a podcast client downloads.
+
+async function publishAndRender(article: Record<string, unknown>): Promise<JobView> {
+  const raw = JSON.stringify(article);
+  const signature = await signWebhook(testVars.PUBLISH_WEBHOOK_SECRET, new TextEncoder().encode(raw));
+  const res = await call("/v1/webhook/publish", { method: "POST", body: raw, headers: { "content-type": "application/json", "x-legacy-signature": signature } });
+  expect(res.status).toBe(200);
+  const { job_id } = await res.json<{ job_id: string }>();
+  for (let i = 0; i < 300; i++) {
+    const job = await (await call(`/v1/jobs/${job_id}`, { headers: apiKeyHeaders })).json<JobView>();
+    if (job.state === "done" || job.state === "failed") return job;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`job ${job_id} did not finish`);
+}
+
+describe("a published article becomes an episode", () => {
+  it("publish → render → the host feed lists it with the exact MP3 size, and the enclosure serves ranges", async () => {
+    await forgetEdgeCache(["/v1/podcasts/service-sports.xml"]);
+    const job = await publishAndRender({
+      title: "Late Winner at the Harbour Ground",
+      publisher: "Evening Post",
+      vertical: "sports",
+      host: "sports",
+      summary: "A last-minute goal settles the derby.",
+      body_text: "The derby was level until the final minute. Then the captain struck from distance.",
+    });
+    expect(job.state).toBe("done");
+
+    const { feed, problems } = validatePodcastFeed(await (await call("/v1/podcasts/service-sports.xml")).text(), { locked: false });
+    expect(problems).toEqual([]);
+    const [item] = feed!.items!;
+    expect(item.title).toBe("Late Winner at the Harbour Ground");
+    const { url, length } = item.enclosures![0];
+    expect(url).toBe(job.audio_url);
+
+    const path = new URL(url!).pathname;
+    const whole = new Uint8Array(await (await call(path)).arrayBuffer());
+    expect(whole.length).toBe(length);
+    const first = await call(path, { headers: { Range: "bytes=0-1" } });
+    expect(first.status).toBe(206);
+    expect(first.headers.get("content-range")).toBe(`bytes 0-1/${length}`);
+    expect(new Uint8Array(await first.arrayBuffer())).toEqual(whole.slice(0, 2));
+
+    const transcript = await call(new URL(item.podcast!.transcripts![0].url!).pathname);
+    expect(transcript.status).toBe(200);
+    expect(await transcript.text()).toContain("Then the captain struck from distance.");
+  });
+});
