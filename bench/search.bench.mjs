@@ -1,11 +1,8 @@
 // Search and stories-feed latency over 10,000 and then 100,000 articles in local D1. The archive is
 // generated text: words made of syllables, drawn with a Zipf distribution so that some terms match
 // a fifth of the archive and others a handful of articles, as in real prose.
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { executeSql } from "./d1.mjs";
 import { load, loadRows } from "./http.mjs";
 
 const STEPS = [10_000, 100_000];
@@ -63,22 +60,6 @@ function articleRow(i, now) {
   }, ${rand() < 0.1 ? 1 : 0}, ${sq(`bench-hash-${i}`)}, ${audio}, ${audio === "NULL" ? "NULL" : 120 + Math.floor(rand() * 600)}, ${Math.floor(now - rand() * 60 * DAY)})`;
 }
 
-function execute(persistTo, sql) {
-  const dir = mkdtempSync(join(tmpdir(), "search-bench-"));
-  const file = join(dir, "seed.sql");
-  writeFileSync(file, sql);
-  try {
-    const extra = persistTo ? ["--persist-to", persistTo] : [];
-    execFileSync("wrangler", ["d1", "execute", "DB", "--local", "-c", "wrangler.toml", ...extra, "--file", file], {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, CI: "true" },
-      maxBuffer: 1 << 28,
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 /** Adds articles from..to-1 in chunks (one wrangler call each; the FTS triggers index them on insert). */
 function seedArticles(persistTo, from, to) {
   const now = Date.now();
@@ -92,7 +73,7 @@ function seedArticles(persistTo, from, to) {
           rows.join(",\n") + ";",
       );
     }
-    execute(persistTo, statements.join("\n"));
+    executeSql(persistTo, statements.join("\n"));
   }
 }
 
@@ -106,7 +87,7 @@ async function check(url, init) {
 
 export async function run({ base, persistTo }) {
   const token = `bench-search-listener-${Date.now()}`;
-  execute(
+  executeSql(
     persistTo,
     `INSERT INTO listeners (email, token_hash, token_encrypted, verticals) VALUES ('bench-search@example.test', '${createHash("sha256").update(token).digest("hex")}', 'unused', '["science","finance"]');`,
   );
