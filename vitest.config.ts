@@ -1,12 +1,20 @@
 import { readFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { buildRenderWorker, renderTestWorker } from "./scripts/render-test-worker.mjs";
 import { testVars } from "./test/vars.ts";
+
+/** End-to-end tests (narration-e2e.test.ts, consumer.e2e.test.ts) run where the render queue is consumed. */
+const E2E = "**/*e2e.test.ts";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(readFileSync("wrangler.toml", "utf8"))?.[1];
-  return {
+  buildRenderWorker();
+  // Two projects over the same Workers: in "e2e" the render Worker consumes the render queue. It is a
+  // project of its own because a live consumer finishes jobs that other tests hold in flight, and
+  // storage resets between tests cannot reach messages already queued.
+  const project = (name: string, consumeQueue: boolean, include: string[], exclude: string[] = []) => ({
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
@@ -14,12 +22,25 @@ export default defineConfig(async () => {
         remoteBindings: false,
         miniflare: {
           bindings: { ...testVars, COMPATIBILITY_DATE: compatibilityDate ?? "unknown", TEST_MIGRATIONS: migrations },
+          // The render Worker beside the API Worker, sharing its D1 database and R2 bucket. The
+          // project name fixes the runner's name, which its Durable Object bindings target.
+          workers: [renderTestWorker({ runnerName: `vitest-plugin-runner-${name}`, consumeQueue })],
         },
       }),
     ],
     test: {
-      include: ["workers/**/*.test.ts", "durable-objects/**/*.test.ts", "test/**/*.test.ts"],
+      name,
+      include,
+      exclude,
       setupFiles: ["./test/setup.ts"],
+      // ffprobe and ffmpeg's ebur128 filter for the audio tests (Node side, over loopback).
+      globalSetup: ["./scripts/audio-probe-setup.mjs"],
+    },
+  });
+  const all = ["workers/**/*.test.ts", "durable-objects/**/*.test.ts", "test/**/*.test.ts"];
+  return {
+    test: {
+      projects: [project("narration", false, all, [E2E, "**/node_modules/**"]), project("narration-e2e", true, [`workers/${E2E}`])],
     },
   };
 });

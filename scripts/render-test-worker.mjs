@@ -1,8 +1,10 @@
-// The render Worker as an auxiliary Worker of the vitest project, so tests run publish -> queue ->
+// The render Worker as an auxiliary Worker of the vitest projects: it serves the RENDER service
+// binding and, in the end-to-end project, consumes the render queue, so tests run publish -> queue ->
 // consumer -> R2 -> audio for real. vitest's auxiliary Workers take built JavaScript, so the render
 // Worker is bundled first with the same bundler a deploy uses (`wrangler deploy --dry-run`), and its
 // bindings are read from its wrangler.toml rather than repeated here.
 import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { unstable_readConfig } from "wrangler";
 
@@ -10,8 +12,8 @@ const CONFIG = "workers/render/wrangler.toml";
 // Absolute: wrangler resolves --outdir against the configuration file's folder.
 const OUT = path.resolve(".build/render");
 
-/** Bundles the render Worker into .build/render and returns its Miniflare options. */
-export function renderTestWorker({ runnerName, vars = {} }) {
+/** Bundles the render Worker into .build/render. */
+export function buildRenderWorker() {
   try {
     execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", OUT, "-c", CONFIG], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -23,37 +25,49 @@ export function renderTestWorker({ runnerName, vars = {} }) {
     process.stderr.write(err.stderr ?? "");
     throw new Error("building the render Worker for the tests failed");
   }
+}
+
+/**
+ * Miniflare options of the built render Worker beside the Worker under test, whose Durable Objects
+ * run under `runnerName`. With `consumeQueue`, it also consumes the render queue and its dead-letter
+ * queue; without, messages stay queued (tests that hold jobs in flight are not raced by a consumer).
+ */
+export function renderTestWorker({ runnerName, consumeQueue }) {
   const config = unstable_readConfig({ config: CONFIG });
   return {
     name: config.name,
-    modules: true,
-    scriptPath: path.join(OUT, "index.js"),
-    // wrangler's default module rules, which the bundle's side modules were written for.
-    modulesRules: [
-      { type: "CompiledWasm", include: ["**/*.wasm"] },
-      { type: "Data", include: ["**/*.bin"] },
-    ],
+    modulesRoot: OUT,
+    modules: bundleModules(),
     compatibilityDate: config.compatibility_date,
     compatibilityFlags: config.compatibility_flags,
-    bindings: vars,
     // Same ids as the Worker under test, so both see one database and one bucket.
     d1Databases: Object.fromEntries(config.d1_databases.map((d) => [d.binding, d.database_id])),
     r2Buckets: Object.fromEntries(config.r2_buckets.map((r) => [r.binding, r.bucket_name])),
-    // Durable Object classes of the API Worker run under the vitest runner's name.
     durableObjects: Object.fromEntries(
       config.durable_objects.bindings.map((d) => [d.name, { className: d.class_name, scriptName: runnerName }]),
     ),
-    queueConsumers: Object.fromEntries(
-      config.queues.consumers.map((c) => [
-        c.queue,
-        {
-          maxBatchSize: c.max_batch_size,
-          maxBatchTimeout: c.max_batch_timeout,
-          maxRetries: c.max_retries,
-          retryDelay: c.retry_delay,
-          deadLetterQueue: c.dead_letter_queue,
-        },
-      ]),
-    ),
+    queueConsumers: consumeQueue
+      ? Object.fromEntries(
+          config.queues.consumers.map((c) => [
+            c.queue,
+            {
+              maxBatchSize: c.max_batch_size,
+              maxBatchTimeout: c.max_batch_timeout,
+              maxRetries: c.max_retries,
+              retryDelay: c.retry_delay,
+              deadLetterQueue: c.dead_letter_queue,
+            },
+          ]),
+        )
+      : undefined,
   };
+}
+
+// wrangler's default module rules, which the bundle's side modules were written for.
+const MODULE_TYPES = { ".js": "ESModule", ".wasm": "CompiledWasm", ".bin": "Data" };
+
+/** The bundle's modules, entry first: index.js and the side modules wrangler wrote next to it. */
+function bundleModules() {
+  const files = readdirSync(OUT).filter((f) => f !== "index.js" && MODULE_TYPES[path.extname(f)]);
+  return ["index.js", ...files].map((f) => ({ type: MODULE_TYPES[path.extname(f)], path: path.join(OUT, f) }));
 }

@@ -4,11 +4,20 @@ import { encodeStored } from "../narration/pipeline/store";
 import { renderText } from "../narration/pipeline/render";
 import { configuredProviders } from "../narration/providers/registry";
 import type { LazyFormat, RenderInput, RenderResult, RenderRpc } from "../narration/render-contract";
+import { measureEngine } from "./measure";
 
 const DEAD_LETTER_QUEUE = "narration-render-dlq";
 
-/** The render Worker: consumes the render Queue and its dead-letter queue. */
+/**
+ * The render Worker: consumes the render Queue and its dead-letter queue. Its only HTTP route is the
+ * engine measurement of `npm run bench` (POST /bench with text): production sets workers_dev = false
+ * and no routes, so it is reachable only under `wrangler dev`.
+ */
 export default {
+  async fetch(request) {
+    if (request.method !== "POST" || new URL(request.url).pathname !== "/bench") return new Response("not found", { status: 404 });
+    return Response.json(await measureEngine(await request.text()));
+  },
   async queue(batch, env) {
     if (batch.queue === DEAD_LETTER_QUEUE) await consumeDeadLetters(batch, env);
     else await consumeRenderBatch(batch, env, configuredProviders(env));

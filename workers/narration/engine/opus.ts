@@ -12,9 +12,12 @@ const RATE = 48_000;
 const FRAME = 960;
 /** Transparent-sounding for mono speech. */
 const BITRATE = 32_000;
+/** 5 of 10: about 3x faster than 10 in workerd for about 2 % more bytes, inaudible on speech. */
+const COMPLEXITY = 5;
 const MAX_PACKET = 4000;
 const OPUS_APPLICATION_AUDIO = 2049;
 const OPUS_SET_BITRATE = 4002;
+const OPUS_SET_COMPLEXITY = 4010;
 const OPUS_SET_SIGNAL = 4024;
 const OPUS_SIGNAL_VOICE = 3001;
 const OPUS_GET_LOOKAHEAD = 4027;
@@ -71,6 +74,7 @@ export async function encodeOggOpus(pcm: Pcm, serial: number): Promise<Uint8Arra
   try {
     check(w.opus_encoder_init(state, RATE, 1, OPUS_APPLICATION_AUDIO), "init");
     check(w.opus_encoder_ctl_set(state, OPUS_SET_BITRATE, BITRATE), "bitrate");
+    check(w.opus_encoder_ctl_set(state, OPUS_SET_COMPLEXITY, COMPLEXITY), "complexity");
     check(w.opus_encoder_ctl_set(state, OPUS_SET_SIGNAL, OPUS_SIGNAL_VOICE), "signal");
     const preSkip = check(w.opus_encoder_ctl_get(state, OPUS_GET_LOOKAHEAD), "lookahead");
 

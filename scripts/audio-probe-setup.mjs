@@ -1,0 +1,56 @@
+// vitest globalSetup: a loopback HTTP service through which tests running in workerd check rendered
+// files with ffprobe (codec, duration) and ffmpeg's ebur128 filter (integrated loudness, true peak).
+// Tests POST the file's bytes to the URL provided as "audioProbeUrl".
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+async function probe(file) {
+  const { stdout } = await run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,sample_rate,channels:format=format_name,duration", "-of", "json", file]);
+  const info = JSON.parse(stdout);
+  // ebur128 prints its summary on stderr: "I: -16.0 LUFS" and, with peak=true, "Peak: -1.2 dBFS" (true peak).
+  const { stderr } = await run("ffmpeg", ["-nostats", "-hide_banner", "-i", file, "-filter_complex", "ebur128=peak=true", "-f", "null", "-"], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const summary = stderr.slice(stderr.lastIndexOf("Summary:"));
+  const number = (pattern) => Number(pattern.exec(summary)?.[1]);
+  return {
+    format: info.format.format_name,
+    duration: Number(info.format.duration),
+    codec: info.streams[0]?.codec_name,
+    sample_rate: Number(info.streams[0]?.sample_rate),
+    channels: info.streams[0]?.channels,
+    integrated_lufs: number(/I:\s+(-?[\d.]+) LUFS/),
+    true_peak_dbtp: number(/Peak:\s+(-?[\d.]+|-inf) dBFS/),
+  };
+}
+
+export default async function setup({ provide }) {
+  const dir = await mkdtemp(path.join(tmpdir(), "audio-probe-"));
+  let n = 0;
+  const server = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const file = path.join(dir, `${n++}.${new URL(req.url, "http://x").searchParams.get("ext") ?? "bin"}`);
+    try {
+      await writeFile(file, Buffer.concat(chunks));
+      const result = await probe(file);
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result));
+    } catch (err) {
+      res.writeHead(500).end(String(err?.stderr || err));
+    } finally {
+      await rm(file, { force: true });
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  provide("audioProbeUrl", `http://127.0.0.1:${server.address().port}/probe`);
+  return async () => {
+    server.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,104 @@
+import { createMessageBatch, env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { articles, audioObjects, database, listeners, renderJobs } from "../db";
+import { backoffSeconds, consumeDeadLetters, consumeRenderBatch } from "./consumer";
+import { offlineSynthesizer } from "./engine/offline";
+import { audioObjectPath } from "./objects";
+import { fakeFetch } from "./providers/fake-fetch";
+import { resetHealth } from "./providers/health";
+import { openAiSynthesizer } from "./providers/openai";
+
+const db = () => database(env);
+const offline = { offline: offlineSynthesizer };
+
+async function insertArticle(): Promise<number> {
+  const [row] = await db()
+    .insert(articles)
+    .values({ slug: "a-story", title: "A story", publisher: "Daily", vertical: "tech", bodyText: "It begins here. It ends there.", contentHash: "h1" })
+    .returning({ id: articles.id });
+  return row.id;
+}
+
+async function insertListener(): Promise<number> {
+  const [row] = await db()
+    .insert(listeners)
+    .values({ email: "l@example.test", tokenHash: "th", tokenEncrypted: "te" })
+    .returning({ id: listeners.id });
+  return row.id;
+}
+
+async function job(id: string) {
+  return db().select().from(renderJobs).where(eq(renderJobs.id, id)).get();
+}
+
+function batchOf(...jobIds: string[]) {
+  return createMessageBatch(
+    "narration-render",
+    jobIds.map((job_id, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body: { job_id } })),
+  );
+}
+
+beforeEach(() => resetHealth());
+
+describe("render queue consumer", () => {
+  it("renders an article job, marks it done and gives the article its audio and real duration", async () => {
+    const articleId = await insertArticle();
+    await db().insert(renderJobs).values({ id: "job-1", articleId });
+    await consumeRenderBatch(batchOf("job-1"), env, offline);
+    const done = await job("job-1");
+    expect(done).toMatchObject({ state: "done", provider: "offline", voice: "en-US-female", attempts: 1, error: null });
+    const article = await db().select().from(articles).where(eq(articles.id, articleId)).get();
+    const audio = await db().select().from(audioObjects).where(eq(audioObjects.key, done!.audioKey!)).get();
+    expect(article!.audioKey).toBe(done!.audioKey);
+    expect(article!.listenSeconds).toBe(Math.round(audio!.durationSeconds));
+    expect(await env.AUDIO.head(audioObjectPath(done!.audioKey!, "mp3"))).not.toBeNull();
+  });
+
+  it("leaves the article alone when its text changed during the render", async () => {
+    const articleId = await insertArticle();
+    await db().insert(renderJobs).values({ id: "job-2", articleId });
+    const slowOffline = {
+      offline: {
+        async synthesize(text: string, offer: Parameters<typeof offlineSynthesizer.synthesize>[1]) {
+          await db().update(articles).set({ contentHash: "h2" }).where(eq(articles.id, articleId));
+          return offlineSynthesizer.synthesize(text, offer);
+        },
+      },
+    };
+    await consumeRenderBatch(batchOf("job-2"), env, slowOffline);
+    expect((await job("job-2"))!.state).toBe("done");
+    expect((await db().select().from(articles).where(eq(articles.id, articleId)).get())!.audioKey).toBeNull();
+  });
+
+  it("acks a redelivered message of a finished job without rendering again", async () => {
+    await db().insert(renderJobs).values({ id: "job-3", text: "Done already.", state: "done" });
+    const spy = vi.fn(offlineSynthesizer.synthesize);
+    const batch = batchOf("job-3");
+    const ack = vi.spyOn(batch.messages[0], "ack");
+    await consumeRenderBatch(batch, env, { offline: { synthesize: spy } });
+    expect(spy).not.toHaveBeenCalled();
+    expect(ack).toHaveBeenCalled();
+  });
+
+  it("retries a failed render with exponential backoff and keeps the error on the job", async () => {
+    await db().insert(renderJobs).values({ id: "job-4", text: "Will fail.", voice: "onyx" });
+    const far = fakeFetch(() => new Response("down", { status: 503 }));
+    const batch = createMessageBatch("narration-render", [{ id: "m", timestamp: new Date(), attempts: 3, body: { job_id: "job-4" } }]);
+    const retry = vi.spyOn(batch.messages[0], "retry");
+    await consumeRenderBatch(batch, env, { openai: openAiSynthesizer("sk", far.fetch) });
+    expect(retry).toHaveBeenCalledWith({ delaySeconds: 40 });
+    expect(await job("job-4")).toMatchObject({ state: "queued", attempts: 1, error: expect.stringContaining("no_provider") });
+    expect([1, 2, 3, 4, 5, 6, 7].map(backoffSeconds)).toEqual([10, 20, 40, 80, 160, 300, 300]);
+  });
+
+  it("dead-letters: marks the job failed with its last error and releases the listener's slot", async () => {
+    const listenerId = await insertListener();
+    await db().insert(renderJobs).values({ id: "job-5", text: "x", listenerId, state: "queued", error: "no_provider: openai down" });
+    const gate = env.RENDER_GATE.getByName(String(listenerId));
+    await gate.acquire("job-5", 3, 60_000);
+    await consumeDeadLetters(createMessageBatch("narration-render-dlq", [{ id: "d", timestamp: new Date(), attempts: 1, body: { job_id: "job-5" } }]), env);
+    expect(await job("job-5")).toMatchObject({ state: "failed", error: "no_provider: openai down" });
+    expect(await gate.inFlight()).toBe(0);
+  });
+});

@@ -1,0 +1,40 @@
+import { encodeMp3 } from "../narration/engine/mp3";
+import { espeak } from "../narration/engine/offline";
+import { encodeOggOpus } from "../narration/engine/opus";
+import { pcmDuration } from "../narration/engine/pcm";
+import { resample } from "../narration/engine/resample";
+import { MASTER_SAMPLE_RATE } from "../narration/objects";
+import { splitText } from "../narration/pipeline/chunk";
+import { PROVIDERS } from "../narration/providers/catalogue";
+
+/**
+ * Engine and encoder speed inside workerd, for bench/narration-engine.bench.mjs. workerd advances
+ * Date.now() only across I/O, so each stage is bracketed by a timer wait; an isolate runs one thing
+ * at a time, so a stage's wall time is its CPU time.
+ */
+export async function measureEngine(text: string, voice = "en-us") {
+  const tick = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return Date.now();
+  };
+  const t0 = await tick();
+  const pieces = [];
+  for (const piece of splitText(text, PROVIDERS.offline.maxCharsPerRequest)) pieces.push(await espeak(piece, voice));
+  const t1 = await tick();
+  const master = { samples: Float32Array.from(pieces.flatMap((p) => Array.from(resample(p, MASTER_SAMPLE_RATE).samples))), sampleRate: MASTER_SAMPLE_RATE };
+  const t2 = await tick();
+  const mp3 = await encodeMp3(master);
+  const t3 = await tick();
+  const opus = await encodeOggOpus(master, 1);
+  const t4 = await tick();
+  const audioSeconds = pcmDuration(master);
+  return {
+    characters: text.length,
+    audio_seconds: audioSeconds,
+    synth_ms: t1 - t0,
+    mp3_ms: t3 - t2,
+    opus_ms: t4 - t3,
+    mp3_bytes: mp3.byteLength,
+    opus_bytes: opus.byteLength,
+  };
+}
