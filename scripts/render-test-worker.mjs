@@ -4,15 +4,18 @@
 // Worker is bundled first with the same bundler a deploy uses (`wrangler deploy --dry-run`), and its
 // bindings are read from its wrangler.toml rather than repeated here.
 import { execFileSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { unstable_readConfig } from "wrangler";
 
 const CONFIG = "workers/render/wrangler.toml";
-// Absolute: wrangler resolves --outdir against the configuration file's folder.
-const OUT = path.resolve(".build/render");
+// One folder per test process, so concurrent vitest runs never read each other's half-written
+// bundle; absolute, because wrangler resolves --outdir against the configuration file's folder.
+const OUT = mkdtempSync(path.join(tmpdir(), "narration-render-"));
+process.on("exit", () => rmSync(OUT, { recursive: true, force: true }));
 
-/** Bundles the render Worker into .build/render. */
+/** Bundles the render Worker into a temporary folder. */
 export function buildRenderWorker() {
   try {
     execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", OUT, "-c", CONFIG], {
