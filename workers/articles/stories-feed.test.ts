@@ -94,3 +94,16 @@ describe("GET /v1/stories/feed: personalized (feed rule 2)", () => {
     expect(got.items[0]).toMatchObject({ slug: sports.slug, similarity: 1 });
   });
 });
+
+describe("GET /v1/stories/feed?vertical=trending", () => {
+  it("ranks every topic by the trending score through the trending cache, with the feed's filters", async () => {
+    const played = await addArticle({ audioKey: "k", vertical: "finance", createdAt: ago(20 * HOUR) });
+    const fresh = await addArticle({ audioKey: "k", vertical: "science", createdAt: ago(HOUR) });
+    const stub = await addArticle({ audioKey: "k", visibility: "publisher_only", createdAt: ago(2 * HOUR) });
+    await addPlays(played.id, 100, ago(HOUR));
+    const got = await feed("vertical=trending&audio_ready_only=true");
+    expect(got.ranking).toBe("trending");
+    expect(got.items.map((i) => i.slug)).toEqual([played.slug, fresh.slug, stub.slug]);
+    expect((await feed("vertical=trending&exclude_stubs=true&limit=5")).items.map((i) => i.slug)).toEqual([played.slug, fresh.slug]);
+  });
+});

@@ -1,18 +1,23 @@
-import { and, desc, eq, inArray, isNotNull, type SQL } from "drizzle-orm";
+import { desc, inArray, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
-import { articles, database } from "../db";
+import { articles, database, type Database } from "../db";
 import { ArticleSummary, presentSummary } from "./present";
 import { refreshTasteVector, similarityExpr } from "./taste";
+import { listingFilter } from "./trending";
+import { cachedTrending } from "./trending-cache";
 import { ListenerTokenParam, viewer } from "./viewer";
-import { listedFor, shownInFull } from "./visibility";
 
 /** Personalized ranking reorders this many newest matching articles (more when the page lies deeper). */
 export const PERSONAL_WINDOW = 1000;
+/** The virtual vertical that maps to the trending ranking. */
+const TRENDING = "trending";
 
 const FeedQuery = v.object({
-  vertical: v.optional(v.pipe(v.string(), v.maxLength(80), v.description("Only this topic slug."))),
+  vertical: v.optional(
+    v.pipe(v.string(), v.maxLength(80), v.description(`Only this topic slug; "${TRENDING}" (virtual, SPEC.md part 2) ranks all topics by trending score.`)),
+  ),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 20),
   offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10000)), 0),
   curated_only: v.optional(v.pipe(v.boolean(), v.description("Only articles an editor curated.")), false),
@@ -28,7 +33,10 @@ const FeedResponse = named(
     items: v.array(v.object({ ...ArticleSummary.entries, similarity: v.nullable(v.number()) })),
     limit: v.number(),
     offset: v.number(),
-    ranking: v.pipe(v.picklist(["similarity", "recency"]), v.description("recency when not personalized or when the listener has no taste vector.")),
+    ranking: v.pipe(
+      v.picklist(["similarity", "trending", "recency"]),
+      v.description("similarity when personalized with a taste vector; trending for vertical=trending; recency otherwise."),
+    ),
   }),
 );
 
@@ -47,6 +55,37 @@ const listingColumns = {
   ownerListenerId: articles.ownerListenerId,
 };
 
+type Listing = { [K in keyof typeof listingColumns]: (typeof articles.$inferSelect)[K] };
+type Page = { limit: number; offset: number };
+
+function byRecency(db: Database, where: SQL, page: Page) {
+  return db
+    .select(listingColumns)
+    .from(articles)
+    .where(where)
+    .orderBy(desc(articles.createdAt), desc(articles.id))
+    .limit(page.limit)
+    .offset(page.offset)
+    .then((rows) => rows.map((r) => ({ ...r, similarity: null })));
+}
+
+/** The newest PERSONAL_WINDOW matches (or more, for a deep page), reordered by taste similarity. */
+function bySimilarity(db: Database, where: SQL, taste: number[], page: Page) {
+  const window = db
+    .select({ id: articles.id })
+    .from(articles)
+    .where(where)
+    .orderBy(desc(articles.createdAt))
+    .limit(Math.max(PERSONAL_WINDOW, page.offset + page.limit));
+  return db
+    .select({ ...listingColumns, similarity: similarityExpr(taste).mapWith(Number).as("similarity") })
+    .from(articles)
+    .where(inArray(articles.id, window))
+    .orderBy(desc(similarityExpr(taste)), desc(articles.createdAt), desc(articles.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
 export const storiesFeed = route({
   method: "GET",
   path: "/v1/stories/feed",
@@ -62,30 +101,23 @@ export const storiesFeed = route({
   async handle({ env, query }) {
     const db = database(env);
     const listener = await viewer(db, query.listener_token);
-    const filters: SQL[] = [listedFor(listener?.id ?? null)];
-    if (query.vertical) filters.push(eq(articles.vertical, query.vertical));
-    if (query.curated_only) filters.push(eq(articles.curated, true));
-    if (query.audio_ready_only) filters.push(isNotNull(articles.audioKey));
-    if (query.exclude_stubs) filters.push(shownInFull);
-    const where = and(...filters);
-
     const taste = query.personalized && listener ? (listener.tasteVector ?? (await refreshTasteVector(db, listener.id))) : null;
-    const rows = taste
-      ? await db
-          .select({ ...listingColumns, similarity: similarityExpr(taste).mapWith(Number).as("similarity") })
-          .from(articles)
-          .where(
-            inArray(
-              articles.id,
-              db.select({ id: articles.id }).from(articles).where(where).orderBy(desc(articles.createdAt))
-                .limit(Math.max(PERSONAL_WINDOW, query.offset + query.limit)),
-            ),
-          )
-          .orderBy(desc(similarityExpr(taste)), desc(articles.createdAt), desc(articles.id))
-          .limit(query.limit)
-          .offset(query.offset)
-      : (await db.select(listingColumns).from(articles).where(where).orderBy(desc(articles.createdAt), desc(articles.id))
-          .limit(query.limit).offset(query.offset)).map((r) => ({ ...r, similarity: null }));
+    const trending = !taste && query.vertical === TRENDING;
+    const filters = {
+      listenerId: listener?.id ?? null,
+      vertical: query.vertical === TRENDING ? undefined : query.vertical,
+      audioReadyOnly: query.audio_ready_only,
+      curatedOnly: query.curated_only,
+      excludeStubs: query.exclude_stubs,
+    };
+    let rows: (Listing & { similarity: number | null })[];
+    if (trending) {
+      const ranked = await cachedTrending(env, { ...filters, limit: query.limit, offset: query.offset });
+      rows = ranked.map((r) => ({ ...r, similarity: null }));
+    } else {
+      const where = listingFilter(filters);
+      rows = taste ? await bySimilarity(db, where, taste, query) : await byRecency(db, where, query);
+    }
 
     const body: v.InferOutput<typeof FeedResponse> = {
       items: rows.map((r) => ({
@@ -94,7 +126,7 @@ export const storiesFeed = route({
       })),
       limit: query.limit,
       offset: query.offset,
-      ranking: taste ? "similarity" : "recency",
+      ranking: taste ? "similarity" : trending ? "trending" : "recency",
     };
     const cacheControl = query.listener_token ? "private, no-store" : "public, max-age=30";
     return Response.json(body, { headers: { "Cache-Control": cacheControl } });

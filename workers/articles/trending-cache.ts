@@ -25,7 +25,15 @@ export async function cachedTrending(
   bypass = false,
 ): Promise<TrendingArticle[]> {
   const settings = trendingCacheSettings(env);
-  const key = JSON.stringify([opts.limit, opts.offset ?? 0, opts.vertical ?? "", opts.listenerId ?? null, !!opts.audioReadyOnly]);
+  const key = JSON.stringify([
+    opts.limit,
+    opts.offset ?? 0,
+    opts.vertical ?? "",
+    opts.listenerId ?? null,
+    !!opts.audioReadyOnly,
+    !!opts.curatedOnly,
+    !!opts.excludeStubs,
+  ]);
   if (!bypass) {
     const hit = cache.get(key, settings);
     if (hit) return hit;

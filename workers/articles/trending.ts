@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import { articles, database, plays } from "../db";
-import { listedFor } from "./visibility";
+import { listedFor, shownInFull } from "./visibility";
 
 /**
  * The trending ranking (SPEC.md part 1: "listed in a trending feed"; the formula is ours):
@@ -29,6 +29,10 @@ export interface TrendingOptions {
   listenerId?: number | null;
   /** Only articles whose narration is done (audio_key set). */
   audioReadyOnly?: boolean;
+  /** Only articles an editor curated. */
+  curatedOnly?: boolean;
+  /** Only articles shown in full to an anonymous viewer (no stubs). */
+  excludeStubs?: boolean;
 }
 
 const trendingColumns = {
@@ -46,10 +50,21 @@ const trendingColumns = {
   createdAt: articles.createdAt,
   publishedAt: articles.publishedAt,
   url: articles.url,
+  ownerListenerId: articles.ownerListenerId,
 };
 
 /** One ranked article: the columns feeds and APIs need (camelCase, dates as Date), plus its score. */
 export type TrendingArticle = Pick<typeof articles.$inferSelect, keyof typeof trendingColumns> & { score: number };
+
+/** The WHERE clause of a public or per-listener listing with the filters of `opts` (shared with the stories feed). */
+export function listingFilter(opts: Omit<TrendingOptions, "limit" | "offset">): SQL {
+  const filters: SQL[] = [listedFor(opts.listenerId ?? null)];
+  if (opts.vertical) filters.push(eq(articles.vertical, opts.vertical));
+  if (opts.audioReadyOnly) filters.push(isNotNull(articles.audioKey));
+  if (opts.curatedOnly) filters.push(eq(articles.curated, true));
+  if (opts.excludeStubs) filters.push(shownInFull);
+  return and(...filters)!;
+}
 
 /** The current trending ranking, best first. */
 export async function trendingArticles(env: Pick<Env, "DB">, opts: TrendingOptions): Promise<TrendingArticle[]> {
@@ -59,10 +74,7 @@ export async function trendingArticles(env: Pick<Env, "DB">, opts: TrendingOptio
   const weekAgo = now - TRENDING_WINDOW_MS;
   const dayAgo = now - HOT_WINDOW_MS;
 
-  const filters: SQL[] = [listedFor(opts.listenerId ?? null)];
-  if (opts.vertical) filters.push(eq(articles.vertical, opts.vertical));
-  if (opts.audioReadyOnly) filters.push(isNotNull(articles.audioKey));
-  const where = and(...filters);
+  const where = listingFilter(opts);
 
   const heat = db
     .select({
