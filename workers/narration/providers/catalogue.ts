@@ -4,7 +4,7 @@
  * without bundling the WebAssembly engine.
  */
 
-export const PROVIDER_IDS = ["offline", "workers-ai", "openai", "elevenlabs", "google"] as const;
+export const PROVIDER_IDS = ["offline", "workers-ai", "openai", "elevenlabs", "google", "azure"] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 
 export type Gender = "female" | "male" | "neutral";
@@ -49,6 +49,8 @@ export const PROVIDERS: Record<ProviderId, ProviderEntry> = {
   elevenlabs: { id: "elevenlabs", label: "ElevenLabs", pricePerMillionChars: 100, maxCharsPerRequest: 5000, formats: ["pcm"] },
   // Google limits a request to 5,000 bytes of input: 1,200 characters stays under it even at 4 bytes each.
   google: { id: "google", label: "Google Cloud Text-to-Speech", pricePerMillionChars: 4, maxCharsPerRequest: 1200, formats: ["wav"] },
+  // Neural voices at $16 per million characters; a request may yield at most 10 minutes of audio.
+  azure: { id: "azure", label: "Azure AI Speech", pricePerMillionChars: 16, maxCharsPerRequest: 3000, formats: ["pcm"] },
 };
 
 /** The voice used when a request names none. */
@@ -79,6 +81,10 @@ export const VOICES: readonly VoiceOffer[] = [
   { id: "adam", provider: "elevenlabs", native: "pNInz6obpgDQGcFmaJgB", model: "eleven_multilingual_v2", language: "en-US", gender: "male", style: "deep narration" },
   { id: "alice", provider: "elevenlabs", native: "Xb7hH8MSUJpSbSDYk0k2", model: "eleven_multilingual_v2", language: "en-GB", gender: "female", style: "confident news" },
   { id: "george", provider: "elevenlabs", native: "JBFqnCBsd6RMkjVDRZzb", model: "eleven_multilingual_v2", language: "en-GB", gender: "male", style: "warm storyteller" },
+  { id: "jenny", provider: "azure", native: "en-US-JennyNeural", language: "en-US", gender: "female", style: "friendly" },
+  { id: "guy", provider: "azure", native: "en-US-GuyNeural", language: "en-US", gender: "male", style: "newscast" },
+  { id: "sonia", provider: "azure", native: "en-GB-SoniaNeural", language: "en-GB", gender: "female", style: "clear" },
+  { id: "ryan", provider: "azure", native: "en-GB-RyanNeural", language: "en-GB", gender: "male", style: "cheerful" },
 ];
 
 /** Price per million characters of one offer. */

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { offlineSynthesizer } from "../engine/offline";
+import { azureSynthesizer } from "./azure";
 import type { Synthesizers } from "../pipeline/render";
 import { elevenLabsSynthesizer } from "./elevenlabs";
 import { googleSynthesizer } from "./google";
@@ -11,11 +12,13 @@ const ProviderKeys = v.object({
   OPENAI_API_KEY: v.optional(v.string(), ""),
   ELEVENLABS_API_KEY: v.optional(v.string(), ""),
   GOOGLE_TTS_API_KEY: v.optional(v.string(), ""),
+  AZURE_SPEECH_KEY: v.optional(v.string(), ""),
+  AZURE_SPEECH_REGION: v.optional(v.string(), ""),
 });
 
 /**
  * The providers this Worker can use: the offline engine always; a cloud provider only when its key
- * is configured; Workers AI only when the AI binding exists (it is absent in local dev and tests).
+ * (and, for Azure, its region) is configured; Workers AI only when the AI binding exists (it is absent in local dev and tests).
  * Render Worker only: it pulls in the WebAssembly engine.
  */
 export function configuredProviders(env: object & { AI?: unknown }, fetchFn: FetchFn = (input, init) => fetch(input, init)): Synthesizers {
@@ -26,5 +29,8 @@ export function configuredProviders(env: object & { AI?: unknown }, fetchFn: Fet
     ...(keys.OPENAI_API_KEY ? { openai: openAiSynthesizer(keys.OPENAI_API_KEY, fetchFn) } : {}),
     ...(keys.ELEVENLABS_API_KEY ? { elevenlabs: elevenLabsSynthesizer(keys.ELEVENLABS_API_KEY, fetchFn) } : {}),
     ...(keys.GOOGLE_TTS_API_KEY ? { google: googleSynthesizer(keys.GOOGLE_TTS_API_KEY, fetchFn) } : {}),
+    ...(keys.AZURE_SPEECH_KEY && keys.AZURE_SPEECH_REGION
+      ? { azure: azureSynthesizer(keys.AZURE_SPEECH_KEY, keys.AZURE_SPEECH_REGION, fetchFn) }
+      : {}),
   };
 }

@@ -23,6 +23,7 @@ describe("provider selection", () => {
       "offline/en-US-female",
       "google/en-US-female",
       "workers-ai/asteria",
+      "azure/jenny",
       "workers-ai/thalia",
       "elevenlabs/rachel",
     ]);

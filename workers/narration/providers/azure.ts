@@ -1,0 +1,45 @@
+import { fromInt16Le } from "../engine/pcm";
+import { MASTER_SAMPLE_RATE } from "../objects";
+import { postWithTimeout, readBytes, reasonForStatus, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
+import type { Synthesizer } from "./synthesizer";
+
+/** The regional text-to-speech endpoint of Azure AI Speech. */
+export function azureSpeechUrl(region: string): string {
+  return `https://${encodeURIComponent(region)}.tts.speech.microsoft.com/cognitiveservices/v1`;
+}
+
+/** XML-escapes text for SSML: the text is data, never markup. */
+function escapeXml(text: string): string {
+  return text.replace(/[<>&'"]/g, (c) => `&${{ "<": "lt", ">": "gt", "&": "amp", "'": "apos", '"': "quot" }[c]};`);
+}
+
+/** Azure AI Speech over REST with SSML, asking for headerless 16-bit PCM at the master rate. */
+export function azureSynthesizer(apiKey: string, region: string, fetchFn: FetchFn = fetch, timeoutMs = REQUEST_TIMEOUT_MS): Synthesizer {
+  return {
+    async synthesize(text, offer) {
+      const ssml =
+        `<speak version="1.0" xmlns="http://www.w3.org/2001/10/synthesis" xml:lang="${offer.language}">` +
+        `<voice name="${offer.native}">${escapeXml(text)}</voice></speak>`;
+      const response = await postWithTimeout(
+        fetchFn,
+        azureSpeechUrl(region),
+        {
+          headers: {
+            "Ocp-Apim-Subscription-Key": apiKey,
+            "Content-Type": "application/ssml+xml",
+            "X-Microsoft-OutputFormat": "raw-24khz-16bit-mono-pcm",
+            "User-Agent": "narration-render",
+          },
+          body: ssml,
+        },
+        timeoutMs,
+        // Azure answers 400 for SSML naming a voice it does not have.
+        (status, body) => (status === 400 && /voice/i.test(body) ? "invalid_voice" : reasonForStatus(status)),
+      );
+      if (!(response instanceof Response)) return response;
+      const bytes = await readBytes(response);
+      if (!(bytes instanceof Uint8Array)) return bytes;
+      return { ok: true, pcm: fromInt16Le(bytes, MASTER_SAMPLE_RATE) };
+    },
+  };
+}
