@@ -4,7 +4,7 @@ import { named } from "../core/schema-registry";
 import { database } from "../db";
 import { fetchNews } from "./news";
 import { ArticleSummary, presentSummary } from "./present";
-import { searchArticles } from "./search-index";
+import { matchExpression, searchArticles } from "./search-index";
 import { TtlCache, type CacheSettings } from "./ttl-cache";
 
 /** Fewer local results than this, with expand on, asks external news (SPEC.md part 4, search rule 1). */
@@ -62,7 +62,7 @@ async function runSearch(env: Env, p: SearchParams, fetcher: typeof fetch): Prom
     suggestions_provider: null,
     degraded: false,
   };
-  if (p.expand && hits.length < EXPAND_BELOW) {
+  if (p.expand && hits.length < EXPAND_BELOW && matchExpression(p.q)) {
     const news = await fetchNews(env, p.q, SUGGESTION_LIMIT, fetcher);
     body.suggestions_provider = news.provider;
     if (news.ok) body.suggestions = news.items;

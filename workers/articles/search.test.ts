@@ -132,11 +132,12 @@ describe("GET /v1/stories/search: rule 1, external suggestions", () => {
     expect(body.suggestions).toEqual([{ title: "T", url: "https://n.example/t", source: "N", published_at: "2026-11-20T08:00:00Z" }]);
   });
 
-  it("does not ask when there are 5 local results or expand is false", async () => {
+  it("does not ask when there are 5 local results, expand is false or q has no word", async () => {
     for (let i = 0; i < 5; i++) await addArticle({ title: `Harbour news ${i}` });
     const spy = offline();
     await call("/v1/stories/search?q=harbour", bypass);
     await call("/v1/stories/search?q=nothing-here&expand=false", bypass);
+    await call("/v1/stories/search?q=%20%22%20", bypass);
     expect(spy).not.toHaveBeenCalled();
   });
 

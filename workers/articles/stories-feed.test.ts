@@ -92,6 +92,13 @@ describe("GET /v1/stories/feed: personalized (feed rule 2)", () => {
     await database(env).update(listeners).set({ tasteVector: sportsOnly }).where(eq(listeners.id, listener.id));
     const got = await feed(`personalized=true&listener_token=${token}`);
     expect(got.items[0]).toMatchObject({ slug: sports.slug, similarity: 1 });
+    // ...and rebuilds it after the response from the listener's current signals (science).
+    let stored: number[] | null | undefined = sportsOnly;
+    for (let i = 0; i < 50 && stored?.[4] === 1; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      stored = (await database(env).query.listeners.findFirst({ where: eq(listeners.id, listener.id) }))?.tasteVector;
+    }
+    expect(stored?.[2]).toBe(1);
   });
 });
 

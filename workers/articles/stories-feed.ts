@@ -98,10 +98,16 @@ export const storiesFeed = route({
   rateLimit: "read",
   query: FeedQuery,
   responses: { 200: { description: "One page of the feed", schema: FeedResponse }, 404: { description: "Unknown listener_token" } },
-  async handle({ env, query }) {
+  async handle({ env, ctx, query }) {
     const db = database(env);
     const listener = await viewer(db, query.listener_token);
-    const taste = query.personalized && listener ? (listener.tasteVector ?? (await refreshTasteVector(db, listener.id))) : null;
+    let taste: number[] | null = null;
+    if (query.personalized && listener) {
+      // Stale-while-revalidate: rank with the stored vector and rebuild it after the response, so
+      // new plays and preference changes count from the next request on.
+      if (listener.tasteVector) ctx.waitUntil(refreshTasteVector(db, listener.id));
+      taste = listener.tasteVector ?? (await refreshTasteVector(db, listener.id));
+    }
     const trending = !taste && query.vertical === TRENDING;
     const filters = {
       listenerId: listener?.id ?? null,
