@@ -92,6 +92,15 @@ describe("render queue consumer", () => {
     expect([1, 2, 3, 4, 5, 6, 7].map(backoffSeconds)).toEqual([10, 20, 40, 80, 160, 300, 300]);
   });
 
+  it("fails a job with a voice outside the catalogue at once, without retrying", async () => {
+    await db().insert(renderJobs).values({ id: "job-6", text: "Hi.", voice: "no-such-voice" });
+    const batch = batchOf("job-6");
+    const retry = vi.spyOn(batch.messages[0], "retry");
+    await consumeRenderBatch(batch, env, offline);
+    expect(retry).not.toHaveBeenCalled();
+    expect(await job("job-6")).toMatchObject({ state: "failed", error: expect.stringContaining("unknown_voice") });
+  });
+
   it("dead-letters: marks the job failed with its last error and releases the listener's slot", async () => {
     const listenerId = await insertListener();
     await db().insert(renderJobs).values({ id: "job-5", text: "x", listenerId, state: "queued", error: "no_provider: openai down" });

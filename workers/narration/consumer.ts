@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { articles, database, renderJobs } from "../db";
 import { RenderMessage } from "./messages";
 import { renderText, type Synthesizers } from "./pipeline/render";
+import { renderErrorCode } from "./render-contract";
 
 type ConsumerEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE">;
 
@@ -32,6 +33,12 @@ export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: Cons
       message.ack();
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
+      if (renderErrorCode(err) === "unknown_voice") {
+        // No retry can succeed: fail the job now rather than after every backoff.
+        await failJob(env, parsed.output.job_id, error);
+        message.ack();
+        continue;
+      }
       console.warn(`render job ${parsed.output.job_id} attempt ${message.attempts} failed: ${error}`);
       await database(env)
         .update(renderJobs)
@@ -82,22 +89,25 @@ async function runJob(env: ConsumerEnv, jobId: string, synthesizers: Synthesizer
  * (keeping the last error) unless it finished meanwhile, and the listener's slot is released.
  */
 export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: ConsumerEnv): Promise<void> {
-  const db = database(env);
   for (const message of batch.messages) {
     const parsed = v.safeParse(RenderMessage, message.body);
     if (parsed.success) {
-      const jobId = parsed.output.job_id;
-      const job = await db.select().from(renderJobs).where(eq(renderJobs.id, jobId)).get();
-      if (job && !(FINISHED as readonly string[]).includes(job.state)) {
-        await db
-          .update(renderJobs)
-          .set({ state: "failed", error: job.error ?? "render failed after every retry", finishedAt: new Date() })
-          .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ["queued", "running"])));
-        await releaseSlot(env, job.listenerId, jobId);
-      }
+      await failJob(env, parsed.output.job_id, "render failed after every retry");
     }
     message.ack();
   }
+}
+
+/** Marks a job failed (keeping an earlier error over `error`) unless it finished, and releases its slot. */
+async function failJob(env: ConsumerEnv, jobId: string, error: string): Promise<void> {
+  const db = database(env);
+  const job = await db.select().from(renderJobs).where(eq(renderJobs.id, jobId)).get();
+  if (!job || (FINISHED as readonly string[]).includes(job.state)) return;
+  await db
+    .update(renderJobs)
+    .set({ state: "failed", error: job.error ?? error, finishedAt: new Date() })
+    .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ["queued", "running"])));
+  await releaseSlot(env, job.listenerId, jobId);
 }
 
 async function releaseSlot(env: ConsumerEnv, listenerId: number | null, jobId: string): Promise<void> {
