@@ -1,6 +1,5 @@
-import { fromInt16Le } from "../engine/pcm";
 import { MASTER_SAMPLE_RATE } from "../objects";
-import { postWithTimeout, readBytes, reasonForStatus, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
+import { pcm16Result, postWithTimeout, reasonForStatus, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
 import type { Synthesizer } from "./synthesizer";
 
 /** The regional text-to-speech endpoint of Azure AI Speech. */
@@ -36,10 +35,7 @@ export function azureSynthesizer(apiKey: string, region: string, fetchFn: FetchF
         // Azure answers 400 for SSML naming a voice it does not have.
         (status, body) => (status === 400 && /voice/i.test(body) ? "invalid_voice" : reasonForStatus(status)),
       );
-      if (!(response instanceof Response)) return response;
-      const bytes = await readBytes(response);
-      if (!(bytes instanceof Uint8Array)) return bytes;
-      return { ok: true, pcm: fromInt16Le(bytes, MASTER_SAMPLE_RATE) };
+      return pcm16Result(response, MASTER_SAMPLE_RATE);
     },
   };
 }

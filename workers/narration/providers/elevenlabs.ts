@@ -1,6 +1,5 @@
-import { fromInt16Le } from "../engine/pcm";
 import { MASTER_SAMPLE_RATE } from "../objects";
-import { postWithTimeout, readBytes, reasonForStatus, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
+import { pcm16Result, postWithTimeout, reasonForStatus, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
 import type { Synthesizer } from "./synthesizer";
 
 export const ELEVENLABS_BASE_URL = "https://api.elevenlabs.io/v1/text-to-speech";
@@ -21,10 +20,7 @@ export function elevenLabsSynthesizer(apiKey: string, fetchFn: FetchFn = fetch, 
         // An unknown voice id answers 404, or 400 with detail.status "voice_not_found".
         (status, body) => (status === 404 || /voice_not_found/.test(body) ? "invalid_voice" : reasonForStatus(status)),
       );
-      if (!(response instanceof Response)) return response;
-      const bytes = await readBytes(response);
-      if (!(bytes instanceof Uint8Array)) return bytes;
-      return { ok: true, pcm: fromInt16Le(bytes, MASTER_SAMPLE_RATE) };
+      return pcm16Result(response, MASTER_SAMPLE_RATE);
     },
   };
 }

@@ -1,4 +1,5 @@
-import { fail, type FailureReason, type SynthFailure } from "./result";
+import { fromInt16Le } from "../engine/pcm";
+import { fail, type FailureReason, type SynthFailure, type SynthResult } from "./result";
 
 /** Upper bound on one provider request; a long article is many requests, each with its own budget. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -45,4 +46,12 @@ export async function readBytes(response: Response): Promise<Uint8Array | SynthF
     const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
     return fail(timedOut ? "timeout" : "network", err instanceof Error ? err.message : String(err));
   }
+}
+
+/** The outcome of a request for raw 16-bit little-endian mono PCM at `sampleRate`. */
+export async function pcm16Result(response: Response | SynthFailure, sampleRate: number): Promise<SynthResult> {
+  if (!(response instanceof Response)) return response;
+  const bytes = await readBytes(response);
+  if (!(bytes instanceof Uint8Array)) return bytes;
+  return { ok: true, pcm: fromInt16Le(bytes, sampleRate) };
 }

@@ -1,5 +1,4 @@
-import { fromInt16Le } from "../engine/pcm";
-import { postWithTimeout, readBytes, reasonForStatus, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
+import { pcm16Result, postWithTimeout, reasonForStatus, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
 import type { Synthesizer } from "./synthesizer";
 
 export const OPENAI_SPEECH_URL = "https://api.openai.com/v1/audio/speech";
@@ -21,10 +20,7 @@ export function openAiSynthesizer(apiKey: string, fetchFn: FetchFn = fetch, time
         timeoutMs,
         (status, body) => (status === 400 && /voice/i.test(body) ? "invalid_voice" : reasonForStatus(status)),
       );
-      if (!(response instanceof Response)) return response;
-      const bytes = await readBytes(response);
-      if (!(bytes instanceof Uint8Array)) return bytes;
-      return { ok: true, pcm: fromInt16Le(bytes, OPENAI_PCM_RATE) };
+      return pcm16Result(response, OPENAI_PCM_RATE);
     },
   };
 }
