@@ -56,6 +56,16 @@ describe("renderText", () => {
     expect(second).toEqual({ ...first, cached: true });
   });
 
+  it("shares one render between concurrent requests for the same text and voice", async () => {
+    const { synthesizer, stats } = counting(offlineSynthesizer);
+    const [a, b] = await Promise.all([
+      renderText(env, { text: "Twice at once." }, { offline: synthesizer }),
+      renderText(env, { text: "Twice  at once." }, { offline: synthesizer }),
+    ]);
+    expect(stats.calls).toBe(1);
+    expect(b).toEqual(a);
+  });
+
   it("falls back to an equivalent voice when the provider fails, and benches the provider for a cool-down", async () => {
     const far = fakeFetch(() => new Response("upstream down", { status: 503 }));
     const synthesizers = { openai: openAiSynthesizer("sk-test", far.fetch), offline: offlineSynthesizer };

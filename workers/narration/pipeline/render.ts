@@ -21,9 +21,22 @@ export type Synthesizers = Partial<Record<ProviderId, Synthesizer>>;
  * in order; a provider that fails with a provider-side reason sits out a cool-down. Throws
  * "unknown_voice: ..." or "no_provider: ..." (render-contract.ts).
  */
-export async function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, synthesizers: Synthesizers): Promise<RenderResult> {
+export function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, synthesizers: Synthesizers): Promise<RenderResult> {
   const voice = input.voice ?? DEFAULT_VOICE;
   const text = normaliseText(input.text);
+  // Concurrent renders of one text and voice in this isolate share one render: R2 takes one write per
+  // second per key, and the provider is paid once.
+  const id = `${voice}\n${text}`;
+  const pending = inFlight.get(id);
+  if (pending) return pending;
+  const render = renderOnce(env, voice, text, synthesizers).finally(() => inFlight.delete(id));
+  inFlight.set(id, render);
+  return render;
+}
+
+const inFlight = new Map<string, Promise<RenderResult>>();
+
+async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: string, synthesizers: Synthesizers): Promise<RenderResult> {
   const offers = candidates(voice, (p) => synthesizers[p] !== undefined && isHealthy(p));
   if (!offers) throw new Error(`unknown_voice: ${voice} is not in the catalogue`);
   if (!text) throw new Error("no_provider: nothing to read aloud");
