@@ -32,14 +32,17 @@ export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: Cons
       await runJob(env, parsed.output.job_id, synthesizers);
       message.ack();
     } catch (err) {
-      const error = err instanceof Error ? err.message : String(err);
+      const detail = err instanceof Error ? err.message : String(err);
+      // The job's error is shown to API clients: expected failures say what failed, surprises
+      // (storage, bugs) only that something did; the log keeps the whole message.
+      const error = renderErrorCode(err) ? detail : "internal error while rendering";
       if (renderErrorCode(err) === "unknown_voice") {
         // No retry can succeed: fail the job now rather than after every backoff.
         await failJob(env, parsed.output.job_id, error);
         message.ack();
         continue;
       }
-      console.warn(`render job ${parsed.output.job_id} attempt ${message.attempts} failed: ${error}`);
+      console.warn(`render job ${parsed.output.job_id} attempt ${message.attempts} failed: ${detail}`);
       await database(env)
         .update(renderJobs)
         .set({ state: "queued", error })

@@ -17,9 +17,11 @@ export type Synthesizers = Partial<Record<ProviderId, Synthesizer>>;
 /**
  * Renders text in a voice, or finds it already rendered. The cache is looked up first under every
  * provider that offers the requested voice, so a second render of the same text and voice calls no
- * provider, whichever provider of that voice made the first. Otherwise the candidates of the selection rule are tried
- * in order; a provider that fails with a provider-side reason sits out a cool-down. Throws
- * "unknown_voice: ..." or "no_provider: ..." (render-contract.ts).
+ * provider, whichever provider of that voice made the first. Otherwise the candidates of the
+ * selection rule are tried in order; a provider that fails with a provider-side reason sits out a
+ * cool-down. Throws "unknown_voice: ..." or "no_provider: ..." (render-contract.ts); the message
+ * names providers and reasons only, since it becomes the job's visible error, and the providers'
+ * own messages go to the log.
  */
 export function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, synthesizers: Synthesizers): Promise<RenderResult> {
   const voice = input.voice ?? DEFAULT_VOICE;
@@ -57,8 +59,8 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: s
     }
     failed.add(offer.provider);
     if (marksUnhealthy(result.reason)) markUnhealthy(offer.provider);
-    failures.push(`${offer.provider}/${offer.id}: ${result.reason} (${result.detail})`);
-    console.warn(`render: ${offer.provider} failed for ${offer.id}: ${result.reason}`);
+    failures.push(`${offer.provider}/${offer.id}: ${result.reason}`);
+    console.warn(`render: ${offer.provider} failed for ${offer.id}: ${result.reason} (${result.detail})`);
   }
   throw new Error(`no_provider: ${failures.length ? failures.join("; ") : "no configured provider offers this voice"}`);
 }
