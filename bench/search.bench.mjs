@@ -77,6 +77,18 @@ function seedArticles(persistTo, from, to) {
   }
 }
 
+/** A play for one in five articles, spread over the trending window (7 days). */
+function seedPlays(persistTo, articles) {
+  const plays = Math.floor(articles / 5);
+  executeSql(
+    persistTo,
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${plays})
+     INSERT INTO plays (article_id, seconds, amount_micros, created_at)
+     SELECT (SELECT id FROM articles WHERE slug = 'bench-search-' || (abs(random()) % ${articles})), 60, 0,
+            ${Date.now()} - abs(random()) % ${7 * DAY} FROM n;`,
+  );
+}
+
 async function check(url, init) {
   // The first request after a long seeding pause may meet a keep-alive socket the server closed.
   const res = await fetch(url, init).catch(() => fetch(url, init));
@@ -101,6 +113,7 @@ export async function run({ base, persistTo }) {
   let seeded = 0;
   for (const size of STEPS) {
     seedArticles(persistTo, seeded, size);
+    seedPlays(persistTo, size);
     seeded = size;
     const n = size.toLocaleString("en-US");
     for (const { label, q } of queries) {
@@ -113,11 +126,14 @@ export async function run({ base, persistTo }) {
     await check(cachedUrl);
     rows.push(...loadRows(`search, cache hit, ${n} articles`, await load(() => fetch(cachedUrl), { total: 500 })).slice(0, 2));
 
+    // With a listener token a page is built on every request (anonymous pages come from the edge cache).
     const feeds = [
-      { label: "newest, audio ready", qs: "" },
-      { label: "vertical + exclude_stubs", qs: "vertical=science&exclude_stubs=true" },
-      { label: "offset 5,000", qs: "offset=5000" },
-      { label: "personalized", qs: `personalized=true&listener_token=${token}` },
+      { label: "newest, audio ready (built per request)", qs: `listener_token=${token}` },
+      { label: "vertical + exclude_stubs (built per request)", qs: `vertical=science&exclude_stubs=true&listener_token=${token}` },
+      { label: "offset 5,000 (built per request)", qs: `offset=5000&listener_token=${token}` },
+      { label: "trending (60 s in-isolate cache)", qs: `vertical=trending&listener_token=${token}` },
+      { label: "personalized (built per request)", qs: `personalized=true&listener_token=${token}` },
+      { label: "anonymous, edge cache", qs: "limit=20" },
     ];
     for (const { label, qs } of feeds) {
       const url = `${base}/v1/stories/feed?${qs}`;

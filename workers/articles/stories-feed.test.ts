@@ -114,3 +114,19 @@ describe("GET /v1/stories/feed?vertical=trending", () => {
     expect((await feed("vertical=trending&exclude_stubs=true&limit=5")).items.map((i) => i.slug)).toEqual([played.slug, fresh.slug]);
   });
 });
+
+describe("GET /v1/stories/feed: edge cache", () => {
+  it("serves an anonymous page from the edge cache for 30 s, whatever the parameter spelling; token pages never", async () => {
+    const { token } = await addListener();
+    const first = await addArticle({ audioKey: "k", createdAt: ago(HOUR) });
+    const res = await call("/v1/stories/feed?limit=5&offset=0");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=30");
+    expect((await res.json<Feed>()).items.map((i) => i.slug)).toEqual([first.slug]);
+    await new Promise((r) => setTimeout(r, 50)); // the cache write runs after the response
+    const second = await addArticle({ audioKey: "k" });
+    expect((await feed("offset=0&limit=5&audio_ready_only=true")).items.map((i) => i.slug)).toEqual([first.slug]);
+    const personal = await call(`/v1/stories/feed?limit=5&listener_token=${token}`);
+    expect(personal.headers.get("cache-control")).toBe("private, no-store");
+    expect((await personal.json<Feed>()).items.map((i) => i.slug)).toEqual([second.slug, first.slug]);
+  });
+});

@@ -55,6 +55,18 @@ const listingColumns = {
   ownerListenerId: articles.ownerListenerId,
 };
 
+/** How long an anonymous feed page is served from the edge cache (and by browsers). */
+const EDGE_SECONDS = 30;
+
+/** One cache entry per distinct validated query, whatever the parameter order or spelled-out defaults. */
+function edgeCacheKey(query: Record<string, unknown>): Request {
+  const params = Object.entries(query)
+    .filter(([, value]) => value !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => [key, String(value)]);
+  return new Request(`https://stories-feed.cache/?${new URLSearchParams(params)}`);
+}
+
 type Listing = { [K in keyof typeof listingColumns]: (typeof articles.$inferSelect)[K] };
 type Page = { limit: number; offset: number };
 
@@ -99,6 +111,10 @@ export const storiesFeed = route({
   query: FeedQuery,
   responses: { 200: { description: "One page of the feed", schema: FeedResponse }, 404: { description: "Unknown listener_token" } },
   async handle({ env, ctx, query }) {
+    // Anonymous pages are the same for everyone: the edge cache answers them for EDGE_SECONDS.
+    const edgeKey = query.listener_token ? null : edgeCacheKey(query);
+    const cached = edgeKey && (await caches.default.match(edgeKey));
+    if (cached) return cached;
     const db = database(env);
     const listener = await viewer(db, query.listener_token);
     let taste: number[] | null = null;
@@ -134,7 +150,9 @@ export const storiesFeed = route({
       offset: query.offset,
       ranking: taste ? "similarity" : trending ? "trending" : "recency",
     };
-    const cacheControl = query.listener_token ? "private, no-store" : "public, max-age=30";
-    return Response.json(body, { headers: { "Cache-Control": cacheControl } });
+    const cacheControl = edgeKey ? `public, max-age=${EDGE_SECONDS}` : "private, no-store";
+    const response = Response.json(body, { headers: { "Cache-Control": cacheControl } });
+    if (edgeKey) ctx.waitUntil(caches.default.put(edgeKey, response.clone()));
+    return response;
   },
 });
