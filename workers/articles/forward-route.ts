@@ -4,7 +4,7 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database } from "../db";
 import { listenerByToken } from "../listeners/tokens";
-import { FORWARDED_VERTICAL, forwardArticle, publisherOf } from "./forward";
+import { FORWARDED_VERTICAL, forwardArticle, MAX_TEXT, MAX_TITLE, publisherOf } from "./forward";
 import { ArticleRecord, NOINDEX, presentRecord } from "./present";
 
 const ForwardRequest = named(
@@ -12,8 +12,8 @@ const ForwardRequest = named(
   v.pipe(
     v.object({
       url: v.optional(v.pipe(v.string(), v.url(), v.maxLength(2048), v.description("The article's address. Not fetched: the service stores only what this body carries."))),
-      title: v.optional(v.pipe(v.string(), v.maxLength(300), v.description("Defaults to the URL."))),
-      text: v.optional(v.pipe(v.string(), v.maxLength(200_000), v.description("The article text to narrate; defaults to the title."))),
+      title: v.optional(v.pipe(v.string(), v.maxLength(MAX_TITLE), v.description("Defaults to the URL."))),
+      text: v.optional(v.pipe(v.string(), v.maxLength(MAX_TEXT), v.description("The article text to narrate; defaults to the title."))),
       publisher: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Defaults to the URL's host."))),
       vertical: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(80), v.description(`Topic slug; defaults to ${FORWARDED_VERTICAL}.`))),
     }),

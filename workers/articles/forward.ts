@@ -17,7 +17,9 @@ export interface Forwarded {
 }
 
 export const FORWARDED_VERTICAL = "news";
-const MAX_TITLE = 300;
+export const MAX_TITLE = 300;
+/** Longest text a forward keeps (about two hours of narration); longer e-mail bodies are cut. */
+export const MAX_TEXT = 200_000;
 
 /** The first http(s) URL in `text`, if any. */
 export function firstUrl(text: string): string | null {
@@ -47,7 +49,7 @@ export async function forwardArticle(db: Database, listener: Listener, f: Forwar
     if (existing) return { article: existing, created: false };
   }
   const title = f.title.trim().slice(0, MAX_TITLE) || f.url || "Forwarded article";
-  const bodyText = f.text.trim() || title;
+  const bodyText = f.text.trim().slice(0, MAX_TEXT) || title;
   // A random suffix: slugs are public identifiers, and a private article's slug must not be guessable.
   const slug = `${slugify(title).slice(0, 60)}-${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   const [article] = await db
