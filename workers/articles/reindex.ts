@@ -24,8 +24,9 @@ export function reindexStatus(now = Date.now()): Status {
 
 /**
  * Starts a rebuild of the FTS5 index from the articles table and returns at once; `waitUntil`
- * keeps the isolate alive until it ends. FTS5's 'rebuild' replaces the index in one statement, so
- * searches keep answering from the old index until it commits. A run already going is not doubled.
+ * keeps the isolate alive until it ends. FTS5's 'rebuild' replaces the index in one atomic
+ * statement, so no search sees a half-built index (about 2 s per 100,000 articles, during which D1
+ * queues other queries). A run already going is not doubled.
  */
 export function startReindex(env: Pick<Env, "DB">, ctx: Pick<ExecutionContext, "waitUntil">): { started: boolean } {
   if (latest && latest.finishedAt === null) return { started: false };
