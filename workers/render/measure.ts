@@ -1,7 +1,7 @@
 import { encodeMp3 } from "../narration/engine/mp3";
 import { espeak } from "../narration/engine/offline";
 import { encodeOggOpus } from "../narration/engine/opus";
-import { pcmDuration } from "../narration/engine/pcm";
+import { pcmDuration, toInt16Le } from "../narration/engine/pcm";
 import { resample } from "../narration/engine/resample";
 import { MASTER_SAMPLE_RATE } from "../narration/objects";
 import { splitText } from "../narration/pipeline/chunk";
@@ -25,7 +25,7 @@ export async function measureEngine(text: string, voice = "en-us") {
   const t2 = await tick();
   const mp3 = await encodeMp3(master);
   const t3 = await tick();
-  const opus = await encodeOggOpus(master, 1);
+  const opus = await encodeOggOpus(new Int16Array(toInt16Le(master.samples).buffer), MASTER_SAMPLE_RATE, 1);
   const t4 = await tick();
   const audioSeconds = pcmDuration(master);
   return {

@@ -4,7 +4,7 @@ import { integratedLoudness, normalizeLoudness, truePeak } from "./loudness";
 import { encodeMp3 } from "./mp3";
 import { espeak } from "./offline";
 import { encodeOggOpus } from "./opus";
-import { pcmDuration, type Pcm } from "./pcm";
+import { pcmDuration, toInt16Le, type Pcm } from "./pcm";
 import { resample } from "./resample";
 import { decodeWav, encodeWav } from "./wav";
 
@@ -74,8 +74,9 @@ describe("encoders", () => {
   });
 
   it("writes Ogg Opus deterministically for one serial", async () => {
-    const a = await encodeOggOpus(pcm, 1234);
-    const b = await encodeOggOpus(pcm, 1234);
+    const pcm16 = new Int16Array(toInt16Le(pcm.samples).buffer);
+    const a = await encodeOggOpus(pcm16, 24_000, 1234);
+    const b = await encodeOggOpus(pcm16, 24_000, 1234);
     expect(new TextDecoder().decode(a.subarray(0, 4))).toBe("OggS");
     expect(new TextDecoder().decode(a.subarray(28, 36))).toBe("OpusHead");
     expect(a).toEqual(b);

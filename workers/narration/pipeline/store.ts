@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { audioObjects, database } from "../../db";
 import { encodeMp3 } from "../engine/mp3";
 import { encodeOggOpus } from "../engine/opus";
-import { fromInt16Le, pcmDuration, toInt16Le, type Pcm } from "../engine/pcm";
+import { pcmDuration, toInt16Le, type Pcm } from "../engine/pcm";
 import { wavFromInt16 } from "../engine/wav";
 import { AUDIO_CONTENT_TYPES, audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPath } from "../objects";
 import type { LazyFormat } from "../render-contract";
@@ -48,11 +48,11 @@ export async function encodeStored(env: Storage, key: string, format: LazyFormat
   if (known !== null) return { bytes: known };
   const master = await env.AUDIO.get(masterObjectPath(key));
   if (!master) return null;
-  const pcm16 = new Uint8Array(await master.arrayBuffer());
+  const pcm16 = await master.arrayBuffer();
   const bytes =
     format === "wav"
-      ? wavFromInt16(pcm16, MASTER_SAMPLE_RATE)
-      : await encodeOggOpus(fromInt16Le(pcm16, MASTER_SAMPLE_RATE), parseInt(key.slice(0, 8), 16));
+      ? wavFromInt16(new Uint8Array(pcm16), MASTER_SAMPLE_RATE)
+      : await encodeOggOpus(new Int16Array(pcm16), MASTER_SAMPLE_RATE, parseInt(key.slice(0, 8), 16));
   await env.AUDIO.put(audioObjectPath(key, format), bytes, { httpMetadata: { contentType: AUDIO_CONTENT_TYPES[format] } });
   await db
     .update(audioObjects)
