@@ -57,6 +57,16 @@ describe("loudness", () => {
     expect(dbtp(truePeak(normalised))).toBeLessThanOrEqual(-1);
   });
 
+  it("limits isolated spikes without missing the loudness target", async () => {
+    const speech = resample(await espeak("A sudden click should not set the level.", "en-us"), 24_000);
+    const spiky = speech.samples.slice();
+    for (let i = 5_000; i < spiky.length; i += 9_000) spiky[i] = 0.99; // clicks far above the speech
+    const normalised = normalizeLoudness(spiky, 24_000);
+    expect(normalised).toBe(spiky); // in place
+    expect(integratedLoudness(normalised, 24_000)).toBeCloseTo(-16, 0);
+    expect(dbtp(truePeak(normalised))).toBeLessThanOrEqual(-2);
+  });
+
   it("leaves silence alone", () => {
     const silence = new Float32Array(24_000);
     expect(normalizeLoudness(silence, 24_000)).toEqual(silence);

@@ -43,72 +43,94 @@ function kWeightingCoefficients(rate: number): [number[], number[]][] {
   return [shelf, highpass];
 }
 
-function kWeight(x: Float32Array, rate: number): Float64Array {
-  const y = Float64Array.from(x);
-  for (const [b, a] of kWeightingCoefficients(rate)) {
-    let x1 = 0;
-    let x2 = 0;
-    let y1 = 0;
-    let y2 = 0;
-    for (let i = 0; i < y.length; i++) {
-      const xi = y[i];
-      const yi = b[0] * xi + b[1] * x1 + b[2] * x2 - a[1] * y1 - a[2] * y2;
-      x2 = x1;
-      x1 = xi;
-      y2 = y1;
-      y1 = yi;
-      y[i] = yi;
+/**
+ * Integrated loudness measured sample by sample (no copy of the signal): K-weighting, then the
+ * mean square of 400 ms blocks with 75 % overlap (BS.1770-4 §2.8) kept as 100 ms hop sums, gated
+ * at -70 LUFS absolute and -10 LU relative.
+ */
+class LoudnessMeter {
+  private readonly b: number[][];
+  private readonly a: number[][];
+  private readonly state = [0, 0, 0, 0, 0, 0, 0, 0];
+  private readonly hop: number;
+  private readonly block: number;
+  private readonly hopSums: number[] = [];
+  private hopSum = 0;
+  private hopFill = 0;
+  private total = 0;
+  private count = 0;
+
+  constructor(rate: number) {
+    const [shelf, highpass] = kWeightingCoefficients(rate);
+    this.b = [shelf[0], highpass[0]];
+    this.a = [shelf[1], highpass[1]];
+    this.hop = Math.round(0.1 * rate);
+    this.block = Math.round(0.4 * rate);
+  }
+
+  push(x: number): void {
+    const st = this.state;
+    let v = x;
+    for (let f = 0; f < 2; f++) {
+      const b = this.b[f];
+      const a = this.a[f];
+      const o = 4 * f; // x1, x2, y1, y2 of filter f
+      const y = b[0] * v + b[1] * st[o] + b[2] * st[o + 1] - a[1] * st[o + 2] - a[2] * st[o + 3];
+      st[o + 1] = st[o];
+      st[o] = v;
+      st[o + 3] = st[o + 2];
+      st[o + 2] = y;
+      v = y;
+    }
+    const square = v * v;
+    this.total += square;
+    this.count++;
+    this.hopSum += square;
+    if (++this.hopFill === this.hop) {
+      this.hopSums.push(this.hopSum);
+      this.hopSum = 0;
+      this.hopFill = 0;
     }
   }
-  return y;
-}
 
-/** Mean squares of the K-weighted signal over 400 ms blocks with 75 % overlap (BS.1770-4 §2.8). */
-function blockPowers(x: Float32Array, rate: number): number[] {
-  const w = kWeight(x, rate);
-  const block = Math.round(0.4 * rate);
-  const hop = Math.round(0.1 * rate);
-  // Shorter than one block: the whole signal as one block (BS.1770 leaves this case undefined).
-  if (w.length < block) {
-    let s = 0;
-    for (let i = 0; i < w.length; i++) s += w[i] * w[i];
-    return w.length ? [s / w.length] : [];
-  }
-  const hops = Math.floor(w.length / hop);
-  const hopSums = new Float64Array(hops);
-  for (let h = 0; h < hops; h++) {
-    let s = 0;
-    for (let i = h * hop, end = i + hop; i < end; i++) s += w[i] * w[i];
-    hopSums[h] = s;
-  }
-  const perBlock = block / hop;
-  const powers: number[] = [];
-  for (let j = 0; j + perBlock <= hops; j++) {
-    let s = 0;
-    for (let k = 0; k < perBlock; k++) s += hopSums[j + k];
-    powers.push(s / block);
-  }
-  return powers;
-}
-
-/** Integrated loudness in LUFS with the absolute (-70 LUFS) and relative (-10 LU) gates; -Infinity for silence. */
-export function integratedLoudness(samples: Float32Array, sampleRate: number): number {
-  const powers = blockPowers(samples, sampleRate);
-  const gatedMean = (threshold: number) => {
-    let s = 0;
-    let n = 0;
-    for (const p of powers) {
-      if (powerToLufs(p) > threshold) {
-        s += p;
-        n++;
+  /** LUFS; -Infinity for silence. */
+  integrated(): number {
+    let powers: number[];
+    if (this.count < this.block) {
+      // Shorter than one block: the whole signal as one block (BS.1770 leaves this case undefined).
+      powers = this.count ? [this.total / this.count] : [];
+    } else {
+      const perBlock = this.block / this.hop;
+      powers = [];
+      for (let j = 0; j + perBlock <= this.hopSums.length; j++) {
+        let s = 0;
+        for (let k = 0; k < perBlock; k++) s += this.hopSums[j + k];
+        powers.push(s / this.block);
       }
     }
-    return n ? s / n : 0;
-  };
-  const absolute = gatedMean(ABSOLUTE_GATE_LUFS);
-  if (absolute === 0) return -Infinity;
-  const mean = gatedMean(Math.max(ABSOLUTE_GATE_LUFS, powerToLufs(absolute) + RELATIVE_GATE_LU));
-  return mean === 0 ? -Infinity : powerToLufs(mean);
+    const gatedMean = (threshold: number) => {
+      let s = 0;
+      let n = 0;
+      for (const p of powers) {
+        if (powerToLufs(p) > threshold) {
+          s += p;
+          n++;
+        }
+      }
+      return n ? s / n : 0;
+    };
+    const absolute = gatedMean(ABSOLUTE_GATE_LUFS);
+    if (absolute === 0) return -Infinity;
+    const mean = gatedMean(Math.max(ABSOLUTE_GATE_LUFS, powerToLufs(absolute) + RELATIVE_GATE_LU));
+    return mean === 0 ? -Infinity : powerToLufs(mean);
+  }
+}
+
+/** Integrated loudness in LUFS (-Infinity for silence). */
+export function integratedLoudness(samples: Float32Array, sampleRate: number): number {
+  const meter = new LoudnessMeter(sampleRate);
+  for (let i = 0; i < samples.length; i++) meter.push(samples[i]);
+  return meter.integrated();
 }
 
 // True peak by 4x oversampling (BS.1770-4 Annex 2): 4 phases of a 12-tap Kaiser-windowed sinc with
@@ -136,108 +158,123 @@ const TP_FILTER: Float64Array[] = (() => {
   return phases;
 })();
 
-/**
- * Per input sample, the largest magnitude among it and the three interpolated points after it
- * (outside the signal counts as silence). Linear in x: peaks(g * x) = g * peaks(x), so the
- * normaliser computes it once for every gain it tries.
- */
-function oversampledPeaks(x: Float32Array): Float32Array {
-  const n = x.length;
-  const out = new Float32Array(n);
-  // half - 1 zeros before and half + 1 after: the inner loop needs no bounds checks.
-  const padded = new Float32Array(n + TP_TAPS);
-  padded.set(x, TP_TAPS / 2 - 1);
+/** The largest magnitude among sample i and the three interpolated points after it (outside the signal counts as silence). */
+function peakAt(x: Float32Array, i: number): number {
   const [, h1, h2, h3] = TP_FILTER;
-  for (let i = 0; i < n; i++) {
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
+  const first = i - TP_TAPS / 2 + 1;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  if (first >= 0 && first + TP_TAPS <= x.length) {
     for (let k = 0; k < TP_TAPS; k++) {
-      const v = padded[i + k];
+      const v = x[first + k];
       s1 += h1[k] * v;
       s2 += h2[k] * v;
       s3 += h3[k] * v;
     }
-    out[i] = Math.max(Math.abs(x[i]), Math.abs(s1), Math.abs(s2), Math.abs(s3));
+  } else {
+    for (let k = 0; k < TP_TAPS; k++) {
+      const j = first + k;
+      const v = j >= 0 && j < x.length ? x[j] : 0;
+      s1 += h1[k] * v;
+      s2 += h2[k] * v;
+      s3 += h3[k] * v;
+    }
   }
-  return out;
+  return Math.max(Math.abs(x[i]), Math.abs(s1), Math.abs(s2), Math.abs(s3));
 }
 
 /** True peak, linear. */
 export function truePeak(samples: Float32Array): number {
   let m = 0;
-  for (const v of oversampledPeaks(samples)) if (v > m) m = v;
+  for (let i = 0; i < samples.length; i++) m = Math.max(m, peakAt(samples, i));
   return m;
 }
 
 /**
- * `x` times `gain` through a look-ahead limiter on the oversampled peak (`peaks` of `x`): the gain
- * each sample needs, a sliding minimum over +-window, then a moving average of window length. Every
- * sample in the average around a peak already carries that peak's gain or less, so the peak lands
- * under the ceiling while the gain moves smoothly (no clicks).
+ * `x` times `gain` through a look-ahead limiter on the oversampled peak, handed to `emit` sample by
+ * sample in order: the gain each sample needs, a sliding minimum over +-window (a monotonic deque),
+ * then a centred moving average of width window + 1. Every sample in the average around a peak
+ * already carries that peak's gain or less, so the peak lands under the ceiling while the gain moves
+ * smoothly (no clicks). Only rings of about 2 * window values are kept, and sample i is emitted
+ * after every read of it, so `emit` may write the result back into `x`.
  */
-function limit(x: Float32Array, peaks: Float32Array, gain: number, ceiling: number, window: number): Float32Array {
+function limit(x: Float32Array, gain: number, ceiling: number, window: number, emit: (i: number, y: number) => void): void {
   const n = x.length;
-  const need = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const peak = peaks[i] * gain;
-    need[i] = peak > ceiling ? ceiling / peak : 1;
-  }
-  // Sliding minimum over [i - window, i + window] with a monotonic deque.
-  const min = new Float32Array(n);
-  const deque = new Int32Array(n);
-  let head = 0;
-  let tail = 0;
-  for (let i = 0, next = 0; i < n; i++) {
-    while (next < n && next <= i + window) {
-      while (tail > head && need[deque[tail - 1]] >= need[next]) tail--;
-      deque[tail++] = next++;
-    }
-    while (deque[head] < i - window) head++;
-    min[i] = need[deque[head]];
-  }
-  // Centred moving average of width window + 1 (no wider than the minimum's reach).
   const half = window >> 1;
-  const y = new Float32Array(n);
+  const ring = 2 * window + 2;
+  const need = new Float64Array(ring);
+  const deque = new Int32Array(ring);
+  let head = 0; // deque positions grow without bound; index them modulo ring
+  let tail = 0;
+  const mins = new Float64Array(ring);
   let sum = 0;
   let count = 0;
-  for (let i = -half; i < n; i++) {
-    const add = i + half;
-    const drop = i - half - 1;
-    if (add < n) {
-      sum += min[add];
-      count++;
-    }
+  // Moving-average stage: min[k] arrives in order; y[i] for i = k - half leaves.
+  const acceptMin = (k: number, value: number) => {
+    mins[k % ring] = value;
+    sum += value;
+    count++;
+    const drop = k - 2 * half - 1;
     if (drop >= 0) {
-      sum -= min[drop];
+      sum -= mins[drop % ring];
       count--;
     }
-    if (i >= 0) y[i] = x[i] * gain * (sum / count);
+    const i = k - half;
+    if (i >= 0) emit(i, x[i] * gain * (sum / count));
+  };
+  const minAt = (k: number) => {
+    while (deque[head % ring] < k - window) head++;
+    return need[deque[head % ring] % ring];
+  };
+  for (let j = 0; j < n; j++) {
+    const peak = peakAt(x, j) * gain;
+    need[j % ring] = peak > ceiling ? ceiling / peak : 1;
+    while (tail > head && need[deque[(tail - 1) % ring] % ring] >= need[j % ring]) tail--;
+    deque[tail++ % ring] = j;
+    const k = j - window;
+    if (k >= 0) acceptMin(k, minAt(k));
   }
-  return y;
+  for (let k = Math.max(0, n - window); k < n; k++) acceptMin(k, minAt(k));
+  // The last `half` outputs: the average only loses values.
+  for (let i = Math.max(0, n - half); i < n; i++) {
+    const drop = i - half - 1;
+    if (drop >= 0) {
+      sum -= mins[drop % ring];
+      count--;
+    }
+    emit(i, x[i] * gain * (sum / count));
+  }
 }
 
-/** `samples` at -16 LUFS integrated with true peak at most -2 dBTP, so every encoding stays under -1 dBTP (silence is returned as is). */
+/**
+ * Normalises `samples` in place to -16 LUFS integrated with true peak at most -2 dBTP, so every
+ * encoding stays under -1 dBTP; silence is left as is. Each trial gain is measured through the
+ * limiter without writing anything, and only the chosen one is written back: memory stays at the
+ * signal itself, which matters for long articles in a 128 MB isolate.
+ */
 export function normalizeLoudness(samples: Float32Array, sampleRate: number): Float32Array {
   const inputLufs = integratedLoudness(samples, sampleRate);
   if (!Number.isFinite(inputLufs)) return samples;
   const window = Math.max(1, Math.round((LIMITER_WINDOW_MS / 1000) * sampleRate));
   const ceiling = dbToLinear(TRUE_PEAK_CEILING_DBTP - CODEC_HEADROOM_DB);
-  const peaks = oversampledPeaks(samples);
   let gainDb = TARGET_LUFS - inputLufs;
-  let y = samples;
   // Limiting lowers loudness a little, so re-aim the gain; two or three passes converge.
   for (let pass = 0; pass < 4; pass++) {
-    y = limit(samples, peaks, dbToLinear(gainDb), ceiling, window);
-    const lufs = integratedLoudness(y, sampleRate);
-    if (Math.abs(lufs - TARGET_LUFS) < 0.05) break;
-    gainDb += TARGET_LUFS - lufs;
+    const meter = new LoudnessMeter(sampleRate);
+    limit(samples, dbToLinear(gainDb), ceiling, window, (_, y) => meter.push(y));
+    const error = TARGET_LUFS - meter.integrated();
+    if (Math.abs(error) < 0.05 || pass === 3) break;
+    gainDb += error;
   }
+  limit(samples, dbToLinear(gainDb), ceiling, window, (i, y) => {
+    samples[i] = y;
+  });
   // If a peak still pokes over the ceiling, trade loudness for it, never the other way round.
-  const peak = truePeak(y);
+  const peak = truePeak(samples);
   if (peak > ceiling) {
     const gain = ceiling / peak;
-    for (let i = 0; i < y.length; i++) y[i] *= gain;
+    for (let i = 0; i < samples.length; i++) samples[i] *= gain;
   }
-  return y;
+  return samples;
 }

@@ -19,19 +19,30 @@ export const PIECE_CONCURRENCY = 4;
  * failing piece fails the whole text, so one article never mixes voices.
  */
 export async function synthesizeText(text: string, offer: VoiceOffer, synthesizer: Synthesizer): Promise<SynthResult> {
+  const joined = await synthesizeJoined(text, offer, synthesizer);
+  if (!joined.ok) return joined;
+  // The pieces are unreachable by now: normalising works in place on the one joined signal.
+  normalizeLoudness(joined.pcm.samples, joined.pcm.sampleRate);
+  return joined;
+}
+
+async function synthesizeJoined(text: string, offer: VoiceOffer, synthesizer: Synthesizer): Promise<SynthResult> {
   const pieces = splitText(text, PROVIDERS[offer.provider].maxCharsPerRequest);
+  // Each piece is brought to the master rate as it arrives, so the provider's copy is dropped early.
   const results = await mapBounded(
     pieces,
     PIECE_CONCURRENCY,
-    (piece) => synthesizer.synthesize(piece, offer),
+    async (piece): Promise<SynthResult> => {
+      const r = await synthesizer.synthesize(piece, offer);
+      return r.ok ? { ok: true, pcm: resample(r.pcm, MASTER_SAMPLE_RATE) } : r;
+    },
     (r) => !r.ok,
   );
   const pcms: Pcm[] = [];
   for (const r of results) {
     if (!r) continue; // never started: an earlier piece failed
     if (!r.ok) return r;
-    pcms.push(resample(r.pcm, MASTER_SAMPLE_RATE));
+    pcms.push(r.pcm);
   }
-  const joined = joinPieces(pcms);
-  return { ok: true, pcm: { samples: normalizeLoudness(joined.samples, joined.sampleRate), sampleRate: MASTER_SAMPLE_RATE } };
+  return { ok: true, pcm: joinPieces(pcms) };
 }
