@@ -1,5 +1,6 @@
-import { sendDailyDigest } from "./listeners/digest";
 import { receiveEmail } from "./articles/email-intake";
+import { DIGEST_CRON, sendDailyDigest } from "./listeners/digest";
+import { resendStaleJobs } from "./narration/job-sweep";
 import { router } from "./router";
 
 export { DedupeWindow } from "../durable-objects/dedupe-window";
@@ -11,6 +12,7 @@ export default {
   fetch: (request, env, ctx) => router.fetch(request, env, ctx),
   // Forwarded articles arriving by e-mail (issue 4: listener intake).
   email: async (message, env) => void (await receiveEmail(message, env)),
-  // The daily digest cron of wrangler.toml (SPEC.md part 6).
-  scheduled: (_controller, env, ctx) => ctx.waitUntil(sendDailyDigest(env)),
+  // The crons of wrangler.toml: the daily digest (SPEC.md part 6) and the lost-render sweep.
+  scheduled: (controller, env, ctx) =>
+    ctx.waitUntil(controller.cron === DIGEST_CRON ? sendDailyDigest(env) : resendStaleJobs(env).then(() => undefined)),
 } satisfies ExportedHandler<Env>;

@@ -7,6 +7,9 @@ import { feedUrl, privateFeedToken } from "./account";
 import { articlesWithStatus, ofListener, resolvedAudioUrl, type ListenerArticle } from "./listener-articles";
 import type { Listener } from "./tokens";
 
+/** The digest's entry in [triggers] crons of wrangler.toml; the scheduled handler dispatches on it. */
+export const DIGEST_CRON = "0 7 * * *";
+
 /** SPEC.md part 8: a listener sent a digest less than 20 hours ago is skipped silently. */
 export const DIGEST_GUARD_MS = 20 * 60 * 60 * 1000;
 /** Articles per digest, and how far back a first digest looks. */

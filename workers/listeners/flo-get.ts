@@ -28,6 +28,7 @@ export const getFlo = route({
   tag: "flo",
   summary: "The listener's flo (defaults merged with their overrides) and the block active now in their time zone",
   auth: "listener_token",
+  rateLimit: "read",
   params: TokenParams,
   responses: {
     200: { description: "The flo", schema: FloView },

@@ -37,6 +37,7 @@ export const getFloNow = route({
   tag: "flo",
   summary: "The queue of the active flo block: manual_order first, then vertical and tone score, then recency",
   auth: "listener_token",
+  rateLimit: "read",
   params: TokenParams,
   query: limitQuery(20),
   responses: {

@@ -29,6 +29,7 @@ export const getListenerFeed = route({
   tag: "listeners",
   summary: "The listener's articles, newest first by created_at",
   auth: "listener_token",
+  rateLimit: "read",
   params: TokenParams,
   query: limitQuery(50),
   responses: {

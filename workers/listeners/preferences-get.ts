@@ -10,6 +10,7 @@ export const getPreferences = route({
   tag: "listeners",
   summary: "A listener's preferences",
   auth: "listener_token",
+  rateLimit: "read",
   params: TokenParams,
   responses: {
     200: { description: "The preferences", schema: ListenerPreferencesView },

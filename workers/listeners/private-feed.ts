@@ -24,6 +24,7 @@ export const getPrivateFeed = route({
   tag: "listeners",
   summary: "The private podcast feed URL; minted on first call, the same afterwards until a rotate",
   auth: "listener_token",
+  rateLimit: "read",
   params: TokenParams,
   responses: {
     200: { description: "The feed URL", schema: PrivateFeedResponse },

@@ -28,6 +28,7 @@ export const getQueue = route({
   tag: "listeners",
   summary: "Recent articles of the listener's verticals with their render status",
   auth: "listener_token",
+  rateLimit: "read",
   params: TokenParams,
   query: limitQuery(30),
   responses: {

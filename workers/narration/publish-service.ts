@@ -2,6 +2,7 @@ import { eq, like, or, sql } from "drizzle-orm";
 import { sha256Hex } from "../core/crypto";
 import { ApiError } from "../core/errors";
 import { articles, database, renderJobs, type Database } from "../db";
+import { latestJob } from "./article-audio-service";
 import { enqueueJob, newJobRow } from "./jobs-service";
 import type { PublishRequest, PublishResponse } from "./publish-schema";
 import { slugCandidate, slugify } from "./slug";
@@ -37,9 +38,15 @@ async function target(db: Database, req: PublishRequest): Promise<{ slug: string
   throw new ApiError("conflict", "too many articles share this title; send an explicit slug");
 }
 
+/** True when the article's newest render job is still queued or running. */
+async function renderInFlight(db: Database, articleId: number): Promise<boolean> {
+  const job = await latestJob(db, articleId);
+  return job?.state === "queued" || job?.state === "running";
+}
+
 /**
- * Upserts a published article and queues its pre-render when it is new or its text or voice
- * changed. Article and job are written in one D1 batch; the Queue message follows.
+ * Upserts a published article and queues its pre-render when it is new, its text or voice
+ * changed, or its last render failed. Article and job are written in one D1 batch; the Queue message follows.
  */
 export async function publishArticle(env: Pick<Env, "DB" | "RENDER_QUEUE">, req: PublishRequest): Promise<PublishResponse> {
   const db = database(env);
@@ -68,10 +75,15 @@ export async function publishArticle(env: Pick<Env, "DB" | "RENDER_QUEUE">, req:
     !changed &&
     Object.entries(fields).every(([k, val]) => existing[k as keyof typeof fields] === val) &&
     (publishedAt === null || existing.publishedAt?.getTime() === publishedAt.getTime());
-  if (same) return { slug, job_id: null, created: false, rendered: existing.audioKey !== null };
+  // Unchanged text whose render failed or was cancelled is rendered again: publishing is how a
+  // publisher says "this article should have audio". A job still in flight is left to finish.
+  const retry = !changed && existing.audioKey === null && !(await renderInFlight(db, existing.id));
+  if (same && !retry) return { slug, job_id: null, created: false, rendered: existing.audioKey !== null };
 
-  const job = changed ? newJobRow({ articleId: null, listenerId: null, text: null, voice: req.voice ?? null, priority: "normal" }) : null;
-  const write = existing
+  const job = changed || retry ? newJobRow({ articleId: null, listenerId: null, text: null, voice: req.voice ?? null, priority: "normal" }) : null;
+  const write = same
+    ? undefined
+    : existing
     ? db
         .update(articles)
         .set({
@@ -86,8 +98,9 @@ export async function publishArticle(env: Pick<Env, "DB" | "RENDER_QUEUE">, req:
   try {
     if (job) {
       const articleId = sql`(SELECT ${articles.id} FROM ${articles} WHERE ${articles.slug} = ${slug})`;
-      await db.batch([write, db.insert(renderJobs).values({ ...job, articleId })]);
-    } else {
+      const insertJob = db.insert(renderJobs).values({ ...job, articleId });
+      await (write ? db.batch([write, insertJob]) : insertJob);
+    } else if (write) {
       await write;
     }
   } catch (err) {

@@ -117,6 +117,19 @@ describe("POST /v1/webhook/publish: upsert and pre-render", () => {
     expect(send).not.toHaveBeenCalled();
   });
 
+  for (const state of ["failed", "cancelled"] as const) {
+    it(`re-publishing unchanged text whose render ${state} renders it again, and only once`, async () => {
+      await publish(article());
+      await env.DB.prepare("UPDATE render_jobs SET state = ?").bind(state).run();
+      const send = spyQueue();
+      const res = await publish(article());
+      expect(await res.json()).toMatchObject({ job_id: expect.any(String), created: false, rendered: false });
+      expect(await counts()).toEqual({ articles: 1, jobs: 2 });
+      expect(send).toHaveBeenCalledOnce();
+      expect((await (await publish(article())).json<{ job_id: string | null }>()).job_id).toBeNull();
+    });
+  }
+
   it("a change of summary updates the article without a render", async () => {
     await publish(article());
     const res = await publish(article({ summary: "New summary." }));
