@@ -45,6 +45,14 @@ export const PublishRequest = named(
     ),
     host: v.optional(v.pipe(v.picklist(HOSTS), v.description("Host persona whose feed carries the article."))),
     declassified: v.optional(v.pipe(v.boolean(), v.description("Listed in the declassified-cases feed.")), false),
+    creator: v.optional(
+      v.pipe(
+        v.string(),
+        v.maxLength(MAX_SLUG_LENGTH),
+        v.regex(SLUG_PATTERN, "must be a creator slug"),
+        v.description("Slug of a creator tenant (POST /v1/admin/creators); its feed /v1/podcasts/creator/{slug}.xml carries the article."),
+      ),
+    ),
   }),
 );
 
@@ -55,7 +63,7 @@ export const PublishResponse = named(
   "PublishResponse",
   v.object({
     slug: v.pipe(v.string(), v.description("The article's slug (derived when the request had none).")),
-    job_id: v.pipe(v.nullable(v.string()), v.description("The pre-render job, or null when the text and voice are unchanged.")),
+    job_id: v.pipe(v.nullable(v.string()), v.description("The pre-render job, or null when the text and voice are unchanged and their render did not fail.")),
     created: v.pipe(v.boolean(), v.description("True when the article is new, false when an existing one was updated.")),
     rendered: v.pipe(v.boolean(), v.description("True when audio of the current text and voice already exists.")),
   }),

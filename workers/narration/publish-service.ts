@@ -1,7 +1,7 @@
 import { eq, like, or, sql } from "drizzle-orm";
 import { sha256Hex } from "../core/crypto";
-import { ApiError } from "../core/errors";
-import { articles, database, renderJobs, type Database } from "../db";
+import { ApiError, ValidationError } from "../core/errors";
+import { articles, creators, database, renderJobs, type Database } from "../db";
 import { latestJob } from "./article-audio-service";
 import { enqueueJob, newJobRow } from "./jobs-service";
 import type { PublishRequest, PublishResponse } from "./publish-schema";
@@ -38,6 +38,13 @@ async function target(db: Database, req: PublishRequest): Promise<{ slug: string
   throw new ApiError("conflict", "too many articles share this title; send an explicit slug");
 }
 
+/** The id of the creator tenant `slug`; an unknown slug is a validation error on the request. */
+async function creatorIdOf(db: Database, slug: string): Promise<number> {
+  const creator = await db.query.creators.findFirst({ columns: { id: true }, where: eq(creators.slug, slug) });
+  if (!creator) throw new ValidationError([{ loc: ["body", "creator"], msg: `no creator tenant is named ${slug}`, type: "unknown_creator" }]);
+  return creator.id;
+}
+
 /** True when the article's newest render job is still queued or running. */
 async function renderInFlight(db: Database, articleId: number): Promise<boolean> {
   const job = await latestJob(db, articleId);
@@ -54,6 +61,7 @@ export async function publishArticle(env: Pick<Env, "DB" | "RENDER_QUEUE">, req:
   if (existing?.visibility === "listener_private") {
     throw new ApiError("conflict", "that slug belongs to a listener-forwarded article");
   }
+  const creatorId = req.creator ? await creatorIdOf(db, req.creator) : null;
   const hash = await contentHash(req);
   const changed = !existing || existing.contentHash !== hash;
   const now = new Date();
@@ -69,6 +77,7 @@ export async function publishArticle(env: Pick<Env, "DB" | "RENDER_QUEUE">, req:
     host: req.host ?? null,
     declassified: req.declassified,
     voice: req.voice ?? null,
+    creatorId,
   };
   const same =
     existing &&

@@ -130,6 +130,18 @@ describe("POST /v1/webhook/publish: upsert and pre-render", () => {
     });
   }
 
+  it("files the article under a creator tenant, and refuses an unknown one with 422 and nothing written", async () => {
+    await env.DB.prepare("INSERT INTO creators (slug, name) VALUES ('ada', 'Ada')").run();
+    expect((await publish(article({ creator: "ada" }))).status).toBe(200);
+    const row = await env.DB.prepare("SELECT c.slug FROM articles a JOIN creators c ON c.id = a.creator_id").first();
+    expect(row).toEqual({ slug: "ada" });
+
+    const res = await publish(article({ slug: "another-one", creator: "nobody" }));
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({ detail: [{ loc: ["body", "creator"], msg: expect.any(String), type: "unknown_creator" }] });
+    expect(await counts()).toEqual({ articles: 1, jobs: 1 });
+  });
+
   it("a change of summary updates the article without a render", async () => {
     await publish(article());
     const res = await publish(article({ summary: "New summary." }));
