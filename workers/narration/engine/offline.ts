@@ -35,7 +35,8 @@ function voiceData(): DataFile[] {
 
 /** Runs eSpeak NG once: `voice` is an eSpeak voice name with an optional variant ("en-us+f3"). */
 export function espeak(text: string, voice: string): Promise<Pcm> {
-  // Text goes through a file, so any text is safe (a leading "-", quotes, newlines).
+  // Text goes through a file, so any text is safe (a leading "-", quotes, newlines). No -q: besides
+  // silencing playback it also stops the WAVE output.
   const args = ["-v", voice, "-s", String(WORDS_PER_MINUTE), "-w", "/out.wav", "-f", "/in.txt"];
   return new Promise<Pcm>((resolve, reject) => {
     let lastError = "";
