@@ -1,3 +1,4 @@
+import { joinPieces } from "../narration/engine/join";
 import { encodeMp3 } from "../narration/engine/mp3";
 import { espeak } from "../narration/engine/offline";
 import { encodeOggOpus } from "../narration/engine/opus";
@@ -21,7 +22,7 @@ export async function measureEngine(text: string, voice = "en-us") {
   const pieces = [];
   for (const piece of splitText(text, PROVIDERS.offline.maxCharsPerRequest)) pieces.push(await espeak(piece, voice));
   const t1 = await tick();
-  const master = { samples: Float32Array.from(pieces.flatMap((p) => Array.from(resample(p, MASTER_SAMPLE_RATE).samples))), sampleRate: MASTER_SAMPLE_RATE };
+  const master = joinPieces(pieces.map((p) => resample(p, MASTER_SAMPLE_RATE)));
   const t2 = await tick();
   const mp3 = await encodeMp3(master);
   const t3 = await tick();
