@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { COOL_DOWN_MS, isHealthy, markUnhealthy, resetHealth } from "./health";
+import { configuredProviders } from "./registry";
+
+describe("configuredProviders", () => {
+  it("has only the offline engine without keys or an AI binding (local dev and tests)", () => {
+    expect(Object.keys(configuredProviders({ OPENAI_API_KEY: "", GOOGLE_TTS_API_KEY: "" }))).toEqual(["offline"]);
+  });
+
+  it("makes a cloud provider available when its key (and Azure's region) is set, Workers AI when AI is bound", () => {
+    const env = {
+      AI: { run: async () => new Response() },
+      OPENAI_API_KEY: "sk",
+      ELEVENLABS_API_KEY: "el",
+      GOOGLE_TTS_API_KEY: "g",
+      AZURE_SPEECH_KEY: "az",
+      AZURE_SPEECH_REGION: "westeurope",
+    };
+    expect(Object.keys(configuredProviders(env)).sort()).toEqual(["azure", "elevenlabs", "google", "offline", "openai", "workers-ai"]);
+    expect(Object.keys(configuredProviders({ AZURE_SPEECH_KEY: "az" }))).toEqual(["offline"]);
+  });
+});
+
+describe("provider health (per isolate)", () => {
+  it("benches a provider for the cool-down, then lets it back", () => {
+    resetHealth();
+    const now = 1_000_000;
+    markUnhealthy("openai", now);
+    expect(isHealthy("openai", now + COOL_DOWN_MS - 1)).toBe(false);
+    expect(isHealthy("openai", now + COOL_DOWN_MS)).toBe(true);
+    expect(isHealthy("google", now)).toBe(true);
+  });
+});
