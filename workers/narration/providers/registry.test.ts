@@ -4,7 +4,8 @@ import { configuredProviders } from "./registry";
 
 describe("configuredProviders", () => {
   it("has only the offline engine without keys or an AI binding (local dev and tests)", () => {
-    expect(Object.keys(configuredProviders({ OPENAI_API_KEY: "", GOOGLE_TTS_API_KEY: "" }))).toEqual(["offline"]);
+    const unconfigured: object = { OPENAI_API_KEY: "", GOOGLE_TTS_API_KEY: "" };
+    expect(Object.keys(configuredProviders(unconfigured))).toEqual(["offline"]);
   });
 
   it("makes a cloud provider available when its key (and Azure's region) is set, Workers AI when AI is bound", () => {
@@ -17,7 +18,8 @@ describe("configuredProviders", () => {
       AZURE_SPEECH_REGION: "westeurope",
     };
     expect(Object.keys(configuredProviders(env)).sort()).toEqual(["azure", "elevenlabs", "google", "offline", "openai", "workers-ai"]);
-    expect(Object.keys(configuredProviders({ AZURE_SPEECH_KEY: "az" }))).toEqual(["offline"]);
+    const keyWithoutRegion: object = { AZURE_SPEECH_KEY: "az" };
+    expect(Object.keys(configuredProviders(keyWithoutRegion))).toEqual(["offline"]);
   });
 });
 
