@@ -24,12 +24,15 @@ describe("POST /v1/admin/listeners/{token}/pre-warm", () => {
     const body = (await res.json()) as { skipped: boolean; queued: { slug: string; job_id: string }[]; first_render_done_at: string | null };
     expect(body.skipped).toBe(false);
     expect(body.queued.map((q) => q.slug)).toEqual([c.slug, b.slug]);
-    expect(body.first_render_done_at).not.toBeNull();
-    const jobs = await env.DB.prepare("select article_id, state from render_jobs order by article_id").all();
+    // Queued is not rendered: the render consumer sets first_render_done_at when a job is done.
+    expect(body.first_render_done_at).toBeNull();
+    const jobs = await env.DB.prepare("select article_id, state, warm_listener_id from render_jobs order by article_id").all();
+    const listener = await env.DB.prepare("select id from listeners").first<{ id: number }>();
     expect(jobs.results).toEqual([
-      { article_id: b.id, state: "queued" },
-      { article_id: c.id, state: "queued" },
+      { article_id: b.id, state: "queued", warm_listener_id: listener!.id },
+      { article_id: c.id, state: "queued", warm_listener_id: listener!.id },
     ]);
+    await env.DB.prepare("update listeners set first_render_done_at = ?").bind(Date.now()).run();
 
     const again = (await (await preWarm(token, {})).json()) as { skipped: boolean; queued: unknown[] };
     expect(again).toMatchObject({ skipped: true, queued: [] });
@@ -37,6 +40,14 @@ describe("POST /v1/admin/listeners/{token}/pre-warm", () => {
     const forced = (await (await preWarm(token, { force: true })).json()) as { skipped: boolean; queued: { slug: string }[] };
     expect(forced.skipped).toBe(false);
     expect(forced.queued.map((q) => q.slug)).toEqual([a.slug]);
+  });
+
+  it("counts audio that already exists among the listener's newest articles as the first render", async () => {
+    const { token } = await subscribeVia("ready@example.test", ["tech"]);
+    await addArticle({ vertical: "tech", audioKey: "a".repeat(64), listenSeconds: 60 });
+    const body = (await (await preWarm(token, {})).json()) as { queued: unknown[]; first_render_done_at: string | null };
+    expect(body.queued).toEqual([]);
+    expect(body.first_render_done_at).not.toBeNull();
   });
 
   it.each([0, 11, 2.5])("rejects count %s with 422", async (count) => {

@@ -55,12 +55,13 @@ export const preWarmListener = route({
     const needed = recent.filter((a) => !a.audioReady && (a.jobState === null || a.jobState === "failed" || a.jobState === "cancelled"));
     const queued: { slug: string; job_id: string }[] = [];
     for (const a of needed.slice(0, count)) {
-      // No listenerId: pre-warm jobs must not take the listener's render-now in-flight slots.
-      const job = await createJob(env, { articleId: a.id, listenerId: null, priority: "normal" });
+      // No listenerId: pre-warm jobs must not take the listener's render-now in-flight slots. The render
+      // consumer sets first_render_done_at through warmListenerId when the first of them is done.
+      const job = await createJob(env, { articleId: a.id, listenerId: null, warmListenerId: listener.id, priority: "normal" });
       queued.push({ slug: a.slug, job_id: job.id });
     }
-    // The listener counts as warmed once renders are queued for them or their newest audio exists already.
-    const firstRender = done ?? (queued.length > 0 || recent.length > needed.length ? new Date() : null);
+    // Audio that already exists among the listener's newest articles is a first render done.
+    const firstRender = done ?? (recent.some((a) => a.audioReady) ? new Date() : null);
     if (firstRender && !done) await db.update(listeners).set({ firstRenderDoneAt: firstRender }).where(eq(listeners.id, listener.id));
     return Response.json({
       skipped: false,

@@ -99,6 +99,7 @@ export async function deleteListener(env: Pick<Env, "DB">, listenerId: number): 
     db.update(plays).set({ listenerId: null }).where(eq(plays.listenerId, listenerId)),
     db.update(ledgerEntries).set({ listenerId: null }).where(eq(ledgerEntries.listenerId, listenerId)),
     db.update(renderJobs).set({ listenerId: null }).where(eq(renderJobs.listenerId, listenerId)),
+    db.update(renderJobs).set({ warmListenerId: null }).where(eq(renderJobs.warmListenerId, listenerId)),
     db.update(articles).set({ ownerListenerId: null }).where(eq(articles.ownerListenerId, listenerId)),
     db.delete(listeners).where(eq(listeners.id, listenerId)),
   ]);

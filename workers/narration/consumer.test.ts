@@ -55,6 +55,20 @@ describe("render queue consumer", () => {
     expect(await env.AUDIO.head(audioObjectPath(done!.audioKey!, "mp3"))).not.toBeNull();
   });
 
+  it("marks the listener a pre-warm rendered for as having had a first render, once", async () => {
+    const articleId = await insertArticle();
+    const listenerId = await insertListener();
+    await db().insert(renderJobs).values({ id: "warm-1", articleId, warmListenerId: listenerId });
+    await consumeRenderBatch(batchOf("warm-1"), env, offline);
+    const warmed = await db().select().from(listeners).where(eq(listeners.id, listenerId)).get();
+    expect(warmed!.firstRenderDoneAt).toBeInstanceOf(Date);
+
+    await db().insert(renderJobs).values({ id: "warm-2", text: "Another one.", warmListenerId: listenerId });
+    await consumeRenderBatch(batchOf("warm-2"), env, offline);
+    const after = await db().select().from(listeners).where(eq(listeners.id, listenerId)).get();
+    expect(after!.firstRenderDoneAt).toEqual(warmed!.firstRenderDoneAt);
+  });
+
   it("leaves the article alone when its text changed during the render", async () => {
     const articleId = await insertArticle();
     await db().insert(renderJobs).values({ id: "job-2", articleId });

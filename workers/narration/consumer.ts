@@ -1,6 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import * as v from "valibot";
-import { articles, database, renderJobs } from "../db";
+import { articles, database, listeners, renderJobs } from "../db";
 import { RenderMessage } from "./messages";
 import { renderText, type Synthesizers } from "./pipeline/render";
 import { renderErrorCode } from "./render-contract";
@@ -83,7 +83,16 @@ async function runJob(env: ConsumerEnv, jobId: string, synthesizers: Synthesizer
           .where(and(eq(articles.id, article.id), eq(articles.contentHash, article.contentHash))),
       ]
     : [];
-  await db.batch([markDone, ...setArticleAudio]);
+  // A pre-warm render done is the listener's first render (SPEC.md part 4, pre-warm).
+  const markWarmed = job.warmListenerId
+    ? [
+        db
+          .update(listeners)
+          .set({ firstRenderDoneAt: new Date() })
+          .where(and(eq(listeners.id, job.warmListenerId), isNull(listeners.firstRenderDoneAt))),
+      ]
+    : [];
+  await db.batch([markDone, ...setArticleAudio, ...markWarmed]);
   await releaseSlot(env, job.listenerId, jobId);
 }
 

@@ -10,7 +10,8 @@ import type { RenderMessage } from "./messages";
  */
 
 export type JobRow = typeof renderJobs.$inferSelect;
-export type NewJob = Pick<typeof renderJobs.$inferInsert, "articleId" | "listenerId" | "text" | "voice" | "priority">;
+export type NewJob = Pick<typeof renderJobs.$inferInsert, "articleId" | "listenerId" | "text" | "voice" | "priority"> &
+  Partial<Pick<typeof renderJobs.$inferInsert, "warmListenerId">>;
 
 /** A complete job row ready to insert: a fresh id, state queued. */
 export function newJobRow(job: NewJob): typeof renderJobs.$inferInsert & { id: string } {

@@ -26,6 +26,11 @@ export const renderJobs = sqliteTable(
     articleId: integer("article_id").references(() => articles.id, { onDelete: "set null" }),
     /** The listener whose render-now created the job; counts against their in-flight cap. */
     listenerId: integer("listener_id").references(() => listeners.id, { onDelete: "set null" }),
+    /**
+     * The listener a pre-warm rendered for: their first_render_done_at is set when this job is done.
+     * Kept apart from listenerId so pre-warm renders never take the listener's render-now slots.
+     */
+    warmListenerId: integer("warm_listener_id").references(() => listeners.id),
     /** Text to narrate for jobs not tied to an article (POST /v1/jobs with raw text). */
     text: text("text"),
     voice: text("voice"),

@@ -1,0 +1,1 @@
+ALTER TABLE `render_jobs` ADD `warm_listener_id` integer REFERENCES listeners(id);
