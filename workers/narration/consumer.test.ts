@@ -8,6 +8,7 @@ import { audioObjectPath } from "./objects";
 import { fakeFetch } from "./providers/fake-fetch";
 import { resetHealth } from "./providers/health";
 import { openAiSynthesizer } from "./providers/openai";
+import { MAX_NARRATED_CHARS } from "./render-contract";
 
 const db = () => database(env);
 const offline = { offline: offlineSynthesizer };
@@ -113,6 +114,23 @@ describe("render queue consumer", () => {
     await consumeRenderBatch(batch, env, offline);
     expect(retry).not.toHaveBeenCalled();
     expect(await job("job-6")).toMatchObject({ state: "failed", error: expect.stringContaining("unknown_voice") });
+  });
+
+  it("fails a job whose article is too long to narrate at once, before any provider is called", async () => {
+    const [article] = await db()
+      .insert(articles)
+      .values({ slug: "a-long-story", title: "A long story", publisher: "Daily", vertical: "tech", bodyText: "Word ".repeat(MAX_NARRATED_CHARS / 2), contentHash: "h2" })
+      .returning({ id: articles.id });
+    await db().insert(renderJobs).values({ id: "job-7", articleId: article.id });
+    const spy = vi.fn(offlineSynthesizer.synthesize);
+    const batch = batchOf("job-7");
+    const retry = vi.spyOn(batch.messages[0], "retry");
+    const ack = vi.spyOn(batch.messages[0], "ack");
+    await consumeRenderBatch(batch, env, { offline: { synthesize: spy } });
+    expect(spy).not.toHaveBeenCalled();
+    expect(retry).not.toHaveBeenCalled();
+    expect(ack).toHaveBeenCalled();
+    expect(await job("job-7")).toMatchObject({ state: "failed", attempts: 1, error: expect.stringMatching(/^too_long: \d+ characters; one render narrates at most 10000$/) });
   });
 
   it("dead-letters: marks the job failed with its last error and releases the listener's slot", async () => {

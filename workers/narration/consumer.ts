@@ -35,8 +35,9 @@ export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: Cons
       const detail = err instanceof Error ? err.message : String(err);
       // The job's error is shown to API clients: expected failures say what failed, surprises
       // (storage, bugs) only that something did; the log keeps the whole message.
-      const error = renderErrorCode(err) ? detail : "internal error while rendering";
-      if (renderErrorCode(err) === "unknown_voice") {
+      const code = renderErrorCode(err);
+      const error = code ? detail : "internal error while rendering";
+      if (code === "unknown_voice" || code === "too_long") {
         // No retry can succeed: fail the job now rather than after every backoff.
         await failJob(env, parsed.output.job_id, error);
         message.ack();

@@ -5,6 +5,7 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { articles, database } from "../db";
 import { MAX_ARTICLE_CHARS, VoiceField } from "./fields";
+import { MAX_NARRATED_CHARS } from "./render-contract";
 import { JobView, jobView } from "./job-view";
 import { createJob } from "./jobs-service";
 
@@ -13,7 +14,7 @@ const JobEnqueueRequest = named(
   v.pipe(
     v.object({
       text: v.optional(
-        v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_ARTICLE_CHARS), v.description("Raw text to narrate.")),
+        v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_ARTICLE_CHARS), v.description(`Raw text to narrate. A job whose text (or article) is longer than ${MAX_NARRATED_CHARS} characters fails with "too_long".`)),
       ),
       article_slug: v.optional(
         v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Narrate this article (title and body).")),

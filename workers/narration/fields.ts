@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { ApiError, ValidationError } from "../core/errors";
-import { renderErrorCode } from "./render-contract";
+import { MAX_NARRATED_CHARS, renderErrorCode } from "./render-contract";
 
 /** Field schemas shared by the narration request bodies. */
 
@@ -12,12 +12,18 @@ export const VoiceField = v.pipe(
   v.description("Voice id from GET /v1/voices; the default voice when omitted."),
 );
 
-/** Longest text one synchronous render takes; longer texts go through POST /v1/jobs. */
-export const MAX_RENDER_CHARS = 20_000;
-/** Longest text of one job or article: long articles are chunked by the render Worker. */
+/** Longest text one synchronous render takes: the most one render can narrate (render-contract.ts). */
+export const MAX_RENDER_CHARS = MAX_NARRATED_CHARS;
+/**
+ * Longest text of one job or article. An article may be stored and listed up to this length, but
+ * only one of at most MAX_NARRATED_CHARS can be narrated: a longer one's job fails with "too_long".
+ */
 export const MAX_ARTICLE_CHARS = 200_000;
 
-/** Turns the render Worker's expected failures into API errors; anything else is rethrown. */
+/**
+ * Turns the render Worker's expected failures into API errors; anything else is rethrown. "too_long"
+ * cannot reach here: MAX_RENDER_CHARS already bounds the text in the request schema (422).
+ */
 export function renderFailure(err: unknown): never {
   const code = renderErrorCode(err);
   if (code === "unknown_voice") {

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import { MAX_ARTICLE_CHARS, VoiceField } from "./fields";
+import { MAX_NARRATED_CHARS } from "./render-contract";
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from "./slug";
 
 /** Host personas that carry articles in their feeds. */
@@ -29,7 +30,9 @@ export const PublishRequest = named(
       v.regex(/^[a-z0-9_-]+$/, "must be a vertical slug"),
       v.description("Topic slug (tech, finance, science, news, young_moms, ...)."),
     ),
-    body_text: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_ARTICLE_CHARS), v.description("Full plain text of the article.")),
+    body_text: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_ARTICLE_CHARS), v.description(
+        `Full plain text of the article. Narration takes at most ${MAX_NARRATED_CHARS} characters of title + ". " + body; a longer article is stored, but its render job fails with "too_long".`,
+      )),
     summary: v.optional(v.pipe(v.string(), v.maxLength(2_000), v.description("Short summary.")), ""),
     url: v.optional(v.pipe(v.string(), v.url(), v.maxLength(2_048), v.description("Canonical URL on the publisher's site."))),
     published_at: v.optional(

@@ -28,10 +28,19 @@ export interface RenderRpc {
 }
 
 /**
+ * The most characters (after whitespace is collapsed) one render narrates. A render holds its audio
+ * in a 128 MB isolate and peaks at 4 bytes a sample while joining (README, "Memory and long
+ * articles"): about 19 minutes of 24 kHz audio fit. 10,000 characters is about 13 minutes for a slow
+ * narrator (750 characters a minute; eSpeak reads about 1,050), a join peak of about 77 MB, which
+ * leaves about 35 MB for the engines, the encoder and garbage not yet collected.
+ */
+export const MAX_NARRATED_CHARS = 10_000;
+
+/**
  * Expected render failures. RPC keeps only an error's message, so render() throws
  * `new Error("<code>: <detail>")` and callers read the code back with renderErrorCode().
  */
-export const RENDER_ERRORS = ["unknown_voice", "no_provider"] as const;
+export const RENDER_ERRORS = ["unknown_voice", "no_provider", "too_long"] as const;
 export type RenderErrorCode = (typeof RENDER_ERRORS)[number];
 
 /** The RenderErrorCode carried by an error thrown from render(), or null for a surprise. */

@@ -13,7 +13,9 @@ const RenderRequest = named(
       v.trim(),
       v.minLength(1, "text must not be empty"),
       v.maxLength(MAX_RENDER_CHARS),
-      v.description(`Text to narrate, at most ${MAX_RENDER_CHARS} characters; longer texts go through POST /v1/jobs.`),
+      v.description(
+        `Text to narrate, at most ${MAX_RENDER_CHARS} characters (422 beyond): the most one render can hold in a Worker's memory, about 13 minutes of speech.`,
+      ),
     ),
     voice: v.optional(VoiceField),
   }),

@@ -1,8 +1,8 @@
-import { joinPieces } from "../narration/engine/join";
+import { joinPieces, pieceToInt16 } from "../narration/engine/join";
 import { encodeMp3 } from "../narration/engine/mp3";
 import { espeak } from "../narration/engine/offline";
 import { encodeOggOpus } from "../narration/engine/opus";
-import { pcmDuration, toInt16Le } from "../narration/engine/pcm";
+import { pcmDuration } from "../narration/engine/pcm";
 import { resample } from "../narration/engine/resample";
 import { MASTER_SAMPLE_RATE } from "../narration/objects";
 import { splitText } from "../narration/pipeline/chunk";
@@ -22,11 +22,11 @@ export async function measureEngine(text: string, voice = "en-us") {
   const pieces = [];
   for (const piece of splitText(text, PROVIDERS.offline.maxCharsPerRequest)) pieces.push(await espeak(piece, voice));
   const t1 = await tick();
-  const master = joinPieces(pieces.map((p) => resample(p, MASTER_SAMPLE_RATE)));
+  const master = joinPieces(pieces.map((p) => pieceToInt16(resample(p, MASTER_SAMPLE_RATE))));
   const t2 = await tick();
   const mp3 = await encodeMp3(master);
   const t3 = await tick();
-  const opus = await encodeOggOpus(new Int16Array(toInt16Le(master.samples).buffer), MASTER_SAMPLE_RATE, 1);
+  const opus = await encodeOggOpus(master.samples, MASTER_SAMPLE_RATE, 1);
   const t4 = await tick();
   const audioSeconds = pcmDuration(master);
   return {

@@ -2,6 +2,9 @@
 // The podcast norm is -16 LUFS integrated with true peak at most -1 dBTP. Speech at -16 LUFS usually
 // peaks above -1 dBTP, and plain gain would then miss the loudness target, so normalisation applies
 // the gain and then a look-ahead limiter on the oversampled peak, re-aiming until both hold.
+// Everything works on the 16-bit master in place, reading each sample as a float when it is used,
+// so no float copy of a long article is ever made.
+import { floatToInt16 } from "./pcm";
 import { bessel0 } from "./resample";
 
 export const TARGET_LUFS = -16;
@@ -16,6 +19,9 @@ const LIMITER_WINDOW_MS = 5;
 
 const ABSOLUTE_GATE_LUFS = -70;
 const RELATIVE_GATE_LU = -10;
+
+/** A 16-bit sample v stands for v / 32768 (pcm.ts). */
+const INT16_SCALE = 1 / 32768;
 
 const dbToLinear = (db: number) => 10 ** (db / 20);
 const powerToLufs = (z: number) => -0.691 + 10 * Math.log10(z);
@@ -127,9 +133,9 @@ class LoudnessMeter {
 }
 
 /** Integrated loudness in LUFS (-Infinity for silence). */
-export function integratedLoudness(samples: Float32Array, sampleRate: number): number {
+export function integratedLoudness(samples: Int16Array, sampleRate: number): number {
   const meter = new LoudnessMeter(sampleRate);
-  for (let i = 0; i < samples.length; i++) meter.push(samples[i]);
+  for (let i = 0; i < samples.length; i++) meter.push(samples[i] * INT16_SCALE);
   return meter.integrated();
 }
 
@@ -159,7 +165,7 @@ const TP_FILTER: Float64Array[] = (() => {
 })();
 
 /** The largest magnitude among sample i and the three interpolated points after it (outside the signal counts as silence). */
-function peakAt(x: Float32Array, i: number): number {
+function peakAt(x: Int16Array, i: number): number {
   const [, h1, h2, h3] = TP_FILTER;
   const first = i - TP_TAPS / 2 + 1;
   let s1 = 0;
@@ -181,11 +187,11 @@ function peakAt(x: Float32Array, i: number): number {
       s3 += h3[k] * v;
     }
   }
-  return Math.max(Math.abs(x[i]), Math.abs(s1), Math.abs(s2), Math.abs(s3));
+  return Math.max(Math.abs(x[i]), Math.abs(s1), Math.abs(s2), Math.abs(s3)) * INT16_SCALE;
 }
 
 /** True peak, linear. */
-export function truePeak(samples: Float32Array): number {
+export function truePeak(samples: Int16Array): number {
   let m = 0;
   for (let i = 0; i < samples.length; i++) m = Math.max(m, peakAt(samples, i));
   return m;
@@ -199,7 +205,7 @@ export function truePeak(samples: Float32Array): number {
  * smoothly (no clicks). Only rings of about 2 * window values are kept, and sample i is emitted
  * after every read of it, so `emit` may write the result back into `x`.
  */
-function limit(x: Float32Array, gain: number, ceiling: number, window: number, emit: (i: number, y: number) => void): void {
+function limit(x: Int16Array, gain: number, ceiling: number, window: number, emit: (i: number, y: number) => void): void {
   const n = x.length;
   const half = window >> 1;
   const ring = 2 * window + 2;
@@ -221,7 +227,7 @@ function limit(x: Float32Array, gain: number, ceiling: number, window: number, e
       count--;
     }
     const i = k - half;
-    if (i >= 0) emit(i, x[i] * gain * (sum / count));
+    if (i >= 0) emit(i, x[i] * INT16_SCALE * gain * (sum / count));
   };
   const minAt = (k: number) => {
     while (deque[head % ring] < k - window) head++;
@@ -243,7 +249,7 @@ function limit(x: Float32Array, gain: number, ceiling: number, window: number, e
       sum -= mins[drop % ring];
       count--;
     }
-    emit(i, x[i] * gain * (sum / count));
+    emit(i, x[i] * INT16_SCALE * gain * (sum / count));
   }
 }
 
@@ -253,7 +259,7 @@ function limit(x: Float32Array, gain: number, ceiling: number, window: number, e
  * limiter without writing anything, and only the chosen one is written back: memory stays at the
  * signal itself, which matters for long articles in a 128 MB isolate.
  */
-export function normalizeLoudness(samples: Float32Array, sampleRate: number): Float32Array {
+export function normalizeLoudness(samples: Int16Array, sampleRate: number): Int16Array {
   const inputLufs = integratedLoudness(samples, sampleRate);
   if (!Number.isFinite(inputLufs)) return samples;
   const window = Math.max(1, Math.round((LIMITER_WINDOW_MS / 1000) * sampleRate));
@@ -268,13 +274,13 @@ export function normalizeLoudness(samples: Float32Array, sampleRate: number): Fl
     gainDb += error;
   }
   limit(samples, dbToLinear(gainDb), ceiling, window, (i, y) => {
-    samples[i] = y;
+    samples[i] = floatToInt16(y);
   });
   // If a peak still pokes over the ceiling, trade loudness for it, never the other way round.
   const peak = truePeak(samples);
   if (peak > ceiling) {
     const gain = ceiling / peak;
-    for (let i = 0; i < samples.length; i++) samples[i] *= gain;
+    for (let i = 0; i < samples.length; i++) samples[i] = Math.round(samples[i] * gain);
   }
   return samples;
 }

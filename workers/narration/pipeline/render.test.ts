@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { audioObjects, database } from "../../db";
 import { offlineSynthesizer } from "../engine/offline";
 import { audioObjectPath, masterObjectPath } from "../objects";
-import { renderErrorCode } from "../render-contract";
+import { integratedLoudness, truePeak } from "../engine/loudness";
+import { MAX_NARRATED_CHARS, renderErrorCode } from "../render-contract";
 import type { VoiceOffer } from "../providers/catalogue";
 import { fakeFetch, tonePcm16 } from "../providers/fake-fetch";
 import { isHealthy, resetHealth } from "../providers/health";
@@ -84,14 +85,39 @@ describe("renderText", () => {
     });
     const { synthesizer, stats } = counting(openAiSynthesizer("sk-test", far.fetch));
     const sentence = "This sentence is part of a long article about narration. ";
-    const text = sentence.repeat(300).trim(); // about 17,000 characters; OpenAI takes 4,096 per request
+    const text = sentence.repeat(170).trim(); // about 9,900 characters; OpenAI takes 4,096 per request
     const result = await renderText(env, { text, voice: "onyx" }, { openai: synthesizer });
     expect(result.provider).toBe("openai");
-    expect(stats.calls).toBe(5);
+    expect(stats.calls).toBe(3);
     expect(stats.texts.every((t) => t.length <= 4096 && t.endsWith("narration."))).toBe(true);
     expect(stats.texts.join(" ")).toBe(text);
     expect(stats.maxInFlight).toBeGreaterThan(1);
     expect(stats.maxInFlight).toBeLessThanOrEqual(4);
+  });
+
+  it("renders the longest text it takes offline: about ten minutes, 16-bit master, -16 LUFS, true peak under -1 dBTP", async () => {
+    const sentence = "Long articles are narrated piece by piece, and the pieces are joined into one master. ";
+    const text = sentence.repeat(Math.ceil(MAX_NARRATED_CHARS / sentence.length)).slice(0, MAX_NARRATED_CHARS).trim();
+    const result = await renderText(env, { text }, { offline: offlineSynthesizer });
+    // eSpeak reads about 1,050 characters a minute.
+    expect(result.duration_seconds).toBeGreaterThan(8 * 60);
+    expect(result.duration_seconds).toBeLessThan(11 * 60);
+    const master = new Int16Array(await (await env.AUDIO.get(masterObjectPath(result.key)))!.arrayBuffer());
+    expect(master.length).toBe(Math.round(result.duration_seconds * 24_000));
+    expect(integratedLoudness(master, 24_000)).toBeCloseTo(-16, 0);
+    expect(20 * Math.log10(truePeak(master))).toBeLessThanOrEqual(-1);
+    // 64 kbit/s CBR: 8,000 bytes a second.
+    const mp3 = await env.AUDIO.head(audioObjectPath(result.key, "mp3"));
+    expect(mp3!.size / result.duration_seconds).toBeCloseTo(8_000, -2);
+  }, 120_000);
+
+  it("refuses a text longer than one render narrates, before any provider is called", async () => {
+    const { synthesizer, stats } = counting(offlineSynthesizer);
+    const text = "word ".repeat(MAX_NARRATED_CHARS / 5 + 1);
+    const err = await renderText(env, { text }, { offline: synthesizer }).catch((e) => e);
+    expect(renderErrorCode(err)).toBe("too_long");
+    expect(err.message).toBe(`too_long: ${MAX_NARRATED_CHARS + 4} characters; one render narrates at most ${MAX_NARRATED_CHARS}`);
+    expect(stats.calls).toBe(0);
   });
 
   it("rejects a voice outside the catalogue, and says so when no provider can voice the text", async () => {

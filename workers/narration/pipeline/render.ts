@@ -5,7 +5,7 @@ import { isHealthy, markUnhealthy } from "../providers/health";
 import { marksUnhealthy } from "../providers/result";
 import { candidates } from "../providers/select";
 import type { Synthesizer } from "../providers/synthesizer";
-import type { RenderInput, RenderResult } from "../render-contract";
+import { MAX_NARRATED_CHARS, type RenderInput, type RenderResult } from "../render-contract";
 import { cacheKey } from "./cache-key";
 import { normaliseText } from "./normalize-text";
 import { storeRender } from "./store";
@@ -19,7 +19,7 @@ export type Synthesizers = Partial<Record<ProviderId, Synthesizer>>;
  * provider that offers the requested voice, so a second render of the same text and voice calls no
  * provider, whichever provider of that voice made the first. Otherwise the candidates of the
  * selection rule are tried in order; a provider that fails with a provider-side reason sits out a
- * cool-down. Throws "unknown_voice: ..." or "no_provider: ..." (render-contract.ts); the message
+ * cool-down. Throws "unknown_voice: ...", "too_long: ..." or "no_provider: ..." (render-contract.ts); the message
  * names providers and reasons only, since it becomes the job's visible error, and the providers'
  * own messages go to the log.
  */
@@ -42,6 +42,10 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: s
   const offers = candidates(voice, (p) => synthesizers[p] !== undefined && isHealthy(p));
   if (!offers) throw new Error(`unknown_voice: ${voice} is not in the catalogue`);
   if (!text) throw new Error("no_provider: nothing to read aloud");
+  // Before any provider is paid: a longer text would run the isolate out of memory mid-render.
+  if (text.length > MAX_NARRATED_CHARS) {
+    throw new Error(`too_long: ${text.length} characters; one render narrates at most ${MAX_NARRATED_CHARS}`);
+  }
 
   const cached = await findCached(env, voice, text);
   if (cached) return cached;

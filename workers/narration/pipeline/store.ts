@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { audioObjects, database } from "../../db";
 import { encodeMp3 } from "../engine/mp3";
 import { encodeOggOpus } from "../engine/opus";
-import { pcmDuration, toInt16Le, type Pcm } from "../engine/pcm";
+import { int16LeBytes, pcmDuration, type Pcm16 } from "../engine/pcm";
 import { wavFromInt16 } from "../engine/wav";
 import { AUDIO_CONTENT_TYPES, audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPath } from "../objects";
 import type { LazyFormat } from "../render-contract";
@@ -21,10 +21,11 @@ export interface StoredRender {
  * Writes a new render: the private master (for Opus and WAV later), the canonical MP3, and then the
  * audio_objects row. The row goes last, so a row always means the objects exist.
  */
-export async function storeRender(env: Storage, render: Omit<StoredRender, "durationSeconds">, pcm: Pcm): Promise<StoredRender> {
+export async function storeRender(env: Storage, render: Omit<StoredRender, "durationSeconds">, pcm: Pcm16): Promise<StoredRender> {
   const mp3 = await encodeMp3(pcm);
   await Promise.all([
-    env.AUDIO.put(masterObjectPath(render.key), toInt16Le(pcm.samples)),
+    // The master's own bytes, not a copy: a long article's master is the largest thing in the isolate.
+    env.AUDIO.put(masterObjectPath(render.key), int16LeBytes(pcm.samples)),
     env.AUDIO.put(audioObjectPath(render.key, "mp3"), mp3, { httpMetadata: { contentType: AUDIO_CONTENT_TYPES.mp3 } }),
   ]);
   const durationSeconds = pcmDuration(pcm);

@@ -1,10 +1,10 @@
-import { joinPieces } from "../engine/join";
+import { joinPieces, pieceToInt16 } from "../engine/join";
 import { normalizeLoudness } from "../engine/loudness";
-import type { Pcm } from "../engine/pcm";
+import type { Pcm16 } from "../engine/pcm";
 import { resample } from "../engine/resample";
 import { MASTER_SAMPLE_RATE } from "../objects";
 import { PROVIDERS, type VoiceOffer } from "../providers/catalogue";
-import type { SynthResult } from "../providers/result";
+import type { SynthFailure } from "../providers/result";
 import type { Synthesizer } from "../providers/synthesizer";
 import { mapBounded } from "./bounded";
 import { splitText } from "./chunk";
@@ -12,37 +12,43 @@ import { splitText } from "./chunk";
 /** Provider requests in flight for one render: enough to hide latency, few enough to respect rate limits. */
 export const PIECE_CONCURRENCY = 4;
 
+/** A voiced text: the 16-bit master at MASTER_SAMPLE_RATE, or the first piece's failure. */
+export type VoicedText = { ok: true; pcm: Pcm16 } | SynthFailure;
+
 /**
  * Voices `text` with one provider and voice: split within the provider's limit at sentence
  * boundaries, pieces synthesised concurrently (bounded), brought to the master rate, joined without
  * clicks or gaps, and normalised to -16 LUFS integrated with true peak at most -1 dBTP. The first
  * failing piece fails the whole text, so one article never mixes voices.
  */
-export async function synthesizeText(text: string, offer: VoiceOffer, synthesizer: Synthesizer): Promise<SynthResult> {
-  const joined = await synthesizeJoined(text, offer, synthesizer);
-  if (!joined.ok) return joined;
-  // The pieces are unreachable by now: normalising works in place on the one joined signal.
-  normalizeLoudness(joined.pcm.samples, joined.pcm.sampleRate);
-  return joined;
+export async function synthesizeText(text: string, offer: VoiceOffer, synthesizer: Synthesizer): Promise<VoicedText> {
+  const pieces = await synthesizePieces(text, offer, synthesizer);
+  if (!Array.isArray(pieces)) return pieces;
+  // joinPieces empties `pieces` as it copies, and nothing else refers to them: the join peaks at
+  // pieces plus master, and from then on the master is the only copy, normalised in place.
+  const master = joinPieces(pieces);
+  normalizeLoudness(master.samples, master.sampleRate);
+  return { ok: true, pcm: master };
 }
 
-async function synthesizeJoined(text: string, offer: VoiceOffer, synthesizer: Synthesizer): Promise<SynthResult> {
-  const pieces = splitText(text, PROVIDERS[offer.provider].maxCharsPerRequest);
-  // Each piece is brought to the master rate as it arrives, so the provider's copy is dropped early.
+async function synthesizePieces(text: string, offer: VoiceOffer, synthesizer: Synthesizer): Promise<Pcm16[] | SynthFailure> {
+  const texts = splitText(text, PROVIDERS[offer.provider].maxCharsPerRequest);
+  // Each piece is brought to the master rate and to 16 bits as it arrives, so the provider's copy
+  // and the float copy are dropped early.
   const results = await mapBounded(
-    pieces,
+    texts,
     PIECE_CONCURRENCY,
-    async (piece): Promise<SynthResult> => {
+    async (piece): Promise<VoicedText> => {
       const r = await synthesizer.synthesize(piece, offer);
-      return r.ok ? { ok: true, pcm: resample(r.pcm, MASTER_SAMPLE_RATE) } : r;
+      return r.ok ? { ok: true, pcm: pieceToInt16(resample(r.pcm, MASTER_SAMPLE_RATE)) } : r;
     },
     (r) => !r.ok,
   );
-  const pcms: Pcm[] = [];
+  const pieces: Pcm16[] = [];
   for (const r of results) {
     if (!r) continue; // never started: an earlier piece failed
     if (!r.ok) return r;
-    pcms.push(r.pcm);
+    pieces.push(r.pcm);
   }
-  return { ok: true, pcm: joinPieces(pcms) };
+  return pieces;
 }

@@ -1,0 +1,91 @@
+// Measures the live memory of one offline render stage by stage, for README "Memory and long
+// articles". workerd reports no memory use, so the render's own modules run in Node instead: bundled
+// by esbuild with each .wasm as a compiled module and the .bin as an ArrayBuffer (as workerd imports
+// them), and garbage collected before every reading. The join cannot be read from inside, so its peak
+// is the pieces' reading plus the master's size. One text length (characters) per run, so no earlier
+// render's memory is still being released during the readings; prints one JSON line.
+//   for n in 2000 10000 20000; do node --expose-gc scripts/render-memory.mjs $n; done
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { build } from "esbuild";
+
+if (typeof globalThis.gc !== "function") throw new Error("run with node --expose-gc");
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const PROBE = `
+import { joinPieces, pieceToInt16 } from "./workers/narration/engine/join";
+import { normalizeLoudness } from "./workers/narration/engine/loudness";
+import { encodeMp3 } from "./workers/narration/engine/mp3";
+import { espeak } from "./workers/narration/engine/offline";
+import { resample } from "./workers/narration/engine/resample";
+import { MASTER_SAMPLE_RATE } from "./workers/narration/objects";
+import { splitText } from "./workers/narration/pipeline/chunk";
+import { PROVIDERS } from "./workers/narration/providers/catalogue";
+export { joinPieces, pieceToInt16, normalizeLoudness, encodeMp3, espeak, resample, MASTER_SAMPLE_RATE, splitText, PROVIDERS };
+`;
+
+const inline = (contents) => ({ contents, loader: "js" });
+const base64 = (file) => JSON.stringify(readFileSync(file).toString("base64"));
+const { outputFiles } = await build({
+  stdin: { contents: PROBE, resolveDir: ROOT, loader: "ts" },
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  write: false,
+  logLevel: "error",
+  plugins: [
+    {
+      name: "workerd-modules",
+      setup(b) {
+        b.onLoad({ filter: /\.wasm$/ }, (a) => inline(`export default new WebAssembly.Module(Buffer.from(${base64(a.path)}, "base64"));`));
+        b.onLoad({ filter: /\.bin$/ }, (a) => inline(`export default Uint8Array.from(Buffer.from(${base64(a.path)}, "base64")).buffer;`));
+      },
+    },
+  ],
+});
+const engine = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString("base64")}`);
+
+/** MB held by the JavaScript heap and array buffers (WebAssembly memories included) after collection. */
+async function live() {
+  // A WebAssembly memory is released only after a collection and a turn of the event loop.
+  for (let i = 0; i < 3; i++) {
+    globalThis.gc();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const m = process.memoryUsage();
+  return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
+}
+
+const sentence = "This sentence is part of a long article about narration, read aloud by the offline engine. ";
+const chars = Number(process.argv[2]);
+if (!(chars > 0)) throw new Error("usage: node --expose-gc scripts/render-memory.mjs <characters>");
+const text = sentence.repeat(Math.ceil(chars / sentence.length)).slice(0, chars);
+const rate = engine.MASTER_SAMPLE_RATE;
+const before = await live();
+const pieces = [];
+for (const piece of engine.splitText(text, engine.PROVIDERS.offline.maxCharsPerRequest)) {
+  pieces.push(engine.pieceToInt16(engine.resample(await engine.espeak(piece, "en-us"), rate)));
+}
+const piecesHeld = (await live()) - before;
+const master = engine.joinPieces(pieces);
+const masterMb = master.samples.byteLength / 2 ** 20;
+const joined = (await live()) - before;
+engine.normalizeLoudness(master.samples, rate);
+const normalised = (await live()) - before;
+const mp3 = await engine.encodeMp3(master);
+const encoded = (await live()) - before;
+const round = (x) => Math.round(x * 10) / 10;
+console.log(
+  JSON.stringify({
+    characters: chars,
+    minutes: round(master.samples.length / rate / 60),
+    samples: master.samples.length,
+    pieces_held_mb: round(piecesHeld),
+    join_peak_mb: round(piecesHeld + masterMb),
+    join_peak_bytes_per_sample: round(((piecesHeld + masterMb) * 2 ** 20) / master.samples.length),
+    after_join_mb: round(joined),
+    after_normalise_mb: round(normalised),
+    after_mp3_mb: round(encoded),
+    mp3_mb: round(mp3.byteLength / 2 ** 20),
+  }),
+);
