@@ -9,9 +9,6 @@ import type { Synthesizer } from "../providers/synthesizer";
 import { mapBounded } from "./bounded";
 import { splitText } from "./chunk";
 
-/** Provider requests in flight for one render: enough to hide latency, few enough to respect rate limits. */
-export const PIECE_CONCURRENCY = 4;
-
 /** A voiced text: the 16-bit master at MASTER_SAMPLE_RATE, or the first piece's failure. */
 export type VoicedText = { ok: true; pcm: Pcm16 } | SynthFailure;
 
@@ -37,7 +34,7 @@ async function synthesizePieces(text: string, offer: VoiceOffer, synthesizer: Sy
   // and the float copy are dropped early.
   const results = await mapBounded(
     texts,
-    PIECE_CONCURRENCY,
+    PROVIDERS[offer.provider].concurrency,
     async (piece): Promise<VoicedText> => {
       const r = await synthesizer.synthesize(piece, offer);
       return r.ok ? { ok: true, pcm: pieceToInt16(resample(r.pcm, MASTER_SAMPLE_RATE)) } : r;

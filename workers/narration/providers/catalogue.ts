@@ -38,19 +38,23 @@ export interface ProviderEntry {
   maxCharsPerRequest: number;
   /** Raw formats we ask for, in preference order. */
   formats: readonly RawFormat[];
+  /** Pieces of one render synthesised at once: enough to hide a cloud provider's latency. */
+  concurrency: number;
 }
 
 export const PROVIDERS: Record<ProviderId, ProviderEntry> = {
-  offline: { id: "offline", label: "eSpeak NG (WebAssembly, in the render Worker)", pricePerMillionChars: 0, maxCharsPerRequest: 1000, formats: ["wav"] },
+  // The offline engine runs on the isolate's own thread: pieces in parallel gain nothing and each
+  // eSpeak instance holds 16 MB, so one at a time.
+  offline: { id: "offline", label: "eSpeak NG (WebAssembly, in the render Worker)", pricePerMillionChars: 0, maxCharsPerRequest: 1000, formats: ["wav"], concurrency: 1 },
   // Deepgram documents 2,000 characters per Aura request; Workers AI lists $0.015 per 1k characters for aura-1.
-  "workers-ai": { id: "workers-ai", label: "Workers AI (Deepgram Aura)", pricePerMillionChars: 15, maxCharsPerRequest: 2000, formats: ["wav"] },
+  "workers-ai": { id: "workers-ai", label: "Workers AI (Deepgram Aura)", pricePerMillionChars: 15, maxCharsPerRequest: 2000, formats: ["wav"], concurrency: 4 },
   // tts-1 at $15 per million characters; the speech endpoint takes at most 4,096 characters.
-  openai: { id: "openai", label: "OpenAI text-to-speech", pricePerMillionChars: 15, maxCharsPerRequest: 4096, formats: ["pcm"] },
-  elevenlabs: { id: "elevenlabs", label: "ElevenLabs", pricePerMillionChars: 100, maxCharsPerRequest: 5000, formats: ["pcm"] },
+  openai: { id: "openai", label: "OpenAI text-to-speech", pricePerMillionChars: 15, maxCharsPerRequest: 4096, formats: ["pcm"], concurrency: 4 },
+  elevenlabs: { id: "elevenlabs", label: "ElevenLabs", pricePerMillionChars: 100, maxCharsPerRequest: 5000, formats: ["pcm"], concurrency: 4 },
   // Google limits a request to 5,000 bytes of input: 1,200 characters stays under it even at 4 bytes each.
-  google: { id: "google", label: "Google Cloud Text-to-Speech", pricePerMillionChars: 4, maxCharsPerRequest: 1200, formats: ["wav"] },
+  google: { id: "google", label: "Google Cloud Text-to-Speech", pricePerMillionChars: 4, maxCharsPerRequest: 1200, formats: ["wav"], concurrency: 4 },
   // Neural voices at $16 per million characters; a request may yield at most 10 minutes of audio.
-  azure: { id: "azure", label: "Azure AI Speech", pricePerMillionChars: 16, maxCharsPerRequest: 3000, formats: ["pcm"] },
+  azure: { id: "azure", label: "Azure AI Speech", pricePerMillionChars: 16, maxCharsPerRequest: 3000, formats: ["pcm"], concurrency: 4 },
 };
 
 /** The voice used when a request names none. */
