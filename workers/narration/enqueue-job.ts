@@ -4,8 +4,7 @@ import { ApiError } from "../core/errors";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { articles, database } from "../db";
-import { MAX_ARTICLE_CHARS, VoiceField } from "./fields";
-import { MAX_NARRATED_CHARS } from "./render-contract";
+import { MAX_RENDER_CHARS, VoiceField } from "./fields";
 import { JobView, jobView } from "./job-view";
 import { createJob } from "./jobs-service";
 
@@ -14,7 +13,7 @@ const JobEnqueueRequest = named(
   v.pipe(
     v.object({
       text: v.optional(
-        v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_ARTICLE_CHARS), v.description(`Raw text to narrate. A job whose text (or article) is longer than ${MAX_NARRATED_CHARS} characters fails with "too_long".`)),
+        v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_RENDER_CHARS), v.description(`Raw text to narrate, at most ${MAX_RENDER_CHARS} characters (what one render can narrate). A job for an article longer than that fails with "too_long".`)),
       ),
       article_slug: v.optional(
         v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Narrate this article (title and body).")),

@@ -115,6 +115,10 @@ describe("POST /v1/jobs and GET /v1/jobs/{job_id}", () => {
   it("422 unless exactly one of text and article_slug", async () => {
     expect((await call("/v1/jobs", post({}))).status).toBe(422);
     expect((await call("/v1/jobs", post({ text: "a", article_slug: "b" }))).status).toBe(422);
+    // More raw text than one render can narrate is refused up front rather than failed later.
+    const tooLong = await call("/v1/jobs", post({ text: "x".repeat(MAX_NARRATED_CHARS + 1) }));
+    expect(tooLong.status).toBe(422);
+    expect(await tooLong.json()).toMatchObject({ detail: [{ loc: ["body", "text"], type: "max_length" }] });
   });
 
   it("GET shows each state: URLs only when done, the error only when failed; 404 for an unknown id", async () => {
