@@ -79,6 +79,16 @@ async function stillReferenced(db: Database, keys: string[]): Promise<Set<string
   return used;
 }
 
+/** How many master segments each key was rendered in (objects.ts masterObjectPaths); 1 when unknown. */
+async function segmentCounts(db: Database, keys: string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const part of chunks(keys, SQL_CHUNK)) {
+    const rows = await db.select({ key: audioObjects.key, segments: audioObjects.segments }).from(audioObjects).where(inArray(audioObjects.key, part));
+    for (const r of rows) counts.set(r.key, r.segments);
+  }
+  return counts;
+}
+
 export const cleanupCancelledAudio = route({
   method: "POST",
   path: "/v1/admin/cancelled-audio/cleanup",
@@ -108,7 +118,8 @@ export const cleanupCancelledAudio = route({
     const keys = [...new Set(rows.map((r) => r.key as string))];
     const used = await stillReferenced(db, keys);
     const orphans = keys.filter((k) => !used.has(k));
-    const paths = orphans.flatMap((key) => allObjectPaths(key).map((path) => ({ key, path })));
+    const segments = await segmentCounts(db, orphans);
+    const paths = orphans.flatMap((key) => allObjectPaths(key, segments.get(key)).map((path) => ({ key, path })));
     const report: v.InferOutput<typeof CleanupReport> = {
       rows_scanned: rows.length,
       object_keys_targeted: paths.length,

@@ -4,11 +4,11 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { articles, audioObjects, database, listeners, renderJobs } from "../db";
 import { backoffSeconds, consumeDeadLetters, consumeRenderBatch } from "./consumer";
 import { offlineSynthesizer } from "./engine/offline";
-import { audioObjectPath } from "./objects";
-import { fakeFetch } from "./providers/fake-fetch";
+import { audioObjectPath, masterObjectPaths } from "./objects";
+import { fakeFetch, tonePcm16 } from "./providers/fake-fetch";
 import { resetHealth } from "./providers/health";
 import { openAiSynthesizer } from "./providers/openai";
-import { MAX_NARRATED_CHARS } from "./render-contract";
+import { MAX_NARRATED_CHARS, SEGMENT_CHARS } from "./render-contract";
 
 const db = () => database(env);
 const offline = { offline: offlineSynthesizer };
@@ -53,6 +53,26 @@ describe("render queue consumer", () => {
     const audio = await db().select().from(audioObjects).where(eq(audioObjects.key, done!.audioKey!)).get();
     expect(article!.audioKey).toBe(done!.audioKey);
     expect(article!.listenSeconds).toBe(Math.round(audio!.durationSeconds));
+    expect(await env.AUDIO.head(audioObjectPath(done!.audioKey!, "mp3"))).not.toBeNull();
+  });
+
+  it("renders an article longer than one segment in segments, and the job is done", async () => {
+    const bodyText = "Each paragraph of this long article adds a little more to the story. ".repeat(360); // about 25,000 characters
+    const [article] = await db()
+      .insert(articles)
+      .values({ slug: "a-long-read", title: "A long read", publisher: "Daily", vertical: "tech", bodyText, contentHash: "h3" })
+      .returning({ id: articles.id });
+    await db().insert(renderJobs).values({ id: "job-long", articleId: article.id, voice: "onyx" });
+    // A fast fake provider: 0.2 s of tone a request, so the test exercises segmenting, not eSpeak.
+    const far = fakeFetch(() => new Response(tonePcm16(0.2, 24_000)));
+    await consumeRenderBatch(batchOf("job-long"), env, { openai: openAiSynthesizer("sk", far.fetch) });
+    const done = await job("job-long");
+    expect(done).toMatchObject({ state: "done", provider: "openai", voice: "onyx", error: null });
+    const audio = await db().select().from(audioObjects).where(eq(audioObjects.key, done!.audioKey!)).get();
+    expect(audio!.segments).toBe(3);
+    expect(SEGMENT_CHARS * 2).toBeLessThan(bodyText.length);
+    const masters = await Promise.all(masterObjectPaths(done!.audioKey!, 3).map((path) => env.AUDIO.head(path)));
+    expect(masters.reduce((n, m) => n + m!.size, 0) / 2 / 24_000).toBeCloseTo(audio!.durationSeconds, 6);
     expect(await env.AUDIO.head(audioObjectPath(done!.audioKey!, "mp3"))).not.toBeNull();
   });
 
@@ -130,7 +150,7 @@ describe("render queue consumer", () => {
     expect(spy).not.toHaveBeenCalled();
     expect(retry).not.toHaveBeenCalled();
     expect(ack).toHaveBeenCalled();
-    expect(await job("job-7")).toMatchObject({ state: "failed", attempts: 1, error: expect.stringMatching(/^too_long: \d+ characters; one render narrates at most 10000$/) });
+    expect(await job("job-7")).toMatchObject({ state: "failed", attempts: 1, error: expect.stringMatching(/^too_long: \d+ characters; one render narrates at most 60000$/) });
   });
 
   it("dead-letters: marks the job failed with its last error and releases the listener's slot", async () => {

@@ -4,7 +4,8 @@ import { ApiError } from "../core/errors";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { articles, database } from "../db";
-import { MAX_RENDER_CHARS, VoiceField } from "./fields";
+import { VoiceField } from "./fields";
+import { MAX_NARRATED_CHARS } from "./render-contract";
 import { JobView, jobView } from "./job-view";
 import { createJob } from "./jobs-service";
 
@@ -13,7 +14,7 @@ const JobEnqueueRequest = named(
   v.pipe(
     v.object({
       text: v.optional(
-        v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_RENDER_CHARS), v.description(`Raw text to narrate, at most ${MAX_RENDER_CHARS} characters (what one render can narrate). A job for an article longer than that fails with "too_long".`)),
+        v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_NARRATED_CHARS), v.description(`Raw text to narrate, at most ${MAX_NARRATED_CHARS} characters (what one render can narrate, in segments: about an hour of speech). A job for an article longer than that fails with "too_long".`)),
       ),
       article_slug: v.optional(
         v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Narrate this article (title and body).")),

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { ApiError, ValidationError } from "../core/errors";
-import { MAX_NARRATED_CHARS, renderErrorCode } from "./render-contract";
+import { renderErrorCode, SEGMENT_CHARS } from "./render-contract";
 
 /** Field schemas shared by the narration request bodies. */
 
@@ -12,11 +12,15 @@ export const VoiceField = v.pipe(
   v.description("Voice id from GET /v1/voices; the default voice when omitted."),
 );
 
-/** Longest text one synchronous render takes: the most one render can narrate (render-contract.ts). */
-export const MAX_RENDER_CHARS = MAX_NARRATED_CHARS;
 /**
- * Longest text of one job or article. An article may be stored and listed up to this length, but
- * only one of at most MAX_NARRATED_CHARS can be narrated: a longer one's job fails with "too_long".
+ * Longest text one synchronous render takes: one segment (render-contract.ts). The offline engine
+ * voices about 200 characters a second on one core, so MAX_NARRATED_CHARS would hold an API request
+ * for about five minutes; longer texts go through POST /v1/jobs, whose consumer has the time.
+ */
+export const MAX_RENDER_CHARS = SEGMENT_CHARS;
+/**
+ * Longest text of one article. An article may be stored and listed up to this length, but only one
+ * of at most MAX_NARRATED_CHARS can be narrated: a longer one's job fails with "too_long".
  */
 export const MAX_ARTICLE_CHARS = 200_000;
 

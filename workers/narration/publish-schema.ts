@@ -31,7 +31,7 @@ export const PublishRequest = named(
       v.description("Topic slug (tech, finance, science, news, young_moms, ...)."),
     ),
     body_text: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_ARTICLE_CHARS), v.description(
-        `Full plain text of the article. Narration takes at most ${MAX_NARRATED_CHARS} characters of title + ". " + body; a longer article is stored, but its render job fails with "too_long".`,
+        `Full plain text of the article. Narration takes at most ${MAX_NARRATED_CHARS} characters of title + ". " + body (about an hour, rendered in segments); a longer article is stored, but its render job fails with "too_long".`,
       )),
     summary: v.optional(v.pipe(v.string(), v.maxLength(2_000), v.description("Short summary.")), ""),
     url: v.optional(v.pipe(v.string(), v.url(), v.maxLength(2_048), v.description("Canonical URL on the publisher's site."))),

@@ -28,13 +28,21 @@ export interface RenderRpc {
 }
 
 /**
- * The most characters (after whitespace is collapsed) one render narrates. A render holds its audio
- * in a 128 MB isolate and peaks at 4 bytes a sample while joining (README, "Memory and long
- * articles"): about 19 minutes of 24 kHz audio fit. 10,000 characters is about 13 minutes for a slow
- * narrator (750 characters a minute; eSpeak reads about 1,050), a join peak of about 77 MB, which
- * leaves about 35 MB for the engines, the encoder and garbage not yet collected.
+ * The most characters (after whitespace is collapsed) of one segment: a longer text is rendered in
+ * segments of at most this many, one at a time. A segment holds its audio in a 128 MB isolate and
+ * peaks at 4 bytes a sample while joining (README, "Memory and long articles"): about 19 minutes of
+ * 24 kHz audio fit. 10,000 characters is about 13 minutes for a slow narrator (750 characters a
+ * minute; eSpeak reads about 1,050), a join peak of about 77 MB, which leaves about 35 MB for the
+ * engines, the encoder and garbage not yet collected.
  */
-export const MAX_NARRATED_CHARS = 10_000;
+export const SEGMENT_CHARS = 10_000;
+
+/**
+ * The most characters one render narrates, in segments: about an hour of speech. Memory no longer
+ * bounds it (one segment's audio is held at a time, plus the MP3 so far at 8 KB a second); the
+ * render's wall time does, and the MP3 of a slow narrator's 80 minutes is about 38 MB.
+ */
+export const MAX_NARRATED_CHARS = 60_000;
 
 /**
  * Expected render failures. RPC keeps only an error's message, so render() throws

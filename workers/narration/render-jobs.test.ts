@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { apiKeyHeaders, call, jsonBody } from "../../test/client";
 import { testVars } from "../../test/vars";
-import { MAX_NARRATED_CHARS } from "./render-contract";
+import { MAX_NARRATED_CHARS, SEGMENT_CHARS } from "./render-contract";
 import { callWith, FakeRender } from "./test-support";
 
 afterEach(() => vi.restoreAllMocks());
@@ -55,7 +55,7 @@ describe("POST /v1/render", () => {
   it("422 for empty or oversized text, and an unknown voice reported by the render Worker", async () => {
     const render = new FakeRender();
     expect((await callWith(render, "/v1/render", post({ text: "   " }))).status).toBe(422);
-    expect((await callWith(render, "/v1/render", post({ text: "x".repeat(MAX_NARRATED_CHARS + 1) }))).status).toBe(422);
+    expect((await callWith(render, "/v1/render", post({ text: "x".repeat(SEGMENT_CHARS + 1) }))).status).toBe(422);
     expect(render.renders).toEqual([]);
     // The real render Worker does not know this voice.
     const res = await call("/v1/render", post({ text: "hi", voice: "no-such-voice" }));

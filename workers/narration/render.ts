@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { MAX_RENDER_CHARS, renderFailure, VoiceField } from "./fields";
+import { MAX_NARRATED_CHARS } from "./render-contract";
 import { renderService } from "./render-service";
 import { AudioUrlFields, audioUrls } from "./audio-urls";
 
@@ -14,7 +15,7 @@ const RenderRequest = named(
       v.minLength(1, "text must not be empty"),
       v.maxLength(MAX_RENDER_CHARS),
       v.description(
-        `Text to narrate, at most ${MAX_RENDER_CHARS} characters (422 beyond): the most one render can hold in a Worker's memory, about 13 minutes of speech.`,
+        `Text to narrate, at most ${MAX_RENDER_CHARS} characters (422 beyond): one segment, about 13 minutes of speech, which renders within a synchronous request. Longer texts, up to ${MAX_NARRATED_CHARS} characters, go through POST /v1/jobs.`,
       ),
     ),
     voice: v.optional(VoiceField),

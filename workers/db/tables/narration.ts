@@ -16,6 +16,8 @@ export const audioObjects = sqliteTable("audio_objects", {
   mp3Bytes: integer("mp3_bytes"),
   opusBytes: integer("opus_bytes"),
   wavBytes: integer("wav_bytes"),
+  /** Segments the text was rendered in, one master object each (objects.ts masterObjectPaths). */
+  segments: integer("segments").notNull().default(1),
   createdAt: createdAt(),
 });
 

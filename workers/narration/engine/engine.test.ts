@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { joinPieces, pieceToInt16 } from "./join";
 import { integratedLoudness, normalizeLoudness, truePeak } from "./loudness";
-import { encodeMp3 } from "./mp3";
+import { encodeMp3, mp3Stream } from "./mp3";
 import { espeak } from "./offline";
-import { encodeOggOpus } from "./opus";
-import { floatToInt16, pcmDuration, type Pcm } from "./pcm";
+import { encodeOggOpus, oggOpusStream } from "./opus";
+import { concatBytes, floatToInt16, pcmDuration, type Pcm } from "./pcm";
 import { resample } from "./resample";
 import { decodeWav, encodeWav } from "./wav";
 
@@ -94,6 +94,17 @@ describe("encoders", () => {
     expect(new TextDecoder().decode(a.subarray(0, 4))).toBe("OggS");
     expect(new TextDecoder().decode(a.subarray(28, 36))).toBe("OpusHead");
     expect(a).toEqual(b);
+  });
+
+  it("encodes segments fed one after another exactly as the whole, for MP3 and Ogg Opus", async () => {
+    const pcm16 = int16(pcm.samples);
+    const cut = 9_973; // inside an MP3 frame and an Opus frame
+    const mp3 = await mp3Stream(24_000);
+    const mp3Parts = [...mp3.encode(pcm16.subarray(0, cut)), ...mp3.encode(pcm16.subarray(cut)), mp3.finish()];
+    expect(concatBytes(mp3Parts)).toEqual(await encodeMp3({ samples: pcm16, sampleRate: 24_000 }));
+    const opus = await oggOpusStream(24_000, 99);
+    const opusPages = [...opus.encode(pcm16.subarray(0, cut)), ...opus.encode(pcm16.subarray(cut)), ...opus.finish()];
+    expect(concatBytes(opusPages)).toEqual(await encodeOggOpus(pcm16, 24_000, 99));
   });
 
   it("round-trips WAV", () => {

@@ -11,17 +11,38 @@ const BITRATE = 64;
 /** Samples per encode() call, bounding the encoder's buffer and the float block (256 KB). */
 const CHUNK = 1 << 16;
 
-/** MP3 of the 16-bit master; LAME takes floats, so each chunk is converted into one reused block. */
-export async function encodeMp3(pcm: Pcm16): Promise<Uint8Array> {
+/**
+ * One MP3 stream fed in parts: a long render's segments go through the same LAME encoder, so the
+ * file has one encoder delay at its start and no padding gap where segments meet.
+ */
+export interface Mp3Stream {
+  /** Encodes more samples; returns the MP3 frames completed so far (copies, owned by the caller). */
+  encode(samples: Int16Array): Uint8Array[];
+  /** Flushes the encoder: the last frames. */
+  finish(): Uint8Array;
+}
+
+export async function mp3Stream(sampleRate: number): Promise<Mp3Stream> {
   const encoder = await createEncoder("audio/mpeg", mp3Wasm);
-  encoder.configure({ channels: 1, sampleRate: pcm.sampleRate, bitrate: BITRATE });
-  const block = new Float32Array(Math.min(CHUNK, pcm.samples.length));
-  const parts: Uint8Array[] = [];
-  for (let i = 0; i < pcm.samples.length; i += CHUNK) {
-    const n = Math.min(CHUNK, pcm.samples.length - i);
-    for (let k = 0; k < n; k++) block[k] = pcm.samples[i + k] / 32768;
-    parts.push(encoder.encode([block.subarray(0, n)]).slice()); // a view into WebAssembly memory: copy
-  }
-  parts.push(encoder.finalize().slice());
-  return concatBytes(parts);
+  encoder.configure({ channels: 1, sampleRate, bitrate: BITRATE });
+  // LAME takes floats, so each chunk is converted into one reused block.
+  const block = new Float32Array(CHUNK);
+  return {
+    encode(samples) {
+      const parts: Uint8Array[] = [];
+      for (let i = 0; i < samples.length; i += CHUNK) {
+        const n = Math.min(CHUNK, samples.length - i);
+        for (let k = 0; k < n; k++) block[k] = samples[i + k] / 32768;
+        parts.push(encoder.encode([block.subarray(0, n)]).slice()); // a view into WebAssembly memory: copy
+      }
+      return parts;
+    },
+    finish: () => encoder.finalize().slice(),
+  };
+}
+
+/** MP3 of the 16-bit master. */
+export async function encodeMp3(pcm: Pcm16): Promise<Uint8Array> {
+  const stream = await mp3Stream(pcm.sampleRate);
+  return concatBytes([...stream.encode(pcm.samples), stream.finish()]);
 }

@@ -62,12 +62,20 @@ function check(code: number, what: string): number {
   return code;
 }
 
+/** One Ogg Opus stream fed in parts (a long render's master segments, in order). */
+export interface OggOpusStream {
+  /** Encodes more samples; returns the Ogg pages completed so far. */
+  encode(samples: Int16Array): Uint8Array[];
+  /** Flushes the encoder and releases it: the last pages. */
+  finish(): Uint8Array[];
+}
+
 /**
- * Encodes mono 16-bit PCM (the master, as stored) as Ogg Opus at its own rate, reading it frame by
- * frame so a long article needs no second copy. `serial` is the Ogg stream serial number; one derived
- * from the content makes the output deterministic.
+ * Encodes mono 16-bit PCM as Ogg Opus at its own rate, frame by frame, so a long article needs no
+ * second copy and its segments go through one encoder without a gap. `serial` is the Ogg stream
+ * serial number; one derived from the content makes the output deterministic.
  */
-export async function encodeOggOpus(samples: Int16Array, sampleRate: number, serial: number): Promise<Uint8Array> {
+export async function oggOpusStream(sampleRate: number, serial: number): Promise<OggOpusStream> {
   if (!OPUS_RATES.includes(sampleRate)) throw new Error(`opus cannot encode at ${sampleRate} Hz`);
   const scale = GRANULE_RATE / sampleRate;
   const frame = (sampleRate * FRAME_MS) / 1000;
@@ -75,47 +83,91 @@ export async function encodeOggOpus(samples: Int16Array, sampleRate: number, ser
   const state = w.malloc(w.opus_encoder_get_size(1));
   const inPtr = w.malloc(frame * 2);
   const outPtr = w.malloc(MAX_PACKET);
+  const release = () => {
+    w.free(state);
+    w.free(inPtr);
+    w.free(outPtr);
+  };
+  let lookahead: number;
   try {
     check(w.opus_encoder_init(state, sampleRate, 1, OPUS_APPLICATION_AUDIO), "init");
     check(w.opus_encoder_ctl_set(state, OPUS_SET_BITRATE, BITRATE), "bitrate");
     check(w.opus_encoder_ctl_set(state, OPUS_SET_COMPLEXITY, COMPLEXITY), "complexity");
     check(w.opus_encoder_ctl_set(state, OPUS_SET_SIGNAL, OPUS_SIGNAL_VOICE), "signal");
-    const lookahead = check(w.opus_encoder_ctl_get(state, OPUS_GET_LOOKAHEAD), "lookahead");
-
-    const pages = [
-      oggPage([opusHead(lookahead * scale, sampleRate)], 0n, serial, 0, BEGIN_OF_STREAM),
-      oggPage([opusTags("narration-render")], 0n, serial, 1, 0),
-    ];
-    // `lookahead` samples of padding flush the encoder; the last granule position (pre-skip + real
-    // length) tells decoders to drop the padding again (RFC 7845 §4.4).
-    const frames = Math.ceil((samples.length + lookahead) / frame);
-    const endGranule = BigInt((lookahead + samples.length) * scale);
-    let batch: Uint8Array[] = [];
-    let segments = 0;
-    let sequence = 2;
-    for (let f = 0; f < frames; f++) {
-      const heap = new Int16Array(w.memory.buffer, inPtr, frame); // fresh view: memory may have grown
-      const chunk = samples.subarray(f * frame, (f + 1) * frame);
-      heap.set(chunk);
-      heap.fill(0, chunk.length); // past the end: padding
-      const n = check(w.opus_encode(state, inPtr, frame, outPtr, MAX_PACKET), "encode");
-      const packet = new Uint8Array(w.memory.buffer, outPtr, n).slice();
-      if (segments + segmentsFor(n) > 255 || batch.length >= PACKETS_PER_PAGE) {
-        pages.push(oggPage(batch, BigInt(f * frame * scale), serial, sequence++, 0));
-        batch = [];
-        segments = 0;
-      }
-      batch.push(packet);
-      segments += segmentsFor(n);
-    }
-    const last = BigInt(frames * frame * scale);
-    pages.push(oggPage(batch, last < endGranule ? last : endGranule, serial, sequence, END_OF_STREAM));
-    return concatBytes(pages);
-  } finally {
-    w.free(state);
-    w.free(inPtr);
-    w.free(outPtr);
+    lookahead = check(w.opus_encoder_ctl_get(state, OPUS_GET_LOOKAHEAD), "lookahead");
+  } catch (err) {
+    release();
+    throw err;
   }
+
+  let pages: Uint8Array[] = [
+    oggPage([opusHead(lookahead * scale, sampleRate)], 0n, serial, 0, BEGIN_OF_STREAM),
+    oggPage([opusTags("narration-render")], 0n, serial, 1, 0),
+  ];
+  let batch: Uint8Array[] = [];
+  let segments = 0;
+  let sequence = 2;
+  let frames = 0; // frames encoded
+  let filled = 0; // samples waiting in the input frame
+  let total = 0; // samples taken
+
+  const encodeFrame = () => {
+    const n = check(w.opus_encode(state, inPtr, frame, outPtr, MAX_PACKET), "encode");
+    const packet = new Uint8Array(w.memory.buffer, outPtr, n).slice();
+    if (segments + segmentsFor(n) > 255 || batch.length >= PACKETS_PER_PAGE) {
+      pages.push(oggPage(batch, BigInt(frames * frame * scale), serial, sequence++, 0));
+      batch = [];
+      segments = 0;
+    }
+    batch.push(packet);
+    segments += segmentsFor(n);
+    frames++;
+    filled = 0;
+  };
+  const take = (samples: Int16Array) => {
+    for (let i = 0; i < samples.length; ) {
+      const chunk = samples.subarray(i, i + frame - filled);
+      new Int16Array(w.memory.buffer, inPtr, frame).set(chunk, filled); // fresh view: memory may have grown
+      filled += chunk.length;
+      i += chunk.length;
+      if (filled === frame) encodeFrame();
+    }
+  };
+  const drain = () => {
+    const done = pages;
+    pages = [];
+    return done;
+  };
+
+  return {
+    encode(samples) {
+      take(samples);
+      total += samples.length;
+      return drain();
+    },
+    finish() {
+      try {
+        // `lookahead` samples of padding flush the encoder, and the last frame is padded with
+        // silence; the last granule position (pre-skip + real length) tells decoders to drop the
+        // padding again (RFC 7845 §4.4).
+        take(new Int16Array(lookahead));
+        if (filled > 0) {
+          new Int16Array(w.memory.buffer, inPtr, frame).fill(0, filled);
+          encodeFrame();
+        }
+        pages.push(oggPage(batch, BigInt((lookahead + total) * scale), serial, sequence, END_OF_STREAM));
+        return drain();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+/** Ogg Opus of mono 16-bit PCM (the master, as stored). */
+export async function encodeOggOpus(samples: Int16Array, sampleRate: number, serial: number): Promise<Uint8Array> {
+  const stream = await oggOpusStream(sampleRate, serial);
+  return concatBytes([...stream.encode(samples), ...stream.finish()]);
 }
 
 /** Identification header (RFC 7845 §5.1): one channel, mapping family 0. */

@@ -8,12 +8,20 @@ export function encodeWav(pcm: Pcm): Uint8Array {
 /** Wraps mono 16-bit little-endian PCM bytes in a WAVE header. */
 export function wavFromInt16(data: Uint8Array, sampleRate: number): Uint8Array {
   const out = new Uint8Array(44 + data.byteLength);
+  out.set(wavHeader(data.byteLength, sampleRate));
+  out.set(data, 44);
+  return out;
+}
+
+/** The canonical 44-byte header of a mono 16-bit PCM WAVE file with `dataBytes` bytes of samples. */
+export function wavHeader(dataBytes: number, sampleRate: number): Uint8Array {
+  const out = new Uint8Array(44);
   const view = new DataView(out.buffer);
   const ascii = (offset: number, s: string) => {
     for (let i = 0; i < s.length; i++) out[offset + i] = s.charCodeAt(i);
   };
   ascii(0, "RIFF");
-  view.setUint32(4, 36 + data.byteLength, true);
+  view.setUint32(4, 36 + dataBytes, true);
   ascii(8, "WAVE");
   ascii(12, "fmt ");
   view.setUint32(16, 16, true); // fmt chunk size
@@ -24,8 +32,7 @@ export function wavFromInt16(data: Uint8Array, sampleRate: number): Uint8Array {
   view.setUint16(32, 2, true); // block align
   view.setUint16(34, 16, true); // bits per sample
   ascii(36, "data");
-  view.setUint32(40, data.byteLength, true);
-  out.set(data, 44);
+  view.setUint32(40, dataBytes, true);
   return out;
 }
 

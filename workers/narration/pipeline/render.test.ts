@@ -3,9 +3,9 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { audioObjects, database } from "../../db";
 import { offlineSynthesizer } from "../engine/offline";
-import { audioObjectPath, masterObjectPath } from "../objects";
+import { audioObjectPath, masterObjectPaths } from "../objects";
 import { integratedLoudness, truePeak } from "../engine/loudness";
-import { MAX_NARRATED_CHARS, renderErrorCode } from "../render-contract";
+import { MAX_NARRATED_CHARS, renderErrorCode, SEGMENT_CHARS } from "../render-contract";
 import type { VoiceOffer } from "../providers/catalogue";
 import { fakeFetch, tonePcm16 } from "../providers/fake-fetch";
 import { isHealthy, resetHealth } from "../providers/health";
@@ -40,7 +40,7 @@ describe("renderText", () => {
     const result = await renderText(env, { text: "Hello from the offline engine." }, { offline: offlineSynthesizer });
     expect(result).toMatchObject({ provider: "offline", voice: "en-US-female", cached: false });
     expect(result.key).toBe(await cacheKey("offline", "en-US-female", "Hello from the offline engine."));
-    const master = await env.AUDIO.get(masterObjectPath(result.key));
+    const master = await env.AUDIO.get(masterObjectPaths(result.key, 1)[0]);
     const pcmBytes = (await master!.arrayBuffer()).byteLength;
     expect(result.duration_seconds).toBeCloseTo(pcmBytes / 2 / 24_000, 6);
     const mp3 = await env.AUDIO.head(audioObjectPath(result.key, "mp3"));
@@ -95,20 +95,22 @@ describe("renderText", () => {
     expect(stats.maxInFlight).toBeLessThanOrEqual(4);
   });
 
-  it("renders the longest text it takes offline: about ten minutes, 16-bit master, -16 LUFS, true peak under -1 dBTP", async () => {
+  it("renders the longest single segment offline: about ten minutes, one 16-bit master, -16 LUFS, true peak under -1 dBTP", async () => {
     const sentence = "Long articles are narrated piece by piece, and the pieces are joined into one master. ";
-    const text = sentence.repeat(Math.ceil(MAX_NARRATED_CHARS / sentence.length)).slice(0, MAX_NARRATED_CHARS).trim();
+    const text = sentence.repeat(Math.ceil(SEGMENT_CHARS / sentence.length)).slice(0, SEGMENT_CHARS).trim();
     const result = await renderText(env, { text }, { offline: offlineSynthesizer });
     // eSpeak reads about 1,050 characters a minute.
     expect(result.duration_seconds).toBeGreaterThan(8 * 60);
     expect(result.duration_seconds).toBeLessThan(11 * 60);
-    const master = new Int16Array(await (await env.AUDIO.get(masterObjectPath(result.key)))!.arrayBuffer());
+    const master = new Int16Array(await (await env.AUDIO.get(masterObjectPaths(result.key, 1)[0]))!.arrayBuffer());
     expect(master.length).toBe(Math.round(result.duration_seconds * 24_000));
     expect(integratedLoudness(master, 24_000)).toBeCloseTo(-16, 0);
     expect(20 * Math.log10(truePeak(master))).toBeLessThanOrEqual(-1);
     // 64 kbit/s CBR: 8,000 bytes a second.
     const mp3 = await env.AUDIO.head(audioObjectPath(result.key, "mp3"));
     expect(mp3!.size / result.duration_seconds).toBeCloseTo(8_000, -2);
+    const row = await database(env).select().from(audioObjects).where(eq(audioObjects.key, result.key)).get();
+    expect(row!.segments).toBe(1);
   }, 120_000);
 
   it("refuses a text longer than one render narrates, before any provider is called", async () => {

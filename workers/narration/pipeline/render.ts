@@ -1,14 +1,15 @@
 import { inArray } from "drizzle-orm";
 import { audioObjects, database } from "../../db";
-import { VOICES, DEFAULT_VOICE, priceOf, type ProviderId } from "../providers/catalogue";
+import { VOICES, DEFAULT_VOICE, priceOf, type ProviderId, type VoiceOffer } from "../providers/catalogue";
 import { isHealthy, markUnhealthy } from "../providers/health";
-import { marksUnhealthy } from "../providers/result";
+import { marksUnhealthy, type SynthFailure } from "../providers/result";
 import { candidates } from "../providers/select";
 import type { Synthesizer } from "../providers/synthesizer";
-import { MAX_NARRATED_CHARS, type RenderInput, type RenderResult } from "../render-contract";
+import { MAX_NARRATED_CHARS, SEGMENT_CHARS, type RenderInput, type RenderResult } from "../render-contract";
 import { cacheKey } from "./cache-key";
 import { normaliseText } from "./normalize-text";
-import { storeRender } from "./store";
+import { splitText } from "./chunk";
+import { renderWriter, type RenderWriter } from "./store";
 import { synthesizeText } from "./synthesize";
 
 /** The configured providers of this isolate; a provider missing here is unavailable. */
@@ -42,7 +43,7 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: s
   const offers = candidates(voice, (p) => synthesizers[p] !== undefined && isHealthy(p));
   if (!offers) throw new Error(`unknown_voice: ${voice} is not in the catalogue`);
   if (!text) throw new Error("no_provider: nothing to read aloud");
-  // Before any provider is paid: a longer text would run the isolate out of memory mid-render.
+  // Before any provider is paid: a longer render would outlast a Queue consumer's wall time.
   if (text.length > MAX_NARRATED_CHARS) {
     throw new Error(`too_long: ${text.length} characters; one render narrates at most ${MAX_NARRATED_CHARS}`);
   }
@@ -50,15 +51,20 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: s
   const cached = await findCached(env, voice, text);
   if (cached) return cached;
 
+  // One segment's audio fits the isolate (render-contract.ts); the segments are voiced one at a time
+  // and each is dropped once stored. Segments meet at sentence boundaries (the normalised text has no
+  // paragraphs left); the key covers the whole text. A text of one segment is voiced as it is.
+  const segments = text.length <= SEGMENT_CHARS ? [text] : splitText(text, SEGMENT_CHARS);
   const failures: string[] = [];
   const failed = new Set<ProviderId>();
   for (const offer of offers) {
     const synthesizer = synthesizers[offer.provider];
     if (!synthesizer || failed.has(offer.provider)) continue;
-    const result = await synthesizeText(text, offer, synthesizer);
+    const key = await cacheKey(offer.provider, offer.id, text);
+    const writer = await renderWriter(env, { key, provider: offer.provider, voice: offer.id }, segments.length);
+    const result = await voiceSegments(segments, offer, synthesizer, writer);
     if (result.ok) {
-      const key = await cacheKey(offer.provider, offer.id, text);
-      const stored = await storeRender(env, { key, provider: offer.provider, voice: offer.id }, result.pcm);
+      const stored = await writer.finish();
       return { key, provider: stored.provider, voice: stored.voice, cached: false, duration_seconds: stored.durationSeconds };
     }
     failed.add(offer.provider);
@@ -67,6 +73,16 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: s
     console.warn(`render: ${offer.provider} failed for ${offer.id}: ${result.reason} (${result.detail})`);
   }
   throw new Error(`no_provider: ${failures.length ? failures.join("; ") : "no configured provider offers this voice"}`);
+}
+
+/** Voices every segment with one provider and voice, so one article never mixes voices. */
+async function voiceSegments(segments: string[], offer: VoiceOffer, synthesizer: Synthesizer, writer: RenderWriter): Promise<{ ok: true } | SynthFailure> {
+  for (const segment of segments) {
+    const voiced = await synthesizeText(segment, offer, synthesizer);
+    if (!voiced.ok) return voiced;
+    await writer.add(voiced.pcm);
+  }
+  return { ok: true };
 }
 
 async function findCached(env: Pick<Env, "DB">, voice: string, text: string): Promise<RenderResult | null> {

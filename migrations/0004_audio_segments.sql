@@ -1,0 +1,1 @@
+ALTER TABLE `audio_objects` ADD `segments` integer DEFAULT 1 NOT NULL;
