@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { probeAudio } from "../../test/audio-probe";
 import { apiKeyHeaders, call, jsonBody } from "../../test/client";
 import { testVars } from "../../test/vars";
 import type { JobView } from "./job-view";
@@ -29,12 +30,6 @@ async function fetchAudio(url: string, init: RequestInit = {}) {
   return { res, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 
-async function probe(bytes: Uint8Array, ext: string) {
-  const res = await fetch(`${inject("audioProbeUrl")}?ext=${ext}`, { method: "POST", body: bytes });
-  if (!res.ok) throw new Error(`ffprobe failed: ${await res.text()}`);
-  return res.json<{ codec: string; duration: number; format: string }>();
-}
-
 describe("narration end to end, offline", () => {
   it("publish → job done → three valid encodings, a 206 range with the right bytes, listen_seconds from the real duration", async () => {
     const res = await publish({
@@ -55,7 +50,7 @@ describe("narration end to end, offline", () => {
       const { res: audio, bytes } = await fetchAudio(urls[ext as keyof typeof urls]);
       expect(audio.status).toBe(200);
       expect(audio.headers.get("content-type")).toBe(type);
-      const info = await probe(bytes, ext);
+      const info = await probeAudio(bytes, ext);
       expect(info.codec).toBe(codec);
       durations.push(info.duration);
     }

@@ -10,10 +10,14 @@ import { bessel0 } from "./resample";
 export const TARGET_LUFS = -16;
 export const TRUE_PEAK_CEILING_DBTP = -1;
 /**
- * The master is limited this far below the ceiling because lossy codecs overshoot: Opus at 32 kbit/s
- * was measured (ffmpeg ebur128) about 0.5 dB above the master's true peak, MP3 less.
+ * The master is limited this far below the ceiling because lossy codecs overshoot: Opus (CELT) at
+ * 32 kbit/s decodes up to about 2 dB above the master's true peak (ffmpeg ebur128), MP3 less. At 2 dB
+ * few Opus frames need the encoder's own guard (opus-frames.ts), whose dips would otherwise be
+ * frequent enough on loud vowels to hear.
  */
-const CODEC_HEADROOM_DB = 1;
+const CODEC_HEADROOM_DB = 2;
+/** Trial gains through the limiter at most, before the chosen one is written. */
+const MAX_PASSES = 5;
 /** Limiter look-ahead, attack and release window. */
 const LIMITER_WINDOW_MS = 5;
 
@@ -254,7 +258,7 @@ function limit(x: Int16Array, gain: number, ceiling: number, window: number, emi
 }
 
 /**
- * Normalises `samples` in place to -16 LUFS integrated with true peak at most -2 dBTP, so every
+ * Normalises `samples` in place to -16 LUFS integrated with true peak at most -3 dBTP, so every
  * encoding stays under -1 dBTP; silence is left as is. Each trial gain is measured through the
  * limiter without writing anything, and only the chosen one is written back: memory stays at the
  * signal itself, which matters for long articles in a 128 MB isolate.
@@ -265,13 +269,18 @@ export function normalizeLoudness(samples: Int16Array, sampleRate: number): Int1
   const window = Math.max(1, Math.round((LIMITER_WINDOW_MS / 1000) * sampleRate));
   const ceiling = dbToLinear(TRUE_PEAK_CEILING_DBTP - CODEC_HEADROOM_DB);
   let gainDb = TARGET_LUFS - inputLufs;
-  // Limiting lowers loudness a little, so re-aim the gain; two or three passes converge.
-  for (let pass = 0; pass < 4; pass++) {
+  // The limiter eats part of any added gain, so loudness grows slower than the gain: re-aim along
+  // the slope of the last two passes (the secant method), which converges in two or three passes.
+  let previous: { gainDb: number; lufs: number } | undefined;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
     const meter = new LoudnessMeter(sampleRate);
     limit(samples, dbToLinear(gainDb), ceiling, window, (_, y) => meter.push(y));
-    const error = TARGET_LUFS - meter.integrated();
-    if (Math.abs(error) < 0.05 || pass === 3) break;
-    gainDb += error;
+    const lufs = meter.integrated();
+    const error = TARGET_LUFS - lufs;
+    if (Math.abs(error) < 0.05 || pass === MAX_PASSES - 1) break;
+    const slope = previous ? (lufs - previous.lufs) / (gainDb - previous.gainDb) : 1;
+    previous = { gainDb, lufs };
+    gainDb += error / Math.min(1, Math.max(0.2, slope));
   }
   limit(samples, dbToLinear(gainDb), ceiling, window, (i, y) => {
     samples[i] = floatToInt16(y);

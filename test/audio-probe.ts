@@ -1,0 +1,24 @@
+import { inject } from "vitest";
+
+declare module "vitest" {
+  interface ProvidedContext {
+    audioProbeUrl: string;
+  }
+}
+
+export interface Probe {
+  format: string;
+  duration: number;
+  codec: string;
+  sample_rate: number;
+  channels: number;
+  integrated_lufs: number;
+  true_peak_dbtp: number;
+}
+
+/** Checks an audio file with ffprobe and ffmpeg's ebur128 filter (scripts/audio-probe-setup.mjs). */
+export async function probeAudio(bytes: BodyInit, ext: string): Promise<Probe> {
+  const res = await fetch(`${inject("audioProbeUrl")}?ext=${ext}`, { method: "POST", body: bytes });
+  if (!res.ok) throw new Error(`ffprobe failed: ${await res.text()}`);
+  return res.json();
+}
