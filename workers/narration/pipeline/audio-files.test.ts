@@ -33,16 +33,18 @@ describe("rendered files (ffprobe, ebur128)", () => {
     // decoder delay) and pads the last 1,152-sample frame: at most about 0.12 s at 24 kHz. Ogg Opus
     // trims pre-skip and padding by granule position (RFC 7845 §4.2, §4.4) to within ffprobe's rounding;
     // WAV is the samples themselves.
+    // Loudness: MP3 makes up LAME's level loss (mp3.ts), so it sits with WAV on the master's -16;
+    // Opus at 32 kbit/s drops a few tenths of high-frequency energy.
     const expected = [
-      ["mp3", "mp3", "mp3", 0.12],
-      ["opus", "opus", "ogg", 0.01],
-      ["wav", "pcm_s16le", "wav", 0.001],
+      ["mp3", "mp3", "mp3", 0.12, 0.2],
+      ["opus", "opus", "ogg", 0.01, 0.5],
+      ["wav", "pcm_s16le", "wav", 0.001, 0.2],
     ] as const;
-    for (const [format, codec, container, tolerance] of expected) {
+    for (const [format, codec, container, tolerance, lufsTolerance] of expected) {
       const p = await probe(rendered.key, format);
       expect(p, format).toMatchObject({ codec, format: container, channels: 1 });
       expect(Math.abs(p.duration - rendered.duration_seconds), `${format} duration`).toBeLessThanOrEqual(tolerance);
-      expect(Math.abs(p.integrated_lufs - -16), `${format} loudness ${p.integrated_lufs}`).toBeLessThanOrEqual(0.5);
+      expect(Math.abs(p.integrated_lufs - -16), `${format} loudness ${p.integrated_lufs}`).toBeLessThanOrEqual(lufsTolerance);
       expect(p.true_peak_dbtp, `${format} true peak`).toBeLessThanOrEqual(-1);
     }
   });
