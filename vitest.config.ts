@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 import { buildRenderWorker, renderTestWorker } from "./scripts/render-test-worker.mjs";
 import { testVars } from "./test/vars.ts";
 
-/** End-to-end tests (narration-e2e.test.ts, consumer.e2e.test.ts) run where the render queue is consumed. */
+/** End-to-end tests (files ending in e2e.test.ts) run where the render queue is consumed. */
 const E2E = "**/*e2e.test.ts";
 
 export default defineConfig(async () => {

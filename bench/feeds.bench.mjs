@@ -1,15 +1,13 @@
 // Podcast feeds: the build of a feed of 100 and of 1,000 episodes (private feeds are built on every
 // request, so their latency is the build), then a cached public feed as directories poll it.
-import { createHash } from "node:crypto";
-import { executeSql } from "./d1.mjs";
-import { load, loadRows } from "./http.mjs";
+import { executeSql } from "../scripts/local.mjs";
+import { fetchOk, load, loadRows, sha256Hex } from "./http.mjs";
 
 const SIZES = [
   { vertical: "science", items: 1000, prefix: "a" },
   { vertical: "young_moms", items: 100, prefix: "b" },
 ];
 
-const sha256 = (text) => createHash("sha256").update(text).digest("hex");
 
 /** SQL that seeds `items` narrated articles of `vertical` and a listener following it with feed token `token`. */
 function seedSql({ vertical, items, prefix }, token) {
@@ -23,15 +21,8 @@ ${rows} INSERT INTO articles (slug, title, publisher, vertical, summary, body_te
     'A summary of bench story ' || i || ', long enough to look like the real thing in a feed reader.',
     'Body.', 'bench-hash-${vertical}-' || i, ${key}, 1763700000000 + i * 60000 FROM n;
 INSERT INTO listeners (email, token_hash, token_encrypted, private_feed_token_hash, private_feed_token_encrypted, verticals)
-  VALUES ('bench-feeds-${vertical}@example.test', '${sha256(`account-${token}`)}', 'unused', '${sha256(token)}', 'unused', '["${vertical}"]');
+  VALUES ('bench-feeds-${vertical}@example.test', '${sha256Hex(`account-${token}`)}', 'unused', '${sha256Hex(token)}', 'unused', '["${vertical}"]');
 `;
-}
-
-async function ok(url, init) {
-  const res = await fetch(url, init);
-  const body = await res.text();
-  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 200)}`);
-  return { res, body };
 }
 
 export async function run({ base, persistTo }) {
@@ -41,14 +32,14 @@ export async function run({ base, persistTo }) {
   const rows = [];
   for (const { vertical, items } of [...SIZES].reverse()) {
     const url = `${base}/v1/podcasts/u/${tokens[vertical]}.xml`;
-    const count = (await ok(url)).body.split("<item>").length - 1;
+    const count = (await fetchOk(url)).body.split("<item>").length - 1;
     if (count !== items) throw new Error(`expected ${items} items in the ${vertical} feed, got ${count}`);
     const result = await load(() => fetch(url), { total: items >= 1000 ? 30 : 100, concurrency: 1 });
     rows.push(...loadRows(`feed build, ${items} items (private feed, uncached)`, result).slice(0, 2));
   }
 
   const cached = `${base}/v1/podcasts/service-science.xml`;
-  const etag = (await ok(cached)).res.headers.get("etag"); // builds once and fills the edge cache
+  const etag = (await fetchOk(cached)).res.headers.get("etag"); // builds once and fills the edge cache
   rows.push(...loadRows("GET cached public feed, 1,000 items", await load(() => fetch(cached), { total: 500 })));
   rows.push(
     ...loadRows(

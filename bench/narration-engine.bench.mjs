@@ -1,8 +1,8 @@
 // Offline engine speed (real-time factor, characters per CPU second) and MP3 and Opus encode speed
 // (x real time), measured inside workerd: the render Worker runs alone under `wrangler dev` on its own
 // port and times each stage of one article (workers/render/measure.ts).
-import { spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { startDev } from "../scripts/local.mjs";
 
 const ARTICLE = `The city council met on Tuesday evening to discuss the long-awaited cycling lanes on the main road.
 Residents had waited two years for a decision, and more than a hundred of them came to listen. The plan adds
@@ -21,29 +21,17 @@ function freePort() {
   });
 }
 
-async function waitFor(url, child) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error("wrangler dev for the render Worker exited");
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error("the render Worker did not start");
-}
-
 export async function run() {
-  const port = await freePort();
-  const child = spawn(
-    "wrangler",
-    ["dev", "-c", "workers/render/wrangler.toml", "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", ".wrangler/bench-render-state"],
-    { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-  );
+  // The render Worker alone: its own 404 for GET /bench means it is up.
+  const { child, base } = await startDev({
+    port: await freePort(),
+    persistTo: ".wrangler/bench-render-state",
+    quiet: true,
+    configs: ["-c", "workers/render/wrangler.toml"],
+    readyPath: "/bench",
+    readyStatus: 404,
+  });
   try {
-    const base = `http://127.0.0.1:${port}`;
-    await waitFor(base, child);
     const measure = async () => (await fetch(`${base}/bench`, { method: "POST", body: ARTICLE })).json();
     await measure(); // warm-up: compiles and caches the WebAssembly modules
     const runs = [];

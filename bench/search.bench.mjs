@@ -1,9 +1,8 @@
 // Search and stories-feed latency over 10,000 and then 100,000 articles in local D1. The archive is
 // generated text: words made of syllables, drawn with a Zipf distribution so that some terms match
 // a fifth of the archive and others a handful of articles, as in real prose.
-import { createHash } from "node:crypto";
-import { executeSql } from "./d1.mjs";
-import { load, loadRows } from "./http.mjs";
+import { executeSql } from "../scripts/local.mjs";
+import { fetchOk, load, loadRows, sha256Hex } from "./http.mjs";
 
 const STEPS = [10_000, 100_000];
 const CHUNK = 10_000;
@@ -53,7 +52,7 @@ const sq = (s) => `'${s.replaceAll("'", "''")}'`;
 function articleRow(i, now) {
   const r = rand();
   const visibility = r < 0.9 ? "public" : r < 0.98 ? "publisher_only" : "listener_private";
-  const audio = rand() < 0.75 ? sq(createHash("sha256").update(`bench-audio-${i}`).digest("hex")) : "NULL";
+  const audio = rand() < 0.75 ? sq(sha256Hex(`bench-audio-${i}`)) : "NULL";
   const title = phrase(6 + Math.floor(rand() * 5));
   return `(${sq(`bench-search-${i}`)}, ${sq(title)}, 'Bench Gazette', ${sq(pick(TOPICS))}, ${sq(phrase(20))}, ${sq(phrase(120))}, ${sq(visibility)}, ${
     rand() < 0.3 ? sq(pick(HOSTS)) : "NULL"
@@ -90,18 +89,14 @@ function seedPlays(persistTo, articles) {
 }
 
 async function check(url, init) {
-  // The first request after a long seeding pause may meet a keep-alive socket the server closed.
-  const res = await fetch(url, init).catch(() => fetch(url, init));
-  const body = await res.text();
-  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 200)}`);
-  return JSON.parse(body);
+  return JSON.parse((await fetchOk(url, init)).body);
 }
 
 export async function run({ base, persistTo }) {
   const token = `bench-search-listener-${Date.now()}`;
   executeSql(
     persistTo,
-    `INSERT INTO listeners (email, token_hash, token_encrypted, verticals) VALUES ('bench-search@example.test', '${createHash("sha256").update(token).digest("hex")}', 'unused', '["science","finance"]');`,
+    `INSERT INTO listeners (email, token_hash, token_encrypted, verticals) VALUES ('bench-search@example.test', '${sha256Hex(token)}', 'unused', '["science","finance"]');`,
   );
   const bypass = { headers: { "x-service-search-cache": "bypass" } };
   const queries = [

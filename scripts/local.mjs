@@ -1,15 +1,25 @@
 // Shared by the start, seed and bench scripts: the local configuration and the wrangler commands.
 import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** The configuration files of the two Workers; the first is the one served on the port. */
 export const CONFIGS = ["-c", "wrangler.toml", "-c", "workers/render/wrangler.toml"];
 
-/** Creates .dev.vars from the example once; an existing file is never overwritten. */
+/** The render Worker's own .dev.vars: wrangler reads one beside each configuration file. */
+const RENDER_DEV_VARS = "workers/render/.dev.vars";
+
+/**
+ * Creates .dev.vars from the example once (an existing file is never overwritten), and links the
+ * render Worker's .dev.vars to it, so the provider keys set there reach the Worker that uses them.
+ */
 export function ensureDevVars() {
-  if (existsSync(".dev.vars")) return;
-  copyFileSync(".dev.vars.example", ".dev.vars");
-  console.log("created .dev.vars from .dev.vars.example");
+  if (!existsSync(".dev.vars")) {
+    copyFileSync(".dev.vars.example", ".dev.vars");
+    console.log("created .dev.vars from .dev.vars.example");
+  }
+  if (!existsSync(RENDER_DEV_VARS)) symlinkSync("../../.dev.vars", RENDER_DEV_VARS);
 }
 
 /** Parses a dotenv-style file into an object. */
@@ -22,13 +32,31 @@ export function readVars(path = ".dev.vars") {
   return vars;
 }
 
+/** Runs `wrangler d1 <command> DB` on the local database under `persistTo` (CI=true: no prompts). */
+function d1Local(command, persistTo, stdio, extraArgs = []) {
+  const persist = persistTo ? ["--persist-to", persistTo] : [];
+  execFileSync("wrangler", ["d1", ...command, "DB", "--local", "-c", "wrangler.toml", ...persist, ...extraArgs], {
+    stdio,
+    env: { ...process.env, CI: "true" },
+    maxBuffer: 1 << 28,
+  });
+}
+
 /** Applies the D1 migrations to the local database under `persistTo`. */
 export function migrate(persistTo) {
-  const extra = persistTo ? ["--persist-to", persistTo] : [];
-  execFileSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml", ...extra], {
-    stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, CI: "true" },
-  });
+  d1Local(["migrations", "apply"], persistTo, ["ignore", "inherit", "inherit"]);
+}
+
+/** Executes `sql` (many statements) on the local database under `persistTo` (benchmark seeding). */
+export function executeSql(persistTo, sql) {
+  const dir = mkdtempSync(join(tmpdir(), "bench-sql-"));
+  const file = join(dir, "seed.sql");
+  writeFileSync(file, sql);
+  try {
+    d1Local(["execute"], persistTo, ["ignore", "ignore", "inherit"], ["--file", file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function git(args) {
@@ -49,27 +77,30 @@ export function buildVars() {
   };
 }
 
-/** Starts both Workers with wrangler dev on `port`; resolves once /v1/health answers. */
-export async function startDev({ port, persistTo, vars = {}, quiet = false }) {
+/**
+ * Starts the Workers of `configs` (both by default) with wrangler dev on `port`; resolves once a GET
+ * of `readyPath` gets the `readyStatus` the Worker itself answers (wrangler's proxy answers 5xx first).
+ */
+export async function startDev({ port, persistTo, vars = {}, quiet = false, configs = CONFIGS, readyPath = "/v1/health", readyStatus = 200 }) {
   const varArgs = Object.entries({ ...buildVars(), ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const extra = persistTo ? ["--persist-to", persistTo] : [];
   // --local: Workers AI and other remote bindings cannot be reached offline (PLATFORM-NOTES.md).
   const child = spawn(
     "wrangler",
-    ["dev", ...CONFIGS, "--local", "--ip", "127.0.0.1", "--port", String(port), ...extra, ...varArgs],
+    ["dev", ...configs, "--local", "--ip", "127.0.0.1", "--port", String(port), ...extra, ...varArgs],
     { stdio: quiet ? ["ignore", "ignore", "inherit"] : "inherit", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
   );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
     try {
-      const res = await fetch(`${base}/v1/health`);
-      if (res.ok) return { child, base };
+      const res = await fetch(`${base}${readyPath}`);
+      if (res.status === readyStatus) return { child, base };
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 500));
   }
   child.kill();
-  throw new Error("wrangler dev did not become healthy within 120 s");
+  throw new Error("wrangler dev did not become ready within 120 s");
 }

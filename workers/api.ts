@@ -7,12 +7,12 @@ export { DedupeWindow } from "../durable-objects/dedupe-window";
 export { RateLimiter } from "../durable-objects/rate-limiter";
 export { RenderGate } from "../durable-objects/render-gate";
 
-/** The API Worker: the /v1 API, feeds, discovery and agent endpoints. */
+/** The API Worker: the /v1 API, the podcast feeds and the OpenAPI document. */
 export default {
   fetch: (request, env, ctx) => router.fetch(request, env, ctx),
   // Forwarded articles arriving by e-mail (issue 4: listener intake).
   email: async (message, env) => void (await receiveEmail(message, env)),
   // The crons of wrangler.toml: the daily digest (SPEC.md part 6) and the lost-render sweep.
   scheduled: (controller, env, ctx) =>
-    ctx.waitUntil(controller.cron === DIGEST_CRON ? sendDailyDigest(env) : resendStaleJobs(env).then(() => undefined)),
+    ctx.waitUntil(controller.cron === DIGEST_CRON ? sendDailyDigest(env) : resendStaleJobs(env)),
 } satisfies ExportedHandler<Env>;

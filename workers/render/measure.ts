@@ -13,14 +13,14 @@ import { PROVIDERS } from "../narration/providers/catalogue";
  * Date.now() only across I/O, so each stage is bracketed by a timer wait; an isolate runs one thing
  * at a time, so a stage's wall time is its CPU time.
  */
-export async function measureEngine(text: string, voice = "en-us") {
+export async function measureEngine(text: string) {
   const tick = async () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     return Date.now();
   };
   const t0 = await tick();
   const pieces = [];
-  for (const piece of splitText(text, PROVIDERS.offline.maxCharsPerRequest)) pieces.push(await espeak(piece, voice));
+  for (const piece of splitText(text, PROVIDERS.offline.maxCharsPerRequest)) pieces.push(await espeak(piece, "en-us"));
   const t1 = await tick();
   const master = joinPieces(pieces.map((p) => pieceToInt16(resample(p, MASTER_SAMPLE_RATE))));
   const t2 = await tick();

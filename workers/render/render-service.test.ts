@@ -19,7 +19,7 @@ describe("RenderService over RPC", () => {
     const { key } = await env.RENDER.render({ text: "Encode over RPC." });
     for (const format of ["opus", "wav"] as const) {
       const built = await env.RENDER.encode(key, format);
-      expect(built?.bytes).toBe((await env.AUDIO.head(audioObjectPath(key, format)))?.size);
+      expect(built!.bytes).toBe((await env.AUDIO.head(audioObjectPath(key, format)))!.size);
     }
     expect(await env.RENDER.encode("f".repeat(64), "wav")).toBeNull();
   });

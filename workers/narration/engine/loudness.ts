@@ -7,8 +7,8 @@
 import { floatToInt16 } from "./pcm";
 import { bessel0 } from "./resample";
 
-export const TARGET_LUFS = -16;
-export const TRUE_PEAK_CEILING_DBTP = -1;
+const TARGET_LUFS = -16;
+const TRUE_PEAK_CEILING_DBTP = -1;
 /**
  * The master is limited this far below the ceiling because lossy codecs overshoot: Opus (CELT) at
  * 32 kbit/s decodes up to about 2 dB above the master's true peak (ffmpeg ebur128), MP3 less. At 2 dB
@@ -144,14 +144,14 @@ export function integratedLoudness(samples: Int16Array, sampleRate: number): num
 }
 
 // True peak by 4x oversampling (BS.1770-4 Annex 2): 4 phases of a 12-tap Kaiser-windowed sinc with
-// its cut-off just below the original Nyquist. Phase 0 is the sample itself.
+// its cut-off just below the original Nyquist. Phase 0 is the sample itself, so only phases 1-3 are built.
 const TP_TAPS = 12;
 const TP_PHASES = 4;
 const TP_FILTER: Float64Array[] = (() => {
   const half = TP_TAPS / 2;
   const cutoff = 0.95;
   const phases: Float64Array[] = [];
-  for (let p = 0; p < TP_PHASES; p++) {
+  for (let p = 1; p < TP_PHASES; p++) {
     const h = new Float64Array(TP_TAPS);
     let sum = 0;
     for (let k = 0; k < TP_TAPS; k++) {
@@ -170,7 +170,7 @@ const TP_FILTER: Float64Array[] = (() => {
 
 /** The largest magnitude among sample i and the three interpolated points after it (outside the signal counts as silence). */
 function peakAt(x: Int16Array, i: number): number {
-  const [, h1, h2, h3] = TP_FILTER;
+  const [h1, h2, h3] = TP_FILTER;
   const first = i - TP_TAPS / 2 + 1;
   let s1 = 0;
   let s2 = 0;

@@ -136,7 +136,7 @@ export class OpusFrameEncoder {
   /** The packets still held, in order; releases the encoder. */
   finish(): Uint8Array[] {
     this.release();
-    const first = Math.max(0, this.current - DEPTH);
+    const first = this.oldest;
     return Array.from({ length: this.current - first }, (_, k) => this.packets[(first + k) % this.slots]!);
   }
 

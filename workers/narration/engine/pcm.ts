@@ -29,14 +29,6 @@ export function fromInt16Le(bytes: Uint8Array, sampleRate: number): Pcm {
   return { samples, sampleRate };
 }
 
-/** Float samples to mono 16-bit little-endian PCM, clamped; -1 maps to -32768 and +1 to 32767. */
-export function toInt16Le(samples: Float32Array): Uint8Array {
-  const out = new Uint8Array(samples.length * 2);
-  const view = new DataView(out.buffer);
-  for (let i = 0; i < samples.length; i++) view.setInt16(2 * i, floatToInt16(samples[i]), true);
-  return out;
-}
-
 /**
  * The bytes of `samples` as 16-bit little-endian PCM, without a copy: typed arrays use the CPU's
  * byte order, and workerd runs only on little-endian CPUs (x86-64, arm64).

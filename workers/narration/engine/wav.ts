@@ -1,9 +1,4 @@
-import { fromInt16Le, toInt16Le, type Pcm } from "./pcm";
-
-/** A 16-bit mono PCM RIFF/WAVE file with the canonical 44-byte header. */
-export function encodeWav(pcm: Pcm): Uint8Array {
-  return wavFromInt16(toInt16Le(pcm.samples), pcm.sampleRate);
-}
+import { fromInt16Le, type Pcm } from "./pcm";
 
 /** Wraps mono 16-bit little-endian PCM bytes in a WAVE header. */
 export function wavFromInt16(data: Uint8Array, sampleRate: number): Uint8Array {

@@ -6,7 +6,7 @@ export async function mapBounded<T, R>(
   items: readonly T[],
   limit: number,
   fn: (item: T, index: number) => Promise<R>,
-  stop: (result: R) => boolean = () => false,
+  stop: (result: R) => boolean,
 ): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;

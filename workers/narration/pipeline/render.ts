@@ -1,9 +1,9 @@
 import { inArray } from "drizzle-orm";
 import { audioObjects, database } from "../../db";
-import { VOICES, DEFAULT_VOICE, priceOf, type ProviderId, type VoiceOffer } from "../providers/catalogue";
+import { DEFAULT_VOICE, type ProviderId, type VoiceOffer } from "../providers/catalogue";
 import { isHealthy, markUnhealthy } from "../providers/health";
 import { marksUnhealthy, type SynthFailure } from "../providers/result";
-import { candidates } from "../providers/select";
+import { candidates, offersOf } from "../providers/select";
 import type { Synthesizer } from "../providers/synthesizer";
 import { MAX_NARRATED_CHARS, SEGMENT_CHARS, type RenderInput, type RenderResult } from "../render-contract";
 import { cacheKey } from "./cache-key";
@@ -58,8 +58,8 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: s
   const failures: string[] = [];
   const failed = new Set<ProviderId>();
   for (const offer of offers) {
-    const synthesizer = synthesizers[offer.provider];
-    if (!synthesizer || failed.has(offer.provider)) continue;
+    if (failed.has(offer.provider)) continue;
+    const synthesizer = synthesizers[offer.provider]!; // candidates() kept only providers with one
     const key = await cacheKey(offer.provider, offer.id, text);
     const writer = await renderWriter(env, { key, provider: offer.provider, voice: offer.id }, segments.length);
     const result = await voiceSegments(segments, offer, synthesizer, writer);
@@ -86,8 +86,7 @@ async function voiceSegments(segments: string[], offer: VoiceOffer, synthesizer:
 }
 
 async function findCached(env: Pick<Env, "DB">, voice: string, text: string): Promise<RenderResult | null> {
-  const offers = VOICES.filter((v) => v.id === voice).sort((a, b) => priceOf(a) - priceOf(b));
-  const keys = await Promise.all(offers.map((o) => cacheKey(o.provider, o.id, text)));
+  const keys = await Promise.all(offersOf(voice).map((o) => cacheKey(o.provider, o.id, text)));
   const rows = await database(env).select().from(audioObjects).where(inArray(audioObjects.key, keys));
   for (const key of keys) {
     const row = rows.find((r) => r.key === key);

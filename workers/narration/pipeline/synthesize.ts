@@ -41,9 +41,9 @@ async function synthesizePieces(text: string, offer: VoiceOffer, synthesizer: Sy
     },
     (r) => !r.ok,
   );
+  // Pieces never started (after a failure) sit after that failure, so the loop returns before them.
   const pieces: Pcm16[] = [];
   for (const r of results) {
-    if (!r) continue; // never started: an earlier piece failed
     if (!r.ok) return r;
     pieces.push(r.pcm);
   }
