@@ -81,13 +81,24 @@ export function parseHeaders<S extends v.GenericSchema>(schema: S, headers: Head
   return check("header", schema, coerce(schema as unknown as Schemaish, raw));
 }
 
+function refuseOversize(size: number): void {
+  if (size > MAX_BODY_BYTES) throw new ApiError("payload_too_large", `body exceeds ${MAX_BODY_BYTES} bytes`);
+}
+
 /** Reads at most MAX_BODY_BYTES of the body as text. */
 export async function readBodyText(request: Request): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new ApiError("payload_too_large", `body exceeds ${MAX_BODY_BYTES} bytes`);
+  refuseOversize(Number(request.headers.get("content-length") ?? "0"));
   const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new ApiError("payload_too_large", `body exceeds ${MAX_BODY_BYTES} bytes`);
+  refuseOversize(text.length);
   return text;
+}
+
+/** Reads at most MAX_BODY_BYTES of the body as the exact bytes sent, for callers that verify a signature over them. */
+export async function readBodyBytes(request: Request): Promise<Uint8Array> {
+  refuseOversize(Number(request.headers.get("content-length") ?? "0"));
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  refuseOversize(bytes.length);
+  return bytes;
 }
 
 /** Parses a JSON body; malformed JSON is a 422 like any other invalid body. */

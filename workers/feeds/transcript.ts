@@ -1,6 +1,7 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import { ApiError } from "../core/errors";
 import { articles, audioObjects, database } from "../db";
+import { narratedText } from "../narration/publish-service";
 import { webVtt } from "./vtt";
 
 export const VTT_CONTENT_TYPE = "text/vtt; charset=utf-8";
@@ -17,7 +18,7 @@ export async function serveTranscript(env: Env, slug: string, visible: SQL, head
     .where(and(eq(articles.slug, slug), visible))
     .limit(1);
   if (!row) throw new ApiError("not_found", `no transcript for ${slug}`);
-  // The narration reads the title, then the body (narration/publish-service.ts contentHash).
-  const vtt = webVtt(`${row.title}. ${row.bodyText}`, row.durationSeconds);
+  // The cues time the very text the audio narrates.
+  const vtt = webVtt(narratedText(row), row.durationSeconds);
   return new Response(vtt, { headers: { "Content-Type": VTT_CONTENT_TYPE, ...headers } });
 }

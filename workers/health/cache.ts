@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
+import { probe } from "./health";
 
 const CacheHealth = named(
   "CacheHealth",
@@ -23,10 +24,7 @@ export const getCacheHealth = route({
   auth: "none",
   responses: { 200: { description: "The audio cache's health", schema: CacheHealth } },
   async handle({ env }) {
-    const reachable = await env.AUDIO.head("health-probe").then(
-      () => true,
-      () => false,
-    );
+    const reachable = (await probe(() => env.AUDIO.head("health-probe"))) === "ok";
     const body: v.InferOutput<typeof CacheHealth> = {
       backend: "r2",
       object_store_reachable: reachable,

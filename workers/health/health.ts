@@ -21,7 +21,8 @@ const HealthResponse = named(
 
 type State = v.InferOutput<typeof BindingState>;
 
-async function probe(check: () => Promise<unknown>): Promise<State> {
+/** Whether a binding answers: "error" when the check throws or rejects. */
+export async function probe(check: () => Promise<unknown>): Promise<State> {
   try {
     await check();
     return "ok";

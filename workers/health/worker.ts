@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
-import { audioObjects, database, renderJobs } from "../db";
+import { ACTIVE_JOB_STATES, audioObjects, database, renderJobs } from "../db";
 
 /** SPEC.md part 8: the worker health window. */
 export const HEALTH_WINDOW_MS = 10 * 60_000;
@@ -47,7 +47,7 @@ export const getWorkerHealth = route({
   async handle({ env }) {
     const db = database(env);
     const [[{ n: active }], last] = await Promise.all([
-      db.select({ n: sql<number>`count(*)` }).from(renderJobs).where(inArray(renderJobs.state, ["queued", "running"])),
+      db.select({ n: sql<number>`count(*)` }).from(renderJobs).where(inArray(renderJobs.state, ACTIVE_JOB_STATES)),
       lastRender(env),
     ]);
     const now = Date.now();

@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, inArray, isNotNull } from "drizzle-orm";
-import { articles, audioObjects, renderJobs, type Database } from "../db";
+import { openableBy } from "../articles/visibility";
+import { ACTIVE_JOB_STATES, articles, audioObjects, renderJobs, type Database } from "../db";
 import { articleAudio, type ArticleAudio } from "./article-audio-view";
 import type { JobRow } from "./jobs-service";
 
@@ -27,16 +28,14 @@ export function latestJob(db: Database, articleId: number): Promise<JobRow | und
 /** The listener's own queued or running job for the article, if any. */
 export function inFlightJobOf(db: Database, articleId: number, listenerId: number): Promise<JobRow | undefined> {
   return db.query.renderJobs.findFirst({
-    where: and(eq(renderJobs.articleId, articleId), eq(renderJobs.listenerId, listenerId), inArray(renderJobs.state, ["queued", "running"])),
+    where: and(eq(renderJobs.articleId, articleId), eq(renderJobs.listenerId, listenerId), inArray(renderJobs.state, ACTIVE_JOB_STATES)),
   });
 }
 
 /** An article by slug, or undefined when it does not exist or is another listener's private article. */
 export async function articleFor(db: Database, slug: string, listenerId: number | null): Promise<ArticleRow | undefined> {
   const article = await db.query.articles.findFirst({ where: eq(articles.slug, slug) });
-  if (!article) return undefined;
-  if (article.visibility === "listener_private" && (listenerId === null || article.ownerListenerId !== listenerId)) return undefined;
-  return article;
+  return article && openableBy(article, listenerId) ? article : undefined;
 }
 
 /** The article's audio as render-now and the polling path report it. */

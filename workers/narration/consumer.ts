@@ -1,8 +1,9 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import * as v from "valibot";
-import { articles, database, listeners, renderJobs } from "../db";
+import { ACTIVE_JOB_STATES, articles, database, isActiveJob, listeners, renderJobs } from "../db";
 import { RenderMessage } from "./messages";
 import { renderText, type Synthesizers } from "./pipeline/render";
+import { narratedText } from "./publish-service";
 import { renderErrorCode } from "./render-contract";
 
 type ConsumerEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE">;
@@ -11,8 +12,6 @@ type ConsumerEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE">;
 export function backoffSeconds(attempts: number): number {
   return Math.min(300, 10 * 2 ** Math.max(0, attempts - 1));
 }
-
-const FINISHED = ["done", "failed", "cancelled"] as const;
 
 /**
  * The render Queue consumer. Delivery is at least once, so each message re-reads its job and a job
@@ -60,15 +59,15 @@ async function runJob(env: ConsumerEnv, jobId: string, synthesizers: Synthesizer
     console.warn(`render job ${jobId} not found: acked`);
     return;
   }
-  if ((FINISHED as readonly string[]).includes(job.state)) return;
+  if (!isActiveJob(job.state)) return;
   const article = job.articleId === null ? undefined : await db.select().from(articles).where(eq(articles.id, job.articleId)).get();
-  const text = article ? `${article.title}. ${article.bodyText}` : job.text;
+  const text = article ? narratedText(article) : job.text;
   if (!text) throw new Error("job has neither an article nor text");
 
   await db
     .update(renderJobs)
     .set({ state: "running", attempts: job.attempts + 1, startedAt: new Date() })
-    .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ["queued", "running"])));
+    .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ACTIVE_JOB_STATES)));
   const result = await renderText(env, { text, voice: job.voice ?? article?.voice ?? undefined }, synthesizers);
 
   const markDone = db
@@ -115,11 +114,11 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Cons
 async function failJob(env: ConsumerEnv, jobId: string, error: string): Promise<void> {
   const db = database(env);
   const job = await db.select().from(renderJobs).where(eq(renderJobs.id, jobId)).get();
-  if (!job || (FINISHED as readonly string[]).includes(job.state)) return;
+  if (!job || !isActiveJob(job.state)) return;
   await db
     .update(renderJobs)
     .set({ state: "failed", error: job.error ?? error, finishedAt: new Date() })
-    .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ["queued", "running"])));
+    .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ACTIVE_JOB_STATES)));
   await releaseSlot(env, job.listenerId, jobId);
 }
 

@@ -1,5 +1,5 @@
 import { and, inArray, lt, sql } from "drizzle-orm";
-import { database, renderJobs } from "../db";
+import { ACTIVE_JOB_STATES, database, renderJobs } from "../db";
 import type { RenderMessage } from "./messages";
 
 /**
@@ -24,7 +24,7 @@ export async function resendStaleJobs(env: Pick<Env, "DB" | "RENDER_QUEUE">, now
     .from(renderJobs)
     .where(
       and(
-        inArray(renderJobs.state, ["queued", "running"]),
+        inArray(renderJobs.state, ACTIVE_JOB_STATES),
         lt(sql`coalesce(${renderJobs.startedAt}, ${renderJobs.createdAt})`, cutoff.getTime()),
       ),
     );

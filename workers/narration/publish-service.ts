@@ -1,7 +1,7 @@
 import { eq, like, or, sql } from "drizzle-orm";
 import { sha256Hex } from "../core/crypto";
 import { ApiError, ValidationError } from "../core/errors";
-import { articles, creators, database, renderJobs, type Database } from "../db";
+import { articles, creators, database, isActiveJob, renderJobs, type Database } from "../db";
 import { latestJob } from "./article-audio-service";
 import { enqueueJob, newJobRow } from "./jobs-service";
 import type { PublishRequest, PublishResponse } from "./publish-schema";
@@ -11,6 +11,11 @@ type ArticleRow = typeof articles.$inferSelect;
 
 /** How many "-<n>" suffixes a derived slug may try before giving up. */
 const MAX_SLUG_TRIES = 50;
+
+/** What a narration of the article reads: the title, then the body. */
+export function narratedText(a: { title: string; bodyText: string }): string {
+  return `${a.title}. ${a.bodyText}`;
+}
 
 /** SHA-256 of what is narrated (title and body) and the voice: a re-publish renders only when it changes. */
 export function contentHash(a: { title: string; body_text: string; voice?: string | null }): Promise<string> {
@@ -48,7 +53,7 @@ async function creatorIdOf(db: Database, slug: string): Promise<number> {
 /** True when the article's newest render job is still queued or running. */
 async function renderInFlight(db: Database, articleId: number): Promise<boolean> {
   const job = await latestJob(db, articleId);
-  return job?.state === "queued" || job?.state === "running";
+  return job !== undefined && isActiveJob(job.state);
 }
 
 /**

@@ -22,7 +22,8 @@ function article(overrides: Record<string, unknown> = {}) {
 }
 
 async function publish(body: unknown, sign: (raw: Uint8Array) => Promise<string | null> = (raw) => signWebhook(testVars.PUBLISH_WEBHOOK_SECRET, raw)) {
-  const raw = JSON.stringify(body);
+  // A string goes out as-is, so a test can send bytes that are not JSON at all.
+  const raw = typeof body === "string" ? body : JSON.stringify(body);
   const signature = await sign(encode(raw));
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (signature !== null) headers["x-legacy-signature"] = signature;
@@ -206,7 +207,7 @@ describe("POST /v1/webhook/publish: upsert and pre-render", () => {
   });
 
   it("422 for a signed body that is not JSON", async () => {
-    const res = await publish("not json", async () => signWebhook(testVars.PUBLISH_WEBHOOK_SECRET, encode(JSON.stringify("not json"))));
+    const res = await publish("not json");
     expect(res.status).toBe(422);
   });
 

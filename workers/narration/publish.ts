@@ -1,20 +1,10 @@
 import { config } from "../core/config";
 import { ApiError } from "../core/errors";
 import { route } from "../core/route";
-import { MAX_BODY_BYTES, parseJsonBody } from "../core/validate";
+import { parseJsonBody, readBodyBytes } from "../core/validate";
 import { PublishRequest, PublishResponse } from "./publish-schema";
 import { publishArticle } from "./publish-service";
 import { verifyWebhook } from "./webhook-signature";
-
-/** Reads the body as the exact bytes sent: the signature covers bytes, not a re-encoding of them. */
-async function rawBytes(request: Request): Promise<Uint8Array> {
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) {
-    throw new ApiError("payload_too_large", `body exceeds ${MAX_BODY_BYTES} bytes`);
-  }
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.length > MAX_BODY_BYTES) throw new ApiError("payload_too_large", `body exceeds ${MAX_BODY_BYTES} bytes`);
-  return bytes;
-}
 
 export const postPublishWebhook = route({
   method: "POST",
@@ -34,7 +24,8 @@ export const postPublishWebhook = route({
     409: { description: "The slug belongs to a listener-forwarded article" },
   },
   async handle({ env, request }) {
-    const bytes = await rawBytes(request);
+    // The signature covers the bytes sent, not a re-encoding of them.
+    const bytes = await readBodyBytes(request);
     // Verify before parsing: nothing about an unsigned body is trusted, not even its shape.
     const ok = await verifyWebhook(config(env).PUBLISH_WEBHOOK_SECRET, request.headers.get("x-legacy-signature"), bytes);
     if (!ok) throw new ApiError("unauthorized", "missing, malformed, wrong or stale x-legacy-signature");

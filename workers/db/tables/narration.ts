@@ -4,6 +4,9 @@ import { createdAt } from "./columns";
 import { listeners } from "./listeners";
 
 export const JOB_STATES = ["queued", "running", "done", "failed", "cancelled"] as const;
+/** States of a job that has not finished: its Queue message may still run it. */
+export const ACTIVE_JOB_STATES = ["queued", "running"] as const;
+export const isActiveJob = (state: (typeof JOB_STATES)[number]) => (ACTIVE_JOB_STATES as readonly string[]).includes(state);
 export const JOB_PRIORITIES = ["normal", "high"] as const;
 
 /** Rendered audio, addressed by the SHA-256 cache key of provider, voice and normalised text. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { azureSpeechUrl, azureSynthesizer } from "./azure";
+import { azureSynthesizer } from "./azure";
 import { VOICES } from "./catalogue";
 import { fakeFetch, silentFetch, tonePcm16 } from "./fake-fetch";
 
@@ -24,7 +24,6 @@ describe("Azure AI Speech adapter", () => {
           '<voice name="en-US-JennyNeural">Tom &amp; Jerry &lt;say&gt; &quot;hi&quot;</voice></speak>',
       },
     ]);
-    expect(azureSpeechUrl("westeurope")).toBe(far.sent[0].url);
     expect(result.ok && result.pcm.samples.length).toBe(12_000);
   });
 

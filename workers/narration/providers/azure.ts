@@ -1,9 +1,9 @@
 import { MASTER_SAMPLE_RATE } from "../objects";
-import { pcm16Result, postWithTimeout, reasonForStatus, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
+import { pcm16Result, postWithTimeout, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
 import type { Synthesizer } from "./synthesizer";
 
 /** The regional text-to-speech endpoint of Azure AI Speech. */
-export function azureSpeechUrl(region: string): string {
+function azureSpeechUrl(region: string): string {
   return `https://${encodeURIComponent(region)}.tts.speech.microsoft.com/cognitiveservices/v1`;
 }
 
@@ -32,8 +32,6 @@ export function azureSynthesizer(apiKey: string, region: string, fetchFn: FetchF
           body: ssml,
         },
         timeoutMs,
-        // Azure answers 400 for SSML naming a voice it does not have.
-        (status, body) => (status === 400 && /voice/i.test(body) ? "invalid_voice" : reasonForStatus(status)),
       );
       return pcm16Result(response, MASTER_SAMPLE_RATE);
     },

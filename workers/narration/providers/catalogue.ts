@@ -95,8 +95,3 @@ export const VOICES: readonly VoiceOffer[] = [
 export function priceOf(offer: VoiceOffer): number {
   return offer.pricePerMillionChars ?? PROVIDERS[offer.provider].pricePerMillionChars;
 }
-
-/** Whether a voice id is in the catalogue. */
-export function isKnownVoice(id: string): boolean {
-  return VOICES.some((v) => v.id === id);
-}

@@ -1,7 +1,6 @@
 import * as v from "valibot";
-import { decodeWav } from "../engine/wav";
 import { MASTER_SAMPLE_RATE } from "../objects";
-import { postWithTimeout, reasonForStatus, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
+import { postWithTimeout, REQUEST_TIMEOUT_MS, wavResult, type FetchFn } from "./http";
 import { fail } from "./result";
 import type { Synthesizer } from "./synthesizer";
 
@@ -28,7 +27,6 @@ export function googleSynthesizer(apiKey: string, fetchFn: FetchFn = fetch, time
           }),
         },
         timeoutMs,
-        (status, body) => (status === 400 && /voice/i.test(body) ? "invalid_voice" : reasonForStatus(status)),
       );
       if (!(response instanceof Response)) return response;
       let parsed: unknown;
@@ -39,11 +37,7 @@ export function googleSynthesizer(apiKey: string, fetchFn: FetchFn = fetch, time
       }
       const body = v.safeParse(SynthesizeResponse, parsed);
       if (!body.success) return fail("bad_audio", "response without audioContent");
-      try {
-        return { ok: true, pcm: decodeWav(Uint8Array.from(atob(body.output.audioContent), (c) => c.charCodeAt(0))) };
-      } catch (err) {
-        return fail("bad_audio", err instanceof Error ? err.message : String(err));
-      }
+      return wavResult(() => Uint8Array.from(atob(body.output.audioContent), (c) => c.charCodeAt(0)));
     },
   };
 }

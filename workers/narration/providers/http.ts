@@ -1,4 +1,5 @@
 import { fromInt16Le } from "../engine/pcm";
+import { decodeWav } from "../engine/wav";
 import { fail, type FailureReason, type SynthFailure, type SynthResult } from "./result";
 
 /** Upper bound on one provider request; a long article is many requests, each with its own budget. */
@@ -14,6 +15,18 @@ export function reasonForStatus(status: number): FailureReason {
   return "rejected";
 }
 
+export type Classify = (status: number, body: string) => FailureReason;
+
+/** OpenAI, Google and Azure all answer 400 with a message naming the voice when they do not have it. */
+export const voiceAwareReason: Classify = (status, body) =>
+  status === 400 && /voice/i.test(body) ? "invalid_voice" : reasonForStatus(status);
+
+/** The failure an error status stands for, with the first part of the provider's message. */
+export async function statusFailure(response: Response, classify: Classify = voiceAwareReason): Promise<SynthFailure> {
+  const body = await response.text().catch(() => "");
+  return fail(classify(response.status, body), `HTTP ${response.status}: ${body.slice(0, 200)}`);
+}
+
 /**
  * POSTs with a deadline and returns the successful response, or the failure as a value: a timeout,
  * a network error, or an error status with the first part of the provider's message.
@@ -23,7 +36,7 @@ export async function postWithTimeout(
   url: string,
   init: RequestInit,
   timeoutMs: number,
-  classify: (status: number, body: string) => FailureReason = (status) => reasonForStatus(status),
+  classify: Classify = voiceAwareReason,
 ): Promise<Response | SynthFailure> {
   const signal = AbortSignal.timeout(timeoutMs);
   let response: Response;
@@ -34,8 +47,7 @@ export async function postWithTimeout(
     return fail("network", err instanceof Error ? err.message : String(err));
   }
   if (response.ok) return response;
-  const body = await response.text().catch(() => "");
-  return fail(classify(response.status, body), `HTTP ${response.status}: ${body.slice(0, 200)}`);
+  return statusFailure(response, classify);
 }
 
 /** Reads a successful body; the request's deadline still applies while it streams. */
@@ -54,4 +66,13 @@ export async function pcm16Result(response: Response | SynthFailure, sampleRate:
   const bytes = await readBytes(response);
   if (!(bytes instanceof Uint8Array)) return bytes;
   return { ok: true, pcm: fromInt16Le(bytes, sampleRate) };
+}
+
+/** The outcome of a WAVE answer; `read` yields its bytes, and whatever fails in reading or decoding them is bad audio. */
+export function wavResult(read: () => Uint8Array): SynthResult {
+  try {
+    return { ok: true, pcm: decodeWav(read()) };
+  } catch (err) {
+    return fail("bad_audio", err instanceof Error ? err.message : String(err));
+  }
 }

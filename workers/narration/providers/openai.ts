@@ -1,4 +1,4 @@
-import { pcm16Result, postWithTimeout, reasonForStatus, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
+import { pcm16Result, postWithTimeout, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
 import type { Synthesizer } from "./synthesizer";
 
 export const OPENAI_SPEECH_URL = "https://api.openai.com/v1/audio/speech";
@@ -18,7 +18,6 @@ export function openAiSynthesizer(apiKey: string, fetchFn: FetchFn = fetch, time
           body: JSON.stringify({ model: offer.model ?? "tts-1", input: text, voice: offer.native, response_format: "pcm" }),
         },
         timeoutMs,
-        (status, body) => (status === 400 && /voice/i.test(body) ? "invalid_voice" : reasonForStatus(status)),
       );
       return pcm16Result(response, OPENAI_PCM_RATE);
     },

@@ -9,8 +9,7 @@ export type FailureReason =
   | "network"
   | "unauthorized"
   | "rejected"
-  | "bad_audio"
-  | "unavailable";
+  | "bad_audio";
 
 export interface SynthFailure {
   ok: false;

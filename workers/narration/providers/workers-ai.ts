@@ -1,7 +1,6 @@
-import { decodeWav } from "../engine/wav";
 import { MASTER_SAMPLE_RATE } from "../objects";
-import { readBytes, reasonForStatus, REQUEST_TIMEOUT_MS } from "./http";
-import { fail, type SynthResult } from "./result";
+import { readBytes, reasonForStatus, REQUEST_TIMEOUT_MS, statusFailure, wavResult } from "./http";
+import { fail } from "./result";
 import type { Synthesizer } from "./synthesizer";
 
 /** The part of the AI binding this adapter uses. */
@@ -30,21 +29,13 @@ export function workersAiSynthesizer(ai: AiRunner, timeoutMs = REQUEST_TIMEOUT_M
         if (signal.aborted) return fail("timeout", `no answer within ${timeoutMs} ms`);
         return fail(classifyAiError(err), err instanceof Error ? err.message : String(err));
       }
-      if (!response.ok) return httpFailure(response);
+      // An unknown speaker surfaces as a thrown error (classifyAiError), so a status maps plainly.
+      if (!response.ok) return statusFailure(response, reasonForStatus);
       const bytes = await readBytes(response);
       if (!(bytes instanceof Uint8Array)) return bytes;
-      try {
-        return { ok: true, pcm: decodeWav(bytes) };
-      } catch (err) {
-        return fail("bad_audio", err instanceof Error ? err.message : String(err));
-      }
+      return wavResult(() => bytes);
     },
   };
-}
-
-async function httpFailure(response: Response): Promise<SynthResult> {
-  const body = await response.text().catch(() => "");
-  return fail(reasonForStatus(response.status), `HTTP ${response.status}: ${body.slice(0, 200)}`);
 }
 
 /** The binding throws on errors; its messages name capacity and rate limits (codes 3040, 3036). */
