@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import PostalMime, { type Email } from "postal-mime";
 import { database, listeners } from "../db";
 import { FORWARDED_VERTICAL, firstUrl, forwardArticle, publisherOf, type Forwarded } from "./forward";
@@ -46,7 +46,7 @@ const mailboxName = (e: Email) => (e.from && "address" in e.from && e.from.addre
  * then an inline forward below its banner, then the message itself. Nothing is fetched from the
  * network: a linked article is stored as the message describes it.
  */
-export async function forwardedContent(raw: InboundEmail["raw"]): Promise<Omit<Forwarded, "vertical">> {
+async function forwardedContent(raw: InboundEmail["raw"]): Promise<Omit<Forwarded, "vertical">> {
   const outer = await PostalMime.parse(raw, { forceRfc822Attachments: true });
   const attached = outer.attachments.find((a) => a.mimeType === "message/rfc822");
   if (attached) {
@@ -77,11 +77,9 @@ export async function receiveEmail(message: InboundEmail, env: Pick<Env, "DB">):
   const db = database(env);
   const to = message.to.toLowerCase();
   const from = message.from.toLowerCase();
-  const candidates = await db.query.listeners.findMany({
-    where: sql`lower(${listeners.intakeListenerEmail}) in (${to}, ${from})`,
-  });
-  const listener =
-    candidates.find((l) => l.intakeListenerEmail?.toLowerCase() === to) ?? candidates.find((l) => l.intakeListenerEmail?.toLowerCase() === from);
+  // Stored lower-cased (the Email schema of PATCH /v1/listeners/{token}), so the unique index answers.
+  const candidates = await db.query.listeners.findMany({ where: inArray(listeners.intakeListenerEmail, [to, from]) });
+  const listener = candidates.find((l) => l.intakeListenerEmail === to) ?? candidates.find((l) => l.intakeListenerEmail === from);
   if (!listener || !listener.active) {
     const reason = "no listener uses this intake address";
     message.setReject(reason);

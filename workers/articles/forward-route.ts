@@ -1,11 +1,11 @@
 import * as v from "valibot";
-import { ApiError } from "../core/errors";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database } from "../db";
-import { listenerByToken } from "../listeners/tokens";
+import { TokenParams } from "../listeners/schemas";
 import { FORWARDED_VERTICAL, forwardArticle, MAX_TEXT, MAX_TITLE, publisherOf } from "./forward";
 import { ArticleRecord, NOINDEX, presentRecord } from "./present";
+import { viewer } from "./viewer";
 
 const ForwardRequest = named(
   "ForwardRequest",
@@ -27,7 +27,7 @@ export const postForward = route({
   tag: "articles",
   summary: "Forward an article into the listener's own archive (listener_private, renderable with render-now)",
   auth: "listener_token",
-  params: v.object({ token: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) }),
+  params: TokenParams,
   body: ForwardRequest,
   responses: {
     201: { description: "Added", schema: ArticleRecord },
@@ -36,8 +36,8 @@ export const postForward = route({
   },
   async handle({ env, params, body }) {
     const db = database(env);
-    const listener = await listenerByToken(db, params.token);
-    if (!listener || !listener.active) throw new ApiError("not_found", "unknown listener token");
+    // TokenParams requires a token, so viewer() answers a listener or throws the 404.
+    const listener = (await viewer(db, params.token))!;
     const { article, created } = await forwardArticle(db, listener, {
       title: body.title ?? "",
       text: body.text ?? "",

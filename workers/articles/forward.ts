@@ -67,6 +67,6 @@ export async function forwardArticle(db: Database, listener: Listener, f: Forwar
       contentHash: await contentHash({ title, body_text: bodyText }),
     })
     .returning();
-  await refreshTasteVector(db, listener.id);
+  await refreshTasteVector(db, listener);
   return { article, created: true };
 }

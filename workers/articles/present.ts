@@ -42,7 +42,7 @@ export const ArticleRecord = named(
 );
 
 /** A stub is shown to anyone but the full audience of a public article (SPEC.md part 2). */
-export function isStub(visibility: Row["visibility"]): boolean {
+function isStub(visibility: Row["visibility"]): boolean {
   return visibility !== "public";
 }
 

@@ -37,7 +37,7 @@ export function matchExpression(q: string): string | null {
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 /** The snippet as safe HTML with <mark> around matched terms. */
-export function markSnippet(raw: string): string {
+function markSnippet(raw: string): string {
   return raw
     .replace(/[&<>"']/g, (c) => ESCAPES[c])
     .replaceAll(MARK_OPEN, "<mark>")

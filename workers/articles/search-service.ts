@@ -8,7 +8,7 @@ import { matchExpression, searchArticles } from "./search-index";
 import { TtlCache, type CacheSettings } from "./ttl-cache";
 
 /** Fewer local results than this, with expand on, asks external news (SPEC.md part 4, search rule 1). */
-export const EXPAND_BELOW = 5;
+const EXPAND_BELOW = 5;
 const SUGGESTION_LIMIT = 10;
 
 export const SearchResponse = named(
@@ -40,7 +40,7 @@ export type CacheOutcome = "hit" | "miss" | "bypass";
 const cache = new TtlCache<SearchBody>();
 
 /** The search cache's live TTL and capacity. */
-export function searchCacheSettings(env: object): CacheSettings {
+function searchCacheSettings(env: object): CacheSettings {
   const c = config(env);
   return { ttlSeconds: c.SEARCH_CACHE_TTL_SECONDS, capacity: c.SEARCH_CACHE_CAPACITY };
 }

@@ -66,7 +66,9 @@ describe("GET /v1/stories/search: visibility", () => {
     const bodyOnly = await (await call("/v1/stories/search?q=nebula&expand=false", bypass)).json<Body>();
     expect(bodyOnly.results).toEqual([]);
     // Search takes no listener token: even the owner's query does not surface it.
-    expect((await call(`/v1/stories/search?q=secret&expand=false&listener_token=${token}`, bypass)).status).toBe(200);
+    const owner = await call(`/v1/stories/search?q=secret&expand=false&listener_token=${token}`, bypass);
+    expect(owner.status).toBe(200);
+    expect((await owner.json<Body>()).results).toEqual([]);
   });
 });
 

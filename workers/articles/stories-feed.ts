@@ -10,7 +10,7 @@ import { cachedTrending } from "./trending-cache";
 import { ListenerTokenParam, viewer } from "./viewer";
 
 /** Personalized ranking reorders this many newest matching articles (more when the page lies deeper). */
-export const PERSONAL_WINDOW = 1000;
+const PERSONAL_WINDOW = 1000;
 /** The virtual vertical that maps to the trending ranking. */
 const TRENDING = "trending";
 
@@ -112,7 +112,8 @@ export const storiesFeed = route({
   responses: { 200: { description: "One page of the feed", schema: FeedResponse }, 404: { description: "Unknown listener_token" } },
   async handle({ env, ctx, query }) {
     // Anonymous pages are the same for everyone: the edge cache answers them for EDGE_SECONDS.
-    const edgeKey = query.listener_token ? null : edgeCacheKey(query);
+    // Without a token `personalized` changes nothing, so it does not split the cache.
+    const edgeKey = query.listener_token ? null : edgeCacheKey({ ...query, personalized: undefined });
     const cached = edgeKey && (await caches.default.match(edgeKey));
     if (cached) return cached;
     const db = database(env);
@@ -121,8 +122,8 @@ export const storiesFeed = route({
     if (query.personalized && listener) {
       // Stale-while-revalidate: rank with the stored vector and rebuild it after the response, so
       // new plays and preference changes count from the next request on.
-      if (listener.tasteVector) ctx.waitUntil(refreshTasteVector(db, listener.id));
-      taste = listener.tasteVector ?? (await refreshTasteVector(db, listener.id));
+      if (listener.tasteVector) ctx.waitUntil(refreshTasteVector(db, listener));
+      taste = listener.tasteVector ?? (await refreshTasteVector(db, listener));
     }
     const trending = !taste && query.vertical === TRENDING;
     const filters = {

@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { database } from "../db";
 import { addArticle, addListener, addPlays } from "./test-fixtures";
-import { DIMENSIONS, HOSTS, refreshTasteVector, tasteFrom, TOPICS } from "./taste";
+import { HOSTS } from "../narration/publish-schema";
+import { DIMENSIONS, refreshTasteVector, tasteFrom, TOPICS } from "./taste";
 
 const topic = (slug: string) => TOPICS.indexOf(slug as (typeof TOPICS)[number]);
 const host = (slug: string) => TOPICS.length + 1 + HOSTS.indexOf(slug as (typeof HOSTS)[number]);
@@ -34,7 +35,7 @@ describe("taste vectors", () => {
     const played = await addArticle({ vertical: "sports" });
     await addPlays(played.id, 3, new Date(), listener.id);
     await addArticle({ vertical: "finance", visibility: "listener_private", ownerListenerId: listener.id });
-    const t = (await refreshTasteVector(database(env), listener.id))!;
+    const t = (await refreshTasteVector(database(env), listener))!;
     // science 1 (subscribed), sports 3 x 0.25 (plays), finance 0.5 (one forward), then unit length.
     const norm = Math.hypot(1, 0.75, 0.5);
     expect(t[topic("science")]).toBeCloseTo(1 / norm, 5);

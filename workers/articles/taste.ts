@@ -1,5 +1,8 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { articles, listeners, plays, type Database } from "../db";
+import type { Listener } from "../listeners/tokens";
+import { LISTENER_VERTICALS } from "../listeners/verticals";
+import { HOSTS } from "../narration/publish-schema";
 
 /**
  * Taste vectors for the personalized stories feed (SPEC.md part 4, feed rule 2). Vectorize is not
@@ -9,8 +12,9 @@ import { articles, listeners, plays, type Database } from "../db";
  * table lookups that SQL can rank with.
  */
 
-export const TOPICS = ["tech", "finance", "science", "media", "sports", "culture", "health", "young_moms", "news"] as const;
-export const HOSTS = ["tech", "markets", "news", "health", "sports", "comedy"] as const;
+// Dimensions follow the catalog order, so a stored vector means what it did while both lists keep
+// their order; after a change, the next personalized request rebuilds it.
+export const TOPICS = LISTENER_VERTICALS.map((v) => v.slug);
 const OTHER_TOPIC = TOPICS.length;
 const HOST_BASE = TOPICS.length + 1;
 export const DIMENSIONS = HOST_BASE + HOSTS.length;
@@ -22,7 +26,7 @@ const FORWARD_WEIGHT = 0.5;
 const RECENT_SIGNALS = 200;
 
 const topicIndex = (vertical: string) => {
-  const i = (TOPICS as readonly string[]).indexOf(vertical === "parenting" ? "young_moms" : vertical);
+  const i = TOPICS.indexOf(vertical === "parenting" ? "young_moms" : vertical);
   return i >= 0 ? i : OTHER_TOPIC;
 };
 const hostIndex = (host: string | null) => {
@@ -54,10 +58,13 @@ export function tasteFrom(signals: {
   return norm > 0 ? t.map((x) => Math.round((x / norm) * 1e6) / 1e6) : null;
 }
 
-/** Rebuilds and stores a listener's taste vector; call after signals change (forward, play, preferences). */
-export async function refreshTasteVector(db: Database, listenerId: number): Promise<number[] | null> {
-  const listener = await db.query.listeners.findFirst({ where: eq(listeners.id, listenerId) });
-  if (!listener) return null;
+/**
+ * Rebuilds a listener's taste vector from `listener` (the row the caller already loaded) and its
+ * recent plays and forwards; call after signals change (forward, play, preferences). The row is
+ * written only when the vector changed, so the feed's background refresh costs no write.
+ */
+export async function refreshTasteVector(db: Database, listener: Listener): Promise<number[] | null> {
+  const listenerId = listener.id;
   const topicOf = { vertical: articles.vertical, host: articles.host };
   const [played, forwarded] = await Promise.all([
     db.select(topicOf).from(plays).innerJoin(articles, eq(articles.id, plays.articleId))
@@ -67,7 +74,9 @@ export async function refreshTasteVector(db: Database, listenerId: number): Prom
       .orderBy(desc(articles.createdAt)).limit(RECENT_SIGNALS),
   ]);
   const vector = tasteFrom({ verticals: listener.verticals, pinned: listener.preferredVertical, played, forwarded });
-  await db.update(listeners).set({ tasteVector: vector }).where(eq(listeners.id, listenerId));
+  if (JSON.stringify(vector) !== JSON.stringify(listener.tasteVector)) {
+    await db.update(listeners).set({ tasteVector: vector }).where(eq(listeners.id, listenerId));
+  }
   return vector;
 }
 

@@ -5,7 +5,7 @@ import { trendingArticles, type TrendingArticle, type TrendingOptions } from "./
 const cache = new TtlCache<TrendingArticle[]>();
 
 /** The trending cache's live TTL and capacity. */
-export function trendingCacheSettings(env: object): CacheSettings {
+function trendingCacheSettings(env: object): CacheSettings {
   const c = config(env);
   return { ttlSeconds: c.TRENDING_CACHE_TTL_SECONDS, capacity: c.TRENDING_CACHE_CAPACITY };
 }

@@ -18,7 +18,7 @@ import { listedFor, shownInFull } from "./visibility";
  * the archive grows.
  */
 
-export const TRENDING_WINDOW_MS = 7 * 24 * 3_600_000;
+const TRENDING_WINDOW_MS = 7 * 24 * 3_600_000;
 const HOT_WINDOW_MS = 24 * 3_600_000;
 
 export interface TrendingOptions {

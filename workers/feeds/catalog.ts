@@ -1,4 +1,5 @@
 import { canonicalPodcastVertical, PODCAST_VERTICALS } from "../listeners/verticals";
+import type { HOSTS as HOST_SLUGS } from "../narration/publish-schema";
 
 /**
  * The public podcast feeds: one entry per stable URL of SPEC.md part 4 "Podcast feeds" and the
@@ -40,8 +41,12 @@ interface Persona {
   category: Category;
 }
 
+type Host = (typeof HOST_SLUGS)[number];
+/** Every slug with a service feed of its own: the hosts and the podcast verticals. */
+type ServiceSlug = Host | Exclude<(typeof PODCAST_VERTICALS)[number], "trending">;
+
 /** The six host personas (articles.host); each narrates the briefs of its beat. */
-export const HOSTS: Record<string, Persona> = {
+export const HOSTS: Record<Host, Persona> = {
   tech: { title: "Tech Briefs", description: "Technology news, read aloud by the tech host.", category: { text: "Technology" } },
   markets: {
     title: "Markets Briefs",
@@ -59,7 +64,7 @@ export const HOSTS: Record<string, Persona> = {
 };
 
 /** The podcast verticals that are not also a host (tech, health and news feeds merge both). */
-const VERTICALS: Record<string, Persona> = {
+const VERTICALS: Record<Exclude<ServiceSlug, Host>, Persona> = {
   young_moms: {
     title: "Parenting Briefs",
     description: "Stories for young parents, read aloud.",
@@ -68,6 +73,9 @@ const VERTICALS: Record<string, Persona> = {
   science: { title: "Science Briefs", description: "Science stories, read aloud.", category: { text: "Science" } },
   finance: { title: "Finance Briefs", description: "Personal finance and economy stories, read aloud.", category: { text: "Business", sub: "Investing" } },
 };
+
+/** One persona per service slug: the types make the lookup of serviceFeed total. */
+const PERSONAS: Record<ServiceSlug, Persona> = { ...HOSTS, ...VERTICALS };
 
 const AUTHOR = "Narration Service";
 
@@ -104,11 +112,10 @@ export const DECLASSIFIED_FEED: FeedDefinition = {
  */
 export function serviceFeed(slug: string): FeedDefinition | undefined {
   // A host slug keeps its own meaning: `markets` is the markets host, not the finance alias.
-  const canonical = Object.hasOwn(HOSTS, slug) ? slug : canonicalPodcastVertical(slug);
+  const canonical = (Object.hasOwn(HOSTS, slug) ? slug : canonicalPodcastVertical(slug)) as ServiceSlug | "trending" | null;
   if (canonical === "trending") return TRENDING_FEED;
   if (canonical === null) return undefined;
-  const persona = HOSTS[canonical] ?? VERTICALS[canonical];
-  if (!persona) return undefined;
+  const persona = PERSONAS[canonical];
   // Everything below depends on the canonical slug only: every URL of one feed serves the same bytes.
   const isHost = Object.hasOwn(HOSTS, canonical);
   const isVertical = (PODCAST_VERTICALS as readonly string[]).includes(canonical);
@@ -122,11 +129,21 @@ export function serviceFeed(slug: string): FeedDefinition | undefined {
   };
 }
 
+/** Snapshot key of the feed of creator tenant `slug`. */
+export function creatorFeedKey(slug: string): string {
+  return `creator:${slug}`;
+}
+
+/** Canonical path of the feed of creator tenant `slug` (encoded: it keys the edge cache before the slug is looked up). */
+export function creatorFeedPath(slug: string): string {
+  return `/v1/podcasts/creator/${encodeURIComponent(slug)}.xml`;
+}
+
 /** The per-creator feed of the creator tenant `slug` (named `name`). */
 export function creatorFeed(creator: { id: number; slug: string; name: string }): FeedDefinition {
   return {
-    key: `creator:${creator.slug}`,
-    path: `/v1/podcasts/creator/${creator.slug}.xml`,
+    key: creatorFeedKey(creator.slug),
+    path: creatorFeedPath(creator.slug),
     title: creator.name,
     description: `Stories by ${creator.name}, read aloud.`,
     author: creator.name,

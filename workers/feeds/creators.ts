@@ -3,6 +3,7 @@ import { baseUrl } from "../core/config";
 import { randomToken, sha256Hex } from "../core/crypto";
 import { ApiError } from "../core/errors";
 import { creators, database } from "../db";
+import { creatorFeedPath } from "./catalog";
 
 /**
  * Creator tenants: an operator creates one (and gets a single-use claim token to hand to the
@@ -14,7 +15,7 @@ export type Creator = typeof creators.$inferSelect;
 
 /** The public feed URL of creator `slug`. */
 export function creatorFeedUrl(env: object, slug: string): string {
-  return `${baseUrl(env)}/v1/podcasts/creator/${slug}.xml`;
+  return `${baseUrl(env)}${creatorFeedPath(slug)}`;
 }
 
 /** Where the creator claims tenant `slug` (POST /v1/creators/{slug}/claim). */

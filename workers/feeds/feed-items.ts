@@ -7,9 +7,9 @@ import type { Listener } from "../listeners/tokens";
 import type { Selection } from "./catalog";
 
 /** Most items in one feed: directories page through nothing, so the newest are what matters. */
-export const FEED_MAX_ITEMS = 1000;
+const FEED_MAX_ITEMS = 1000;
 /** Items of the all-trending feed: the top of the ranking. */
-export const TRENDING_ITEMS = 100;
+const TRENDING_ITEMS = 100;
 /** D1 binds at most 100 parameters per statement. */
 const KEYS_PER_QUERY = 90;
 
@@ -88,10 +88,7 @@ function selectionWhere(selection: Exclude<Selection, { kind: "trending" }>): SQ
  * ETag) unchanged until the set itself changes.
  */
 async function trendingReady(env: Pick<Env, "DB">): Promise<FeedItem[]> {
-  // Over-fetch: publisher_only stubs rank too but never go into a public feed.
-  const ranked = (await trendingArticles(env, { limit: TRENDING_ITEMS * 2, audioReadyOnly: true }))
-    .filter((a) => a.visibility === "public")
-    .slice(0, TRENDING_ITEMS);
+  const ranked = await trendingArticles(env, { limit: TRENDING_ITEMS, audioReadyOnly: true, excludeStubs: true });
   const keys = [...new Set(ranked.map((a) => a.audioKey!))];
   if (keys.length === 0) return [];
   const db = database(env);

@@ -1,4 +1,5 @@
 import { sha256Hex } from "../core/crypto";
+import { ApiError } from "../core/errors";
 
 /**
  * Feed responses and HTTP conditional requests (RFC 9110 §13). Podcast apps and directories poll
@@ -6,6 +7,7 @@ import { sha256Hex } from "../core/crypto";
  */
 
 export const RSS_CONTENT_TYPE = "application/rss+xml; charset=utf-8";
+const RETRY_AFTER_SECONDS = 60;
 
 /** A feed body with its validators. */
 export interface FeedBody {
@@ -28,6 +30,13 @@ export function feedResponse(body: FeedBody, headers: Record<string, string>): R
       "Last-Modified": body.lastModified.toUTCString(),
       ...headers,
     },
+  });
+}
+
+/** The 503 of a feed that cannot be built and has no earlier body to fall back on. */
+export function unavailable(): ApiError {
+  return new ApiError("unavailable", "the feed cannot be built right now; try again later", {
+    "Retry-After": String(RETRY_AFTER_SECONDS),
   });
 }
 

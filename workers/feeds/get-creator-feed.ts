@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { ApiError } from "../core/errors";
 import { route } from "../core/route";
 import { creators, database } from "../db";
-import { creatorFeed } from "./catalog";
+import { creatorFeed, creatorFeedKey, creatorFeedPath } from "./catalog";
 import { servePublicFeed } from "./public-feed";
 import { CreatorSlugParams, FEED_METHODS, feedResponses } from "./schemas";
 
@@ -18,7 +18,7 @@ export const getCreatorFeed = route({
   responses: feedResponses({ 404: { description: "No such creator" } }),
   handle(input) {
     const slug = input.params.tenant_slug;
-    return servePublicFeed(input, `creator:${slug}`, async () => {
+    return servePublicFeed(input, { key: creatorFeedKey(slug), path: creatorFeedPath(slug) }, async () => {
       const creator = await database(input.env).query.creators.findFirst({ where: eq(creators.slug, slug) });
       if (!creator) throw new ApiError("not_found", `no creator ${slug}`);
       return creatorFeed(creator);

@@ -13,5 +13,5 @@ export const getDeclassifiedFeed = route({
   auth: "none",
   rateLimit: "read",
   responses: feedResponses(),
-  handle: (input) => servePublicFeed(input, DECLASSIFIED_FEED.key, () => DECLASSIFIED_FEED),
+  handle: (input) => servePublicFeed(input, DECLASSIFIED_FEED, () => DECLASSIFIED_FEED),
 });

@@ -12,5 +12,5 @@ export const getServiceFeed = route({
   auth: "none",
   rateLimit: "read",
   responses: feedResponses(),
-  handle: (input) => servePublicFeed(input, TRENDING_FEED.key, () => TRENDING_FEED),
+  handle: (input) => servePublicFeed(input, TRENDING_FEED, () => TRENDING_FEED),
 });

@@ -20,6 +20,6 @@ export const getTopicFeed = route({
   handle(input) {
     const feed = serviceFeed(input.params.slug);
     if (!feed) throw new ApiError("not_found", `no feed for ${input.params.slug}`);
-    return servePublicFeed(input, feed.key, () => feed);
+    return servePublicFeed(input, feed, () => feed);
   },
 });

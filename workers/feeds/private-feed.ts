@@ -3,8 +3,8 @@ import { ApiError } from "../core/errors";
 import { database } from "../db";
 import { listenerByFeedToken, type Listener } from "../listeners/tokens";
 import { privateFeedItems } from "./feed-items";
-import { conditional, entityTag, feedResponse } from "./feed-response";
-import { RETRY_AFTER_SECONDS } from "./public-feed";
+import { privateFeedPath } from "./feed-paths";
+import { conditional, entityTag, feedResponse, unavailable } from "./feed-response";
 import { renderRss } from "./rss";
 
 /**
@@ -23,20 +23,9 @@ const PRIVATE_HEADERS = {
   "Referrer-Policy": "no-referrer",
 };
 
-/** Canonical path of the private feed of feed token `token`. */
-export function privateFeedPath(token: string): string {
-  return `/v1/podcasts/u/${encodeURIComponent(token)}.xml`;
-}
-
 /** The token-scoped transcript of article `slug` (GET /v1/podcasts/u/{token}/transcripts/{slug}.vtt). */
-export function privateTranscriptUrl(env: object, token: string, slug: string): string {
+function privateTranscriptUrl(env: object, token: string, slug: string): string {
   return `${baseUrl(env)}/v1/podcasts/u/${encodeURIComponent(token)}/transcripts/${encodeURIComponent(slug)}.vtt`;
-}
-
-function unavailable(): ApiError {
-  return new ApiError("unavailable", "the feed cannot be built right now; try again later", {
-    "Retry-After": String(RETRY_AFTER_SECONDS),
-  });
 }
 
 /** The listener holding private feed token `token`; 404 when unknown, rotated away or deleted. */

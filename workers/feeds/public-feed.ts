@@ -2,24 +2,24 @@ import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import type { FeedDefinition } from "./catalog";
 import { publicFeedItems } from "./feed-items";
-import { conditional, entityTag, feedResponse, RSS_CONTENT_TYPE, type FeedBody } from "./feed-response";
+import { conditional, entityTag, feedResponse, RSS_CONTENT_TYPE, unavailable, type FeedBody } from "./feed-response";
 import { renderRss } from "./rss";
 
 /**
  * Serving a public feed: edge cache first, then a build, then the last good body.
  *
- * - Edge: caches.default keeps each feed URL's 200 for FEED_TTL_SECONDS, so a directory's poll
- *   is answered without D1 (the Cache API is per data centre; the origin builds once per TTL each).
+ * - Edge: caches.default keeps each feed's 200 for FEED_TTL_SECONDS under its canonical path, so a
+ *   directory's poll is answered without D1, whichever alias it took (the Cache API is per data
+ *   centre; the origin builds once per TTL each).
  * - Durable: every build whose bytes changed is written to R2 (feeds/<key>.xml) with its ETag and
  *   the time the bytes changed, which is the Last-Modified of every later identical build.
  * - Failure: when a build throws (D1 down, a bad row), the R2 copy is served however old it is
  *   (SPEC.md part 4, "Feed build failure"); with none, 503 with Retry-After.
  */
 
-export const FEED_TTL_SECONDS = 300;
+const FEED_TTL_SECONDS = 300;
 /** A stale body is cached briefly, so a failing origin is retried soon but not on every poll. */
 const STALE_TTL_SECONDS = 60;
-export const RETRY_AFTER_SECONDS = 60;
 
 type Ctx = { request: Request; env: Env; url: URL };
 
@@ -29,12 +29,12 @@ export function snapshotPath(key: string): string {
 }
 
 /** The public transcript of article `slug` (GET /v1/podcasts/transcripts/{slug}.vtt). */
-export function publicTranscriptUrl(env: object, slug: string): string {
+function publicTranscriptUrl(env: object, slug: string): string {
   return `${baseUrl(env)}/v1/podcasts/transcripts/${encodeURIComponent(slug)}.vtt`;
 }
 
 /** Builds the document of `feed` from the archive. */
-export async function buildPublicFeed(env: Env, feed: FeedDefinition): Promise<string> {
+async function buildPublicFeed(env: Env, feed: FeedDefinition): Promise<string> {
   const items = await publicFeedItems(env, feed.selection);
   return renderRss(env, { ...feed, locked: false }, items, (item) => publicTranscriptUrl(env, item.slug));
 }
@@ -65,15 +65,17 @@ async function lastGood(env: Env, key: string): Promise<FeedBody | null> {
 
 /**
  * Answers a GET or HEAD for a public feed. `resolve` names the feed (it may throw an ApiError such
- * as 404, which passes through); `key` identifies the snapshot to fall back on.
+ * as 404, which passes through); `key` identifies the snapshot to fall back on and `path` is the
+ * feed's canonical path, known before `resolve` runs.
  */
 export async function servePublicFeed(
   { request, env, url }: Ctx,
-  key: string,
+  { key, path }: Pick<FeedDefinition, "key" | "path">,
   resolve: () => FeedDefinition | Promise<FeedDefinition>,
 ): Promise<Response> {
-  // One cache entry per feed URL: query strings (cache busters) do not multiply builds.
-  const cacheKey = new Request(`${url.origin}${url.pathname}`);
+  // One cache entry per feed: aliases serve the same bytes, and query strings (cache busters) do
+  // not multiply builds either.
+  const cacheKey = new Request(`${url.origin}${path}`);
   const hit = await caches.default.match(cacheKey);
   if (hit) return conditional(request, hit);
 
@@ -86,11 +88,7 @@ export async function servePublicFeed(
     if (err instanceof ApiError) throw err;
     console.error(`feed ${key} build failed: ${err instanceof Error ? err.name : typeof err}`);
     const stale = await lastGood(env, key);
-    if (!stale) {
-      throw new ApiError("unavailable", "the feed cannot be built right now; try again later", {
-        "Retry-After": String(RETRY_AFTER_SECONDS),
-      });
-    }
+    if (!stale) throw unavailable();
     response = feedResponse(stale, { "Cache-Control": `public, max-age=${STALE_TTL_SECONDS}` });
   }
   // The edge copy is an optimisation: failing to store it must not fail the answer.

@@ -1,7 +1,10 @@
 import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { call } from "../../test/client";
 import { addArticle, addPlays } from "../articles/test-fixtures";
+import { sha256Hex } from "../core/crypto";
+import { articles, audioObjects, database } from "../db";
 import { validatePodcastFeed } from "./podcast-validator";
 import { podcastGuid } from "./rss";
 import { feedListener, forgetEdgeCache, PUBLIC_FEED_PATHS, readyArticle } from "./test-fixtures";
@@ -146,7 +149,11 @@ describe("public feed paths (SPEC.md part 4, Podcast feeds)", () => {
     const article = await readyArticle({ title: "Stable" });
     const guidOf = async () => validatePodcastFeed(await (await call("/v1/podcasts/service.xml")).text(), { locked: false }).feed!.items![0].guid;
     const before = await guidOf();
-    await env.DB.prepare("UPDATE audio_objects SET mp3_bytes = 9999 WHERE key = ?").bind(article.audioKey).run();
+    // A re-render stores its audio under a new cache key and points the article at it.
+    const key = await sha256Hex(`re-render-of-${article.slug}`);
+    const db = database(env);
+    await db.insert(audioObjects).values({ key, provider: "test", voice: "other-voice", durationSeconds: 70, mp3Bytes: 9999 });
+    await db.update(articles).set({ audioKey: key }).where(eq(articles.id, article.id));
     await forgetEdgeCache(["/v1/podcasts/service.xml"]);
     expect(await guidOf()).toEqual(before);
   });

@@ -1,6 +1,6 @@
 import { generateRssFeed, type RssFeed } from "feedsmith";
 import { v5 as uuidv5 } from "uuid";
-import { baseUrl, config } from "../core/config";
+import { articlePageUrl, baseUrl, webUrl } from "../core/config";
 import { audioUrl } from "../narration/urls";
 import type { Category } from "./catalog";
 import type { FeedItem } from "./feed-items";
@@ -12,11 +12,11 @@ import type { FeedItem } from "./feed-items";
  */
 
 /** Podcasting 2.0 podcast:guid namespace: the guid is UUIDv5(this, feed URL without scheme and trailing slashes). */
-export const PODCAST_GUID_NAMESPACE = "ead4c236-bf58-58c6-a2c6-a6b28d128cb6";
+const PODCAST_GUID_NAMESPACE = "ead4c236-bf58-58c6-a2c6-a6b28d128cb6";
 /** Our namespace for episode guids: UUIDv5(this, article slug), stable across domains and re-renders. */
 const ITEM_GUID_NAMESPACE = "64457c82-9b0a-5bab-b9ad-4994693a25da";
 /** Apple wants square artwork of 1400 to 3000 px; the smallest compliant size renders fastest. */
-export const ARTWORK_PX = 1400;
+const ARTWORK_PX = 1400;
 
 /** The podcast:guid of the feed published at `url`. */
 export function podcastGuid(url: string): string {
@@ -24,12 +24,12 @@ export function podcastGuid(url: string): string {
 }
 
 /** The stable guid of the episode narrating article `slug`. */
-export function episodeGuid(slug: string): string {
+function episodeGuid(slug: string): string {
   return uuidv5(slug, ITEM_GUID_NAMESPACE);
 }
 
 /** Square topic art for a feed (GET /v1/topic-art). */
-export function artworkUrl(env: object, prompt: string): string {
+function artworkUrl(env: object, prompt: string): string {
   const q = new URLSearchParams({ prompt, w: String(ARTWORK_PX), h: String(ARTWORK_PX) });
   return `${baseUrl(env)}/v1/topic-art?${q}`;
 }
@@ -64,7 +64,7 @@ function toRssItem(env: object, item: FeedItem, transcriptUrl: TranscriptUrl): R
   };
   return {
     title: item.title,
-    link: item.url ?? `${config(env).WEB_URL.replace(/\/+$/, "")}/embed/article/${encodeURIComponent(item.slug)}`,
+    link: item.url ?? articlePageUrl(env, item.slug),
     description: describe(item),
     guid: { value: episodeGuid(item.slug), isPermaLink: false },
     pubDate: item.published,
@@ -93,7 +93,7 @@ function tidy(xml: string): string {
 /** The feed document for `channel` with `items`. */
 export function renderRss(env: object, channel: Channel, items: FeedItem[], transcriptUrl: TranscriptUrl): string {
   const self = `${baseUrl(env)}${channel.path}`;
-  const web = config(env).WEB_URL.replace(/\/+$/, "");
+  const web = webUrl(env);
   const image = artworkUrl(env, channel.artPrompt);
   const feed: RssFeed.Feed<Date> = {
     title: channel.title,

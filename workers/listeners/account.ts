@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import { articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs, type Database } from "../db";
+import { privateFeedPath } from "../feeds/feed-paths";
 import { decryptToken, listenerByToken, mintToken, type Listener } from "./tokens";
 
 /**
@@ -11,7 +12,7 @@ import { decryptToken, listenerByToken, mintToken, type Listener } from "./token
 
 /** The private podcast feed URL; it carries the private feed token, never the account token. */
 export function feedUrl(env: object, privateFeedToken: string): string {
-  return `${baseUrl(env)}/v1/podcasts/u/${privateFeedToken}.xml`;
+  return `${baseUrl(env)}${privateFeedPath(privateFeedToken)}`;
 }
 
 /** The listener holding account token `token`, or 404 (unknown, rotated away or deleted). */
