@@ -2,8 +2,7 @@ import * as v from "valibot";
 import { config } from "../core/config";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
-import { mailMagicLink } from "../listeners/magic-links";
-import { MAGIC_LINK_ACCEPTED, MagicLinkAccepted } from "../listeners/magic-link-request";
+import { MAGIC_LINK_ACCEPTED, MagicLinkAccepted, mailMagicLink } from "../listeners/magic-links";
 import { Email } from "../listeners/schemas";
 
 const AdminMagicLinkRequest = named("AdminMagicLinkRequest", v.object({ email: Email }));

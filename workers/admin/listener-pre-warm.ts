@@ -2,11 +2,11 @@ import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
-import { database, listeners } from "../db";
+import { database, listeners, renderJobs } from "../db";
 import { requireListener } from "../listeners/account";
 import { articlesWithStatus, ofListener } from "../listeners/listener-articles";
 import { TokenParams } from "../listeners/schemas";
-import { createJob } from "../narration/jobs-service";
+import { enqueueJob, newJobRow } from "../narration/jobs-service";
 
 /** Recent articles looked at to find `count` that still need audio. */
 const CANDIDATES = 50;
@@ -53,13 +53,17 @@ export const preWarmListener = route({
     const recent = await articlesWithStatus(db, ofListener(listener), CANDIDATES);
     // Ready, queued or running audio needs nothing; failed or never-rendered articles get a job.
     const needed = recent.filter((a) => !a.audioReady && (a.jobState === null || a.jobState === "failed" || a.jobState === "cancelled"));
-    const queued: { slug: string; job_id: string }[] = [];
-    for (const a of needed.slice(0, count)) {
+    const jobs = needed.slice(0, count).map((a) => ({
+      slug: a.slug,
       // No listenerId: pre-warm jobs must not take the listener's render-now in-flight slots. The render
       // consumer sets first_render_done_at through warmListenerId when the first of them is done.
-      const job = await createJob(env, { articleId: a.id, listenerId: null, warmListenerId: listener.id, priority: "normal" });
-      queued.push({ slug: a.slug, job_id: job.id });
-    }
+      row: newJobRow({ articleId: a.id, listenerId: null, warmListenerId: listener.id, priority: "normal" }),
+    }));
+    const [first, ...rest] = jobs.map(({ row }) => db.insert(renderJobs).values(row));
+    // All rows or none; a message lost after that is resent by the stale-job sweep.
+    if (first) await db.batch([first, ...rest]);
+    for (const { row } of jobs) await enqueueJob(env, db, row.id);
+    const queued = jobs.map(({ slug, row }) => ({ slug, job_id: row.id }));
     // Audio that already exists among the listener's newest articles is a first render done.
     const firstRender = done ?? (recent.some((a) => a.audioReady) ? new Date() : null);
     if (firstRender && !done) await db.update(listeners).set({ firstRenderDoneAt: firstRender }).where(eq(listeners.id, listener.id));

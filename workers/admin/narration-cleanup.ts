@@ -13,7 +13,7 @@ import { allObjectPaths } from "../narration/objects";
  */
 
 /** Default publisher pattern: every publisher, and raw-text jobs (no article, publisher ""). */
-export const DEFAULT_PUBLISHER_PATTERN = "%";
+const DEFAULT_PUBLISHER_PATTERN = "%";
 const MAX_LIMIT = 10_000;
 /** R2 deletes at most 1,000 keys per call. */
 const MAX_BATCH = 1_000;
@@ -151,7 +151,7 @@ export const cleanupCancelledAudio = route({
       ...chunks(gone, SQL_CHUNK).map((part) => db.delete(audioObjects).where(inArray(audioObjects.key, part))),
     ];
     try {
-      for (const part of chunks(writes, 50)) if (part.length) await db.batch(part as [(typeof part)[0], ...typeof part]);
+      for (const part of chunks(writes, 50)) await db.batch(part as [(typeof part)[0], ...typeof part]);
       report.rows_nulled = ids.length;
     } catch (err) {
       report.errors.push(`nulling job references: ${err instanceof Error ? err.message : String(err)}`);

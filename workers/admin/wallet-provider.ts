@@ -16,7 +16,7 @@ interface WalletsPage {
 }
 
 /** Every wallet address the provider holds for this account, following the pageAfter cursor. */
-export async function listProviderWallets(apiKey: string, fetcher: typeof fetch = fetch): Promise<WalletList> {
+export async function listProviderWallets(apiKey: string): Promise<WalletList> {
   const addresses: string[] = [];
   let after: string | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -25,7 +25,7 @@ export async function listProviderWallets(apiKey: string, fetcher: typeof fetch 
     if (after) url.searchParams.set("pageAfter", after);
     let res: Response;
     try {
-      res = await fetcher(url.toString(), { headers: { authorization: `Bearer ${apiKey}`, accept: "application/json" } });
+      res = await fetch(url.toString(), { headers: { authorization: `Bearer ${apiKey}`, accept: "application/json" } });
     } catch {
       return { ok: false, reason: "network_error" };
     }

@@ -58,3 +58,13 @@ export function config(env: object): Config {
 export function baseUrl(env: object): string {
   return config(env).BASE_URL.replace(/\/+$/, "");
 }
+
+/** The web app's URL without a trailing slash, for building links to its pages. */
+export function webUrl(env: object): string {
+  return config(env).WEB_URL.replace(/\/+$/, "");
+}
+
+/** An article's page on the web front-end (SPEC.md: {web_url}/embed/article/{slug}). */
+export function articlePageUrl(env: object, slug: string): string {
+  return `${webUrl(env)}/embed/article/${encodeURIComponent(slug)}`;
+}

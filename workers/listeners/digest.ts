@@ -1,5 +1,7 @@
 import { and, eq, gt, isNull, lte, or } from "drizzle-orm";
-import { config } from "../core/config";
+import * as v from "valibot";
+import { articlePageUrl } from "../core/config";
+import { named } from "../core/schema-registry";
 import { articles, database, listeners } from "../db";
 import { escapeHtml, htmlDocument, type MailMessage } from "../mail/message";
 import { mailer } from "../mail/mailer";
@@ -16,14 +18,20 @@ export const DIGEST_GUARD_MS = 20 * 60 * 60 * 1000;
 const DIGEST_SIZE = 5;
 const FIRST_DIGEST_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 
-export interface DigestSummary {
-  mail_configured: boolean;
-  considered: number;
-  sent: number;
-  skipped_recent: number;
-  skipped_empty: number;
-  failed: number;
-}
+/** What one digest run did: POST /v1/admin/digest/run answers with it. */
+export const DigestRunResponse = named(
+  "DigestRunResponse",
+  v.object({
+    mail_configured: v.pipe(v.boolean(), v.description("False: no mail provider and no outbox, so nothing was sent.")),
+    considered: v.pipe(v.number(), v.description("Active listeners looked at.")),
+    sent: v.number(),
+    skipped_recent: v.pipe(v.number(), v.description("Listeners sent a digest under 20 hours ago (silently skipped).")),
+    skipped_empty: v.pipe(v.number(), v.description("Listeners with no new article in their verticals.")),
+    failed: v.pipe(v.number(), v.description("Sends the provider refused; those listeners are retried on the next run.")),
+  }),
+);
+
+export type DigestSummary = v.InferOutput<typeof DigestRunResponse>;
 
 /** "Best" first: curated articles, then ones whose audio is ready, then the newest. */
 function best(items: ListenerArticle[]): ListenerArticle[] {
@@ -33,8 +41,7 @@ function best(items: ListenerArticle[]): ListenerArticle[] {
 }
 
 function digestMessage(env: object, listener: Listener, items: ListenerArticle[], feed: string): MailMessage {
-  const web = config(env).WEB_URL.replace(/\/+$/, "");
-  const links = items.map((a) => ({ a, url: resolvedAudioUrl(env, a) ?? `${web}/embed/article/${encodeURIComponent(a.slug)}` }));
+  const links = items.map((a) => ({ a, url: resolvedAudioUrl(env, a) ?? articlePageUrl(env, a.slug) }));
   const text = [
     "Today's best new stories for you:",
     "",

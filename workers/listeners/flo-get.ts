@@ -3,7 +3,7 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database } from "../db";
 import { requireListener } from "./account";
-import { activeBlock, FloBlockView, loadFlo, localHour } from "./flo";
+import { FloBlockView, floView } from "./flo";
 import { TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 
 export const FloView = named(
@@ -14,13 +14,6 @@ export const FloView = named(
     blocks: v.array(FloBlockView),
   }),
 );
-
-/** The full flo and its active block, as GET and PUT answer it. */
-export async function floView(db: ReturnType<typeof database>, listener: { id: number; timezone: string }) {
-  const blocks = await loadFlo(db, listener.id);
-  const active = activeBlock(blocks, localHour(new Date(), listener.timezone));
-  return { timezone: listener.timezone, active_block: active, blocks };
-}
 
 export const getFlo = route({
   method: "GET",

@@ -5,7 +5,7 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { articles, database } from "../db";
 import { requireListener } from "./account";
-import { activeBlock, loadFlo, localHour, orderForBlock } from "./flo";
+import { floView, orderForBlock } from "./flo";
 import { articlesWithStatus, ofListener, resolvedAudioUrl } from "./listener-articles";
 import { limitQuery, TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 
@@ -47,7 +47,7 @@ export const getFloNow = route({
   async handle({ env, params, query }) {
     const db = database(env);
     const listener = await requireListener(db, params.token);
-    const block = activeBlock(await loadFlo(db, listener.id), localHour(new Date(), listener.timezone));
+    const { active_block: block } = await floView(db, listener);
     const [recent, pinned] = await Promise.all([
       articlesWithStatus(db, ofListener(listener, block.verticals), CANDIDATES),
       block.manual_order.length === 0

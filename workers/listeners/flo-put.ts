@@ -4,8 +4,8 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database, floOverrides } from "../db";
 import { requireListener } from "./account";
-import { BLOCK_IDS, TONES } from "./flo";
-import { FloView, floView } from "./flo-get";
+import { BLOCK_IDS, floView, TONES } from "./flo";
+import { FloView } from "./flo-get";
 import { TOKEN_NOT_FOUND, TokenParams, VerticalList } from "./schemas";
 
 const FloUpdate = named(

@@ -71,11 +71,18 @@ export function activeBlock(blocks: FloBlock[], hour: number): FloBlock {
   return blocks.find(covers) ?? blocks[0];
 }
 
+/** The full flo and its active block, as GET and PUT answer it. */
+export async function floView(db: Database, listener: { id: number; timezone: string }) {
+  const blocks = await loadFlo(db, listener.id);
+  const active = activeBlock(blocks, localHour(new Date(), listener.timezone));
+  return { timezone: listener.timezone, active_block: active, blocks };
+}
+
 /** A tone match counts half a first-vertical match: the block's topics matter more than its pace. */
 const TONE_WEIGHT = 0.5;
 
 /** Vertical score (1 for the block's first vertical, falling with its position) plus TONE_WEIGHT for a tone match. */
-export function score(block: FloBlock, a: Pick<ListenerArticle, "vertical" | "listenSeconds">): number {
+function score(block: FloBlock, a: Pick<ListenerArticle, "vertical" | "listenSeconds">): number {
   const i = block.verticals.indexOf(a.vertical);
   const vertical = i < 0 ? 0 : (block.verticals.length - i) / block.verticals.length;
   const [min, max] = TONE_SECONDS[block.tone];

@@ -3,7 +3,7 @@ import { LEDGER_PARTIES } from "../db";
 export type Party = (typeof LEDGER_PARTIES)[number];
 
 /** Revenue share in percent (SPEC.md part 2, Revenue share). */
-export const SHARES: Record<Party, number> = { publisher: 70, agent_recommender: 20, platform: 10 };
+const SHARES: Record<Party, number> = { publisher: 70, agent_recommender: 20, platform: 10 };
 
 /**
  * Splits `totalMicros` into the three legs in whole micros. The agent recommender and platform legs

@@ -84,7 +84,7 @@ function statusOf(ready: boolean, state: string | null): QueueStatus {
 
 /** The playable URL of a ready article, or null. */
 export function resolvedAudioUrl(env: object, a: ListenerArticle): string | null {
-  return a.audioReady && a.audioKey ? audioUrl(env, a.audioKey) : null;
+  return a.audioKey ? audioUrl(env, a.audioKey) : null;
 }
 
 /** The newest `limit` articles of the listener holding `token` (404 for an unknown token). */

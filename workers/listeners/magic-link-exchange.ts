@@ -5,21 +5,9 @@ import { named } from "../core/schema-registry";
 import { database, listeners } from "../db";
 import { eq } from "drizzle-orm";
 import { feedUrl, privateFeedToken } from "./account";
-import { redeemMagicToken } from "./magic-links";
+import { MagicExchangeRequest, redeemMagicToken, requireMagic } from "./magic-links";
 import { FeedUrl } from "./schemas";
 import { decryptToken } from "./tokens";
-
-/** The exchange body. `magic` is optional in the schema because its absence is a 400 (SPEC.md part 7), not a 422. */
-export const MagicExchangeRequest = named(
-  "MagicExchangeRequest",
-  v.object({ magic: v.pipe(v.optional(v.pipe(v.string(), v.maxLength(256))), v.description("The secret from the mail.")) }),
-);
-
-/** The secret of an exchange body, or 400. */
-export function requireMagic(body: { magic?: string } | undefined): string {
-  if (!body?.magic) throw new ApiError("bad_request", "the magic member is required");
-  return body.magic;
-}
 
 const ListenerMagicExchangeResponse = named(
   "ListenerMagicExchangeResponse",

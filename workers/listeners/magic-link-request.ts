@@ -3,21 +3,10 @@ import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database, listeners } from "../db";
-import { mailMagicLink } from "./magic-links";
+import { MAGIC_LINK_ACCEPTED, MagicLinkAccepted, mailMagicLink } from "./magic-links";
 import { Email } from "./schemas";
 
 const MagicLinkRequest = named("MagicLinkRequest", v.object({ email: Email }));
-
-/** The one answer of both magic-link requests, whoever asks (no account enumeration). */
-export const MagicLinkAccepted = named(
-  "MagicLinkAccepted",
-  v.object({ ok: v.literal(true), detail: v.string() }),
-);
-
-export const MAGIC_LINK_ACCEPTED = {
-  ok: true,
-  detail: "If the address may sign in, a link is on its way. It works once and expires in 15 minutes.",
-} as const;
 
 async function sendListenerLink(env: Env, email: string): Promise<void> {
   const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.email, email) });

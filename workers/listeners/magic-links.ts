@@ -1,6 +1,9 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { config } from "../core/config";
+import * as v from "valibot";
+import { webUrl } from "../core/config";
 import { randomToken, sha256Hex } from "../core/crypto";
+import { ApiError } from "../core/errors";
+import { named } from "../core/schema-registry";
 import { database, magicTokens, MAGIC_SCOPES } from "../db";
 import { mailer } from "../mail/mailer";
 import { escapeHtml, htmlDocument, type MailMessage } from "../mail/message";
@@ -13,6 +16,29 @@ import { escapeHtml, htmlDocument, type MailMessage } from "../mail/message";
 export const MAGIC_LINK_TTL_MS = 15 * 60 * 1000;
 
 export type MagicScope = (typeof MAGIC_SCOPES)[number];
+
+/** The one answer of both magic-link requests, whoever asks (no account enumeration). */
+export const MagicLinkAccepted = named(
+  "MagicLinkAccepted",
+  v.object({ ok: v.literal(true), detail: v.string() }),
+);
+
+export const MAGIC_LINK_ACCEPTED = {
+  ok: true,
+  detail: `If the address may sign in, a link is on its way. It works once and expires in ${MAGIC_LINK_TTL_MS / 60_000} minutes.`,
+} as const;
+
+/** The exchange body. `magic` is optional in the schema because its absence is a 400 (SPEC.md part 7), not a 422. */
+export const MagicExchangeRequest = named(
+  "MagicExchangeRequest",
+  v.object({ magic: v.pipe(v.optional(v.pipe(v.string(), v.maxLength(256))), v.description("The secret from the mail.")) }),
+);
+
+/** The secret of an exchange body, or 400. */
+export function requireMagic(body: { magic?: string } | undefined): string {
+  if (!body?.magic) throw new ApiError("bad_request", "the magic member is required");
+  return body.magic;
+}
 
 /** Why a secret was not redeemed: the endpoints map these to 404 or 410. */
 export type RedeemFailure = "unknown" | "used" | "expired" | "wrong_scope";
@@ -53,9 +79,8 @@ export async function redeemMagicToken(env: Pick<Env, "DB">, secret: string, sco
 }
 
 /** The sign-in mail: a link to the web sign-in page (workers/web/public/magic.html), and the code for clients that call the exchange themselves. */
-export function magicLinkMessage(env: object, scope: MagicScope, to: string, secret: string): MailMessage {
-  const web = config(env).WEB_URL.replace(/\/+$/, "");
-  const link = `${web}/magic?${scope === "admin" ? "scope=admin&" : ""}magic=${encodeURIComponent(secret)}`;
+function magicLinkMessage(env: object, scope: MagicScope, to: string, secret: string): MailMessage {
+  const link = `${webUrl(env)}/magic?${scope === "admin" ? "scope=admin&" : ""}magic=${encodeURIComponent(secret)}`;
   const exchange = scope === "admin" ? "/v1/admin/auth/magic-link/exchange" : "/v1/auth/listener-magic-link/exchange";
   const what = scope === "admin" ? "the narration admin" : "your narration subscription";
   const minutes = MAGIC_LINK_TTL_MS / 60_000;

@@ -6,7 +6,7 @@ import { requireListener } from "./account";
 import { TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 
 /** SPEC.md part 8: the click-through duplicate window. */
-export const CLICK_THROUGH_WINDOW_MS = 30_000;
+const CLICK_THROUGH_WINDOW_MS = 30_000;
 
 const PaywallClickThroughRequest = named(
   "PaywallClickThroughRequest",

@@ -48,9 +48,11 @@ export const recordPlay = route({
   },
   async handle({ env, body }) {
     const db = database(env);
-    const article = await db.query.articles.findFirst({ where: eq(articles.slug, body.article_slug), columns: { id: true, publisher: true } });
+    const [article, listener] = await Promise.all([
+      db.query.articles.findFirst({ where: eq(articles.slug, body.article_slug), columns: { id: true, publisher: true } }),
+      body.listener_token ? listenerByToken(db, body.listener_token) : undefined,
+    ]);
     if (!article) throw new ApiError("not_found", "no article with this slug");
-    const listener = body.listener_token ? await listenerByToken(db, body.listener_token) : undefined;
     if (body.listener_token && !listener) throw new ApiError("not_found", "no listener with this token");
     const listenerId = listener?.id ?? null;
     const split = splitPlay(body.amount_micros);

@@ -1,9 +1,10 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { ApiError } from "../core/errors";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database, listeners } from "../db";
+import { nowMs } from "../db/tables/columns";
 import { requireListener } from "./account";
 import { ListenerPreferencesView, preferencesView } from "./preferences";
 import { Email, TimeZone, TOKEN_NOT_FOUND, TokenParams, VerticalList, VerticalSlug } from "./schemas";
@@ -44,15 +45,18 @@ export const patchPreferences = route({
     if (body.intake_listener_email !== undefined) set.intakeListenerEmail = body.intake_listener_email;
     if (body.active !== undefined) set.active = body.active;
     if (Object.keys(set).length === 0) return Response.json(preferencesView(listener));
-    if (set.intakeListenerEmail) {
-      const owner = await db.query.listeners.findFirst({ where: eq(listeners.intakeListenerEmail, set.intakeListenerEmail) });
-      if (owner && owner.id !== listener.id) throw new ApiError("conflict", "this intake e-mail belongs to another listener");
-    }
     const [updated] = await db
       .update(listeners)
-      .set({ ...set, updatedAt: sql`(cast(unixepoch('subsecond') * 1000 as integer))` })
+      .set({ ...set, updatedAt: nowMs })
       .where(eq(listeners.id, listener.id))
-      .returning();
+      .returning()
+      .catch((err: unknown) => {
+        // The unique index decides, so two PATCHes racing for one address cannot both win.
+        if (err instanceof Error && /UNIQUE constraint failed: listeners\.intake_listener_email/.test(`${err.message} ${String(err.cause)}`)) {
+          throw new ApiError("conflict", "this intake e-mail belongs to another listener");
+        }
+        throw err;
+      });
     if (!updated) throw new ApiError("not_found", "no listener with this token");
     return Response.json(preferencesView(updated), { headers: { "Cache-Control": "no-store" } });
   },

@@ -95,6 +95,19 @@ describe("preferences", () => {
     expect(await (await call(`/v1/listeners/${token}`)).json()).toMatchObject({ timezone: "UTC", verticals: [] });
   });
 
+  it("PATCH answers 409 for an intake e-mail another listener holds, and keeps one's own", async () => {
+    const ann = await subscribeVia("intake-ann@example.test");
+    const bob = await subscribeVia("intake-bob@example.test");
+    const own = await call(`/v1/listeners/${ann.token}`, jsonBody("PATCH", { intake_listener_email: "shared@example.test" }));
+    expect(own.status).toBe(200);
+    const again = await call(`/v1/listeners/${ann.token}`, jsonBody("PATCH", { intake_listener_email: "shared@example.test" }));
+    expect(again.status).toBe(200);
+    const taken = await call(`/v1/listeners/${bob.token}`, jsonBody("PATCH", { intake_listener_email: "shared@example.test", timezone: "Europe/Paris" }));
+    expect(taken.status).toBe(409);
+    expect(await taken.json()).toEqual({ code: "conflict", detail: "this intake e-mail belongs to another listener" });
+    expect(await (await call(`/v1/listeners/${bob.token}`)).json()).toMatchObject({ timezone: "UTC", intake_listener_email: null });
+  });
+
   it("answers 404 for an unknown token", async () => {
     expect((await call("/v1/listeners/no-such-token")).status).toBe(404);
   });

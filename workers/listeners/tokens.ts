@@ -37,7 +37,7 @@ function toBase64(bytes: Uint8Array): string {
 }
 
 /** Encrypts a token for storage: base64(iv || ciphertext). */
-export async function encryptToken(env: object, token: string): Promise<string> {
+async function encryptToken(env: object, token: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await encryptionKey(env), new TextEncoder().encode(token));
   const out = new Uint8Array(iv.length + sealed.byteLength);

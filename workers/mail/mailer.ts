@@ -15,8 +15,8 @@ export function outboxEnabled(env: MailEnv): boolean {
  * The configured way to deliver mail, or null when mail is unconfigured (SPEC.md part 4: mail goes
  * out only when the provider is configured). The outbox wins so a developer's machine never sends.
  */
-export function mailer(env: MailEnv, fetcher: typeof fetch = fetch): Mailer | null {
+export function mailer(env: MailEnv): Mailer | null {
   if (outboxEnabled(env)) return outboxMailer(env);
-  if (env.RESEND_API_KEY) return resendMailer(env.RESEND_API_KEY, env.MAIL_FROM || DEFAULT_FROM, fetcher);
+  if (env.RESEND_API_KEY) return resendMailer(env.RESEND_API_KEY, env.MAIL_FROM || DEFAULT_FROM);
   return null;
 }

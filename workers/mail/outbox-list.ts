@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { ApiError } from "../core/errors";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
+import { limitQuery } from "../listeners/schemas";
 import { outboxEnabled } from "./mailer";
 import { outboxMessages } from "./outbox";
 
@@ -23,9 +24,7 @@ export const listOutbox = route({
   tag: "development",
   summary: "The local mail outbox, newest first (only with MAIL_OUTBOX=true)",
   auth: "none",
-  query: v.object({
-    limit: v.pipe(v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 20), v.description("How many messages.")),
-  }),
+  query: limitQuery(20),
   responses: {
     200: { description: "The stored messages", schema: OutboxResponse },
     404: { description: "The outbox is off" },

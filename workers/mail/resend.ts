@@ -3,14 +3,14 @@ import type { MailMessage, Mailer, SendResult } from "./message";
 /** The Resend e-mail API (https://resend.com/docs/api-reference/emails/send-email). */
 export const RESEND_ENDPOINT = "https://api.resend.com/emails";
 
-/** A Mailer that sends through Resend with `apiKey`; `fetcher` is injectable for tests. */
-export function resendMailer(apiKey: string, from: string, fetcher: typeof fetch = fetch): Mailer {
+/** A Mailer that sends through Resend with `apiKey`. */
+export function resendMailer(apiKey: string, from: string): Mailer {
   return {
     kind: "resend",
     async send(message: MailMessage): Promise<SendResult> {
       let res: Response;
       try {
-        res = await fetcher(RESEND_ENDPOINT, {
+        res = await fetch(RESEND_ENDPOINT, {
           method: "POST",
           headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
           body: JSON.stringify({ from, to: [message.to], subject: message.subject, text: message.text, html: message.html }),
