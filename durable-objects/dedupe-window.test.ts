@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, jsonBody } from "../test/client";
-import { subscribeVia } from "../workers/listeners/test-helpers";
+import { call, jsonBody } from "../test/support/client";
+import { subscribeVia } from "../test/support/listeners";
 import { PAYWALL_SOURCE, type DedupeWindow } from "./dedupe-window";
 
 const click = (token: string, publisher = "Partner Post") =>

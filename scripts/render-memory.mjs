@@ -13,14 +13,14 @@ if (typeof globalThis.gc !== "function") throw new Error("run with node --expose
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const PROBE = `
-import { joinPieces, pieceToInt16 } from "./workers/narration/engine/join";
-import { normalizeLoudness } from "./workers/narration/engine/loudness";
-import { encodeMp3 } from "./workers/narration/engine/mp3";
-import { espeak } from "./workers/narration/engine/offline";
-import { resample } from "./workers/narration/engine/resample";
+import { joinPieces, pieceToInt16 } from "./workers/render/engine/join";
+import { normalizeLoudness } from "./workers/render/engine/loudness";
+import { encodeMp3 } from "./workers/render/engine/mp3";
+import { espeak } from "./workers/render/engine/offline";
+import { resample } from "./workers/render/engine/resample";
 import { MASTER_SAMPLE_RATE } from "./workers/narration/objects";
-import { splitText } from "./workers/narration/pipeline/chunk";
-import { PROVIDERS } from "./workers/narration/providers/catalogue";
+import { splitText } from "./workers/render/pipeline/chunk";
+import { PROVIDERS } from "./workers/kernel/voice-catalogue";
 export { joinPieces, pieceToInt16, normalizeLoudness, encodeMp3, espeak, resample, MASTER_SAMPLE_RATE, splitText, PROVIDERS };
 `;
 

@@ -1,4 +1,4 @@
-// Builds workers/narration/engine/vendor/ from npm packages so the engine runs in workerd.
+// Builds workers/render/engine/vendor/ from npm packages so the engine runs in workerd.
 // Runs on `npm install` (postinstall); the output is generated, not committed.
 //  - lame-mp3.wasm: wasm-media-encoders' LAME build, copied because the package's "./wasm/mp3.wasm"
 //    export points at a file that does not exist (0.7.0), and a .wasm name lets wrangler's default
@@ -14,7 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 const pkg = path.resolve("node_modules/text2wav");
-const out = path.resolve("workers/narration/engine/vendor");
+const out = path.resolve("workers/render/engine/vendor");
 fs.mkdirSync(out, { recursive: true });
 
 let glue = fs.readFileSync(path.join(pkg, "lib/espeak-ng.js"), "utf8");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "./client";
+import { call } from "./support/client";
 
 describe("HTTP conventions", () => {
   it("answers an unknown path with a JSON 404", async () => {

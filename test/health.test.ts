@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiKeyHeaders, call } from "./client";
+import { apiKeyHeaders, call } from "./support/client";
 import { testVars } from "./vars";
 
 describe("GET /v1/health", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { router } from "../workers/router";
-import { call } from "./client";
+import { call } from "./support/client";
 
 interface Doc {
   openapi: string;

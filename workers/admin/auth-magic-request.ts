@@ -3,7 +3,7 @@ import { config } from "../core/config";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { MAGIC_LINK_ACCEPTED, MagicLinkAccepted, mailMagicLink } from "../listeners/magic-links";
-import { Email } from "../listeners/schemas";
+import { Email } from "../kernel/fields";
 
 const AdminMagicLinkRequest = named("AdminMagicLinkRequest", v.object({ email: Email }));
 

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { adminHeaders, call, jsonBody } from "../../test/client";
-import { addArticle } from "../articles/test-fixtures";
+import { adminHeaders, call, jsonBody } from "../../test/support/client";
+import { addArticle } from "../../test/support/articles";
 import { ApiError } from "../core/errors";
-import { subscribeVia } from "../listeners/test-helpers";
+import { subscribeVia } from "../../test/support/listeners";
 import { walletAudit } from "./wallet-audit";
 import { CIRCLE_WALLETS_URL } from "./wallet-provider";
 

@@ -4,8 +4,8 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database, listeners, renderJobs } from "../db";
 import { requireListener } from "../listeners/account";
-import { articlesWithStatus, ofListener } from "../listeners/listener-articles";
-import { TokenParams } from "../listeners/schemas";
+import { articlesWithStatus, ofListener } from "../kernel/listener-articles";
+import { TokenParams } from "../kernel/fields";
 import { enqueueJob, newJobRow } from "../narration/jobs-service";
 
 /** Recent articles looked at to find `count` that still need audio. */

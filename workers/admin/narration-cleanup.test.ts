@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { adminHeaders, call, jsonBody } from "../../test/client";
-import { allObjectPaths } from "../narration/objects";
+import { adminHeaders, call, jsonBody } from "../../test/support/client";
+import { allObjectPaths } from "../kernel/audio-objects";
 
 afterEach(() => vi.restoreAllMocks());
 

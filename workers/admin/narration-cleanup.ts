@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { articles, audioObjects, database, renderJobs, type Database } from "../db";
-import { allObjectPaths } from "../narration/objects";
+import { allObjectPaths } from "../kernel/audio-objects";
 
 /**
  * POST /v1/admin/cancelled-audio/cleanup (SPEC.md part 4): cancelled jobs may leave audio that

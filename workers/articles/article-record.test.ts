@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../test/client";
-import { addArticle, addListener } from "./test-fixtures";
+import { call } from "../../test/support/client";
+import { addArticle, addListener } from "../../test/support/articles";
 
 describe("GET /v1/articles/{slug}", () => {
   it("shows a public article in full, indexable", async () => {

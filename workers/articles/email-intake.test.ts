@@ -6,7 +6,7 @@ import { articles, database } from "../db";
 import { receiveEmail, type InboundEmail } from "./email-intake";
 import attachmentForward from "./fixtures/forwarded-attachment.eml?raw";
 import inlineForward from "./fixtures/forwarded-inline.eml?raw";
-import { addListener } from "./test-fixtures";
+import { addListener } from "../../test/support/articles";
 
 function inbound(raw: string, from: string, to: string): InboundEmail & { setReject: ReturnType<typeof vi.fn> } {
   const bytes = new TextEncoder().encode(raw);

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database } from "../db";
-import { TokenParams } from "../listeners/schemas";
+import { TokenParams } from "../kernel/fields";
 import { FORWARDED_VERTICAL, forwardArticle, MAX_TEXT, MAX_TITLE, publisherOf } from "./forward";
 import { ArticleRecord, NOINDEX, presentRecord } from "./present";
 import { viewer } from "./viewer";

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, jsonBody } from "../../test/client";
+import { call, jsonBody } from "../../test/support/client";
 import { articles, database } from "../db";
-import { addListener } from "./test-fixtures";
+import { addListener } from "../../test/support/articles";
 
 describe("POST /v1/listeners/{token}/forward", () => {
   it("adds a listener_private article owned by the caller, renderable and invisible to others", async () => {

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { articles, type Database } from "../db";
-import type { Listener } from "../listeners/tokens";
-import { contentHash } from "../narration/publish-service";
-import { slugify } from "../narration/slug";
+import type { Listener } from "../kernel/listener-tokens";
+import { contentHash } from "../kernel/article-text";
+import { slugify } from "../kernel/slug";
 import { refreshTasteVector } from "./taste";
 
 type Row = typeof articles.$inferSelect;

@@ -5,7 +5,7 @@ import { route } from "../core/route";
 import { articles, database } from "../db";
 import { ArticleRecord, NOINDEX, presentRecord } from "./present";
 import { ListenerTokenParam, viewer } from "./viewer";
-import { openableBy } from "./visibility";
+import { openableBy } from "../kernel/visibility";
 
 export const getArticle = route({
   method: "GET",

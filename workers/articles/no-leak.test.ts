@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { call, jsonBody } from "../../test/client";
-import { addArticle, addListener, addPlays } from "./test-fixtures";
-import { trendingArticles } from "./trending";
+import { call, jsonBody } from "../../test/support/client";
+import { addArticle, addListener, addPlays } from "../../test/support/articles";
+import { trendingArticles } from "../kernel/trending";
 
 /**
  * SPEC.md part 2: a listener_private article belongs to the listener who forwarded it and appears

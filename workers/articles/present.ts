@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import type { articles } from "../db";
-import { audioUrl } from "../narration/urls";
+import { audioUrl } from "../kernel/audio-urls";
 
 type Row = typeof articles.$inferSelect;
 

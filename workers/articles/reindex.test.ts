@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { adminHeaders, call } from "../../test/client";
-import { addArticle } from "./test-fixtures";
+import { adminHeaders, call } from "../../test/support/client";
+import { addArticle } from "../../test/support/articles";
 
 const status = async () => (await call("/v1/admin/search/reindex/status", { headers: adminHeaders })).json<Record<string, unknown>>();
 

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { adminHeaders, call } from "../../test/client";
+import { adminHeaders, call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import { articles, database } from "../db";
 import { cachedSearch } from "./search-service";
-import { addArticle, addListener } from "./test-fixtures";
+import { addArticle, addListener } from "../../test/support/articles";
 
 const bypass = { headers: { "x-service-search-cache": "bypass" } };
 type Body = { results: { slug: string; snippet: string; stub: boolean }[]; suggestions: unknown[]; degraded: boolean; suggestions_provider: string | null };

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call } from "../../test/client";
+import { call } from "../../test/support/client";
 import { database, listeners } from "../db";
-import { addArticle, addListener, addPlays, HOUR } from "./test-fixtures";
+import { addArticle, addListener, addPlays, HOUR } from "../../test/support/articles";
 
 type Feed = { items: { slug: string; similarity: number | null; stub: boolean }[]; ranking: string };
 const ago = (ms: number) => new Date(Date.now() - ms);

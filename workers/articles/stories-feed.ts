@@ -5,7 +5,7 @@ import { named } from "../core/schema-registry";
 import { articles, database, type Database } from "../db";
 import { ArticleSummary, presentSummary } from "./present";
 import { refreshTasteVector, similarityExpr } from "./taste";
-import { listingFilter } from "./trending";
+import { listingFilter } from "../kernel/trending";
 import { cachedTrending } from "./trending-cache";
 import { ListenerTokenParam, viewer } from "./viewer";
 

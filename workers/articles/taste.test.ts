@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { database } from "../db";
-import { addArticle, addListener, addPlays } from "./test-fixtures";
-import { HOSTS } from "../narration/publish-schema";
+import { addArticle, addListener, addPlays } from "../../test/support/articles";
+import { HOSTS } from "../kernel/hosts";
 import { DIMENSIONS, refreshTasteVector, tasteFrom, TOPICS } from "./taste";
 
 const topic = (slug: string) => TOPICS.indexOf(slug as (typeof TOPICS)[number]);

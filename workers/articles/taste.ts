@@ -1,8 +1,8 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { articles, listeners, plays, type Database } from "../db";
-import type { Listener } from "../listeners/tokens";
-import { LISTENER_VERTICALS } from "../listeners/verticals";
-import { HOSTS } from "../narration/publish-schema";
+import type { Listener } from "../kernel/listener-tokens";
+import { LISTENER_VERTICALS } from "../kernel/verticals";
+import { HOSTS } from "../kernel/hosts";
 
 /**
  * Taste vectors for the personalized stories feed (SPEC.md part 4, feed rule 2). Vectorize is not

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { call } from "../../test/client";
+import { call } from "../../test/support/client";
 import { AI_IMAGE_MODEL, renderArt } from "./art-render";
 
 /** Width and height from a PNG's IHDR chunk (PNG spec §11.2.2). */

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { adminHeaders, call } from "../../test/client";
-import { addArticle } from "./test-fixtures";
+import { adminHeaders, call } from "../../test/support/client";
+import { addArticle } from "../../test/support/articles";
 import { cachedTrending } from "./trending-cache";
 
 const stats = async () => (await call("/v1/admin/trending-cache/stats", { headers: adminHeaders })).json<Record<string, number>>();

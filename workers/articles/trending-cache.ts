@@ -1,6 +1,6 @@
 import { config } from "../core/config";
 import { TtlCache, type CacheSettings } from "./ttl-cache";
-import { trendingArticles, type TrendingArticle, type TrendingOptions } from "./trending";
+import { trendingArticles, type TrendingArticle, type TrendingOptions } from "../kernel/trending";
 
 const cache = new TtlCache<TrendingArticle[]>();
 

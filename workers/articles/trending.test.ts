@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { addArticle, addListener, addPlays, HOUR } from "./test-fixtures";
-import { trendingArticles } from "./trending";
+import { addArticle, addListener, addPlays, HOUR } from "../../test/support/articles";
+import { trendingArticles } from "../kernel/trending";
 
 const ago = (ms: number) => new Date(Date.now() - ms);
 

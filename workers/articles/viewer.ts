@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { ApiError } from "../core/errors";
 import type { Database } from "../db";
-import { listenerByToken, type Listener } from "../listeners/tokens";
+import { listenerByToken, type Listener } from "../kernel/listener-tokens";
 
 /** The optional listener_token of public reads (SPEC.md part 8: at most 64 characters). */
 export const ListenerTokenParam = v.pipe(

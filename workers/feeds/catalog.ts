@@ -1,5 +1,5 @@
-import { canonicalPodcastVertical, PODCAST_VERTICALS } from "../listeners/verticals";
-import type { HOSTS as HOST_SLUGS } from "../narration/publish-schema";
+import { canonicalPodcastVertical, PODCAST_VERTICALS } from "../kernel/verticals";
+import type { HOSTS as HOST_SLUGS } from "../kernel/hosts";
 
 /**
  * The public podcast feeds: one entry per stable URL of SPEC.md part 4 "Podcast feeds" and the

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { adminHeaders, call, jsonBody } from "../../test/client";
+import { adminHeaders, call, jsonBody } from "../../test/support/client";
 import { validatePodcastFeed } from "./podcast-validator";
-import { forgetEdgeCache, readyArticle } from "./test-fixtures";
+import { forgetEdgeCache, readyArticle } from "../../test/support/feeds";
 
 async function createCreator(slug: string, name = "Ada Writes") {
   const res = await call("/v1/admin/creators", jsonBody("POST", { slug, name }, adminHeaders));

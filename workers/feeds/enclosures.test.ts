@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../test/client";
+import { call } from "../../test/support/client";
 import { validatePodcastFeed } from "./podcast-validator";
-import { feedListener, forgetEdgeCache, readyArticle } from "./test-fixtures";
+import { feedListener, forgetEdgeCache, readyArticle } from "../../test/support/feeds";
 
 /**
  * A podcast client downloads every enclosure: Apple Podcasts first asks for `Range: bytes=0-1`

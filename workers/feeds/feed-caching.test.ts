@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { call } from "../../test/client";
+import { call } from "../../test/support/client";
 import { snapshotPath } from "./public-feed";
-import { forgetEdgeCache, PUBLIC_FEED_PATHS, readyArticle } from "./test-fixtures";
+import { forgetEdgeCache, PUBLIC_FEED_PATHS, readyArticle } from "../../test/support/feeds";
 
 const FEED = "/v1/podcasts/service.xml";
 

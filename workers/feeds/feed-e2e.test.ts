@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { apiKeyHeaders, call } from "../../test/client";
+import { apiKeyHeaders, call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import type { JobView } from "../narration/job-view";
 import { signWebhook } from "../narration/webhook-signature";
 import { validatePodcastFeed } from "./podcast-validator";
-import { forgetEdgeCache } from "./test-fixtures";
+import { forgetEdgeCache } from "../../test/support/feeds";
 
 // The real pipeline (signed publish → queue → render Worker → R2 + audio_objects) feeding a feed:
 // the enclosure length in the feed is the size of the bytes a podcast client downloads.

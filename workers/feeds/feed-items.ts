@@ -1,9 +1,9 @@
 import { and, desc, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
-import { trendingArticles } from "../articles/trending";
-import { shownInFull } from "../articles/visibility";
+import { trendingArticles } from "../kernel/trending";
+import { shownInFull } from "../kernel/visibility";
 import { articles, audioObjects, database } from "../db";
-import { ofListener } from "../listeners/listener-articles";
-import type { Listener } from "../listeners/tokens";
+import { ofListener } from "../kernel/listener-articles";
+import type { Listener } from "../kernel/listener-tokens";
 import type { Selection } from "./catalog";
 
 /** Most items in one feed: directories page through nothing, so the newest are what matters. */

@@ -1,5 +1,5 @@
 import { route } from "../core/route";
-import { ofListener } from "../listeners/listener-articles";
+import { ofListener } from "../kernel/listener-articles";
 import { requireFeedListener } from "./private-feed";
 import { FEED_METHODS, PrivateTranscriptParams, transcriptResponses } from "./schemas";
 import { serveTranscript } from "./transcript";

@@ -1,4 +1,4 @@
-import { shownInFull } from "../articles/visibility";
+import { shownInFull } from "../kernel/visibility";
 import { route } from "../core/route";
 import { FEED_METHODS, TranscriptParams, transcriptResponses } from "./schemas";
 import { serveTranscript } from "./transcript";

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call } from "../../test/client";
+import { call } from "../../test/support/client";
 import { sha256Hex } from "../core/crypto";
 import { validatePodcastFeed } from "./podcast-validator";
 import { podcastGuid } from "./rss";
-import { feedListener, readyArticle } from "./test-fixtures";
+import { feedListener, readyArticle } from "../../test/support/feeds";
 
 async function privateFeed(path: string) {
   const res = await call(path);

@@ -1,9 +1,9 @@
 import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import { database } from "../db";
-import { listenerByFeedToken, type Listener } from "../listeners/tokens";
+import { listenerByFeedToken, type Listener } from "../kernel/listener-tokens";
 import { privateFeedItems } from "./feed-items";
-import { privateFeedPath } from "./feed-paths";
+import { privateFeedPath } from "../kernel/feed-paths";
 import { conditional, entityTag, feedResponse, unavailable } from "./feed-response";
 import { renderRss } from "./rss";
 

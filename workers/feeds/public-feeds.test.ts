@@ -1,13 +1,13 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { call } from "../../test/client";
-import { addArticle, addPlays } from "../articles/test-fixtures";
+import { call } from "../../test/support/client";
+import { addArticle, addPlays } from "../../test/support/articles";
 import { sha256Hex } from "../core/crypto";
 import { articles, audioObjects, database } from "../db";
 import { validatePodcastFeed } from "./podcast-validator";
 import { podcastGuid } from "./rss";
-import { feedListener, forgetEdgeCache, PUBLIC_FEED_PATHS, readyArticle } from "./test-fixtures";
+import { feedListener, forgetEdgeCache, PUBLIC_FEED_PATHS, readyArticle } from "../../test/support/feeds";
 
 beforeEach(() => forgetEdgeCache(PUBLIC_FEED_PATHS));
 

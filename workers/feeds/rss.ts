@@ -1,7 +1,7 @@
 import { generateRssFeed, type RssFeed } from "feedsmith";
 import { v5 as uuidv5 } from "uuid";
 import { articlePageUrl, baseUrl, webUrl } from "../core/config";
-import { audioUrl } from "../narration/urls";
+import { audioUrl } from "../kernel/audio-urls";
 import type { Category } from "./catalog";
 import type { FeedItem } from "./feed-items";
 

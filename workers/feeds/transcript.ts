@@ -1,7 +1,7 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import { ApiError } from "../core/errors";
 import { articles, audioObjects, database } from "../db";
-import { narratedText } from "../narration/publish-service";
+import { narratedText } from "../kernel/article-text";
 import { webVtt } from "./vtt";
 
 export const VTT_CONTENT_TYPE = "text/vtt; charset=utf-8";

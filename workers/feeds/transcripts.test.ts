@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../test/client";
-import { addArticle } from "../articles/test-fixtures";
-import { feedListener, readyArticle } from "./test-fixtures";
+import { call } from "../../test/support/client";
+import { addArticle } from "../../test/support/articles";
+import { feedListener, readyArticle } from "../../test/support/feeds";
 import { webVtt } from "./vtt";
 
 describe("WebVTT transcripts (podcast:transcript)", () => {

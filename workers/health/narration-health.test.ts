@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { call } from "../../test/client";
+import { call } from "../../test/support/client";
 
 const worker = async () => (await call("/v1/health/worker")).json<Record<string, unknown>>();
 

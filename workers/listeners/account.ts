@@ -2,8 +2,8 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import { articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs, type Database } from "../db";
-import { privateFeedPath } from "../feeds/feed-paths";
-import { decryptToken, listenerByToken, mintToken, type Listener } from "./tokens";
+import { privateFeedPath } from "../kernel/feed-paths";
+import { decryptToken, listenerByToken, mintToken, type Listener } from "../kernel/listener-tokens";
 
 /**
  * The listener account: subscription, the two credentials and their lifecycle. Shared by the

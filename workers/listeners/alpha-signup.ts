@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { alphaSignups, database } from "../db";
-import { Email } from "./schemas";
+import { Email } from "../kernel/fields";
 
 const AlphaSignupRequest = named(
   "AlphaSignupRequest",

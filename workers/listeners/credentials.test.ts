@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { apiKeyHeaders, call, jsonBody } from "../../test/client";
-import { addArticle } from "../articles/test-fixtures";
+import { apiKeyHeaders, call, jsonBody } from "../../test/support/client";
+import { addArticle } from "../../test/support/articles";
 import { database } from "../db";
-import { feedTokenOf, subscribeVia, waitForOutbox } from "./test-helpers";
-import { listenerByFeedToken } from "./tokens";
+import { feedTokenOf, subscribeVia, waitForOutbox } from "../../test/support/listeners";
+import { listenerByFeedToken } from "../kernel/listener-tokens";
 
 /** Every path that takes the account token: each must answer 404 once the token is gone. */
 const LISTENER_PATHS: [string, (token: string) => [string, RequestInit?]][] = [

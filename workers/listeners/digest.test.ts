@@ -1,10 +1,10 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { adminHeaders, call } from "../../test/client";
+import { adminHeaders, call } from "../../test/support/client";
 import worker from "../api";
-import { addArticle } from "../articles/test-fixtures";
+import { addArticle } from "../../test/support/articles";
 import { DIGEST_GUARD_MS, sendDailyDigest } from "./digest";
-import { readOutbox, subscribeVia } from "./test-helpers";
+import { readOutbox, subscribeVia } from "../../test/support/listeners";
 
 const HOUR = 3_600_000;
 

@@ -3,11 +3,11 @@ import * as v from "valibot";
 import { articlePageUrl } from "../core/config";
 import { named } from "../core/schema-registry";
 import { articles, database, listeners } from "../db";
-import { escapeHtml, htmlDocument, type MailMessage } from "../mail/message";
-import { mailer } from "../mail/mailer";
+import { escapeHtml, htmlDocument, type MailMessage } from "../kernel/mail/message";
+import { mailer } from "../kernel/mail/mailer";
 import { feedUrl, privateFeedToken } from "./account";
-import { articlesWithStatus, ofListener, resolvedAudioUrl, type ListenerArticle } from "./listener-articles";
-import type { Listener } from "./tokens";
+import { articlesWithStatus, ofListener, resolvedAudioUrl, type ListenerArticle } from "../kernel/listener-articles";
+import type { Listener } from "../kernel/listener-tokens";
 
 /** The digest's entry in [triggers] crons of wrangler.toml; the scheduled handler dispatches on it. */
 export const DIGEST_CRON = "0 7 * * *";

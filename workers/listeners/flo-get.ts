@@ -4,7 +4,7 @@ import { named } from "../core/schema-registry";
 import { database } from "../db";
 import { requireListener } from "./account";
 import { FloBlockView, floView } from "./flo";
-import { TOKEN_NOT_FOUND, TokenParams } from "./schemas";
+import { TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
 
 export const FloView = named(
   "FloView",

@@ -1,13 +1,13 @@
 import { and, inArray } from "drizzle-orm";
 import * as v from "valibot";
-import { listedFor } from "../articles/visibility";
+import { listedFor } from "../kernel/visibility";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { articles, database } from "../db";
 import { requireListener } from "./account";
 import { floView, orderForBlock } from "./flo";
-import { articlesWithStatus, ofListener, resolvedAudioUrl } from "./listener-articles";
-import { limitQuery, TOKEN_NOT_FOUND, TokenParams } from "./schemas";
+import { articlesWithStatus, ofListener, resolvedAudioUrl } from "../kernel/listener-articles";
+import { limitQuery, TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
 
 /** How many recent candidates are ranked; the block's queue is drawn from these plus its manual_order. */
 const CANDIDATES = 200;

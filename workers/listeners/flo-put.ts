@@ -6,7 +6,7 @@ import { database, floOverrides } from "../db";
 import { requireListener } from "./account";
 import { BLOCK_IDS, floView, TONES } from "./flo";
 import { FloView } from "./flo-get";
-import { TOKEN_NOT_FOUND, TokenParams, VerticalList } from "./schemas";
+import { TOKEN_NOT_FOUND, TokenParams, VerticalList } from "../kernel/fields";
 
 const FloUpdate = named(
   "FloUpdate",

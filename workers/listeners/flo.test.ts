@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, jsonBody } from "../../test/client";
-import { addArticle } from "../articles/test-fixtures";
+import { call, jsonBody } from "../../test/support/client";
+import { addArticle } from "../../test/support/articles";
 import { database } from "../db";
 import { activeBlock, loadFlo, localHour, orderForBlock, type FloBlock } from "./flo";
-import { subscribeVia } from "./test-helpers";
+import { subscribeVia } from "../../test/support/listeners";
 
 type FloBody = { timezone: string; active_block: FloBlock; blocks: FloBlock[] };
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { floOverrides, type Database } from "../db";
-import type { ListenerArticle } from "./listener-articles";
+import type { ListenerArticle } from "../kernel/listener-articles";
 
 /**
  * The flo: the listener's day in time blocks (SPEC.md part 2, Flo). Blocks and their defaults live

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { route } from "../core/route";
 import { database } from "../db";
 import { deleteListener, requireListener } from "./account";
-import { TOKEN_NOT_FOUND, TokenParams } from "./schemas";
+import { TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
 
 export const deleteSubscription = route({
   method: "DELETE",

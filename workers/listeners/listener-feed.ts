@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
-import { newestForToken, resolvedAudioUrl } from "./listener-articles";
-import { limitQuery, TOKEN_NOT_FOUND, TokenParams } from "./schemas";
+import { newestForToken, resolvedAudioUrl } from "../kernel/listener-articles";
+import { limitQuery, TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
 
 const ListenerFeed = named(
   "ListenerFeed",

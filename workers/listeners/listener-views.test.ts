@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call } from "../../test/client";
+import { call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
-import { addArticle } from "../articles/test-fixtures";
+import { addArticle } from "../../test/support/articles";
 import { database, renderJobs } from "../db";
-import { subscribeVia } from "./test-helpers";
+import { subscribeVia } from "../../test/support/listeners";
 
 type JobState = (typeof renderJobs.$inferInsert)["state"];
 

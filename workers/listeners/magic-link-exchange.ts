@@ -6,8 +6,8 @@ import { database, listeners } from "../db";
 import { eq } from "drizzle-orm";
 import { feedUrl, privateFeedToken } from "./account";
 import { MagicExchangeRequest, redeemMagicToken, requireMagic } from "./magic-links";
-import { FeedUrl } from "./schemas";
-import { decryptToken } from "./tokens";
+import { FeedUrl } from "../kernel/fields";
+import { decryptToken } from "../kernel/listener-tokens";
 
 const ListenerMagicExchangeResponse = named(
   "ListenerMagicExchangeResponse",

@@ -4,7 +4,7 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database, listeners } from "../db";
 import { MAGIC_LINK_ACCEPTED, MagicLinkAccepted, mailMagicLink } from "./magic-links";
-import { Email } from "./schemas";
+import { Email } from "../kernel/fields";
 
 const MagicLinkRequest = named("MagicLinkRequest", v.object({ email: Email }));
 

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, jsonBody } from "../../test/client";
+import { call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import { adminLogin } from "../admin/auth-login";
 import { ApiError } from "../core/errors";
 import { issueMagicToken, MAGIC_LINK_TTL_MS } from "./magic-links";
-import { feedTokenOf, magicOf, readOutbox, subscribeVia, waitForOutbox } from "./test-helpers";
+import { feedTokenOf, magicOf, readOutbox, subscribeVia, waitForOutbox } from "../../test/support/listeners";
 
 const exchange = (magic: unknown, path = "/v1/auth/listener-magic-link/exchange") => call(path, jsonBody("POST", magic === undefined ? {} : { magic }));
 const adminExchange = (magic: unknown) => exchange(magic, "/v1/admin/auth/magic-link/exchange");

@@ -5,8 +5,8 @@ import { randomToken, sha256Hex } from "../core/crypto";
 import { ApiError } from "../core/errors";
 import { named } from "../core/schema-registry";
 import { database, magicTokens, MAGIC_SCOPES } from "../db";
-import { mailer } from "../mail/mailer";
-import { escapeHtml, htmlDocument, type MailMessage } from "../mail/message";
+import { mailer } from "../kernel/mail/mailer";
+import { escapeHtml, htmlDocument, type MailMessage } from "../kernel/mail/message";
 
 /**
  * Magic-link secrets (SPEC.md parts 2, 3 and 7): 32 random bytes, stored only as their SHA-256,

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { apiKeyHeaders, call, jsonBody } from "../../test/client";
-import { addArticle } from "../articles/test-fixtures";
-import { splitPlay } from "./ledger-split";
-import { subscribeVia } from "./test-helpers";
+import { apiKeyHeaders, call, jsonBody } from "../../test/support/client";
+import { addArticle } from "../../test/support/articles";
+import { splitPlay } from "../kernel/ledger-split";
+import { subscribeVia } from "../../test/support/listeners";
 
 describe("splitPlay (70/20/10 in whole micros)", () => {
   it.each([0, 1, 2, 3, 7, 9, 11, 99, 101, 333, 1_000_001, 999_999_999, 123_456_789_013])("sums exactly to %i", (total) => {

@@ -4,8 +4,8 @@ import { ApiError } from "../core/errors";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { articles, database, LEDGER_PARTIES, ledgerEntries, plays } from "../db";
-import { splitPlay } from "./ledger-split";
-import { listenerByToken } from "./tokens";
+import { splitPlay } from "../kernel/ledger-split";
+import { listenerByToken } from "../kernel/listener-tokens";
 
 /** The largest play value accepted: $1,000,000 in micros, far below 2^53 so the split stays exact. */
 const MAX_MICROS = 1_000_000_000_000;

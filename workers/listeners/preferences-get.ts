@@ -2,7 +2,7 @@ import { route } from "../core/route";
 import { database } from "../db";
 import { requireListener } from "./account";
 import { ListenerPreferencesView, preferencesView } from "./preferences";
-import { TOKEN_NOT_FOUND, TokenParams } from "./schemas";
+import { TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
 
 export const getPreferences = route({
   method: "GET",

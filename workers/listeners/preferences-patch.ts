@@ -7,7 +7,7 @@ import { database, listeners } from "../db";
 import { nowMs } from "../db/tables/columns";
 import { requireListener } from "./account";
 import { ListenerPreferencesView, preferencesView } from "./preferences";
-import { Email, TimeZone, TOKEN_NOT_FOUND, TokenParams, VerticalList, VerticalSlug } from "./schemas";
+import { Email, TimeZone, TOKEN_NOT_FOUND, TokenParams, VerticalList, VerticalSlug } from "../kernel/fields";
 
 const ListenerPreferences = named(
   "ListenerPreferences",

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
-import type { Listener } from "./tokens";
+import type { Listener } from "../kernel/listener-tokens";
 
 /** The preferences view of a listener, returned by GET and PATCH /v1/listeners/{listener_token}. */
 export const ListenerPreferencesView = named(

@@ -5,8 +5,8 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database, listeners } from "../db";
 import { requireListener } from "./account";
-import { TOKEN_NOT_FOUND, TokenParams } from "./schemas";
-import { canonicalVertical } from "./verticals";
+import { TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
+import { canonicalVertical } from "../kernel/verticals";
 
 const PreferredVerticalRequest = named(
   "PreferredVerticalRequest",

@@ -3,7 +3,7 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database } from "../db";
 import { feedUrl, privateFeedToken, requireListener } from "./account";
-import { FeedUrl, TOKEN_NOT_FOUND, TokenParams } from "./schemas";
+import { FeedUrl, TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
 
 const PrivateFeedResponse = named(
   "PrivateFeedResponse",

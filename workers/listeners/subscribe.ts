@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { subscribe } from "./account";
-import { Email, FeedUrl, VerticalList } from "./schemas";
+import { Email, FeedUrl, VerticalList } from "../kernel/fields";
 
 const ListenerSubscribeRequest = named(
   "ListenerSubscribeRequest",

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, jsonBody } from "../../test/client";
+import { call, jsonBody } from "../../test/support/client";
 import { database } from "../db";
-import { feedTokenOf, subscribeVia } from "./test-helpers";
-import { listenerByFeedToken, listenerByToken } from "./tokens";
+import { feedTokenOf, subscribeVia } from "../../test/support/listeners";
+import { listenerByFeedToken, listenerByToken } from "../kernel/listener-tokens";
 
 describe("POST /v1/listeners/subscribe", () => {
   it("answers 201 with a token and a feed URL that carries the private feed token, not the account token", async () => {

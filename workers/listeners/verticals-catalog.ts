@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
-import { LISTENER_VERTICALS } from "./verticals";
+import { LISTENER_VERTICALS } from "../kernel/verticals";
 
 const VerticalCatalog = named(
   "VerticalCatalog",

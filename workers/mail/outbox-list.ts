@@ -2,9 +2,9 @@ import * as v from "valibot";
 import { ApiError } from "../core/errors";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
-import { limitQuery } from "../listeners/schemas";
-import { outboxEnabled } from "./mailer";
-import { outboxMessages } from "./outbox";
+import { limitQuery } from "../kernel/fields";
+import { outboxEnabled } from "../kernel/mail/mailer";
+import { outboxMessages } from "../kernel/mail/outbox";
 
 const OutboxMessage = v.object({
   id: v.number(),

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, isNotNull } from "drizzle-orm";
-import { openableBy } from "../articles/visibility";
+import { openableBy } from "../kernel/visibility";
 import { ACTIVE_JOB_STATES, articles, audioObjects, renderJobs, type Database } from "../db";
 import { articleAudio, type ArticleAudio } from "./article-audio-view";
 import type { JobRow } from "./jobs-service";

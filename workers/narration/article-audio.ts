@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { ApiError } from "../core/errors";
 import { route } from "../core/route";
 import { database } from "../db";
-import { listenerByToken } from "../listeners/tokens";
+import { listenerByToken } from "../kernel/listener-tokens";
 import { articleFor, audioState } from "./article-audio-service";
 import { ArticleAudio } from "./article-audio-view";
 

@@ -1,5 +1,5 @@
 import { AwsV4Signer } from "aws4fetch";
-import { audioObjectPath } from "./objects";
+import { audioObjectPath } from "../kernel/audio-objects";
 
 /**
  * Where GET /v1/audio/{key}.mp3 redirects when the bucket is reachable directly (SPEC.md part 4):

@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sha256Hex } from "../core/crypto";
 import { PRESIGNED_URL_SECONDS, mp3RedirectUrl } from "./audio-redirect";
-import { audioObjectPath } from "./objects";
-import { callWith, FakeRender, fakeBytes } from "./test-support";
+import { audioObjectPath } from "../kernel/audio-objects";
+import { callWith, FakeRender, fakeBytes } from "../../test/support/narration";
 
 afterEach(() => vi.restoreAllMocks());
 

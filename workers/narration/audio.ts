@@ -2,10 +2,10 @@ import * as v from "valibot";
 import { ApiError } from "../core/errors";
 import { route, type ResponseDoc } from "../core/route";
 import { mp3RedirectUrl } from "./audio-redirect";
-import { AUDIO_CONTENT_TYPES, AUDIO_KEY_PATTERN, audioObjectPath } from "./objects";
-import type { LazyFormat } from "./render-contract";
+import { AUDIO_CONTENT_TYPES, AUDIO_KEY_PATTERN, audioObjectPath } from "../kernel/audio-objects";
+import type { LazyFormat } from "../kernel/render-contract";
 import { renderService } from "./render-service";
-import { AUDIO_FORMATS, type AudioFormat } from "./urls";
+import { AUDIO_FORMATS, type AudioFormat } from "../kernel/audio-urls";
 
 /**
  * The bytes behind an audio URL never change (the key is a hash of what was rendered), so

@@ -5,7 +5,7 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { articles, database } from "../db";
 import { VoiceField } from "./fields";
-import { MAX_NARRATED_CHARS } from "./render-contract";
+import { MAX_NARRATED_CHARS } from "../kernel/render-contract";
 import { JobView, jobView } from "./job-view";
 import { createJob } from "./jobs-service";
 

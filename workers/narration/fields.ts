@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { ApiError, ValidationError } from "../core/errors";
-import { renderErrorCode, SEGMENT_CHARS } from "./render-contract";
+import { renderErrorCode, SEGMENT_CHARS } from "../kernel/render-contract";
 
 /** Field schemas shared by the narration request bodies. */
 

@@ -1,6 +1,6 @@
 import { and, inArray, lt, sql } from "drizzle-orm";
 import { ACTIVE_JOB_STATES, database, renderJobs } from "../db";
-import type { RenderMessage } from "./messages";
+import type { RenderMessage } from "../kernel/render-messages";
 
 /**
  * A job is stale when it has been queued or running for longer than a Queue consumer may live

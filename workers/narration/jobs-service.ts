@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { ApiError } from "../core/errors";
 import { articles, database, renderJobs, type Database } from "../db";
-import type { RenderMessage } from "./messages";
+import type { RenderMessage } from "../kernel/render-messages";
 
 /**
  * Creating render jobs, shared by POST /v1/jobs, the publish webhook and render-now. The row is

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { probeAudio } from "../../test/audio-probe";
-import { apiKeyHeaders, call, jsonBody } from "../../test/client";
+import { probeAudio } from "../../test/support/audio-probe";
+import { apiKeyHeaders, call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import type { JobView } from "./job-view";
 import { signWebhook } from "./webhook-signature";
@@ -77,7 +77,7 @@ describe("narration end to end, offline", () => {
   });
 
   it("render-now: 202, the consumer releases the listener's slot when the job is done, then 200 with the audio", async () => {
-    const { mintToken } = await import("../listeners/tokens");
+    const { mintToken } = await import("../kernel/listener-tokens");
     const { token, hash, encrypted } = await mintToken(env);
     const listener = await env.DB.prepare("INSERT INTO listeners (email, token_hash, token_encrypted) VALUES ('e2e@example.test', ?, ?) RETURNING id")
       .bind(hash, encrypted)

@@ -1,11 +1,9 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
+import { HOSTS } from "../kernel/hosts";
 import { MAX_ARTICLE_CHARS, VoiceField } from "./fields";
-import { MAX_NARRATED_CHARS } from "./render-contract";
-import { MAX_SLUG_LENGTH, SLUG_PATTERN } from "./slug";
-
-/** Host personas that carry articles in their feeds. */
-export const HOSTS = ["tech", "markets", "news", "health", "sports", "comedy"] as const;
+import { MAX_NARRATED_CHARS } from "../kernel/render-contract";
+import { MAX_SLUG_LENGTH, SLUG_PATTERN } from "../kernel/slug";
 
 /** Visibilities a publisher may set; listener_private belongs to articles a listener forwards, never to publishers. */
 export const PUBLISHER_VISIBILITIES = ["public", "publisher_only"] as const;

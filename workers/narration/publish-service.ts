@@ -1,26 +1,16 @@
 import { eq, like, or, sql } from "drizzle-orm";
-import { sha256Hex } from "../core/crypto";
+import { contentHash } from "../kernel/article-text";
 import { ApiError, ValidationError } from "../core/errors";
 import { articles, creators, database, isActiveJob, renderJobs, type Database } from "../db";
 import { latestJob } from "./article-audio-service";
 import { enqueueJob, newJobRow } from "./jobs-service";
 import type { PublishRequest, PublishResponse } from "./publish-schema";
-import { slugCandidate, slugify } from "./slug";
+import { slugCandidate, slugify } from "../kernel/slug";
 
 type ArticleRow = typeof articles.$inferSelect;
 
 /** How many "-<n>" suffixes a derived slug may try before giving up. */
 const MAX_SLUG_TRIES = 50;
-
-/** What a narration of the article reads: the title, then the body. */
-export function narratedText(a: { title: string; bodyText: string }): string {
-  return `${a.title}. ${a.bodyText}`;
-}
-
-/** SHA-256 of what is narrated (title and body) and the voice: a re-publish renders only when it changes. */
-export function contentHash(a: { title: string; body_text: string; voice?: string | null }): Promise<string> {
-  return sha256Hex(JSON.stringify([a.title, a.body_text, a.voice ?? null]));
-}
 
 /**
  * The article a request addresses. With a slug, the article at that slug. Without one, the slug

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call } from "../../test/client";
+import { call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import { signWebhook, verifyWebhook } from "./webhook-signature";
 

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { apiKeyHeaders, call, jsonBody } from "../../test/client";
+import { apiKeyHeaders, call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
-import { MAX_NARRATED_CHARS, SEGMENT_CHARS } from "./render-contract";
-import { callWith, FakeRender } from "./test-support";
+import { MAX_NARRATED_CHARS, SEGMENT_CHARS } from "../kernel/render-contract";
+import { callWith, FakeRender } from "../../test/support/narration";
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call, jsonBody } from "../../test/client";
+import { call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import { database, listeners } from "../db";
-import { mintToken } from "../listeners/tokens";
+import { mintToken } from "../kernel/listener-tokens";
 
 afterEach(() => vi.restoreAllMocks());
 

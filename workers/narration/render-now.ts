@@ -4,7 +4,7 @@ import { ApiError } from "../core/errors";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database, renderJobs } from "../db";
-import { listenerByToken } from "../listeners/tokens";
+import { listenerByToken } from "../kernel/listener-tokens";
 import { articleFor, audioState, inFlightJobOf } from "./article-audio-service";
 import { ArticleAudio, articleAudio } from "./article-audio-view";
 import { VoiceField } from "./fields";

@@ -1,5 +1,5 @@
 import { ApiError } from "../core/errors";
-import type { RenderRpc } from "./render-contract";
+import type { RenderRpc } from "../kernel/render-contract";
 
 /**
  * The render Worker's RPC surface (service binding RENDER). `wrangler types` types a service

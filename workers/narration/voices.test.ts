@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../test/client";
-import { DEFAULT_VOICE, PROVIDERS, VOICES } from "./providers/catalogue";
+import { call } from "../../test/support/client";
+import { DEFAULT_VOICE, PROVIDERS, VOICES } from "../kernel/voice-catalogue";
 
 describe("GET /v1/voices", () => {
   it("lists every voice offer with provider, language, gender, style and price, cheapest first", async () => {

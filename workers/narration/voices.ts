@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
-import { DEFAULT_VOICE, PROVIDER_IDS, priceOf, PROVIDERS, VOICES } from "./providers/catalogue";
+import { DEFAULT_VOICE, PROVIDER_IDS, priceOf, PROVIDERS, VOICES } from "../kernel/voice-catalogue";
 
 const Voice = named(
   "Voice",

@@ -1,9 +1,9 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { consumeDeadLetters, consumeRenderBatch } from "../narration/consumer";
-import { encodeStored } from "../narration/pipeline/store";
-import { renderText } from "../narration/pipeline/render";
-import { configuredProviders } from "../narration/providers/registry";
-import type { LazyFormat, RenderInput, RenderResult, RenderRpc } from "../narration/render-contract";
+import { consumeDeadLetters, consumeRenderBatch } from "./consumer";
+import { encodeStored } from "./pipeline/store";
+import { renderText } from "./pipeline/render";
+import { configuredProviders } from "./providers/registry";
+import type { LazyFormat, RenderInput, RenderResult, RenderRpc } from "../kernel/render-contract";
 import { measureEngine } from "./measure";
 
 const DEAD_LETTER_QUEUE = "narration-render-dlq";

@@ -1,12 +1,12 @@
-import { joinPieces, pieceToInt16 } from "../narration/engine/join";
-import { encodeMp3 } from "../narration/engine/mp3";
-import { espeak } from "../narration/engine/offline";
-import { encodeOggOpus } from "../narration/engine/opus";
-import { pcmDuration } from "../narration/engine/pcm";
-import { resample } from "../narration/engine/resample";
-import { MASTER_SAMPLE_RATE } from "../narration/objects";
-import { splitText } from "../narration/pipeline/chunk";
-import { PROVIDERS } from "../narration/providers/catalogue";
+import { joinPieces, pieceToInt16 } from "./engine/join";
+import { encodeMp3 } from "./engine/mp3";
+import { espeak } from "./engine/offline";
+import { encodeOggOpus } from "./engine/opus";
+import { pcmDuration } from "./engine/pcm";
+import { resample } from "./engine/resample";
+import { MASTER_SAMPLE_RATE } from "../kernel/audio-objects";
+import { splitText } from "./pipeline/chunk";
+import { PROVIDERS } from "../kernel/voice-catalogue";
 
 /**
  * Engine and encoder speed inside workerd, for bench/narration-engine.bench.mjs. workerd advances

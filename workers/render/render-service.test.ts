@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { audioObjectPath } from "../narration/objects";
-import { renderErrorCode } from "../narration/render-contract";
+import { audioObjectPath } from "../kernel/audio-objects";
+import { renderErrorCode } from "../kernel/render-contract";
 
 // The render Worker runs beside the API Worker (vitest.config.ts); these calls cross the RENDER
 // service binding to its RenderService entrypoint, as POST /v1/render does.

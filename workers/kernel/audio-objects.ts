@@ -1,0 +1,34 @@
+import { AUDIO_FORMATS, type AudioFormat } from "./audio-urls";
+
+/** A cache key: SHA-256 hex of provider, voice and normalised text. */
+export const AUDIO_KEY_PATTERN = /^[0-9a-f]{64}$/;
+
+/** R2 path of the public object for `key` in `format` (served by GET /v1/audio/{key}.{format}). */
+export function audioObjectPath(key: string, format: AudioFormat): string {
+  return `audio/${key}.${format}`;
+}
+
+/**
+ * R2 paths of the private master: loudness-normalised mono 16-bit little-endian PCM at
+ * MASTER_SAMPLE_RATE, from which Opus and WAV are built on first request. Never served. A render of
+ * one segment has one master at master/<key>.pcm (as before segments existed, so older renders stay
+ * valid); a render of n > 1 segments has master/<key>.0.pcm ... master/<key>.<n-1>.pcm, in order.
+ */
+export function masterObjectPaths(key: string, segments: number): string[] {
+  return segments === 1 ? [`master/${key}.pcm`] : Array.from({ length: segments }, (_, n) => `master/${key}.${n}.pcm`);
+}
+
+/** Every R2 path that may exist for `key` rendered in `segments` segments (for deletion). */
+export function allObjectPaths(key: string, segments = 1): string[] {
+  return [...AUDIO_FORMATS.map((f) => audioObjectPath(key, f)), ...masterObjectPaths(key, segments)];
+}
+
+/** Sample rate of the master and of every encoding (Opus supports it natively; RFC 7845 §5.1 records it). */
+export const MASTER_SAMPLE_RATE = 24_000;
+
+/** Content-Type of each public encoding. */
+export const AUDIO_CONTENT_TYPES: Record<AudioFormat, string> = {
+  mp3: "audio/mpeg",
+  opus: "audio/ogg; codecs=opus",
+  wav: "audio/wav",
+};

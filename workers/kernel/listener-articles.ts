@@ -1,0 +1,94 @@
+import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { listedFor } from "./visibility";
+import { articles, database, type Database } from "../db/index";
+import { audioUrl } from "./audio-urls";
+import { requireListener } from "../listeners/account";
+import type { Listener } from "./listener-tokens";
+
+/** Render status of an article as the listener queue reports it (SPEC.md part 2, Render job). */
+export type QueueStatus = "pending" | "rendering" | "failed" | "done";
+
+// Correlated subqueries name the outer table in full: drizzle renders ${articles.id} as a bare "id"
+// in a single-table select, which inside the subquery would mean the job's id.
+/** Audio key of the newest done job of the article, if any. */
+const doneKey = sql<string | null>`(select j.audio_key from render_jobs j
+  where j.article_id = "articles"."id" and j.state = 'done' and j.audio_key is not null
+  order by j.finished_at desc limit 1)`;
+/** State of the newest job of the article, if any. */
+const lastState = sql<string | null>`(select j.state from render_jobs j
+  where j.article_id = "articles"."id" order by j.created_at desc limit 1)`;
+
+/**
+ * Articles of the listener's verticals (all verticals when none is chosen) plus the articles they
+ * forwarded; other listeners' private articles are never included (workers/articles/visibility.ts).
+ */
+export function ofListener(listener: Listener, verticals: string[] = listener.verticals): SQL {
+  const own = eq(articles.ownerListenerId, listener.id);
+  const visible = listedFor(listener.id);
+  if (verticals.length === 0) return visible;
+  return and(visible, or(inArray(articles.vertical, verticals), own))!;
+}
+
+export interface ListenerArticle {
+  id: number;
+  slug: string;
+  title: string;
+  publisher: string;
+  vertical: string;
+  summary: string;
+  listenSeconds: number | null;
+  curated: boolean;
+  createdAt: Date;
+  status: QueueStatus;
+  /** State of the newest render job of the article, null when it has none. */
+  jobState: string | null;
+  audioReady: boolean;
+  audioKey: string | null;
+}
+
+/** The newest `limit` articles matching `where`, with their render status. */
+export async function articlesWithStatus(db: Database, where: SQL, limit: number): Promise<ListenerArticle[]> {
+  const rows = await db
+    .select({
+      id: articles.id,
+      slug: articles.slug,
+      title: articles.title,
+      publisher: articles.publisher,
+      vertical: articles.vertical,
+      summary: articles.summary,
+      listenSeconds: articles.listenSeconds,
+      curated: articles.curated,
+      createdAt: articles.createdAt,
+      articleKey: articles.audioKey,
+      doneKey,
+      lastState,
+    })
+    .from(articles)
+    .where(where)
+    .orderBy(desc(articles.createdAt), desc(articles.id))
+    .limit(limit);
+  return rows.map(({ articleKey, doneKey: jobKey, lastState: state, ...a }) => {
+    // The done job's audio first; the article's own key covers audio stored before jobs were tracked.
+    const audioKey = jobKey ?? articleKey;
+    const audioReady = audioKey !== null;
+    return { ...a, audioKey, audioReady, jobState: state, status: statusOf(audioReady, state) };
+  });
+}
+
+function statusOf(ready: boolean, state: string | null): QueueStatus {
+  if (ready) return "done";
+  if (state === "running") return "rendering";
+  if (state === "failed" || state === "cancelled") return "failed";
+  return "pending";
+}
+
+/** The playable URL of a ready article, or null. */
+export function resolvedAudioUrl(env: object, a: ListenerArticle): string | null {
+  return a.audioKey ? audioUrl(env, a.audioKey) : null;
+}
+
+/** The newest `limit` articles of the listener holding `token` (404 for an unknown token). */
+export async function newestForToken(env: Pick<Env, "DB">, token: string, limit: number): Promise<ListenerArticle[]> {
+  const db = database(env);
+  return articlesWithStatus(db, ofListener(await requireListener(db, token)), limit);
+}

@@ -1,0 +1,78 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { probeAudio } from "../../../test/support/audio-probe";
+import { offlineSynthesizer } from "../engine/offline";
+import { eq } from "drizzle-orm";
+import { audioObjects, database } from "../../db/index";
+import { audioObjectPath, masterObjectPaths } from "../../kernel/audio-objects";
+import { SEGMENT_CHARS } from "../../kernel/render-contract";
+import type { AudioFormat } from "../../kernel/audio-urls";
+import { renderText } from "./render";
+import { encodeStored } from "./store";
+
+/** Checks a stored file with ffprobe and ffmpeg's ebur128 filter. */
+async function probe(key: string, format: AudioFormat) {
+  const object = await env.AUDIO.get(audioObjectPath(key, format));
+  return probeAudio(await object!.arrayBuffer(), format);
+}
+
+const ARTICLE = [
+  "The council met on Tuesday evening to discuss the new cycling lanes.",
+  "Residents had waited two years for a decision, and many of them came to listen.",
+  "After a long debate the plan was approved by seven votes to four.",
+  "Work on the first section will begin in the spring, the mayor said.",
+].join(" ");
+
+// Storage is reset before each test, so one test renders once and checks every encoding.
+describe("rendered files (ffprobe, ebur128)", () => {
+  it("MP3, Ogg Opus and WAV are valid, last the rendered duration, and sit at -16 LUFS with true peak <= -1 dBTP", async () => {
+    const rendered = await renderText(env, { text: ARTICLE, voice: "en-US-male" }, { offline: offlineSynthesizer });
+    await encodeStored(env, rendered.key, "opus");
+    await encodeStored(env, rendered.key, "wav");
+    // MP3 without a gapless header carries LAME's encoder delay (576 samples plus its 529-sample
+    // decoder delay) and pads the last 1,152-sample frame: at most about 0.12 s at 24 kHz. Ogg Opus
+    // trims pre-skip and padding by granule position (RFC 7845 §4.2, §4.4) to within ffprobe's rounding;
+    // WAV is the samples themselves.
+    // Loudness: MP3 makes up LAME's level loss (mp3.ts), so it sits with WAV on the master's -16;
+    // Opus at 32 kbit/s drops a few tenths of high-frequency energy.
+    const expected = [
+      ["mp3", "mp3", "mp3", 0.12, 0.2],
+      ["opus", "opus", "ogg", 0.01, 0.5],
+      ["wav", "pcm_s16le", "wav", 0.001, 0.2],
+    ] as const;
+    for (const [format, codec, container, tolerance, lufsTolerance] of expected) {
+      const p = await probe(rendered.key, format);
+      expect(p, format).toMatchObject({ codec, format: container, channels: 1 });
+      expect(Math.abs(p.duration - rendered.duration_seconds), `${format} duration`).toBeLessThanOrEqual(tolerance);
+      expect(Math.abs(p.integrated_lufs - -16), `${format} loudness ${p.integrated_lufs}`).toBeLessThanOrEqual(lufsTolerance);
+      expect(p.true_peak_dbtp, `${format} true peak`).toBeLessThanOrEqual(-1);
+    }
+  });
+
+  it("a long article renders in segments into one MP3 of the whole duration at -16 LUFS, and Opus and WAV span every segment", async () => {
+    const text = Array.from({ length: 86 }, (_, i) => `Part ${i + 1}. ${ARTICLE}`).join(" "); // about 25,500 characters
+    const rendered = await renderText(env, { text, voice: "en-US-male" }, { offline: offlineSynthesizer });
+    const row = await database(env).select().from(audioObjects).where(eq(audioObjects.key, rendered.key)).get();
+    expect(row!.segments).toBe(Math.ceil(text.length / SEGMENT_CHARS));
+    const masters = await Promise.all(masterObjectPaths(rendered.key, row!.segments).map((p) => env.AUDIO.head(p)));
+    expect(masters.reduce((n, m) => n + m!.size, 0) / 2 / 24_000).toBeCloseTo(rendered.duration_seconds, 6);
+    await encodeStored(env, rendered.key, "opus");
+    await encodeStored(env, rendered.key, "wav");
+    // One encoder runs across the segments, so the MP3 has one encoder delay, not one per segment;
+    // each segment is normalised on its own, so the whole sits within 1 LU of the target. This text
+    // has loud vowels and onsets after closures where libopus overshoots unless guarded (opus-frames.ts).
+    const expected = [
+      ["mp3", "mp3", "mp3", 0.12],
+      ["opus", "opus", "ogg", 0.01],
+      ["wav", "pcm_s16le", "wav", 0.001],
+    ] as const;
+    for (const [format, codec, container, tolerance] of expected) {
+      const p = await probe(rendered.key, format);
+      expect(p, format).toMatchObject({ codec, format: container, channels: 1 });
+      expect(Math.abs(p.duration - rendered.duration_seconds), `${format} duration`).toBeLessThanOrEqual(tolerance);
+      expect(Math.abs(p.integrated_lufs - -16), `${format} loudness ${p.integrated_lufs}`).toBeLessThanOrEqual(1);
+      expect(p.true_peak_dbtp, `${format} true peak`).toBeLessThanOrEqual(-1);
+    }
+    expect(rendered.duration_seconds).toBeGreaterThan(20 * 60);
+  }, 600_000);
+});

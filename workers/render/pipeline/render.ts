@@ -1,0 +1,96 @@
+import { inArray } from "drizzle-orm";
+import { audioObjects, database } from "../../db/index";
+import { DEFAULT_VOICE, type ProviderId, type VoiceOffer } from "../../kernel/voice-catalogue";
+import { isHealthy, markUnhealthy } from "../providers/health";
+import { marksUnhealthy, type SynthFailure } from "../providers/result";
+import { candidates, offersOf } from "../providers/select";
+import type { Synthesizer } from "../providers/synthesizer";
+import { MAX_NARRATED_CHARS, SEGMENT_CHARS, type RenderInput, type RenderResult } from "../../kernel/render-contract";
+import { cacheKey } from "./cache-key";
+import { normaliseText } from "./normalize-text";
+import { splitText } from "./chunk";
+import { renderWriter, type RenderWriter } from "./store";
+import { synthesizeText } from "./synthesize";
+
+/** The configured providers of this isolate; a provider missing here is unavailable. */
+export type Synthesizers = Partial<Record<ProviderId, Synthesizer>>;
+
+/**
+ * Renders text in a voice, or finds it already rendered. The cache is looked up first under every
+ * provider that offers the requested voice, so a second render of the same text and voice calls no
+ * provider, whichever provider of that voice made the first. Otherwise the candidates of the
+ * selection rule are tried in order; a provider that fails with a provider-side reason sits out a
+ * cool-down. Throws "unknown_voice: ...", "too_long: ..." or "no_provider: ..." (render-contract.ts); the message
+ * names providers and reasons only, since it becomes the job's visible error, and the providers'
+ * own messages go to the log.
+ */
+export function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, synthesizers: Synthesizers): Promise<RenderResult> {
+  const voice = input.voice ?? DEFAULT_VOICE;
+  const text = normaliseText(input.text);
+  // Concurrent renders of one text and voice in this isolate share one render: R2 takes one write per
+  // second per key, and the provider is paid once.
+  const id = `${voice}\n${text}`;
+  const pending = inFlight.get(id);
+  if (pending) return pending;
+  const render = renderOnce(env, voice, text, synthesizers).finally(() => inFlight.delete(id));
+  inFlight.set(id, render);
+  return render;
+}
+
+const inFlight = new Map<string, Promise<RenderResult>>();
+
+async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: string, synthesizers: Synthesizers): Promise<RenderResult> {
+  const offers = candidates(voice, (p) => synthesizers[p] !== undefined && isHealthy(p));
+  if (!offers) throw new Error(`unknown_voice: ${voice} is not in the catalogue`);
+  if (!text) throw new Error("no_provider: nothing to read aloud");
+  // Before any provider is paid: a longer render would outlast a Queue consumer's wall time.
+  if (text.length > MAX_NARRATED_CHARS) {
+    throw new Error(`too_long: ${text.length} characters; one render narrates at most ${MAX_NARRATED_CHARS}`);
+  }
+
+  const cached = await findCached(env, voice, text);
+  if (cached) return cached;
+
+  // One segment's audio fits the isolate (render-contract.ts); the segments are voiced one at a time
+  // and each is dropped once stored. Segments meet at sentence boundaries (the normalised text has no
+  // paragraphs left); the key covers the whole text. A text of one segment is voiced as it is.
+  const segments = text.length <= SEGMENT_CHARS ? [text] : splitText(text, SEGMENT_CHARS);
+  const failures: string[] = [];
+  const failed = new Set<ProviderId>();
+  for (const offer of offers) {
+    if (failed.has(offer.provider)) continue;
+    const synthesizer = synthesizers[offer.provider]!; // candidates() kept only providers with one
+    const key = await cacheKey(offer.provider, offer.id, text);
+    const writer = await renderWriter(env, { key, provider: offer.provider, voice: offer.id }, segments.length);
+    const result = await voiceSegments(segments, offer, synthesizer, writer);
+    if (result.ok) {
+      const stored = await writer.finish();
+      return { key, provider: stored.provider, voice: stored.voice, cached: false, duration_seconds: stored.durationSeconds };
+    }
+    failed.add(offer.provider);
+    if (marksUnhealthy(result.reason)) markUnhealthy(offer.provider);
+    failures.push(`${offer.provider}/${offer.id}: ${result.reason}`);
+    console.warn(`render: ${offer.provider} failed for ${offer.id}: ${result.reason} (${result.detail})`);
+  }
+  throw new Error(`no_provider: ${failures.length ? failures.join("; ") : "no configured provider offers this voice"}`);
+}
+
+/** Voices every segment with one provider and voice, so one article never mixes voices. */
+async function voiceSegments(segments: string[], offer: VoiceOffer, synthesizer: Synthesizer, writer: RenderWriter): Promise<{ ok: true } | SynthFailure> {
+  for (const segment of segments) {
+    const voiced = await synthesizeText(segment, offer, synthesizer);
+    if (!voiced.ok) return voiced;
+    await writer.add(voiced.pcm);
+  }
+  return { ok: true };
+}
+
+async function findCached(env: Pick<Env, "DB">, voice: string, text: string): Promise<RenderResult | null> {
+  const keys = await Promise.all(offersOf(voice).map((o) => cacheKey(o.provider, o.id, text)));
+  const rows = await database(env).select().from(audioObjects).where(inArray(audioObjects.key, keys));
+  for (const key of keys) {
+    const row = rows.find((r) => r.key === key);
+    if (row) return { key, provider: row.provider, voice: row.voice, cached: true, duration_seconds: row.durationSeconds };
+  }
+  return null;
+}

@@ -1,0 +1,39 @@
+import { MASTER_SAMPLE_RATE } from "../../kernel/audio-objects";
+import { pcm16Result, postWithTimeout, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
+import type { Synthesizer } from "./synthesizer";
+
+/** The regional text-to-speech endpoint of Azure AI Speech. */
+function azureSpeechUrl(region: string): string {
+  return `https://${encodeURIComponent(region)}.tts.speech.microsoft.com/cognitiveservices/v1`;
+}
+
+/** XML-escapes text for SSML: the text is data, never markup. */
+function escapeXml(text: string): string {
+  return text.replace(/[<>&'"]/g, (c) => `&${{ "<": "lt", ">": "gt", "&": "amp", "'": "apos", '"': "quot" }[c]};`);
+}
+
+/** Azure AI Speech over REST with SSML, asking for headerless 16-bit PCM at the master rate. */
+export function azureSynthesizer(apiKey: string, region: string, fetchFn: FetchFn = fetch, timeoutMs = REQUEST_TIMEOUT_MS): Synthesizer {
+  return {
+    async synthesize(text, offer) {
+      const ssml =
+        `<speak version="1.0" xmlns="http://www.w3.org/2001/10/synthesis" xml:lang="${offer.language}">` +
+        `<voice name="${offer.native}">${escapeXml(text)}</voice></speak>`;
+      const response = await postWithTimeout(
+        fetchFn,
+        azureSpeechUrl(region),
+        {
+          headers: {
+            "Ocp-Apim-Subscription-Key": apiKey,
+            "Content-Type": "application/ssml+xml",
+            "X-Microsoft-OutputFormat": "raw-24khz-16bit-mono-pcm",
+            "User-Agent": "narration-render",
+          },
+          body: ssml,
+        },
+        timeoutMs,
+      );
+      return pcm16Result(response, MASTER_SAMPLE_RATE);
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { MASTER_SAMPLE_RATE } from "../../kernel/audio-objects";
+import { pcm16Result, postWithTimeout, reasonForStatus, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
+import type { Synthesizer } from "./synthesizer";
+
+export const ELEVENLABS_BASE_URL = "https://api.elevenlabs.io/v1/text-to-speech";
+
+/** ElevenLabs text-to-speech, asking for raw 16-bit PCM at the master rate (`output_format=pcm_24000`). */
+export function elevenLabsSynthesizer(apiKey: string, fetchFn: FetchFn = fetch, timeoutMs = REQUEST_TIMEOUT_MS): Synthesizer {
+  return {
+    async synthesize(text, offer) {
+      const url = `${ELEVENLABS_BASE_URL}/${encodeURIComponent(offer.native)}?output_format=pcm_${MASTER_SAMPLE_RATE}`;
+      const response = await postWithTimeout(
+        fetchFn,
+        url,
+        {
+          headers: { "xi-api-key": apiKey, "Content-Type": "application/json", Accept: "audio/pcm" },
+          body: JSON.stringify({ text, model_id: offer.model ?? "eleven_multilingual_v2" }),
+        },
+        timeoutMs,
+        // An unknown voice id answers 404, or 400 with detail.status "voice_not_found".
+        (status, body) => (status === 404 || /voice_not_found/.test(body) ? "invalid_voice" : reasonForStatus(status)),
+      );
+      return pcm16Result(response, MASTER_SAMPLE_RATE);
+    },
+  };
+}

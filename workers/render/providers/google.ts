@@ -1,0 +1,43 @@
+import * as v from "valibot";
+import { MASTER_SAMPLE_RATE } from "../../kernel/audio-objects";
+import { postWithTimeout, REQUEST_TIMEOUT_MS, wavResult, type FetchFn } from "./http";
+import { fail } from "./result";
+import type { Synthesizer } from "./synthesizer";
+
+export const GOOGLE_TTS_URL = "https://texttospeech.googleapis.com/v1/text:synthesize";
+
+const SynthesizeResponse = v.object({ audioContent: v.string() });
+
+/**
+ * Google Cloud Text-to-Speech (text:synthesize) with LINEAR16, which Google returns as a base64 WAVE
+ * file. The API key goes in the X-Goog-Api-Key header rather than the query, so it stays out of URL logs.
+ */
+export function googleSynthesizer(apiKey: string, fetchFn: FetchFn = fetch, timeoutMs = REQUEST_TIMEOUT_MS): Synthesizer {
+  return {
+    async synthesize(text, offer) {
+      const response = await postWithTimeout(
+        fetchFn,
+        GOOGLE_TTS_URL,
+        {
+          headers: { "X-Goog-Api-Key": apiKey, "Content-Type": "application/json; charset=utf-8" },
+          body: JSON.stringify({
+            input: { text },
+            voice: { languageCode: offer.language, name: offer.native },
+            audioConfig: { audioEncoding: "LINEAR16", sampleRateHertz: MASTER_SAMPLE_RATE },
+          }),
+        },
+        timeoutMs,
+      );
+      if (!(response instanceof Response)) return response;
+      let parsed: unknown;
+      try {
+        parsed = await response.json();
+      } catch (err) {
+        return fail("bad_audio", `unreadable JSON: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      const body = v.safeParse(SynthesizeResponse, parsed);
+      if (!body.success) return fail("bad_audio", "response without audioContent");
+      return wavResult(() => Uint8Array.from(atob(body.output.audioContent), (c) => c.charCodeAt(0)));
+    },
+  };
+}
