@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { requireAdmin, requireApiKey } from "../workers/core/auth";
+import { resolveCredential } from "../workers/core/auth";
 import { ApiError } from "../workers/core/errors";
 import { testVars } from "./vars";
 
@@ -9,7 +9,7 @@ function request(path: string, headers: Record<string, string> = {}) {
   return { req, url: new URL(req.url) };
 }
 
-async function status(p: Promise<void>): Promise<number> {
+async function status(p: Promise<unknown>): Promise<number> {
   try {
     await p;
     return 200;
@@ -25,7 +25,7 @@ describe("API key check (SPEC.md part 5)", () => {
     ["x-legacy-key", "/v1/render", { "x-legacy-key": testVars.SERVICE_API_KEY }],
   ])("accepts the key in %s", async (_, path, headers) => {
     const { req, url } = request(path, headers);
-    expect(await status(requireApiKey(env, req, url))).toBe(200);
+    expect(await status(resolveCredential("api_key", env, req, url, undefined))).toBe(200);
   });
 
   it.each([
@@ -35,12 +35,12 @@ describe("API key check (SPEC.md part 5)", () => {
     ["the admin token", "/v1/render", { "x-service-key": testVars.ADMIN_TOKEN }],
   ])("rejects %s with 401", async (_, path, headers) => {
     const { req, url } = request(path, headers);
-    expect(await status(requireApiKey(env, req, url))).toBe(401);
+    expect(await status(resolveCredential("api_key", env, req, url, undefined))).toBe(401);
   });
 
   it("rejects every key when none is configured", async () => {
     const { req, url } = request("/v1/render?api_key=");
-    expect(await status(requireApiKey({ ...env, SERVICE_API_KEY: "" }, req, url))).toBe(401);
+    expect(await status(resolveCredential("api_key", { ...env, SERVICE_API_KEY: "" }, req, url, undefined))).toBe(401);
   });
 });
 
@@ -52,11 +52,11 @@ describe("admin check (x-service-email-token)", () => {
     ["an empty token", "", 401],
   ])("%s gives %i", async (_, token, expected) => {
     const { req } = request("/v1/admin/x", { "x-service-email-token": token });
-    expect(await status(requireAdmin(env, req))).toBe(expected);
+    expect(await status(resolveCredential("admin", env, req, new URL(req.url), undefined))).toBe(expected);
   });
 
   it("does not accept an empty token when the legacy token is unconfigured", async () => {
     const { req } = request("/v1/admin/x", { "x-service-email-token": "" });
-    expect(await status(requireAdmin({ ...env, LEGACY_INTAKE_TOKEN: "" }, req))).toBe(401);
+    expect(await status(resolveCredential("admin", { ...env, LEGACY_INTAKE_TOKEN: "" }, req, new URL(req.url), undefined))).toBe(401);
   });
 });

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database, listeners, renderJobs } from "../db";
-import { requireListener } from "../listeners/account";
+import { requireListener } from "../kernel/listener-tokens";
 import { articlesWithStatus, ofListener } from "../kernel/listener-articles";
 import { TokenParams } from "../kernel/fields";
 import { enqueueJob, newJobRow } from "../narration/jobs-service";

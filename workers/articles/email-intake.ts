@@ -80,7 +80,7 @@ export async function receiveEmail(message: InboundEmail, env: Pick<Env, "DB">):
   // Stored lower-cased (the Email schema of PATCH /v1/listeners/{token}), so the unique index answers.
   const candidates = await db.query.listeners.findMany({ where: inArray(listeners.intakeListenerEmail, [to, from]) });
   const listener = candidates.find((l) => l.intakeListenerEmail === to) ?? candidates.find((l) => l.intakeListenerEmail === from);
-  if (!listener || !listener.active) {
+  if (!listener) {
     const reason = "no listener uses this intake address";
     message.setReject(reason);
     return { status: "rejected", reason };

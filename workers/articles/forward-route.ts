@@ -5,7 +5,6 @@ import { database } from "../db";
 import { TokenParams } from "../kernel/fields";
 import { FORWARDED_VERTICAL, forwardArticle, MAX_TEXT, MAX_TITLE, publisherOf } from "./forward";
 import { ArticleRecord, NOINDEX, presentRecord } from "./present";
-import { viewer } from "./viewer";
 
 const ForwardRequest = named(
   "ForwardRequest",
@@ -34,10 +33,8 @@ export const postForward = route({
     200: { description: "This URL was already forwarded by the listener", schema: ArticleRecord },
     404: { description: "Unknown listener token" },
   },
-  async handle({ env, params, body }) {
+  async handle({ listener, env, body }) {
     const db = database(env);
-    // TokenParams requires a token, so viewer() answers a listener or throws the 404.
-    const listener = (await viewer(db, params.token))!;
     const { article, created } = await forwardArticle(db, listener, {
       title: body.title ?? "",
       text: body.text ?? "",

@@ -12,11 +12,12 @@ export const ListenerTokenParam = v.pipe(
 
 /**
  * The listener behind an optional token. A token that matches nobody is a 404, as for every
- * listener path (SPEC.md part 7), so a stale token is noticed instead of silently ignored.
+ * listener path (SPEC.md part 7), so a stale token is noticed instead of silently ignored. An
+ * inactive listener is a listener like any other: `active` only stops the daily digest.
  */
 export async function viewer(db: Database, token: string | undefined): Promise<Listener | null> {
   if (!token) return null;
   const listener = await listenerByToken(db, token);
-  if (!listener || !listener.active) throw new ApiError("not_found", "unknown listener token");
+  if (!listener) throw new ApiError("not_found", "unknown listener token");
   return listener;
 }

@@ -1,5 +1,5 @@
 import { cors, Router, type IRequest } from "itty-router";
-import { requireAdmin, requireApiKey } from "./auth";
+import { resolveCredential } from "./auth";
 import { ApiError, errorResponse, ValidationError } from "./errors";
 import { enforceRateLimit } from "./rate-limit";
 import { methodsOf, type Route } from "./route";
@@ -32,14 +32,19 @@ async function run(r: Route, request: IRequest, env: Env, ctx: ExecutionContext)
   // SPEC.md part 5 rule 2: admin paths are throttled per IP by prefix, whatever the route declares.
   const bucket = url.pathname.startsWith("/v1/admin/") ? "admin" : r.rateLimit;
   if (bucket) await enforceRateLimit(env, request, bucket);
-  if (r.auth === "api_key") await requireApiKey(env, request, url);
-  if (r.auth === "admin") await requireAdmin(env, request);
+  // Keys, tokens and signatures are checked before anything else about the request is looked at;
+  // a listener token is a path parameter, so it is validated (length) first.
+  const headerCredential = r.auth === "api_key" || r.auth === "admin";
+  const early = headerCredential ? await resolveCredential(r.auth, env, request, url, undefined) : {};
+  const params = r.params ? parseParams(r.params, decodeParams(request.params)) : undefined;
+  const { listener, signedBody } = headerCredential ? early : await resolveCredential(r.auth, env, request, url, params);
 
   const response = await r.handle({
-    params: r.params ? parseParams(r.params, decodeParams(request.params)) : undefined,
+    listener,
+    params,
     query: r.query ? parseQuery(r.query, url) : undefined,
     headers: r.headers ? parseHeaders(r.headers, request.headers) : undefined,
-    body: r.body && !r.rawBody ? parseJsonBody(r.body, await readBodyText(request)) : undefined,
+    body: r.body ? parseJsonBody(r.body, signedBody ?? (await readBodyText(request))) : undefined,
     request,
     url,
     env,

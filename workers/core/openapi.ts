@@ -31,7 +31,7 @@ const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   admin: [{ AdminToken: [] }],
   listener_token: undefined,
   webhook_signature: [{ WebhookSignature: [] }],
-  bearer: [{ OAuth2: [] }],
+  feed_token: undefined,
 };
 
 const SECURITY_SCHEMES = {

@@ -1,10 +1,14 @@
 import type * as v from "valibot";
+import type { Listener } from "../kernel/listener-tokens";
 import type { RateBucket } from "./rate-limit";
 
 export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** Which credential a route demands; the wrapper checks it before validation. */
-export type AuthKind = "none" | "api_key" | "admin" | "listener_token" | "webhook_signature" | "bearer";
+/**
+ * Which credential a route demands. The route table resolves it before the handler runs (401 or 404
+ * when it is missing or wrong) and hands the handler what it proved: see `RouteInput.listener`.
+ */
+export type AuthKind = "none" | "api_key" | "admin" | "listener_token" | "feed_token" | "webhook_signature";
 
 type ObjectLike = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
 
@@ -20,8 +24,10 @@ export interface ResponseDoc {
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
-/** What a handler receives: validated inputs plus the runtime context. */
-export interface RouteInput<P, Q, B, H> {
+/** What a handler receives: validated inputs, the resolved identity and the runtime context. */
+export interface RouteInput<P, Q, B, H, A extends AuthKind = AuthKind> {
+  /** The listener whose account token (`listener_token`) or private feed token (`feed_token`) is in the path. */
+  listener: A extends "listener_token" | "feed_token" ? Listener : undefined;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
@@ -38,6 +44,7 @@ export interface Route<
   Q extends ObjectLike | undefined = ObjectLike | undefined,
   B extends v.GenericSchema | undefined = v.GenericSchema | undefined,
   H extends ObjectLike | undefined = ObjectLike | undefined,
+  A extends AuthKind = AuthKind,
 > {
   method: Method | readonly Method[];
   /** itty-router path, e.g. /v1/listeners/:token */
@@ -45,17 +52,15 @@ export interface Route<
   tag: string;
   summary: string;
   description?: string;
-  auth: AuthKind;
+  auth: A;
   /** Per-IP budget; /v1/admin/* paths are always throttled by the admin bucket too. */
   rateLimit?: RateBucket;
   params?: P;
   query?: Q;
   headers?: H;
   body?: B;
-  /** The request body is raw bytes the handler reads itself (e.g. a signed webhook). */
-  rawBody?: boolean;
   responses: Record<number, ResponseDoc>;
-  handle(input: RouteInput<P, Q, B, H>): Response | Promise<Response>;
+  handle(input: RouteInput<P, Q, B, H, A>): Response | Promise<Response>;
 }
 
 /** Declares a route with its inputs inferred for the handler. */
@@ -64,7 +69,8 @@ export function route<
   Q extends ObjectLike | undefined = undefined,
   B extends v.GenericSchema | undefined = undefined,
   H extends ObjectLike | undefined = undefined,
->(def: Route<P, Q, B, H>): Route {
+  A extends AuthKind = AuthKind,
+>(def: Route<P, Q, B, H, A>): Route {
   return def as unknown as Route;
 }
 

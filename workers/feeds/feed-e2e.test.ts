@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { apiKeyHeaders, call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import type { JobView } from "../narration/job-view";
-import { signWebhook } from "../narration/webhook-signature";
+import { signWebhook } from "../core/webhook-signature";
 import { validatePodcastFeed } from "./podcast-validator";
 import { forgetEdgeCache } from "../../test/support/feeds";
 

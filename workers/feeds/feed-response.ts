@@ -1,5 +1,4 @@
 import { sha256Hex } from "../core/crypto";
-import { ApiError } from "../core/errors";
 
 /**
  * Feed responses and HTTP conditional requests (RFC 9110 §13). Podcast apps and directories poll
@@ -7,7 +6,6 @@ import { ApiError } from "../core/errors";
  */
 
 export const RSS_CONTENT_TYPE = "application/rss+xml; charset=utf-8";
-const RETRY_AFTER_SECONDS = 60;
 
 /** A feed body with its validators. */
 export interface FeedBody {
@@ -34,12 +32,6 @@ export function feedResponse(body: FeedBody, headers: Record<string, string>): R
 }
 
 /** The 503 of a feed that cannot be built and has no earlier body to fall back on. */
-export function unavailable(): ApiError {
-  return new ApiError("unavailable", "the feed cannot be built right now; try again later", {
-    "Retry-After": String(RETRY_AFTER_SECONDS),
-  });
-}
-
 function etagsOf(header: string): string[] {
   return header.split(",").map((t) => t.trim().replace(/^W\//, ""));
 }

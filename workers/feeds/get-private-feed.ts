@@ -10,9 +10,9 @@ export const getPrivateFeed = route({
   description:
     "The listener's verticals (all when none is chosen) and the articles they forwarded, with ready audio, newest first. " +
     "podcast:locked is yes; never shared-cached (Cache-Control: private, no-cache).",
-  auth: "listener_token",
+  auth: "feed_token",
   rateLimit: "read",
   params: FeedTokenParams,
   responses: feedResponses({ 404: { description: "Unknown, rotated-away or deleted token" } }),
-  handle: ({ request, env, params }) => servePrivateFeed(request, env, params.token),
+  handle: ({ listener, request, env, params }) => servePrivateFeed(request, env, listener, params.token),
 });

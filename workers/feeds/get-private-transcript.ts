@@ -1,6 +1,5 @@
 import { route } from "../core/route";
 import { ofListener } from "../kernel/listener-articles";
-import { requireFeedListener } from "./private-feed";
 import { FEED_METHODS, PrivateTranscriptParams, transcriptResponses } from "./schemas";
 import { serveTranscript } from "./transcript";
 
@@ -10,12 +9,11 @@ export const getPrivateTranscript = route({
   tag: "feeds",
   summary: "WebVTT transcript of an episode of a private feed (podcast:transcript of /v1/podcasts/u/{token}.xml)",
   description: "Any article the listener's feed may carry, including the ones they forwarded.",
-  auth: "listener_token",
+  auth: "feed_token",
   rateLimit: "read",
   params: PrivateTranscriptParams,
   responses: transcriptResponses("Unknown token, or no article of this feed at this slug"),
-  async handle({ env, params }) {
-    const listener = await requireFeedListener(env, params.token);
+  handle({ listener, env, params }) {
     return serveTranscript(env, params.slug, ofListener(listener), { "Cache-Control": "private, no-cache", "X-Robots-Tag": "noindex" });
   },
 });

@@ -8,9 +8,9 @@ export const getTokenFeed = route({
   path: "/v1/podcasts/:token.xml",
   tag: "feeds",
   summary: "The private feed at the path the agent examples give; same feed as /v1/podcasts/u/{token}.xml",
-  auth: "listener_token",
+  auth: "feed_token",
   rateLimit: "read",
   params: FeedTokenParams,
   responses: feedResponses({ 404: { description: "Unknown, rotated-away or deleted token" } }),
-  handle: ({ request, env, params }) => servePrivateFeed(request, env, params.token),
+  handle: ({ listener, request, env, params }) => servePrivateFeed(request, env, listener, params.token),
 });

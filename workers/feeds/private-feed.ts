@@ -1,10 +1,8 @@
 import { baseUrl } from "../core/config";
-import { ApiError } from "../core/errors";
-import { database } from "../db";
-import { listenerByFeedToken, type Listener } from "../kernel/listener-tokens";
+import type { Listener } from "../kernel/listener-tokens";
 import { privateFeedItems } from "./feed-items";
-import { privateFeedPath } from "../kernel/feed-paths";
-import { conditional, entityTag, feedResponse, unavailable } from "./feed-response";
+import { feedUnavailable, privateFeedPath } from "../kernel/feed-paths";
+import { conditional, entityTag, feedResponse } from "./feed-response";
 import { renderRss } from "./rss";
 
 /**
@@ -28,21 +26,8 @@ function privateTranscriptUrl(env: object, token: string, slug: string): string 
   return `${baseUrl(env)}/v1/podcasts/u/${encodeURIComponent(token)}/transcripts/${encodeURIComponent(slug)}.vtt`;
 }
 
-/** The listener holding private feed token `token`; 404 when unknown, rotated away or deleted. */
-export async function requireFeedListener(env: Env, token: string): Promise<Listener> {
-  let listener: Listener | undefined;
-  try {
-    listener = await listenerByFeedToken(database(env), token);
-  } catch {
-    throw unavailable();
-  }
-  if (!listener) throw new ApiError("not_found", "no feed at this address");
-  return listener;
-}
-
 /** Answers a GET or HEAD for the private feed of `token`. */
-export async function servePrivateFeed(request: Request, env: Env, token: string): Promise<Response> {
-  const listener = await requireFeedListener(env, token);
+export async function servePrivateFeed(request: Request, env: Env, listener: Listener, token: string): Promise<Response> {
   let xml: string;
   let lastModified: number;
   try {
@@ -68,7 +53,7 @@ export async function servePrivateFeed(request: Request, env: Env, token: string
     );
   } catch (err) {
     console.error(`private feed build failed: ${err instanceof Error ? err.name : typeof err}`);
-    throw unavailable();
+    throw feedUnavailable();
   }
   const body = { xml, etag: await entityTag(xml), lastModified: new Date(lastModified) };
   return conditional(request, feedResponse(body, PRIVATE_HEADERS));

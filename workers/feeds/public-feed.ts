@@ -2,7 +2,8 @@ import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import type { FeedDefinition } from "./catalog";
 import { publicFeedItems } from "./feed-items";
-import { conditional, entityTag, feedResponse, RSS_CONTENT_TYPE, unavailable, type FeedBody } from "./feed-response";
+import { conditional, entityTag, feedResponse, RSS_CONTENT_TYPE, type FeedBody } from "./feed-response";
+import { feedUnavailable } from "../kernel/feed-paths";
 import { renderRss } from "./rss";
 
 /**
@@ -88,7 +89,7 @@ export async function servePublicFeed(
     if (err instanceof ApiError) throw err;
     console.error(`feed ${key} build failed: ${err instanceof Error ? err.name : typeof err}`);
     const stale = await lastGood(env, key);
-    if (!stale) throw unavailable();
+    if (!stale) throw feedUnavailable();
     response = feedResponse(stale, { "Cache-Control": `public, max-age=${STALE_TTL_SECONDS}` });
   }
   // The edge copy is an optimisation: failing to store it must not fail the answer.

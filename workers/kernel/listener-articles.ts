@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { listedFor } from "./visibility";
 import { articles, database, type Database } from "../db/index";
 import { audioUrl } from "./audio-urls";
-import { requireListener } from "../listeners/account";
+import { requireListener } from "../kernel/listener-tokens";
 import type { Listener } from "./listener-tokens";
 
 /** Render status of an article as the listener queue reports it (SPEC.md part 2, Render job). */

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { config } from "../core/config";
+import { ApiError } from "../core/errors";
 import { randomToken, sha256Hex } from "../core/crypto";
 import { listeners, type Database } from "../db/index";
 
@@ -68,4 +69,15 @@ export async function listenerByToken(db: Database, token: string): Promise<List
 /** The listener whose private feed token is `token`. */
 export async function listenerByFeedToken(db: Database, token: string): Promise<Listener | undefined> {
   return db.query.listeners.findFirst({ where: eq(listeners.privateFeedTokenHash, await sha256Hex(token)) });
+}
+
+/**
+ * The listener holding account token `token`, or 404 (unknown, rotated away or deleted). One rule for
+ * every route that takes the token: an inactive listener still holds the account (`active: false`
+ * only stops the daily digest), so the token keeps working until it is rotated or the account deleted.
+ */
+export async function requireListener(db: Database, token: string): Promise<Listener> {
+  const listener = await listenerByToken(db, token);
+  if (!listener) throw new ApiError("not_found", "no listener with this token");
+  return listener;
 }

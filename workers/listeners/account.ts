@@ -1,9 +1,9 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
-import { articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs, type Database } from "../db";
+import { articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs } from "../db";
 import { privateFeedPath } from "../kernel/feed-paths";
-import { decryptToken, listenerByToken, mintToken, type Listener } from "../kernel/listener-tokens";
+import { decryptToken, mintToken, type Listener } from "../kernel/listener-tokens";
 
 /**
  * The listener account: subscription, the two credentials and their lifecycle. Shared by the
@@ -13,13 +13,6 @@ import { decryptToken, listenerByToken, mintToken, type Listener } from "../kern
 /** The private podcast feed URL; it carries the private feed token, never the account token. */
 export function feedUrl(env: object, privateFeedToken: string): string {
   return `${baseUrl(env)}${privateFeedPath(privateFeedToken)}`;
-}
-
-/** The listener holding account token `token`, or 404 (unknown, rotated away or deleted). */
-export async function requireListener(db: Database, token: string): Promise<Listener> {
-  const listener = await listenerByToken(db, token);
-  if (!listener) throw new ApiError("not_found", "no listener with this token");
-  return listener;
 }
 
 const now = sql`(cast(unixepoch('subsecond') * 1000 as integer))`;

@@ -2,7 +2,6 @@ import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database } from "../db";
-import { requireListener } from "./account";
 import { FloBlockView, floView } from "./flo";
 import { TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
 
@@ -27,9 +26,8 @@ export const getFlo = route({
     200: { description: "The flo", schema: FloView },
     404: TOKEN_NOT_FOUND,
   },
-  async handle({ env, params }) {
+  async handle({ listener, env }) {
     const db = database(env);
-    const listener = await requireListener(db, params.token);
     return Response.json(await floView(db, listener), { headers: { "Cache-Control": "no-store" } });
   },
 });

@@ -4,7 +4,6 @@ import { listedFor } from "../kernel/visibility";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { articles, database } from "../db";
-import { requireListener } from "./account";
 import { floView, orderForBlock } from "./flo";
 import { articlesWithStatus, ofListener, resolvedAudioUrl } from "../kernel/listener-articles";
 import { limitQuery, TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
@@ -44,9 +43,8 @@ export const getFloNow = route({
     200: { description: "The queue", schema: FloNow },
     404: TOKEN_NOT_FOUND,
   },
-  async handle({ env, params, query }) {
+  async handle({ listener, env, query }) {
     const db = database(env);
-    const listener = await requireListener(db, params.token);
     const { active_block: block } = await floView(db, listener);
     const [recent, pinned] = await Promise.all([
       articlesWithStatus(db, ofListener(listener, block.verticals), CANDIDATES),

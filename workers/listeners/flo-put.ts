@@ -3,7 +3,6 @@ import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database, floOverrides } from "../db";
-import { requireListener } from "./account";
 import { BLOCK_IDS, floView, TONES } from "./flo";
 import { FloView } from "./flo-get";
 import { TOKEN_NOT_FOUND, TokenParams, VerticalList } from "../kernel/fields";
@@ -42,9 +41,8 @@ export const putFlo = route({
     200: { description: "The flo after the change", schema: FloView },
     404: TOKEN_NOT_FOUND,
   },
-  async handle({ env, params, body }) {
+  async handle({ listener, env, body }) {
     const db = database(env);
-    const listener = await requireListener(db, params.token);
     const now = new Date();
     const writes = body.blocks.map((b) => {
       const set = {

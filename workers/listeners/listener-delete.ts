@@ -1,7 +1,6 @@
 import * as v from "valibot";
 import { route } from "../core/route";
-import { database } from "../db";
-import { deleteListener, requireListener } from "./account";
+import { deleteListener } from "./account";
 import { TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
 
 export const deleteSubscription = route({
@@ -15,8 +14,7 @@ export const deleteSubscription = route({
     200: { description: "Deleted", schema: v.object({ deleted: v.literal(true) }) },
     404: TOKEN_NOT_FOUND,
   },
-  async handle({ env, params }) {
-    const listener = await requireListener(database(env), params.token);
+  async handle({ listener, env }) {
     await deleteListener(env, listener.id);
     return Response.json({ deleted: true });
   },

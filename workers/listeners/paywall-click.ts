@@ -1,8 +1,6 @@
 import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
-import { database } from "../db";
-import { requireListener } from "./account";
 import { TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
 
 /** SPEC.md part 8: the click-through duplicate window. */
@@ -35,8 +33,7 @@ export const paywallClickThrough = route({
     200: { description: "The ledger entry", schema: PaywallClickThroughResponse },
     404: TOKEN_NOT_FOUND,
   },
-  async handle({ env, params, body }) {
-    const listener = await requireListener(database(env), params.token);
+  async handle({ listener, env, body }) {
     // One DedupeWindow per (listener, publisher): its calls are serialised, so concurrent clicks write one row.
     const stub = env.DEDUPE_WINDOW.getByName(`paywall:${listener.id}:${body.publisher}`);
     const result = await stub.clickThrough({ listenerId: listener.id, publisher: body.publisher }, CLICK_THROUGH_WINDOW_MS);

@@ -1,6 +1,4 @@
 import { route } from "../core/route";
-import { database } from "../db";
-import { requireListener } from "./account";
 import { ListenerPreferencesView, preferencesView } from "./preferences";
 import { TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
 
@@ -16,8 +14,7 @@ export const getPreferences = route({
     200: { description: "The preferences", schema: ListenerPreferencesView },
     404: TOKEN_NOT_FOUND,
   },
-  async handle({ env, params }) {
-    const listener = await requireListener(database(env), params.token);
+  async handle({ listener }) {
     return Response.json(preferencesView(listener), { headers: { "Cache-Control": "no-store" } });
   },
 });

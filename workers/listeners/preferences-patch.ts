@@ -5,7 +5,6 @@ import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database, listeners } from "../db";
 import { nowMs } from "../db/tables/columns";
-import { requireListener } from "./account";
 import { ListenerPreferencesView, preferencesView } from "./preferences";
 import { Email, TimeZone, TOKEN_NOT_FOUND, TokenParams, VerticalList, VerticalSlug } from "../kernel/fields";
 
@@ -34,9 +33,8 @@ export const patchPreferences = route({
     404: TOKEN_NOT_FOUND,
     409: { description: "The intake e-mail belongs to another listener" },
   },
-  async handle({ env, params, body }) {
+  async handle({ listener, env, body }) {
     const db = database(env);
-    const listener = await requireListener(db, params.token);
     const set: Partial<typeof listeners.$inferInsert> = {};
     if (body.verticals !== undefined) set.verticals = body.verticals;
     if (body.preferred_vertical !== undefined) set.preferredVertical = body.preferred_vertical;

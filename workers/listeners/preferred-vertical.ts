@@ -4,7 +4,6 @@ import { ApiError } from "../core/errors";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database, listeners } from "../db";
-import { requireListener } from "./account";
 import { TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
 import { canonicalVertical } from "../kernel/verticals";
 
@@ -36,9 +35,8 @@ export const putPreferredVertical = route({
     400: { description: "The slug is outside the catalog and its aliases (SPEC.md part 7)" },
     404: TOKEN_NOT_FOUND,
   },
-  async handle({ env, params, body }) {
+  async handle({ listener, env, body }) {
     const db = database(env);
-    const listener = await requireListener(db, params.token);
     const slug = body.vertical === null ? null : canonicalVertical(body.vertical);
     if (body.vertical !== null && slug === null) {
       throw new ApiError("bad_request", `unknown vertical ${JSON.stringify(body.vertical)}; see GET /v1/listeners/verticals`);

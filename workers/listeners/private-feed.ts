@@ -1,8 +1,7 @@
 import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
-import { database } from "../db";
-import { feedUrl, privateFeedToken, requireListener } from "./account";
+import { feedUrl, privateFeedToken } from "./account";
 import { FeedUrl, TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
 
 const PrivateFeedResponse = named(
@@ -30,8 +29,7 @@ export const getPrivateFeed = route({
     200: { description: "The feed URL", schema: PrivateFeedResponse },
     404: TOKEN_NOT_FOUND,
   },
-  async handle({ env, params }) {
-    const listener = await requireListener(database(env), params.token);
+  async handle({ listener, env }) {
     const url = feedUrl(env, await privateFeedToken(env, listener));
     return Response.json({ feed_url: url, instructions: INSTRUCTIONS }, { headers: { "Cache-Control": "no-store" } });
   },

@@ -1,8 +1,7 @@
 import * as v from "valibot";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
-import { database } from "../db";
-import { requireListener, rotate } from "./account";
+import { rotate } from "./account";
 import { FeedUrl, TOKEN_NOT_FOUND, TokenParams } from "../kernel/fields";
 
 const RotateResponse = named(
@@ -24,8 +23,7 @@ export const rotateToken = route({
     200: { description: "The new credentials", schema: RotateResponse },
     404: TOKEN_NOT_FOUND,
   },
-  async handle({ env, params }) {
-    const listener = await requireListener(database(env), params.token);
+  async handle({ listener, env }) {
     const rotated = await rotate(env, listener);
     const out: v.InferOutput<typeof RotateResponse> = { token: rotated.token, feed_url: rotated.feedUrl };
     return Response.json(out, { headers: { "Cache-Control": "no-store" } });

@@ -4,7 +4,7 @@ import { probeAudio } from "../../test/support/audio-probe";
 import { apiKeyHeaders, call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import type { JobView } from "./job-view";
-import { signWebhook } from "./webhook-signature";
+import { signWebhook } from "../core/webhook-signature";
 
 // The whole path with the real render Worker (auxiliary Worker in vitest.config.ts): signed publish →
 // render_jobs row → Queue → consumer → R2 → audio over HTTP, and the synchronous render cache.

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { methodsOf, type AuthKind, type Route } from "../workers/core/route";
+import { routes } from "../workers/router";
+import { call } from "./support/client";
+
+/**
+ * Generated from the route table: every route that declares a credential refuses a request without
+ * it and one with a wrong value, whatever else the request carries. Keys, admin tokens and signatures
+ * are 401 (SPEC.md part 7); a path token that opens nothing is a 404, like an unknown resource.
+ */
+
+/** A syntactically valid value for each path parameter, so only the credential can fail. */
+function pathOf(r: Route, token: string): string {
+  return r.path.replace(/:(\w+)/g, (_, name: string) => (name === "token" ? token : "some-slug"));
+}
+
+const WRONG: Record<Exclude<AuthKind, "none">, { headers: Record<string, string>; token?: string; status: number }> = {
+  api_key: { headers: { "x-service-key": "not-the-key", "x-legacy-key": "not-the-key" }, status: 401 },
+  admin: { headers: { "x-service-email-token": "not-the-admin-token" }, status: 401 },
+  webhook_signature: { headers: { "x-legacy-signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` }, status: 401 },
+  listener_token: { headers: {}, token: "no-such-listener-token", status: 404 },
+  feed_token: { headers: {}, token: "no-such-feed-token", status: 404 },
+};
+
+const guarded = routes.flatMap((r) =>
+  r.auth === "none" ? [] : methodsOf(r).map((method) => ({ route: r, method, auth: r.auth as Exclude<AuthKind, "none"> })),
+);
+
+describe("every route that declares a credential refuses requests without it", () => {
+  it("covers every kind of credential", () => {
+    expect(new Set(guarded.map((g) => g.auth))).toEqual(new Set(Object.keys(WRONG)));
+  });
+
+  it.each(guarded.map((g) => [`${g.method} ${g.route.path} (${g.auth})`, g] as const))("%s", async (_, { route, method, auth }) => {
+    const wrong = WRONG[auth];
+    const body = method === "GET" || method === "HEAD" ? undefined : JSON.stringify({});
+    const headers = { "content-type": "application/json" };
+    const missing = await call(pathOf(route, "missing-token"), { method, body, headers });
+    const bad = await call(pathOf(route, wrong.token ?? "x"), { method, body, headers: { ...headers, ...wrong.headers } });
+    if (auth === "listener_token" || auth === "feed_token") {
+      // A path token cannot be left out; an unknown one is refused.
+      expect(missing.status).toBe(404);
+    } else {
+      expect(missing.status).toBe(401);
+    }
+    expect(bad.status).toBe(wrong.status);
+  });
+});
