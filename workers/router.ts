@@ -1,25 +1,144 @@
-import { adminRoutes } from "./admin/routes";
-import { agentRoutes } from "./agents/routes";
-import { articleRoutes } from "./articles/routes";
 import { buildRouter } from "./core/http";
 import type { Route } from "./core/route";
-import { feedRoutes } from "./feeds/routes";
-import { healthRoutes } from "./health/routes";
-import { listenerRoutes } from "./listeners/routes";
-import { narrationRoutes } from "./narration/routes";
+
+import { getCacheHealth } from "./health/routes/get.health.cache";
+import { getHealth } from "./health/routes/get.health";
+import { getWorkerHealth } from "./health/routes/get.health.worker";
+import { getVersion } from "./health/routes/get.version";
+
+import { getArticleAudio } from "./narration/routes/get.articles.{slug}.audio";
+import { audioRoutes } from "./narration/routes/get.audio.{key}.{format}";
+import { getJob } from "./narration/routes/get.jobs.{job_id}";
+import { getVoices } from "./narration/routes/get.voices";
+import { postRenderNow } from "./narration/routes/post.articles.{slug}.render-now";
+import { postJob } from "./narration/routes/post.jobs";
+import { postRender } from "./narration/routes/post.render";
+import { postPublishWebhook } from "./narration/routes/post.webhook.publish";
+
+import { getArticle } from "./articles/routes/get.articles.{slug}";
+import { storiesFeed } from "./articles/routes/get.stories.feed";
+import { storiesSearch } from "./articles/routes/get.stories.search";
+import { topicArt } from "./articles/routes/get.topic-art";
+import { postForward } from "./articles/routes/post.listeners.{token}.forward";
+
+import { deleteSubscription } from "./listeners/routes/delete.listeners.{token}";
+import { getFlo } from "./listeners/routes/get.listener.{token}.flo";
+import { getFloNow } from "./listeners/routes/get.listener.{token}.flo.now";
+import { getPreferences } from "./listeners/routes/get.listeners.{token}";
+import { getListenerFeed } from "./listeners/routes/get.listeners.{token}.feed";
+import { getPrivateFeedUrl } from "./listeners/routes/get.listeners.{token}.private-feed";
+import { getQueue } from "./listeners/routes/get.listeners.{token}.queue";
+import { listVerticals } from "./listeners/routes/get.listeners.verticals";
+import { patchPreferences } from "./listeners/routes/patch.listeners.{token}";
+import { alphaSignup } from "./listeners/routes/post.alpha.signup";
+import { requestListenerMagicLink } from "./listeners/routes/post.auth.listener-magic-link";
+import { exchangeListenerMagicLink } from "./listeners/routes/post.auth.listener-magic-link.exchange";
+import { paywallClickThrough } from "./listeners/routes/post.listeners.{token}.clickthrough.partner-paywall";
+import { rotateToken } from "./listeners/routes/post.listeners.{token}.rotate";
+import { subscribeListener } from "./listeners/routes/post.listeners.subscribe";
+import { recordPlay } from "./listeners/routes/post.plays";
+import { putFlo } from "./listeners/routes/put.listener.{token}.flo";
+import { putPreferredVertical } from "./listeners/routes/put.listeners.{token}.preferences.vertical";
+
+import { listOutbox } from "./mail/routes/get.dev.outbox";
+
+import { getCreatorFeed } from "./feeds/routes/get.podcasts.creator.{tenant_slug}.xml";
+import { getDeclassifiedFeed } from "./feeds/routes/get.podcasts.service-declassified.xml";
+import { getTopicFeed } from "./feeds/routes/get.podcasts.service-{slug}.xml";
+import { getServiceFeed } from "./feeds/routes/get.podcasts.service.xml";
+import { getTranscript } from "./feeds/routes/get.podcasts.transcripts.{slug}.vtt";
+import { getPrivateTranscript } from "./feeds/routes/get.podcasts.u.{token}.transcripts.{slug}.vtt";
+import { getPrivateFeed } from "./feeds/routes/get.podcasts.u.{token}.xml";
+import { getTokenFeed } from "./feeds/routes/get.podcasts.{token}.xml";
+import { postCreatorClaim } from "./feeds/routes/post.creators.{tenant_slug}.claim";
+
+import { walletAudit } from "./admin/routes/get.admin.circle.wallet-audit";
+import { getSearchCacheStats } from "./admin/routes/get.admin.search-cache.stats";
+import { getSearchReindexStatus } from "./admin/routes/get.admin.search.reindex.status";
+import { getTrendingCacheStats } from "./admin/routes/get.admin.trending-cache.stats";
+import { adminLogin } from "./admin/routes/post.admin.auth.login";
+import { exchangeAdminMagicLink } from "./admin/routes/post.admin.auth.magic-link.exchange";
+import { requestAdminMagicLink } from "./admin/routes/post.admin.auth.magic-link.request";
+import { cleanupCancelledAudio } from "./admin/routes/post.admin.cancelled-audio.cleanup";
+import { postAdminCreator } from "./admin/routes/post.admin.creators";
+import { runDigest } from "./admin/routes/post.admin.digest.run";
+import { preWarmListener } from "./admin/routes/post.admin.listeners.{token}.pre-warm";
+import { postSearchReindex } from "./admin/routes/post.admin.search.reindex";
+
+import { getOpenApi } from "./agents/routes/get.openapi.json";
 
 /**
- * Every route of the API Worker, grouped by domain: the table of contents of the API.
- * Order is match order (a specific feed path must come before its wildcard).
+ * Every route of the API Worker, grouped by resource: the table of contents of the API. Each route
+ * lives in workers/<domain>/routes/<method>.<path>.ts (README "Layout"). Order is match order: a
+ * fixed path comes before the wildcard that would also match it.
  */
 export const routes: Route[] = [
-  ...healthRoutes,
-  ...narrationRoutes,
-  ...articleRoutes,
-  ...listenerRoutes,
-  ...feedRoutes,
-  ...adminRoutes,
-  ...agentRoutes,
+  // Health and build information
+  getHealth,
+  getVersion,
+  getWorkerHealth,
+  getCacheHealth,
+  // Rendering, jobs, the publish webhook and audio
+  postRender,
+  postJob,
+  getJob,
+  postPublishWebhook,
+  postRenderNow,
+  getArticleAudio,
+  ...audioRoutes,
+  getVoices,
+  // Articles, search and the stories feed
+  getArticle,
+  postForward,
+  storiesSearch,
+  storiesFeed,
+  topicArt,
+  // Listeners: subscribe and the catalog before /v1/listeners/{token}, which would match them
+  alphaSignup,
+  subscribeListener,
+  listVerticals,
+  getPreferences,
+  patchPreferences,
+  deleteSubscription,
+  rotateToken,
+  putPreferredVertical,
+  getQueue,
+  getListenerFeed,
+  getPrivateFeedUrl,
+  paywallClickThrough,
+  getFlo,
+  putFlo,
+  getFloNow,
+  requestListenerMagicLink,
+  exchangeListenerMagicLink,
+  recordPlay,
+  listOutbox,
+  // Podcast feeds: the fixed service paths, then the service-{slug} wildcard, then the paths with
+  // their own prefix, and last the bare /v1/podcasts/{token}.xml, which would take every service*.xml
+  getServiceFeed,
+  getDeclassifiedFeed,
+  getTopicFeed,
+  getCreatorFeed,
+  getPrivateFeed,
+  getPrivateTranscript,
+  getTranscript,
+  postCreatorClaim,
+  getTokenFeed,
+  // Administration (x-service-email-token; throttled per IP by prefix)
+  getSearchCacheStats,
+  getTrendingCacheStats,
+  postSearchReindex,
+  getSearchReindexStatus,
+  adminLogin,
+  requestAdminMagicLink,
+  exchangeAdminMagicLink,
+  runDigest,
+  preWarmListener,
+  walletAudit,
+  cleanupCancelledAudio,
+  postAdminCreator,
+  // Discovery
+  getOpenApi,
 ];
 
 export const router = buildRouter(routes);

@@ -4,7 +4,7 @@ import { adminHeaders, call, jsonBody } from "../../test/support/client";
 import { addArticle } from "../../test/support/articles";
 import { ApiError } from "../core/errors";
 import { subscribeVia } from "../../test/support/listeners";
-import { walletAudit } from "./wallet-audit";
+import { walletAudit } from "./routes/get.admin.circle.wallet-audit";
 import { CIRCLE_WALLETS_URL } from "./wallet-provider";
 
 afterEach(() => vi.restoreAllMocks());

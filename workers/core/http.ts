@@ -27,7 +27,7 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
   return out;
 }
 
-async function run(r: Route, request: IRequest, env: Env, ctx: ExecutionContext): Promise<Response> {
+async function run(table: readonly Route[], r: Route, request: IRequest, env: Env, ctx: ExecutionContext): Promise<Response> {
   const url = new URL(request.url);
   // SPEC.md part 5 rule 2: admin paths are throttled per IP by prefix, whatever the route declares.
   const bucket = url.pathname.startsWith("/v1/admin/") ? "admin" : r.rateLimit;
@@ -49,6 +49,7 @@ async function run(r: Route, request: IRequest, env: Env, ctx: ExecutionContext)
     url,
     env,
     ctx,
+    table,
   });
   return request.method === "HEAD" ? new Response(null, response) : response;
 }
@@ -62,7 +63,7 @@ export function buildRouter(routes: Route[]) {
   });
   for (const r of routes) {
     for (const method of methodsOf(r)) {
-      router[method.toLowerCase()](r.path, (req: IRequest, env: Env, ctx: ExecutionContext) => run(r, req, env, ctx));
+      router[method.toLowerCase()](r.path, (req: IRequest, env: Env, ctx: ExecutionContext) => run(routes, r, req, env, ctx));
     }
   }
   router.all("*", (request: IRequest) => {

@@ -134,7 +134,7 @@ function responses(r: Route) {
 }
 
 /** The OpenAPI 3.1 document of `routes`, generated from their schemas. */
-export function openApiDocument(routes: Route[], serverUrl: string) {
+export function openApiDocument(routes: readonly Route[], serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const path = r.path.replace(/:(\w+)/g, "{$1}");

@@ -36,6 +36,8 @@ export interface RouteInput<P, Q, B, H, A extends AuthKind = AuthKind> {
   url: URL;
   env: Env;
   ctx: ExecutionContext;
+  /** The route table serving this request (discovery documents are generated from it). */
+  table: readonly Route[];
 }
 
 /** One endpoint: its path, inputs, documented responses and handler. The OpenAPI document is generated from these. */

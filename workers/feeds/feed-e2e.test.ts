@@ -1,26 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { apiKeyHeaders, call } from "../../test/support/client";
-import { testVars } from "../../test/vars";
-import type { JobView } from "../narration/job-view";
-import { signWebhook } from "../core/webhook-signature";
+import { call } from "../../test/support/client";
+import { pollJob, publishSigned } from "../../test/support/publish";
 import { validatePodcastFeed } from "./podcast-validator";
 import { forgetEdgeCache } from "../../test/support/feeds";
 
 // The real pipeline (signed publish → queue → render Worker → R2 + audio_objects) feeding a feed:
 // the enclosure length in the feed is the size of the bytes a podcast client downloads.
 
-async function publishAndRender(article: Record<string, unknown>): Promise<JobView> {
-  const raw = JSON.stringify(article);
-  const signature = await signWebhook(testVars.PUBLISH_WEBHOOK_SECRET, new TextEncoder().encode(raw));
-  const res = await call("/v1/webhook/publish", { method: "POST", body: raw, headers: { "content-type": "application/json", "x-legacy-signature": signature } });
+async function publishAndRender(article: Record<string, unknown>) {
+  const res = await publishSigned(article);
   expect(res.status).toBe(200);
-  const { job_id } = await res.json<{ job_id: string }>();
-  for (let i = 0; i < 300; i++) {
-    const job = await (await call(`/v1/jobs/${job_id}`, { headers: apiKeyHeaders })).json<JobView>();
-    if (job.state === "done" || job.state === "failed") return job;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`job ${job_id} did not finish`);
+  return pollJob((await res.json<{ job_id: string }>()).job_id);
 }
 
 describe("a published article becomes an episode", () => {

@@ -2,8 +2,6 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
-import { adminLogin } from "../admin/auth-login";
-import { ApiError } from "../core/errors";
 import { issueMagicToken, MAGIC_LINK_TTL_MS } from "./magic-links";
 import { feedTokenOf, magicOf, readOutbox, subscribeVia, waitForOutbox } from "../../test/support/listeners";
 
@@ -101,38 +99,5 @@ describe("admin magic link", () => {
     expect((await adminExchange(listenerSecret)).status).toBe(410);
     expect((await adminExchange("no-such-secret")).status).toBe(410);
     expect((await adminExchange(undefined)).status).toBe(400);
-  });
-});
-
-describe("POST /v1/admin/auth/login (SPEC.md part 5)", () => {
-  const login = (email: string, password: string) => call("/v1/admin/auth/login", jsonBody("POST", { email, password }));
-
-  /** The login's status under a changed configuration (the Worker under test has one fixed env). */
-  async function statusWith(over: Partial<Env>): Promise<number> {
-    const input = { env: { ...env, ...over }, body: { email: testVars.ADMIN_EMAIL, password: testVars.ADMIN_PASSWORD } };
-    try {
-      return (await adminLogin.handle(input as unknown as Parameters<typeof adminLogin.handle>[0])).status;
-    } catch (err) {
-      return err instanceof ApiError ? err.status : 500;
-    }
-  }
-
-  it("answers 200 with the admin token for the configured e-mail and password", async () => {
-    const res = await login("Admin@Example.test", testVars.ADMIN_PASSWORD);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ token: testVars.ADMIN_TOKEN, header: "x-service-email-token" });
-  });
-
-  it("answers the same 401 for a bad e-mail and a bad password", async () => {
-    const badEmail = await login("someone@example.test", testVars.ADMIN_PASSWORD);
-    const badPassword = await login(testVars.ADMIN_EMAIL, "wrong");
-    expect(badEmail.status).toBe(401);
-    expect(badPassword.status).toBe(401);
-    expect(await badEmail.text()).toBe(await badPassword.text());
-  });
-
-  it.each(["ADMIN_EMAIL", "ADMIN_PASSWORD", "ADMIN_TOKEN"] as const)("answers 503 when %s is unconfigured", async (name) => {
-    expect(await statusWith({})).toBe(200);
-    expect(await statusWith({ [name]: "" })).toBe(503);
   });
 });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { call } from "../../test/support/client";
 import { mailer } from "../kernel/mail/mailer";
 import { RESEND_ENDPOINT, resendMailer } from "../kernel/mail/resend";
-import { listOutbox } from "./outbox-list";
+import { listOutbox } from "./routes/get.dev.outbox";
 import { ApiError } from "../core/errors";
 
 const message = { to: "ann@example.test", subject: "Hello", text: "plain part", html: "<p>html part</p>" };

@@ -2,27 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { probeAudio } from "../../test/support/audio-probe";
 import { apiKeyHeaders, call, jsonBody } from "../../test/support/client";
-import { testVars } from "../../test/vars";
-import type { JobView } from "./job-view";
-import { signWebhook } from "../core/webhook-signature";
+import { pollJob, publishSigned as publish } from "../../test/support/publish";
 
 // The whole path with the real render Worker (auxiliary Worker in vitest.config.ts): signed publish →
 // render_jobs row → Queue → consumer → R2 → audio over HTTP, and the synchronous render cache.
-
-async function publish(article: Record<string, unknown>) {
-  const raw = JSON.stringify(article);
-  const signature = await signWebhook(testVars.PUBLISH_WEBHOOK_SECRET, new TextEncoder().encode(raw));
-  return call("/v1/webhook/publish", { method: "POST", body: raw, headers: { "content-type": "application/json", "x-legacy-signature": signature } });
-}
-
-async function pollJob(id: string): Promise<JobView> {
-  for (let i = 0; i < 300; i++) {
-    const job = await (await call(`/v1/jobs/${id}`, { headers: apiKeyHeaders })).json<JobView>();
-    if (job.state === "done" || job.state === "failed") return job;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`job ${id} did not finish`);
-}
 
 /** The path of an absolute audio URL, fetched through the API Worker under test. */
 async function fetchAudio(url: string, init: RequestInit = {}) {

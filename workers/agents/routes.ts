@@ -1,3 +1,0 @@
-import { getOpenApi } from "./openapi";
-
-export const agentRoutes = [getOpenApi];

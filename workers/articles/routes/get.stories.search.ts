@@ -1,0 +1,32 @@
+import * as v from "valibot";
+import { route } from "../../core/route";
+import { cachedSearch, SearchResponse } from "../search-service";
+
+/** Query limits of SPEC.md part 8. */
+const SearchQuery = v.object({
+  q: v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Free text; every word must match (stemmed).")),
+  vertical: v.optional(v.pipe(v.string(), v.maxLength(80), v.description("Only this topic slug."))),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 20),
+  offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10000)), 0),
+  expand: v.optional(v.pipe(v.boolean(), v.description("Add external news suggestions when under 5 local results.")), true),
+});
+
+export const storiesSearch = route({
+  method: "GET",
+  path: "/v1/stories/search",
+  tag: "stories",
+  summary: "Full-text search of the public archive (BM25, title weighted), with external news suggestions",
+  auth: "none",
+  rateLimit: "read",
+  query: SearchQuery,
+  headers: v.object({
+    "x-service-search-cache": v.optional(v.pipe(v.literal("bypass"), v.description("Skip the in-process cache for this request."))),
+  }),
+  responses: {
+    200: { description: "Results, best first", schema: SearchResponse, headers: { "x-service-search-cache": "hit, miss or bypass" } },
+  },
+  async handle({ env, query, headers }) {
+    const { body, cache } = await cachedSearch(env, query, headers["x-service-search-cache"] === "bypass");
+    return Response.json(body, { headers: { "x-service-search-cache": cache, "Cache-Control": "no-store" } });
+  },
+});

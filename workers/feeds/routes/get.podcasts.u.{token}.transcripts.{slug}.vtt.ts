@@ -1,0 +1,19 @@
+import { route } from "../../core/route";
+import { ofListener } from "../../kernel/listener-articles";
+import { FEED_METHODS, PrivateTranscriptParams, transcriptResponses } from "../schemas";
+import { serveTranscript } from "../transcript";
+
+export const getPrivateTranscript = route({
+  method: FEED_METHODS,
+  path: "/v1/podcasts/u/:token/transcripts/:slug.vtt",
+  tag: "feeds",
+  summary: "WebVTT transcript of an episode of a private feed (podcast:transcript of /v1/podcasts/u/{token}.xml)",
+  description: "Any article the listener's feed may carry, including the ones they forwarded.",
+  auth: "feed_token",
+  rateLimit: "read",
+  params: PrivateTranscriptParams,
+  responses: transcriptResponses("Unknown token, or no article of this feed at this slug"),
+  handle({ listener, env, params }) {
+    return serveTranscript(env, params.slug, ofListener(listener), { "Cache-Control": "private, no-cache", "X-Robots-Tag": "noindex" });
+  },
+});

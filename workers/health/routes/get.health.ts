@@ -1,0 +1,61 @@
+import * as v from "valibot";
+import { hasApiKey } from "../../core/auth";
+import { route } from "../../core/route";
+import { named } from "../../core/schema-registry";
+import { API_VERSION } from "../../core/version";
+
+const BindingState = v.picklist(["ok", "error", "missing"]);
+
+const HealthResponse = named(
+  "HealthResponse",
+  v.object({
+    status: v.literal("ok"),
+    service: v.string(),
+    version: v.string(),
+    bindings: v.pipe(
+      v.optional(v.record(v.string(), BindingState)),
+      v.description("State of each binding; present only with a valid x-service-key."),
+    ),
+  }),
+);
+
+type State = v.InferOutput<typeof BindingState>;
+
+/** Whether a binding answers: "error" when the check throws or rejects. */
+export async function probe(check: () => Promise<unknown>): Promise<State> {
+  try {
+    await check();
+    return "ok";
+  } catch {
+    return "error";
+  }
+}
+
+async function bindingStates(env: Env): Promise<Record<string, State>> {
+  const [DB, AUDIO] = await Promise.all([
+    probe(() => env.DB.prepare("SELECT 1").first()),
+    probe(() => env.AUDIO.head("health-probe")),
+  ]);
+  const bound = (b: unknown): State => (b ? "ok" : "missing");
+  return {
+    DB,
+    AUDIO,
+    RENDER_QUEUE: bound(env.RENDER_QUEUE),
+    RATE_LIMITER: bound(env.RATE_LIMITER),
+    AI: bound(env.AI),
+  };
+}
+
+export const getHealth = route({
+  method: "GET",
+  path: "/v1/health",
+  tag: "health",
+  summary: "Liveness; with a valid x-service-key, also the state of each binding",
+  auth: "none",
+  responses: { 200: { description: "The service is up", schema: HealthResponse } },
+  async handle({ env, request, url }) {
+    const body: v.InferOutput<typeof HealthResponse> = { status: "ok", service: "narration-api", version: API_VERSION };
+    if (await hasApiKey(env, request, url)) body.bindings = await bindingStates(env);
+    return Response.json(body, { headers: { "Cache-Control": "no-store" } });
+  },
+});

@@ -1,0 +1,33 @@
+import * as v from "valibot";
+import { route } from "../../core/route";
+import { named } from "../../core/schema-registry";
+import { API_VERSION } from "../../core/version";
+
+const VersionResponse = named(
+  "VersionResponse",
+  v.object({
+    version: v.string(),
+    commit: v.pipe(v.string(), v.description("Git commit the running build was made from, or unknown.")),
+    build_time: v.pipe(v.string(), v.description("When the running build was started or deployed (ISO 8601), or unknown.")),
+    compatibility_date: v.pipe(v.string(), v.description("Workers compatibility date of wrangler.toml.")),
+  }),
+);
+
+export const getVersion = route({
+  method: "GET",
+  path: "/v1/version",
+  tag: "health",
+  summary: "Build information",
+  auth: "none",
+  responses: { 200: { description: "Build information", schema: VersionResponse } },
+  handle({ env }) {
+    // The start and deploy scripts pass these as vars, read from git and wrangler.toml.
+    const body: v.InferOutput<typeof VersionResponse> = {
+      version: API_VERSION,
+      commit: env.BUILD_COMMIT,
+      build_time: env.BUILD_TIME,
+      compatibility_date: env.COMPATIBILITY_DATE,
+    };
+    return Response.json(body);
+  },
+});

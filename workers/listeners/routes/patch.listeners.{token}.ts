@@ -1,0 +1,61 @@
+import { eq } from "drizzle-orm";
+import * as v from "valibot";
+import { ApiError } from "../../core/errors";
+import { route } from "../../core/route";
+import { named } from "../../core/schema-registry";
+import { database, listeners } from "../../db/index";
+import { nowMs } from "../../db/tables/columns";
+import { ListenerPreferencesView, preferencesView } from "../preferences";
+import { Email, TimeZone, TOKEN_NOT_FOUND, TokenParams, VerticalList, VerticalSlug } from "../../kernel/fields";
+
+const ListenerPreferences = named(
+  "ListenerPreferences",
+  v.strictObject({
+    verticals: v.optional(VerticalList),
+    preferred_vertical: v.optional(v.nullable(VerticalSlug)),
+    timezone: v.optional(TimeZone),
+    wallet_address: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address")))),
+    intake_listener_email: v.optional(v.nullable(Email)),
+    active: v.pipe(v.optional(v.boolean()), v.description("False stops the daily digest.")),
+  }),
+);
+
+export const patchPreferences = route({
+  method: "PATCH",
+  path: "/v1/listeners/:token",
+  tag: "listeners",
+  summary: "Change a listener's preferences; only the fields present change",
+  auth: "listener_token",
+  params: TokenParams,
+  body: ListenerPreferences,
+  responses: {
+    200: { description: "The preferences after the change", schema: ListenerPreferencesView },
+    404: TOKEN_NOT_FOUND,
+    409: { description: "The intake e-mail belongs to another listener" },
+  },
+  async handle({ listener, env, body }) {
+    const db = database(env);
+    const set: Partial<typeof listeners.$inferInsert> = {};
+    if (body.verticals !== undefined) set.verticals = body.verticals;
+    if (body.preferred_vertical !== undefined) set.preferredVertical = body.preferred_vertical;
+    if (body.timezone !== undefined) set.timezone = body.timezone;
+    if (body.wallet_address !== undefined) set.walletAddress = body.wallet_address;
+    if (body.intake_listener_email !== undefined) set.intakeListenerEmail = body.intake_listener_email;
+    if (body.active !== undefined) set.active = body.active;
+    if (Object.keys(set).length === 0) return Response.json(preferencesView(listener));
+    const [updated] = await db
+      .update(listeners)
+      .set({ ...set, updatedAt: nowMs })
+      .where(eq(listeners.id, listener.id))
+      .returning()
+      .catch((err: unknown) => {
+        // The unique index decides, so two PATCHes racing for one address cannot both win.
+        if (err instanceof Error && /UNIQUE constraint failed: listeners\.intake_listener_email/.test(`${err.message} ${String(err.cause)}`)) {
+          throw new ApiError("conflict", "this intake e-mail belongs to another listener");
+        }
+        throw err;
+      });
+    if (!updated) throw new ApiError("not_found", "no listener with this token");
+    return Response.json(preferencesView(updated), { headers: { "Cache-Control": "no-store" } });
+  },
+});

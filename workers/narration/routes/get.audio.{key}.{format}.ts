@@ -1,0 +1,167 @@
+import * as v from "valibot";
+import { ApiError } from "../../core/errors";
+import { route, type ResponseDoc } from "../../core/route";
+import { mp3RedirectUrl } from "../audio-redirect";
+import { AUDIO_CONTENT_TYPES, AUDIO_KEY_PATTERN, audioObjectPath } from "../../kernel/audio-objects";
+import type { LazyFormat } from "../../kernel/render-contract";
+import { renderService } from "../render-service";
+import { AUDIO_FORMATS, type AudioFormat } from "../../kernel/audio-urls";
+
+/**
+ * The bytes behind an audio URL never change (the key is a hash of what was rendered), so
+ * responses are cacheable for a year and immutable: Apple Podcasts never revalidates anyway
+ * (PLATFORM-NOTES.md). Range requests (RFC 9110 §14) are answered with 206 by R2 directly, or by
+ * the edge cache from a stored 200 on repeat.
+ */
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+const AudioKey = v.pipe(
+  v.string(),
+  v.regex(AUDIO_KEY_PATTERN, "must be a 64-character lower-case hex cache key"),
+  v.description("Cache key: SHA-256 hex of provider, voice and normalised text."),
+);
+
+function headersFor(obj: R2Object, format: AudioFormat): Headers {
+  return new Headers({
+    "Content-Type": AUDIO_CONTENT_TYPES[format],
+    "Cache-Control": IMMUTABLE,
+    "Accept-Ranges": "bytes",
+    ETag: obj.httpEtag,
+    "Last-Modified": obj.uploaded.toUTCString(),
+  });
+}
+
+/** First and last byte R2 served for a ranged get. */
+function byteSpan(range: R2Range, size: number): [number, number] {
+  if ("suffix" in range && range.suffix !== undefined) return [Math.max(0, size - range.suffix), size - 1];
+  const { offset, length } = range as { offset?: number; length?: number };
+  const start = offset ?? 0;
+  const end = length !== undefined ? Math.min(size, start + length) - 1 : size - 1;
+  return [start, end];
+}
+
+/** Reads an object, building a lazy encoding (Opus, WAV) from the master once when it is missing. */
+async function load<T>(env: Env, key: string, format: AudioFormat, read: (path: string) => Promise<T | null>): Promise<T> {
+  const path = audioObjectPath(key, format);
+  const first = await read(path);
+  if (first !== null) return first;
+  if (format !== "mp3" && (await renderService(env).encode(key, format as LazyFormat)) !== null) {
+    const built = await read(path);
+    if (built !== null) return built;
+  }
+  throw new ApiError("not_found", "no audio with that key");
+}
+
+/** A single byte range (RFC 9110 §14.1.2) as asked for; null for none or one we do not parse (served whole). */
+function singleRange(header: string | null): { first: number } | { suffix: number } | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === "" && m[2] === "")) return null;
+  return m[1] === "" ? { suffix: Number(m[2]) } : { first: Number(m[1]) };
+}
+
+/** RFC 9110 §15.5.17: an unsatisfiable range is a 416 that states the size. */
+function unsatisfiable(size: number): Response {
+  return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}`, "Cache-Control": "no-store" } });
+}
+
+/** R2 may reject an unsatisfiable range with an error rather than an empty range. */
+async function ranged(env: Env, path: string, request: Request): Promise<R2Object | R2ObjectBody | Response | null> {
+  try {
+    return await env.AUDIO.get(path, { range: request.headers, onlyIf: request.headers });
+  } catch (err) {
+    const head = await env.AUDIO.head(path);
+    if (!head || !request.headers.has("range")) throw err;
+    return unsatisfiable(head.size);
+  }
+}
+
+async function serve(env: Env, ctx: ExecutionContext, request: Request, key: string, format: AudioFormat): Promise<Response> {
+  if (request.method === "HEAD") {
+    const obj = await load(env, key, format, (path) => env.AUDIO.head(path));
+    const headers = headersFor(obj, format);
+    headers.set("Content-Length", String(obj.size));
+    return new Response(null, { headers });
+  }
+  const edge = caches.default;
+  const hit = await edge.match(request);
+  if (hit) return hit;
+
+  const obj = await load(env, key, format, (path) => ranged(env, path, request));
+  if (obj instanceof Response) return obj;
+  const headers = headersFor(obj, format);
+  if (!("body" in obj)) {
+    // A failed precondition: If-None-Match / If-Modified-Since mean "not modified" (RFC 9110 §13.1).
+    const notModified = request.headers.has("if-none-match") || request.headers.has("if-modified-since");
+    return new Response(null, { status: notModified ? 304 : 412, headers });
+  }
+  const cacheKey = new Request(request.url, { method: "GET" });
+  const wanted = singleRange(request.headers.get("range"));
+  if (wanted && obj.range) {
+    // R2 answers a range past the end with the whole object; RFC 9110 §14.1.2 makes it unsatisfiable.
+    if (("first" in wanted && wanted.first >= obj.size) || ("suffix" in wanted && wanted.suffix === 0)) return unsatisfiable(obj.size);
+    const [start, end] = byteSpan(obj.range, obj.size);
+    headers.set("Content-Range", `bytes ${start}-${end}/${obj.size}`);
+    headers.set("Content-Length", String(end - start + 1));
+    // The Cache API stores only 200s, but serves later ranges from one: store the whole object.
+    ctx.waitUntil(
+      env.AUDIO.get(audioObjectPath(key, format)).then((full) => {
+        if (full) return edge.put(cacheKey, new Response(full.body, { headers: withLength(headersFor(full, format), full.size) }));
+      }),
+    );
+    return new Response(obj.body, { status: 206, headers });
+  }
+  const response = new Response(obj.body, { headers: withLength(headers, obj.size) });
+  ctx.waitUntil(edge.put(cacheKey, response.clone()));
+  return response;
+}
+
+function withLength(headers: Headers, size: number): Headers {
+  headers.set("Content-Length", String(size));
+  return headers;
+}
+
+const NOTES: Record<AudioFormat, string> = {
+  mp3:
+    "MP3, the canonical encoding. When R2_PUBLIC_URL is set, 302 to the public bucket; else when R2 S3 " +
+    "credentials are set, 302 to a presigned URL valid for one hour; else streamed.",
+  opus: "Ogg Opus, built from the master on first request and kept.",
+  wav: "WAV (16-bit PCM), built from the master on first request and kept.",
+};
+
+/** GET and HEAD /v1/audio/{key}.{format}: one route per encoding, so the OpenAPI paths read as SPEC.md writes them. */
+function audioRoute(format: AudioFormat) {
+  const type = AUDIO_CONTENT_TYPES[format];
+  const responses: Record<number, ResponseDoc> = {
+    200: { description: "The audio", contentType: type },
+    206: { description: "The requested byte range", contentType: type, headers: { "Content-Range": "bytes start-end/size" } },
+    304: { description: "Not modified (If-None-Match)" },
+    404: { description: "Unknown key" },
+    416: { description: "Range not satisfiable", headers: { "Content-Range": "bytes */size" } },
+  };
+  if (format === "mp3") responses[302] = { description: "The public object or a 1-hour presigned URL", headers: { Location: "URL" } };
+  return route({
+    method: ["GET", "HEAD"],
+    path: `/v1/audio/:key.${format}`,
+    tag: "narration",
+    summary: `Audio file as ${format}, with byte ranges`,
+    description:
+      `Public. ${NOTES[format]} Supports Range (206, Content-Range), ETag / If-None-Match (304) and HEAD; ` +
+      "immutable for a year; repeat reads come from the edge cache.",
+    auth: "none",
+    rateLimit: "audio",
+    params: v.object({ key: AudioKey }),
+    responses,
+    async handle({ env, ctx, request, params }) {
+      if (format === "mp3") {
+        const target = await mp3RedirectUrl(env, params.key);
+        if (target) {
+          if (!(await env.AUDIO.head(audioObjectPath(params.key, "mp3")))) throw new ApiError("not_found", "no audio with that key");
+          return new Response(null, { status: 302, headers: { Location: target, "Cache-Control": "no-store" } });
+        }
+      }
+      return serve(env, ctx, request, params.key, format);
+    },
+  });
+}
+
+export const audioRoutes = AUDIO_FORMATS.map(audioRoute);

@@ -1,0 +1,60 @@
+import { eq } from "drizzle-orm";
+import * as v from "valibot";
+import { ApiError } from "../../core/errors";
+import { route } from "../../core/route";
+import { named } from "../../core/schema-registry";
+import { articles, database } from "../../db/index";
+import { VoiceField } from "../fields";
+import { MAX_NARRATED_CHARS } from "../../kernel/render-contract";
+import { JobView, jobView } from "../job-view";
+import { createJob } from "../jobs-service";
+
+const JobEnqueueRequest = named(
+  "JobEnqueueRequest",
+  v.pipe(
+    v.object({
+      text: v.optional(
+        v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_NARRATED_CHARS), v.description(`Raw text to narrate, at most ${MAX_NARRATED_CHARS} characters (what one render can narrate, in segments: about an hour of speech). A job for an article longer than that fails with "too_long".`)),
+      ),
+      article_slug: v.optional(
+        v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Narrate this article (title and body).")),
+      ),
+      voice: v.optional(VoiceField),
+    }),
+    v.check((b) => (b.text === undefined) !== (b.article_slug === undefined), "give exactly one of text and article_slug"),
+  ),
+);
+
+export const postJob = route({
+  method: "POST",
+  path: "/v1/jobs",
+  tag: "narration",
+  summary: "Queue a render job; returns at once",
+  description:
+    "Requires the API key (query api_key, header x-service-key or x-legacy-key); 401 without it. " +
+    "The job is rendered by the render Worker from the Queue (retries with exponential backoff, then a " +
+    "dead-letter queue that marks it failed). Poll GET /v1/jobs/{job_id}.",
+  auth: "api_key",
+  body: JobEnqueueRequest,
+  responses: {
+    202: { description: "The queued job", schema: JobView, headers: { Location: "/v1/jobs/{job_id}" } },
+    401: { description: "Missing or wrong API key" },
+    404: { description: "Unknown article_slug" },
+  },
+  async handle({ env, body }) {
+    let articleId: number | null = null;
+    let voice = body.voice ?? null;
+    let slug: string | null = null;
+    if (body.article_slug !== undefined) {
+      const article = await database(env).query.articles.findFirst({
+        columns: { id: true, slug: true, voice: true },
+        where: eq(articles.slug, body.article_slug),
+      });
+      if (!article) throw new ApiError("not_found", "no article with that slug");
+      ({ id: articleId, slug } = article);
+      voice ??= article.voice;
+    }
+    const job = await createJob(env, { articleId, text: body.text ?? null, voice, priority: "normal" });
+    return Response.json(jobView(env, job, slug), { status: 202, headers: { Location: `/v1/jobs/${job.id}` } });
+  },
+});

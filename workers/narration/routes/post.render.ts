@@ -1,0 +1,64 @@
+import * as v from "valibot";
+import { route } from "../../core/route";
+import { named } from "../../core/schema-registry";
+import { MAX_RENDER_CHARS, renderFailure, VoiceField } from "../fields";
+import { MAX_NARRATED_CHARS } from "../../kernel/render-contract";
+import { renderService } from "../render-service";
+import { AudioUrlFields, audioUrls } from "../audio-urls";
+
+const RenderRequest = named(
+  "RenderRequest",
+  v.object({
+    text: v.pipe(
+      v.string(),
+      v.trim(),
+      v.minLength(1, "text must not be empty"),
+      v.maxLength(MAX_RENDER_CHARS),
+      v.description(
+        `Text to narrate, at most ${MAX_RENDER_CHARS} characters (422 beyond): one segment, about 13 minutes of speech, which renders within a synchronous request. Longer texts, up to ${MAX_NARRATED_CHARS} characters, go through POST /v1/jobs.`,
+      ),
+    ),
+    voice: v.optional(VoiceField),
+  }),
+);
+
+const RenderResponse = named(
+  "RenderResponse",
+  v.object({
+    key: v.pipe(v.string(), v.description("Cache key: SHA-256 hex of provider, voice and normalised text.")),
+    provider: v.pipe(v.string(), v.description("Provider that rendered (or first rendered) the audio.")),
+    voice: v.pipe(v.string(), v.description("Voice used.")),
+    cached: v.pipe(v.boolean(), v.description("True when the audio already existed and no provider was called.")),
+    ...AudioUrlFields,
+    duration_seconds: v.pipe(v.number(), v.description("Real duration of the audio.")),
+  }),
+);
+
+export const postRender = route({
+  method: "POST",
+  path: "/v1/render",
+  tag: "narration",
+  summary: "Render text to audio synchronously (cached by provider, voice and text)",
+  description:
+    "Requires the API key (query api_key, header x-service-key or x-legacy-key); 401 without it. " +
+    "A second render of the same text and voice is answered from the cache without calling a provider.",
+  auth: "api_key",
+  body: RenderRequest,
+  responses: {
+    200: { description: "The audio and its URLs", schema: RenderResponse },
+    401: { description: "Missing or wrong API key" },
+    503: { description: "No provider available for the voice", headers: { "Retry-After": "seconds" } },
+  },
+  async handle({ env, body }) {
+    const result = await renderService(env).render({ text: body.text, voice: body.voice }).catch(renderFailure);
+    const response: v.InferOutput<typeof RenderResponse> = {
+      key: result.key,
+      provider: result.provider,
+      voice: result.voice,
+      cached: result.cached,
+      ...audioUrls(env, result.key),
+      duration_seconds: result.duration_seconds,
+    };
+    return Response.json(response);
+  },
+});

@@ -1,0 +1,24 @@
+import { route } from "../../core/route";
+import { PublishRequest, PublishResponse } from "../publish-schema";
+import { publishArticle } from "../publish-service";
+
+export const postPublishWebhook = route({
+  method: "POST",
+  path: "/v1/webhook/publish",
+  tag: "narration",
+  summary: "Publisher CMS webhook: upsert an article and pre-render its audio",
+  description:
+    "Signed with header x-legacy-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(PUBLISH_WEBHOOK_SECRET, \"<t>.<raw body>\")>. " +
+    "A missing, malformed or wrong signature, or a timestamp more than 300 s from now, answers 401 and changes nothing. " +
+    "Re-publishing updates the article and renders again only when the title, body or voice changed.",
+  auth: "webhook_signature",
+  body: PublishRequest,
+  responses: {
+    200: { description: "The article was stored", schema: PublishResponse },
+    401: { description: "Missing, malformed, wrong or stale signature" },
+    409: { description: "The slug belongs to a listener-forwarded article" },
+  },
+  async handle({ env, body }) {
+    return Response.json(await publishArticle(env, body));
+  },
+});
