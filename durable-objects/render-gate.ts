@@ -4,9 +4,9 @@ import { DurableObject } from "cloudflare:workers";
 export type GateDecision = { ok: true } | { ok: false; retryAfter: number };
 
 /**
- * The render-now in-flight cap of one listener (SPEC.md part 3): one object per listener, whose
+ * The render-now in-flight cap of one listener (README "Rules" 3): one object per listener, whose
  * calls the runtime serialises, so concurrent requests can never take more slots than the cap.
- * Slots are leases with an expiry (PLATFORM-NOTES.md): a render that crashes before it releases
+ * Slots are leases with an expiry: a render that crashes before it releases
  * its slot frees it when the lease runs out, and an alarm clears expired leases.
  */
 export class RenderGate extends DurableObject {

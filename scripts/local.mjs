@@ -84,7 +84,7 @@ export function buildVars() {
 export async function startDev({ port, persistTo, vars = {}, quiet = false, configs = CONFIGS, readyPath = "/v1/health", readyStatus = 200 }) {
   const varArgs = Object.entries({ ...buildVars(), ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const extra = persistTo ? ["--persist-to", persistTo] : [];
-  // --local: Workers AI and other remote bindings cannot be reached offline (PLATFORM-NOTES.md).
+  // --local: Workers AI and other remote bindings cannot be reached offline.
   const child = spawn(
     "wrangler",
     ["dev", ...configs, "--local", "--ip", "127.0.0.1", "--port", String(port), ...extra, ...varArgs],

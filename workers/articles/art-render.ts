@@ -2,7 +2,7 @@ import { initWasm, Resvg } from "@resvg/resvg-wasm";
 import resvgWasm from "@resvg/resvg-wasm/index_bg.wasm";
 import { artSvg, imageSvg } from "./art-svg";
 
-/** Workers compile WebAssembly only from imported modules (PLATFORM-NOTES.md): initialise once per isolate. */
+/** Workers compile WebAssembly only from imported modules (Cloudflare docs, "WebAssembly in Workers"): initialise once per isolate. */
 let ready: Promise<void> | null = null;
 function resvg(): Promise<void> {
   ready ??= initWasm(resvgWasm).catch((err: unknown) => {

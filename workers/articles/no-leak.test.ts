@@ -5,7 +5,7 @@ import { addArticle, addListener, addPlays } from "../../test/support/articles";
 import { trendingArticles } from "../kernel/trending";
 
 /**
- * SPEC.md part 2: a listener_private article belongs to the listener who forwarded it and appears
+ * README "Rules" 2: a listener_private article belongs to the listener who forwarded it and appears
  * in no one else's feed or search. Every public surface of this domain is asked for it, by an
  * anonymous caller and by another listener; none may mention it.
  */

@@ -41,7 +41,7 @@ export const ArticleRecord = named(
   }),
 );
 
-/** A stub is shown to anyone but the full audience of a public article (SPEC.md part 2). */
+/** A stub is shown to anyone but the full audience of a public article (README "Rules" 2). */
 function isStub(visibility: Row["visibility"]): boolean {
   return visibility !== "public";
 }
@@ -87,5 +87,5 @@ export function presentRecord(env: object, a: Row, ownedByViewer: boolean): v.In
   };
 }
 
-/** The header that keeps stubs out of search engines (noindex, per SPEC.md part 2). */
+/** The header that keeps stubs out of search engines (noindex, per README "Rules" 2). */
 export const NOINDEX = { "X-Robots-Tag": "noindex" } as const;

@@ -45,7 +45,7 @@ describe("GET /v1/stories/feed: filters", () => {
     expect((await call("/v1/stories/feed?listener_token=unknown")).status).toBe(404);
   });
 
-  it("answers 422 outside every limit of SPEC.md part 8", async () => {
+  it("answers 422 outside every limit of README Rules 8", async () => {
     const bad = [`vertical=${"v".repeat(81)}`, "limit=0", "limit=101", "offset=-1", "offset=10001", `listener_token=${"t".repeat(65)}`,
       "curated_only=x", "audio_ready_only=x", "personalized=x", "exclude_stubs=x"];
     for (const qs of bad) expect((await call(`/v1/stories/feed?${qs}`)).status, qs).toBe(422);

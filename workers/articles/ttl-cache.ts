@@ -20,7 +20,7 @@ export const CacheStats = named(
 );
 
 /**
- * A per-isolate cache with a TTL and least-recently-used eviction (SPEC.md part 2: the stats are
+ * A per-isolate cache with a TTL and least-recently-used eviction (README "Rules" 2: the stats are
  * per worker process). A Map keeps insertion order, so re-inserting on a hit makes the first key
  * the least recently used one.
  */
@@ -56,7 +56,7 @@ export class TtlCache<V> {
     }
   }
 
-  /** The counters of SPEC.md part 2 "Search-cache stats". */
+  /** The counters of README "Rules" 2 "Search-cache stats". */
   stats(settings: CacheSettings): v.InferOutput<typeof CacheStats> {
     return {
       hits: this.hits,

@@ -16,7 +16,7 @@ async function anyMatches(given: (string | null)[], expected: string[]): Promise
   return results.includes(true);
 }
 
-/** The API key of render, jobs and plays: query api_key, header x-service-key or x-legacy-key (SPEC.md part 5). */
+/** The API key of render, jobs and plays: query api_key, header x-service-key or x-legacy-key (README "Rules" 5). */
 export async function hasApiKey(env: object, request: Request, url: URL): Promise<boolean> {
   const given = [url.searchParams.get("api_key"), request.headers.get("x-service-key"), request.headers.get("x-legacy-key")];
   return anyMatches(given, [config(env).SERVICE_API_KEY]);

@@ -1,57 +1,110 @@
 import * as v from "valibot";
+import { binding, configurationIssues, flag, optionalUrl, text, whole, type ConfigIssue } from "./config-fields";
 
 /**
- * Vars and secrets, checked once per isolate. Bindings (DB, AUDIO, ...) are typed by
- * `wrangler types`; this schema turns the string configuration into checked values.
+ * The API Worker's configuration: every var, secret and binding it reads, checked once per isolate
+ * by one schema. Each entry belongs to a named part, so a bad value is reported by variable and part
+ * (GET /v1/health) and never by value. README "Configuration" lists them.
  */
-const optionalText = v.optional(v.string(), "");
-
-function count(fallback: number) {
-  return v.optional(
-    v.pipe(v.string(), v.regex(/^\d+$/, "must be a whole number"), v.transform(Number)),
-    String(fallback),
-  );
-}
+const PARTS = {
+  addresses: {
+    BASE_URL: v.pipe(v.string(), v.url("must be an absolute URL")),
+    WEB_URL: v.pipe(v.string(), v.url("must be an absolute URL")),
+  },
+  credentials: {
+    SERVICE_API_KEY: text,
+    PUBLISH_WEBHOOK_SECRET: text,
+    ADMIN_EMAIL: text,
+    ADMIN_PASSWORD: text,
+    ADMIN_TOKEN: text,
+    ADMIN_ALLOWLIST: text,
+    LEGACY_INTAKE_TOKEN: text,
+    TOKEN_ENCRYPTION_KEY: v.optional(
+      v.pipe(v.string(), v.check((k) => k === "" || /^[A-Za-z0-9+/]{43}=$/.test(k), "must be 32 bytes in base64")),
+      "",
+    ),
+  },
+  limits: {
+    MAX_IN_FLIGHT_RENDERS_PER_LISTENER: whole(3),
+    RATE_LIMIT_READ_PER_MINUTE: whole(60),
+    RATE_LIMIT_ADMIN_PER_MINUTE: whole(30),
+  },
+  // Search and trending caches (README "Search"): a TTL of 0 disables a cache.
+  caches: {
+    SEARCH_CACHE_TTL_SECONDS: whole(60),
+    SEARCH_CACHE_CAPACITY: whole(500),
+    SEARCH_CACHE_DEGRADED: flag(false),
+    TRENDING_CACHE_TTL_SECONDS: whole(60),
+    TRENDING_CACHE_CAPACITY: whole(200),
+  },
+  mail: {
+    MAIL_OUTBOX: flag(false),
+    MAIL_FROM: v.optional(v.string(), "Narration <no-reply@narration.local>"),
+    RESEND_API_KEY: text,
+  },
+  /** newsapi.org key for search suggestions; without it the keyless GDELT DOC API is asked. */
+  news: { NEWS_API_KEY: text },
+  wallet: { CIRCLE_API_KEY: text },
+  audio_delivery: {
+    R2_PUBLIC_URL: optionalUrl,
+    R2_ACCESS_KEY_ID: text,
+    R2_SECRET_ACCESS_KEY: text,
+    R2_ACCOUNT_ID: text,
+    R2_BUCKET_NAME: v.optional(v.string(), "narration-audio"),
+  },
+  build: {
+    BUILD_COMMIT: v.optional(v.string(), "unknown"),
+    BUILD_TIME: v.optional(v.string(), "unknown"),
+    COMPATIBILITY_DATE: v.optional(v.string(), "unknown"),
+  },
+  bindings: {
+    DB: binding,
+    AUDIO: binding,
+    RENDER_QUEUE: binding,
+    RENDER: binding,
+    RATE_LIMITER: binding,
+    RENDER_GATE: binding,
+    DEDUPE_WINDOW: binding,
+  },
+} as const;
 
 const ConfigSchema = v.object({
-  BASE_URL: v.pipe(v.string(), v.url("must be an absolute URL")),
-  WEB_URL: v.pipe(v.string(), v.url("must be an absolute URL")),
-  SERVICE_API_KEY: optionalText,
-  PUBLISH_WEBHOOK_SECRET: optionalText,
-  ADMIN_EMAIL: optionalText,
-  ADMIN_PASSWORD: optionalText,
-  ADMIN_TOKEN: optionalText,
-  ADMIN_ALLOWLIST: optionalText,
-  LEGACY_INTAKE_TOKEN: optionalText,
-  TOKEN_ENCRYPTION_KEY: optionalText,
-  MAX_IN_FLIGHT_RENDERS_PER_LISTENER: count(3),
-  RATE_LIMIT_READ_PER_MINUTE: count(60),
-  RATE_LIMIT_ADMIN_PER_MINUTE: count(30),
-  // Search and trending caches (SPEC.md part 4 search rules 2 and 3): TTL 0 disables a cache.
-  SEARCH_CACHE_TTL_SECONDS: count(60),
-  SEARCH_CACHE_CAPACITY: count(500),
-  SEARCH_CACHE_DEGRADED: v.optional(v.pipe(v.picklist(["true", "false"]), v.transform((s) => s === "true")), "false"),
-  TRENDING_CACHE_TTL_SECONDS: count(60),
-  TRENDING_CACHE_CAPACITY: count(200),
-  /** newsapi.org key for search suggestions; without it the keyless GDELT DOC API is asked. */
-  NEWS_API_KEY: optionalText,
+  ...PARTS.addresses,
+  ...PARTS.credentials,
+  ...PARTS.limits,
+  ...PARTS.caches,
+  ...PARTS.mail,
+  ...PARTS.news,
+  ...PARTS.wallet,
+  ...PARTS.audio_delivery,
+  ...PARTS.build,
+  ...PARTS.bindings,
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;
 
-const cache = new WeakMap<object, Config>();
+const checked = new WeakMap<object, { config?: Config; issues: ConfigIssue[] }>();
 
-/** The checked configuration of `env`; throws a readable error naming every bad variable. */
-export function config(env: object): Config {
-  const hit = cache.get(env);
-  if (hit) return hit;
-  const parsed = v.safeParse(ConfigSchema, env);
-  if (!parsed.success) {
-    const problems = parsed.issues.map((i) => `${v.getDotPath(i) ?? "?"} ${i.message}`);
-    throw new Error(`invalid configuration: ${problems.join("; ")}`);
+function check(env: object) {
+  let hit = checked.get(env);
+  if (!hit) {
+    const parsed = v.safeParse(ConfigSchema, env);
+    hit = parsed.success ? { config: parsed.output, issues: [] } : { issues: configurationIssues(PARTS, parsed.issues) };
+    checked.set(env, hit);
   }
-  cache.set(env, parsed.output);
-  return parsed.output;
+  return hit;
+}
+
+/** What is wrong with `env`'s configuration, by part and variable (never a value); empty when all is well. */
+export function configProblems(env: object): ConfigIssue[] {
+  return check(env).issues;
+}
+
+/** The checked configuration of `env`; throws an error naming every bad variable. */
+export function config(env: object): Config {
+  const { config: ok, issues } = check(env);
+  if (ok) return ok;
+  throw new Error(`invalid configuration: ${issues.map((i) => `${i.variable} (${i.part}) ${i.message}`).join("; ")}`);
 }
 
 /** The base URL without a trailing slash, for building absolute links. */
@@ -64,7 +117,7 @@ export function webUrl(env: object): string {
   return config(env).WEB_URL.replace(/\/+$/, "");
 }
 
-/** An article's page on the web front-end (SPEC.md: {web_url}/embed/article/{slug}). */
+/** An article's page on the web front-end (README "Rules" 4: {web_url}/embed/article/{slug}). */
 export function articlePageUrl(env: object, slug: string): string {
   return `${webUrl(env)}/embed/article/${encodeURIComponent(slug)}`;
 }

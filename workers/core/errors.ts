@@ -20,7 +20,7 @@ const STATUS = {
 
 export type ErrorCode = keyof typeof STATUS;
 
-/** One entry of the 422 `detail` list (DESIGN.md "Validation errors"). */
+/** One entry of the 422 `detail` list (README "API conventions", validation). */
 export interface ValidationIssue {
   loc: (string | number)[];
   msg: string;

@@ -34,6 +34,16 @@ const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   feed_token: undefined,
 };
 
+/** The 401 each credential kind answers (path tokens answer 404 instead: README "Credentials"). */
+const UNAUTHORIZED: Record<AuthKind, string | undefined> = {
+  none: undefined,
+  api_key: "Missing or wrong API key",
+  admin: "Missing or wrong admin token",
+  listener_token: undefined,
+  feed_token: undefined,
+  webhook_signature: "Missing, malformed, wrong or stale signature",
+};
+
 const SECURITY_SCHEMES = {
   ApiKeyQuery: { type: "apiKey", in: "query", name: "api_key", description: "The service API key (SERVICE_API_KEY)." },
   ServiceKey: { type: "apiKey", in: "header", name: "x-service-key", description: "The service API key (SERVICE_API_KEY)." },
@@ -126,7 +136,8 @@ function responses(r: Route) {
       content: { "application/json": { schema: jsonSchema(ValidationErrorBody) } },
     };
   }
-  if (r.auth !== "none" && r.auth !== "listener_token") out["401"] ??= error("Missing or invalid credentials");
+  const refused = UNAUTHORIZED[r.auth];
+  if (refused) out["401"] ??= error(refused);
   if (r.rateLimit || r.path.startsWith("/v1/admin/")) {
     out["429"] ??= { ...error("Per-IP rate limit exceeded"), headers: { "Retry-After": { schema: { type: "integer" } } } };
   }

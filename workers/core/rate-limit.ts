@@ -2,7 +2,7 @@ import { config } from "./config";
 import { ApiError } from "./errors";
 
 /**
- * Per-IP budgets (SPEC.md part 8). `read` covers public reads, `admin` every /v1/admin/* path
+ * Per-IP budgets (README "Rules" 8). `read` covers public reads, `admin` every /v1/admin/* path
  * (throttled by prefix), `audio` the audio files that podcast apps fetch in many ranged requests.
  */
 const BUCKETS = {

@@ -19,3 +19,13 @@ export function database(env: Pick<Env, "DB">) {
 }
 
 export type Database = ReturnType<typeof database>;
+
+/** D1 binds at most 100 parameters per statement: lists bound with IN go in parts of this size. */
+export const D1_IN_LIST = 90;
+
+/** `items` in consecutive parts of at most `size`. */
+export function chunks<T>(items: readonly T[], size = D1_IN_LIST): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
 import { trendingArticles } from "../kernel/trending";
 import { shownInFull } from "../kernel/visibility";
-import { articles, audioObjects, database } from "../db";
+import { articles, audioObjects, database, chunks } from "../db";
 import { ofListener } from "../kernel/listener-articles";
 import type { Listener } from "../kernel/listener-tokens";
 import type { Selection } from "./catalog";
@@ -10,9 +10,6 @@ import type { Selection } from "./catalog";
 const FEED_MAX_ITEMS = 1000;
 /** Items of the all-trending feed: the top of the ranking. */
 const TRENDING_ITEMS = 100;
-/** D1 binds at most 100 parameters per statement. */
-const KEYS_PER_QUERY = 90;
-
 /** One episode: an article whose MP3 exists, with the exact sizes the enclosure needs. */
 export interface FeedItem {
   slug: string;
@@ -92,10 +89,7 @@ async function trendingReady(env: Pick<Env, "DB">): Promise<FeedItem[]> {
   const keys = [...new Set(ranked.map((a) => a.audioKey!))];
   if (keys.length === 0) return [];
   const db = database(env);
-  const chunks = Array.from({ length: Math.ceil(keys.length / KEYS_PER_QUERY) }, (_, i) =>
-    db.select().from(audioObjects).where(inArray(audioObjects.key, keys.slice(i * KEYS_PER_QUERY, (i + 1) * KEYS_PER_QUERY))),
-  );
-  const [first, ...rest] = chunks;
+  const [first, ...rest] = chunks(keys).map((part) => db.select().from(audioObjects).where(inArray(audioObjects.key, part)));
   const sizes = new Map((await db.batch([first, ...rest])).flat().map((o) => [o.key, o]));
   const items = ranked.flatMap((a) => {
     const audio = sizes.get(a.audioKey!);

@@ -3,7 +3,7 @@ import type { ResponseDoc } from "../core/route";
 import { RSS_CONTENT_TYPE } from "./feed-response";
 import { VTT_CONTENT_TYPE } from "./transcript";
 
-/** Every feed path answers GET and HEAD (SPEC.md part 4; part 7: directory probes use HEAD). */
+/** Every feed path answers GET and HEAD (README "Rules" 4; part 7: directory probes use HEAD). */
 export const FEED_METHODS = ["GET", "HEAD"] as const;
 
 export const FeedSlugParams = v.object({

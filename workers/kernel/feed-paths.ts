@@ -9,7 +9,7 @@ export function privateFeedPath(token: string): string {
   return `/v1/podcasts/u/${encodeURIComponent(token)}.xml`;
 }
 
-/** How long a podcast app should wait after a 503 from a feed (SPEC.md part 4: feed build failure). */
+/** How long a podcast app should wait after a 503 from a feed (README "Rules" 4: feed build failure). */
 const FEED_RETRY_AFTER_SECONDS = 60;
 
 /** The 503 of a feed that cannot be built or looked up right now. */

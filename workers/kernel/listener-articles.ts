@@ -1,11 +1,12 @@
 import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import { listedFor } from "./visibility";
-import { articles, database, type Database } from "../db/index";
+import * as v from "valibot";
+import { articles, database, type Database } from "../db";
+import { listingColumns } from "./article-columns";
 import { audioUrl } from "./audio-urls";
-import { requireListener } from "../kernel/listener-tokens";
 import type { Listener } from "./listener-tokens";
+import { listedFor } from "./visibility";
 
-/** Render status of an article as the listener queue reports it (SPEC.md part 2, Render job). */
+/** Render status of an article as the listener queue reports it (README "Rules" 2, Render job). */
 export type QueueStatus = "pending" | "rendering" | "failed" | "done";
 
 // Correlated subqueries name the outer table in full: drizzle renders ${articles.id} as a bare "id"
@@ -50,15 +51,8 @@ export interface ListenerArticle {
 export async function articlesWithStatus(db: Database, where: SQL, limit: number): Promise<ListenerArticle[]> {
   const rows = await db
     .select({
-      id: articles.id,
-      slug: articles.slug,
-      title: articles.title,
-      publisher: articles.publisher,
-      vertical: articles.vertical,
-      summary: articles.summary,
-      listenSeconds: articles.listenSeconds,
+      ...listingColumns,
       curated: articles.curated,
-      createdAt: articles.createdAt,
       articleKey: articles.audioKey,
       doneKey,
       lastState,
@@ -87,8 +81,29 @@ export function resolvedAudioUrl(env: object, a: ListenerArticle): string | null
   return a.audioKey ? audioUrl(env, a.audioKey) : null;
 }
 
-/** The newest `limit` articles of the listener holding `token` (404 for an unknown token). */
-export async function newestForToken(env: Pick<Env, "DB">, token: string, limit: number): Promise<ListenerArticle[]> {
-  const db = database(env);
-  return articlesWithStatus(db, ofListener(await requireListener(db, token)), limit);
+/** The fields both listings of a listener's articles show (GET /v1/listeners/{token}/feed and /queue). */
+export const ListingItemEntries = {
+  slug: v.string(),
+  title: v.string(),
+  publisher: v.string(),
+  vertical: v.string(),
+  audio_url: v.pipe(v.nullable(v.string()), v.description("The playable MP3 once the audio is ready.")),
+  created_at: v.string(),
+};
+
+/** `a` as the common fields of a listing item. */
+export function listingItem(env: object, a: ListenerArticle) {
+  return {
+    slug: a.slug,
+    title: a.title,
+    publisher: a.publisher,
+    vertical: a.vertical,
+    audio_url: resolvedAudioUrl(env, a),
+    created_at: a.createdAt.toISOString(),
+  };
+}
+
+/** The newest `limit` articles the listener's feed and queue list. */
+export function newestOf(env: Pick<Env, "DB">, listener: Listener, limit: number): Promise<ListenerArticle[]> {
+  return articlesWithStatus(database(env), ofListener(listener), limit);
 }

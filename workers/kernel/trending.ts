@@ -1,9 +1,10 @@
 import { and, desc, eq, gte, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import { articles, database, plays } from "../db/index";
+import { listingColumns } from "./article-columns";
 import { listedFor, shownInFull } from "./visibility";
 
 /**
- * The trending ranking (SPEC.md part 1: "listed in a trending feed"; the formula is ours):
+ * The trending ranking (README "Rules" 1: "listed in a trending feed"; the formula is ours):
  *
  *   heat  = Σ over plays of the last 7 days of (2 if the play is under 24 h old, else 1)
  *   age_h = hours since the article entered the archive (created_at)
@@ -36,18 +37,11 @@ export interface TrendingOptions {
 }
 
 const trendingColumns = {
-  id: articles.id,
-  slug: articles.slug,
-  title: articles.title,
-  publisher: articles.publisher,
-  vertical: articles.vertical,
-  summary: articles.summary,
+  ...listingColumns,
   host: articles.host,
   declassified: articles.declassified,
   visibility: articles.visibility,
   audioKey: articles.audioKey,
-  listenSeconds: articles.listenSeconds,
-  createdAt: articles.createdAt,
   publishedAt: articles.publishedAt,
   url: articles.url,
   ownerListenerId: articles.ownerListenerId,

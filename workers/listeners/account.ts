@@ -1,7 +1,8 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import { articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs } from "../db";
+import { nowMs } from "../db/tables/columns";
 import { privateFeedPath } from "../kernel/feed-paths";
 import { decryptToken, mintToken, type Listener } from "../kernel/listener-tokens";
 
@@ -15,11 +16,9 @@ export function feedUrl(env: object, privateFeedToken: string): string {
   return `${baseUrl(env)}${privateFeedPath(privateFeedToken)}`;
 }
 
-const now = sql`(cast(unixepoch('subsecond') * 1000 as integer))`;
-
 /**
  * Subscribes `email` to `verticals`: one upsert, so concurrent subscribes of one address give one
- * row. A repeat keeps the account and feed tokens (SPEC.md: idempotent on e-mail, same token) and
+ * row. A repeat keeps the account and feed tokens (README "Rules" 4: idempotent on e-mail, same token) and
  * replaces the verticals filter.
  */
 export async function subscribe(env: Pick<Env, "DB"> & object, email: string, verticals: string[]) {
@@ -34,7 +33,7 @@ export async function subscribe(env: Pick<Env, "DB"> & object, email: string, ve
       privateFeedTokenHash: feed.hash,
       privateFeedTokenEncrypted: feed.encrypted,
     })
-    .onConflictDoUpdate({ target: listeners.email, set: { verticals, updatedAt: now } })
+    .onConflictDoUpdate({ target: listeners.email, set: { verticals, updatedAt: nowMs } })
     .returning();
   const created = row.tokenHash === account.hash;
   const token = created ? account.token : await decryptToken(env, row.tokenEncrypted);
@@ -72,7 +71,7 @@ export async function rotate(env: Pick<Env, "DB"> & object, listener: Listener) 
       tokenEncrypted: account.encrypted,
       privateFeedTokenHash: feed.hash,
       privateFeedTokenEncrypted: feed.encrypted,
-      updatedAt: now,
+      updatedAt: nowMs,
     })
     // Only the holder of the current token rotates: of two concurrent rotates, the second gets 404.
     .where(and(eq(listeners.id, listener.id), eq(listeners.tokenHash, listener.tokenHash)))

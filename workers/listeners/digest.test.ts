@@ -12,7 +12,7 @@ async function setLastDigest(email: string, at: number | null) {
   await env.DB.prepare("update listeners set last_digest_at = ? where email = ?").bind(at, email).run();
 }
 
-describe("daily digest (SPEC.md parts 3, 6, 8)", () => {
+describe("daily digest (README Rules 3, 6, 8)", () => {
   it("mails each active listener their best new articles with listen links and their feed link", async () => {
     const sub = await subscribeVia("digest@example.test", ["tech"]);
     const curated = await addArticle({ vertical: "tech", title: "Curated & chosen", curated: true, createdAt: new Date(Date.now() - 2 * HOUR) });

@@ -12,7 +12,7 @@ import type { Listener } from "../kernel/listener-tokens";
 /** The digest's entry in [triggers] crons of wrangler.toml; the scheduled handler dispatches on it. */
 export const DIGEST_CRON = "0 7 * * *";
 
-/** SPEC.md part 8: a listener sent a digest less than 20 hours ago is skipped silently. */
+/** README "Rules" 8: a listener sent a digest less than 20 hours ago is skipped silently. */
 export const DIGEST_GUARD_MS = 20 * 60 * 60 * 1000;
 /** Articles per digest, and how far back a first digest looks. */
 const DIGEST_SIZE = 5;
@@ -61,7 +61,7 @@ function digestMessage(env: object, listener: Listener, items: ListenerArticle[]
 }
 
 /**
- * Sends each active listener a digest of the best new articles in their verticals (SPEC.md part 6).
+ * Sends each active listener a digest of the best new articles in their verticals (README "Rules" 6).
  * The 20-hour guard is claimed with one conditional write per listener, so two overlapping runs
  * (the cron and an admin run) never mail the same listener twice; a failed send releases the claim.
  */

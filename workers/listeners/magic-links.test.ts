@@ -2,13 +2,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
-import { issueMagicToken, MAGIC_LINK_TTL_MS } from "./magic-links";
+import { issueMagicToken, MAGIC_LINK_TTL_MS } from "../kernel/magic-links";
 import { feedTokenOf, magicOf, readOutbox, subscribeVia, waitForOutbox } from "../../test/support/listeners";
 
 const exchange = (magic: unknown, path = "/v1/auth/listener-magic-link/exchange") => call(path, jsonBody("POST", magic === undefined ? {} : { magic }));
 const adminExchange = (magic: unknown) => exchange(magic, "/v1/admin/auth/magic-link/exchange");
 
-describe("listener magic link (SPEC.md parts 3, 4, 7)", () => {
+describe("listener magic link (README Rules 3, 4, 7)", () => {
   it("answers the same whether or not the e-mail is subscribed, and mails only a subscriber", async () => {
     await subscribeVia("known@example.test");
     const unknown = await call("/v1/auth/listener-magic-link", jsonBody("POST", { email: "nobody@example.test" }));

@@ -44,10 +44,12 @@ describe("Resend adapter", () => {
 });
 
 describe("mailer selection", () => {
+  const configured = (over: Record<string, string>): Env => ({ ...env, ...over });
+
   it("prefers the outbox, then Resend, else nothing", () => {
-    expect(mailer({ DB: env.DB, MAIL_OUTBOX: "true", RESEND_API_KEY: "k" })?.kind).toBe("outbox");
-    expect(mailer({ DB: env.DB, MAIL_OUTBOX: "", RESEND_API_KEY: "k" })?.kind).toBe("resend");
-    expect(mailer({ DB: env.DB, MAIL_OUTBOX: "", RESEND_API_KEY: "" })).toBeNull();
+    expect(mailer(configured({ MAIL_OUTBOX: "true", RESEND_API_KEY: "k" }))?.kind).toBe("outbox");
+    expect(mailer(configured({ MAIL_OUTBOX: "false", RESEND_API_KEY: "k" }))?.kind).toBe("resend");
+    expect(mailer(configured({ MAIL_OUTBOX: "false", RESEND_API_KEY: "" }))).toBeNull();
   });
 });
 

@@ -123,7 +123,7 @@ describe("GET /v1/audio/{key}.opus|.wav built on first request", () => {
   });
 });
 
-describe("GET /v1/audio/{key}.mp3 redirects (SPEC.md part 4)", () => {
+describe("GET /v1/audio/{key}.mp3 redirects (README Rules 4)", () => {
   it("302 to the public bucket URL when R2_PUBLIC_URL is set", async () => {
     const key = await rendered();
     const res = await callWith(null, `/v1/audio/${key}.mp3`, { redirect: "manual" }, { R2_PUBLIC_URL: "https://audio.example.test/" });

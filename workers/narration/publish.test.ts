@@ -42,7 +42,7 @@ function spyQueue() {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("POST /v1/webhook/publish: signature (DESIGN.md)", () => {
+describe("POST /v1/webhook/publish: signature (README, Publish webhook)", () => {
   const secret = testVars.PUBLISH_WEBHOOK_SECRET;
   const cases: [string, (raw: Uint8Array) => Promise<string | null>][] = [
     ["missing", async () => null],

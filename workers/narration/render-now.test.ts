@@ -27,7 +27,7 @@ async function article(slug: string, extra = "") {
 
 const renderNow = (slug: string, token: string, voice?: string) => call(`/v1/articles/${slug}/render-now`, jsonBody("POST", { listener_token: token, voice }));
 
-describe("POST /v1/articles/{slug}/render-now (SPEC.md part 3)", () => {
+describe("POST /v1/articles/{slug}/render-now (README Rules 3)", () => {
   it("202 with Location to the polling path and a new priority-high job for the listener", async () => {
     const l = await listener();
     const articleId = await article("a1");

@@ -83,7 +83,7 @@ async function runJob(env: ConsumerEnv, jobId: string, synthesizers: Synthesizer
           .where(and(eq(articles.id, article.id), eq(articles.contentHash, article.contentHash))),
       ]
     : [];
-  // A pre-warm render done is the listener's first render (SPEC.md part 4, pre-warm).
+  // A pre-warm render done is the listener's first render (README "Rules" 4, pre-warm).
   const markWarmed = job.warmListenerId
     ? [
         db

@@ -4,6 +4,7 @@ import { encodeStored } from "./pipeline/store";
 import { renderText } from "./pipeline/render";
 import { configuredProviders } from "./providers/registry";
 import type { LazyFormat, RenderInput, RenderResult, RenderRpc } from "../kernel/render-contract";
+import { renderConfig } from "./config";
 import { measureEngine } from "./measure";
 
 const DEAD_LETTER_QUEUE = "narration-render-dlq";
@@ -11,14 +12,17 @@ const DEAD_LETTER_QUEUE = "narration-render-dlq";
 /**
  * The render Worker: consumes the render Queue and its dead-letter queue. Its only HTTP route is the
  * engine measurement of `npm run bench` (POST /bench with text): production sets workers_dev = false
- * and no routes, so it is reachable only under `wrangler dev`.
+ * and no routes, so it is reachable only under `wrangler dev`. Every entry point checks the
+ * configuration first (once per isolate), so a missing binding or bad key fails with its name.
  */
 export default {
-  async fetch(request) {
+  async fetch(request, env) {
+    renderConfig(env);
     if (request.method !== "POST" || new URL(request.url).pathname !== "/bench") return new Response("not found", { status: 404 });
     return Response.json(await measureEngine(await request.text()));
   },
   async queue(batch, env) {
+    renderConfig(env);
     if (batch.queue === DEAD_LETTER_QUEUE) await consumeDeadLetters(batch, env);
     else await consumeRenderBatch(batch, env, configuredProviders(env));
   },
@@ -27,10 +31,12 @@ export default {
 /** Synchronous renders and lazy encodings for the API Worker (service binding RENDER). */
 export class RenderService extends WorkerEntrypoint<Env> implements RenderRpc {
   async render(input: RenderInput): Promise<RenderResult> {
+    renderConfig(this.env);
     return renderText(this.env, input, configuredProviders(this.env));
   }
 
   async encode(key: string, format: LazyFormat): Promise<{ bytes: number } | null> {
+    renderConfig(this.env);
     return encodeStored(this.env, key, format);
   }
 }

@@ -1,3 +1,4 @@
+import { config } from "../../core/config";
 import { isNotNull } from "drizzle-orm";
 import * as v from "valibot";
 import { ApiError } from "../../core/errors";
@@ -6,7 +7,7 @@ import { named } from "../../core/schema-registry";
 import { database, listeners } from "../../db/index";
 import { listProviderWallets } from "../wallet-provider";
 
-/** SPEC.md part 2: the audit shows at most 20 orphan addresses. */
+/** README "Rules" 2: the audit shows at most 20 orphan addresses. */
 const ORPHAN_SAMPLE = 20;
 
 const WalletAudit = named(
@@ -27,11 +28,10 @@ export const walletAudit = route({
   auth: "admin",
   responses: {
     200: { description: "The audit", schema: WalletAudit },
-    401: { description: "No valid admin token" },
     503: { description: "CIRCLE_API_KEY is not configured, or the provider failed" },
   },
   async handle({ env }) {
-    const apiKey = env.CIRCLE_API_KEY;
+    const apiKey = config(env).CIRCLE_API_KEY;
     if (!apiKey) throw new ApiError("unavailable", "the wallet provider is not configured (CIRCLE_API_KEY)");
     const [provider, rows] = await Promise.all([
       listProviderWallets(apiKey),

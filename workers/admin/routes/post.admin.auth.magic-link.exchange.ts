@@ -1,6 +1,6 @@
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
-import { MagicExchangeRequest, redeemMagicToken, requireMagic } from "../../listeners/magic-links";
+import { MagicExchangeRequest, redeemMagicToken, requireMagic } from "../../kernel/magic-links";
 import { AdminTokenResponse, adminTokenResponse } from "../admin-token";
 import * as v from "valibot";
 
@@ -14,7 +14,7 @@ export const exchangeAdminMagicLink = route({
   responses: {
     200: { description: "Signed in", schema: AdminTokenResponse },
     400: { description: "No magic member" },
-    410: { description: "Used, expired, wrong scope or unknown: all the same (SPEC.md part 7)" },
+    410: { description: "Used, expired, wrong scope or unknown: all the same (README Rules 7)" },
     503: { description: "No admin token is configured" },
   },
   async handle({ env, body }) {

@@ -2,11 +2,11 @@ import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { articles, audioObjects, database, renderJobs, type Database } from "../../db/index";
+import { articles, audioObjects, chunks, database, renderJobs, type Database } from "../../db";
 import { allObjectPaths } from "../../kernel/audio-objects";
 
 /**
- * POST /v1/admin/cancelled-audio/cleanup (SPEC.md part 4): cancelled jobs may leave audio that
+ * POST /v1/admin/cancelled-audio/cleanup (README "Rules" 4): cancelled jobs may leave audio that
  * nothing plays. Objects still referenced by a done job or an article are kept; the rest are
  * deleted in batches, and the cancelled jobs' key references are nulled. Errors are collected,
  * never fatal: a key whose delete failed keeps its references, so the next run retries it.
@@ -17,9 +17,6 @@ const DEFAULT_PUBLISHER_PATTERN = "%";
 const MAX_LIMIT = 10_000;
 /** R2 deletes at most 1,000 keys per call. */
 const MAX_BATCH = 1_000;
-/** D1 binds at most 100 parameters per statement. */
-const SQL_CHUNK = 90;
-
 const CleanupRequest = named(
   "CancelledAudioCleanupRequest",
   v.object({
@@ -57,16 +54,10 @@ const CleanupReport = named(
   }),
 );
 
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /** The subset of `keys` a done job or an article still references. */
 async function stillReferenced(db: Database, keys: string[]): Promise<Set<string>> {
   const used = new Set<string>();
-  for (const part of chunks(keys, SQL_CHUNK)) {
+  for (const part of chunks(keys)) {
     const [jobs, arts] = await Promise.all([
       db
         .selectDistinct({ key: renderJobs.audioKey })
@@ -82,7 +73,7 @@ async function stillReferenced(db: Database, keys: string[]): Promise<Set<string
 /** How many master segments each key was rendered in (objects.ts masterObjectPaths); 1 when unknown. */
 async function segmentCounts(db: Database, keys: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
-  for (const part of chunks(keys, SQL_CHUNK)) {
+  for (const part of chunks(keys)) {
     const rows = await db.select({ key: audioObjects.key, segments: audioObjects.segments }).from(audioObjects).where(inArray(audioObjects.key, part));
     for (const r of rows) counts.set(r.key, r.segments);
   }
@@ -98,7 +89,6 @@ export const cleanupCancelledAudio = route({
   body: v.optional(CleanupRequest, {}),
   responses: {
     200: { description: "What was (or would be) deleted", schema: CleanupReport },
-    401: { description: "No valid admin token" },
   },
   async handle({ env, body }) {
     const db = database(env);
@@ -146,9 +136,9 @@ export const cleanupCancelledAudio = route({
     const settled = new Set([...gone, ...used]);
     const ids = rows.filter((r) => settled.has(r.key as string)).map((r) => r.id);
     const writes = [
-      ...chunks(ids, SQL_CHUNK).map((part) => db.update(renderJobs).set({ audioKey: null }).where(inArray(renderJobs.id, part))),
+      ...chunks(ids).map((part) => db.update(renderJobs).set({ audioKey: null }).where(inArray(renderJobs.id, part))),
       // The audio is gone: the cache must not answer a render of this text with it any more.
-      ...chunks(gone, SQL_CHUNK).map((part) => db.delete(audioObjects).where(inArray(audioObjects.key, part))),
+      ...chunks(gone).map((part) => db.delete(audioObjects).where(inArray(audioObjects.key, part))),
     ];
     try {
       for (const part of chunks(writes, 50)) await db.batch(part as [(typeof part)[0], ...typeof part]);

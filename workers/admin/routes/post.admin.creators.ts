@@ -30,7 +30,6 @@ export const postAdminCreator = route({
   body: CreatorCreateRequest,
   responses: {
     201: { description: "Created", schema: CreatorCreateResponse },
-    401: { description: "Missing or wrong admin token" },
     409: { description: "The slug is taken" },
   },
   async handle({ env, body }) {

@@ -9,7 +9,6 @@ export const runDigest = route({
   auth: "admin",
   responses: {
     200: { description: "What the run did", schema: DigestRunResponse },
-    401: { description: "No valid admin token" },
   },
   async handle({ env }) {
     return Response.json(await sendDailyDigest(env));

@@ -39,7 +39,6 @@ export const preWarmListener = route({
   body: v.optional(PreWarmRequest, {}),
   responses: {
     200: { description: "What was queued", schema: PreWarmResponse },
-    401: { description: "No valid admin token" },
     404: { description: "Unknown listener token" },
   },
   async handle({ env, params, body }) {

@@ -41,7 +41,7 @@ export const alphaSignups = sqliteTable("alpha_signups", {
   createdAt: createdAt(),
 });
 
-/** A single-use secret sent by e-mail, looked up by its SHA-256 (SPEC.md part 2). */
+/** A single-use secret sent by e-mail, looked up by its SHA-256 (README "Rules" 2). */
 export const magicTokens = sqliteTable("magic_tokens", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   tokenHash: text("token_hash").notNull().unique(),

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { hasApiKey } from "../../core/auth";
+import { configProblems } from "../../core/config";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { API_VERSION } from "../../core/version";
@@ -12,6 +13,13 @@ const HealthResponse = named(
     status: v.literal("ok"),
     service: v.string(),
     version: v.string(),
+    configuration: v.pipe(
+      v.object({
+        ok: v.boolean(),
+        problems: v.array(v.object({ part: v.string(), variable: v.string(), message: v.string() })),
+      }),
+      v.description("Whether every var, secret and binding passed the configuration schema; each problem names its part and variable, never a value."),
+    ),
     bindings: v.pipe(
       v.optional(v.record(v.string(), BindingState)),
       v.description("State of each binding; present only with a valid x-service-key."),
@@ -50,12 +58,19 @@ export const getHealth = route({
   method: "GET",
   path: "/v1/health",
   tag: "health",
-  summary: "Liveness; with a valid x-service-key, also the state of each binding",
+  summary: "Liveness and configuration problems by part; with a valid x-service-key, also the state of each binding",
   auth: "none",
   responses: { 200: { description: "The service is up", schema: HealthResponse } },
   async handle({ env, request, url }) {
-    const body: v.InferOutput<typeof HealthResponse> = { status: "ok", service: "narration-api", version: API_VERSION };
-    if (await hasApiKey(env, request, url)) body.bindings = await bindingStates(env);
+    const problems = configProblems(env);
+    const body: v.InferOutput<typeof HealthResponse> = {
+      status: "ok",
+      service: "narration-api",
+      version: API_VERSION,
+      configuration: { ok: problems.length === 0, problems },
+    };
+    // The API key itself is configuration: without a valid configuration there is nothing to check it against.
+    if (problems.length === 0 && (await hasApiKey(env, request, url))) body.bindings = await bindingStates(env);
     return Response.json(body, { headers: { "Cache-Control": "no-store" } });
   },
 });

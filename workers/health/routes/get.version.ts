@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { config } from "../../core/config";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { API_VERSION } from "../../core/version";
@@ -22,11 +23,12 @@ export const getVersion = route({
   responses: { 200: { description: "Build information", schema: VersionResponse } },
   handle({ env }) {
     // The start and deploy scripts pass these as vars, read from git and wrangler.toml.
+    const { BUILD_COMMIT, BUILD_TIME, COMPATIBILITY_DATE } = config(env);
     const body: v.InferOutput<typeof VersionResponse> = {
       version: API_VERSION,
-      commit: env.BUILD_COMMIT,
-      build_time: env.BUILD_TIME,
-      compatibility_date: env.COMPATIBILITY_DATE,
+      commit: BUILD_COMMIT,
+      build_time: BUILD_TIME,
+      compatibility_date: COMPATIBILITY_DATE,
     };
     return Response.json(body);
   },

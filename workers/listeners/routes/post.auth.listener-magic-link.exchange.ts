@@ -5,7 +5,7 @@ import { named } from "../../core/schema-registry";
 import { database, listeners } from "../../db/index";
 import { eq } from "drizzle-orm";
 import { feedUrl, privateFeedToken } from "../account";
-import { MagicExchangeRequest, redeemMagicToken, requireMagic } from "../magic-links";
+import { MagicExchangeRequest, redeemMagicToken, requireMagic } from "../../kernel/magic-links";
 import { FeedUrl } from "../../kernel/fields";
 import { decryptToken } from "../../kernel/listener-tokens";
 

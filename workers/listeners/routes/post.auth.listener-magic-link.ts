@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { database, listeners } from "../../db/index";
-import { MAGIC_LINK_ACCEPTED, MagicLinkAccepted, mailMagicLink } from "../magic-links";
+import { MAGIC_LINK_ACCEPTED, MagicLinkAccepted, mailMagicLink } from "../../kernel/magic-links";
 import { Email } from "../../kernel/fields";
 
 const MagicLinkRequest = named("MagicLinkRequest", v.object({ email: Email }));

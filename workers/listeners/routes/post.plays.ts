@@ -43,7 +43,6 @@ export const recordPlay = route({
   body: PlayRequest,
   responses: {
     200: { description: "The play and its legs", schema: PlayResponse },
-    401: { description: "No valid API key" },
     404: { description: "Unknown article or listener token" },
   },
   async handle({ env, body }) {

@@ -10,7 +10,7 @@ import { AUDIO_FORMATS, type AudioFormat } from "../../kernel/audio-urls";
 /**
  * The bytes behind an audio URL never change (the key is a hash of what was rendered), so
  * responses are cacheable for a year and immutable: Apple Podcasts never revalidates anyway
- * (PLATFORM-NOTES.md). Range requests (RFC 9110 §14) are answered with 206 by R2 directly, or by
+ * (Apple Podcasts, "Podcast RSS feed requirements"). Range requests (RFC 9110 §14) are answered with 206 by R2 directly, or by
  * the edge cache from a stored 200 on repeat.
  */
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -128,7 +128,7 @@ const NOTES: Record<AudioFormat, string> = {
   wav: "WAV (16-bit PCM), built from the master on first request and kept.",
 };
 
-/** GET and HEAD /v1/audio/{key}.{format}: one route per encoding, so the OpenAPI paths read as SPEC.md writes them. */
+/** GET and HEAD /v1/audio/{key}.{format}: one route per encoding, so the OpenAPI paths read as README "Rules" 4 writes them. */
 function audioRoute(format: AudioFormat) {
   const type = AUDIO_CONTENT_TYPES[format];
   const responses: Record<number, ResponseDoc> = {

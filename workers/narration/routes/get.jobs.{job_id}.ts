@@ -15,7 +15,6 @@ export const getJob = route({
   params: v.object({ job_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.description("Job id from POST /v1/jobs.")) }),
   responses: {
     200: { description: "The job", schema: JobView },
-    401: { description: "Missing or wrong API key" },
     404: { description: "Unknown job" },
   },
   async handle({ env, params }) {

@@ -12,7 +12,7 @@ import { enqueueJob, newJobRow } from "../jobs-service";
 
 /**
  * A slot is a lease: long enough for a render with its Queue retries, short enough that a
- * render which never reports back frees its slot (PLATFORM-NOTES.md).
+ * render which never reports back frees its slot.
  */
 export const RENDER_SLOT_LEASE_MS = 30 * 60_000;
 /** Renders finish in seconds; the lease only bounds a crash, so Retry-After suggests at most this. */
@@ -28,7 +28,7 @@ const RenderNowRequest = named(
 
 const SlugParam = v.object({ slug: v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Article slug.")) });
 
-/** Where render-now points the client to poll (SPEC.md part 3). */
+/** Where render-now points the client to poll (README "Rules" 3). */
 function pollPath(slug: string): string {
   return `/v1/articles/${encodeURIComponent(slug)}/audio`;
 }

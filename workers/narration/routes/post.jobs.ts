@@ -38,7 +38,6 @@ export const postJob = route({
   body: JobEnqueueRequest,
   responses: {
     202: { description: "The queued job", schema: JobView, headers: { Location: "/v1/jobs/{job_id}" } },
-    401: { description: "Missing or wrong API key" },
     404: { description: "Unknown article_slug" },
   },
   async handle({ env, body }) {

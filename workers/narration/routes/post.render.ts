@@ -46,7 +46,6 @@ export const postRender = route({
   body: RenderRequest,
   responses: {
     200: { description: "The audio and its URLs", schema: RenderResponse },
-    401: { description: "Missing or wrong API key" },
     503: { description: "No provider available for the voice", headers: { "Retry-After": "seconds" } },
   },
   async handle({ env, body }) {

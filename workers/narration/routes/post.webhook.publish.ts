@@ -15,7 +15,6 @@ export const postPublishWebhook = route({
   body: PublishRequest,
   responses: {
     200: { description: "The article was stored", schema: PublishResponse },
-    401: { description: "Missing, malformed, wrong or stale signature" },
     409: { description: "The slug belongs to a listener-forwarded article" },
   },
   async handle({ env, body }) {

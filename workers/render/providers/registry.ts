@@ -1,4 +1,4 @@
-import * as v from "valibot";
+import { providerKeys } from "../config";
 import { offlineSynthesizer } from "../engine/offline";
 import { azureSynthesizer } from "./azure";
 import type { Synthesizers } from "../pipeline/render";
@@ -8,21 +8,13 @@ import type { FetchFn } from "./http";
 import { openAiSynthesizer } from "./openai";
 import { workersAiSynthesizer, type AiRunner } from "./workers-ai";
 
-const ProviderKeys = v.object({
-  OPENAI_API_KEY: v.optional(v.string(), ""),
-  ELEVENLABS_API_KEY: v.optional(v.string(), ""),
-  GOOGLE_TTS_API_KEY: v.optional(v.string(), ""),
-  AZURE_SPEECH_KEY: v.optional(v.string(), ""),
-  AZURE_SPEECH_REGION: v.optional(v.string(), ""),
-});
-
 /**
  * The providers this Worker can use: the offline engine always; a cloud provider only when its key
  * (and, for Azure, its region) is configured; Workers AI only when the AI binding exists (it is absent in local dev and tests).
  * Render Worker only: it pulls in the WebAssembly engine.
  */
 export function configuredProviders(env: object & { AI?: unknown }, fetchFn: FetchFn = (input, init) => fetch(input, init)): Synthesizers {
-  const keys = v.parse(ProviderKeys, env);
+  const keys = providerKeys(env);
   return {
     offline: offlineSynthesizer,
     ...(env.AI ? { "workers-ai": workersAiSynthesizer(env.AI as AiRunner) } : {}),

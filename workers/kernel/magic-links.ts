@@ -4,13 +4,13 @@ import { webUrl } from "../core/config";
 import { randomToken, sha256Hex } from "../core/crypto";
 import { ApiError } from "../core/errors";
 import { named } from "../core/schema-registry";
-import { database, magicTokens, MAGIC_SCOPES } from "../db";
-import { mailer } from "../kernel/mail/mailer";
-import { escapeHtml, htmlDocument, type MailMessage } from "../kernel/mail/message";
+import { database, magicTokens, MAGIC_SCOPES } from "../db/index";
+import { mailer } from "./mail/mailer";
+import { escapeHtml, htmlDocument, type MailMessage } from "./mail/message";
 
 /**
- * Magic-link secrets (SPEC.md parts 2, 3 and 7): 32 random bytes, stored only as their SHA-256,
- * single use, valid for 15 minutes (SPEC.md leaves the expiry to us; 15 minutes is long enough to
+ * Magic-link secrets (README "Rules" 2, 3, 7): 32 random bytes, stored only as their SHA-256,
+ * single use, valid for 15 minutes (README "Rules" 5 leaves the expiry to us; 15 minutes is long enough to
  * open a mail and short enough that a forwarded or leaked mail soon stops working).
  */
 export const MAGIC_LINK_TTL_MS = 15 * 60 * 1000;
@@ -28,7 +28,7 @@ export const MAGIC_LINK_ACCEPTED = {
   detail: `If the address may sign in, a link is on its way. It works once and expires in ${MAGIC_LINK_TTL_MS / 60_000} minutes.`,
 } as const;
 
-/** The exchange body. `magic` is optional in the schema because its absence is a 400 (SPEC.md part 7), not a 422. */
+/** The exchange body. `magic` is optional in the schema because its absence is a 400 (README "Rules" 7), not a 422. */
 export const MagicExchangeRequest = named(
   "MagicExchangeRequest",
   v.object({ magic: v.pipe(v.optional(v.pipe(v.string(), v.maxLength(256))), v.description("The secret from the mail.")) }),
@@ -104,7 +104,7 @@ function magicLinkMessage(env: object, scope: MagicScope, to: string, secret: st
 }
 
 /**
- * Issues a secret and mails it, when mail is configured (SPEC.md part 4: no provider, no mail and
+ * Issues a secret and mails it, when mail is configured (README "Rules" 4: no provider, no mail and
  * no secret). A refused send is logged by reason only: the address and the secret stay out of logs.
  */
 export async function mailMagicLink(env: Env, scope: MagicScope, email: string, listenerId: number | null): Promise<void> {

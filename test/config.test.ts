@@ -1,0 +1,34 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { config, configProblems } from "../workers/core/config";
+import { renderConfig } from "../workers/render/config";
+import { call } from "./support/client";
+
+/** README "Configuration": one schema per Worker, every var, secret and binding, named by part. */
+describe("configuration", () => {
+  it("accepts the test configuration and reports no problem on /v1/health", async () => {
+    expect(configProblems(env)).toEqual([]);
+    const body = await (await call("/v1/health")).json<{ configuration: unknown }>();
+    expect(body.configuration).toEqual({ ok: true, problems: [] });
+  });
+
+  it("names each bad variable and its part, never its value", () => {
+    const bad = { ...env, BASE_URL: "not a url", MAIL_OUTBOX: "yes-secret-value", RATE_LIMIT_READ_PER_MINUTE: "-1", AUDIO: undefined };
+    const problems = configProblems(bad);
+    expect(problems.map((p) => [p.part, p.variable])).toEqual(
+      expect.arrayContaining([
+        ["addresses", "BASE_URL"],
+        ["mail", "MAIL_OUTBOX"],
+        ["limits", "RATE_LIMIT_READ_PER_MINUTE"],
+        ["bindings", "AUDIO"],
+      ]),
+    );
+    expect(JSON.stringify(problems)).not.toContain("yes-secret-value");
+    expect(() => config(bad)).toThrow(/BASE_URL \(addresses\)/);
+  });
+
+  it("checks the render Worker's bindings and keys with its own schema", () => {
+    expect(() => renderConfig({ ...env, OPENAI_API_KEY: 42 })).toThrow(/OPENAI_API_KEY \(providers\)/);
+    expect(() => renderConfig({ OPENAI_API_KEY: "" })).toThrow(/DB \(bindings\)/);
+  });
+});

@@ -1,0 +1,38 @@
+import * as v from "valibot";
+
+/** Field schemas of the Workers' configuration schemas (API: core/config.ts, render: render/config.ts). */
+
+/** An optional text value; empty means unset. */
+export const text = v.optional(v.string(), "");
+
+/** A whole number given as text, with its default. */
+export function whole(fallback: number) {
+  return v.optional(v.pipe(v.string(), v.regex(/^\d+$/, "must be a whole number"), v.transform(Number)), String(fallback));
+}
+
+/** "true" or "false". */
+export function flag(fallback: boolean) {
+  return v.optional(v.pipe(v.picklist(["true", "false"], "must be true or false"), v.transform((s) => s === "true")), fallback ? "true" : "false");
+}
+
+/** An absolute URL, or empty for unset. */
+export const optionalUrl = v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())], "must be an absolute URL or empty"), "");
+
+/** A binding wrangler must provide (D1, R2, Queue, service, Durable Object namespace). */
+export const binding = v.custom<object>((b) => typeof b === "object" && b !== null, "binding is missing");
+
+/** One configuration problem: the variable and its part, never its value. */
+export interface ConfigIssue {
+  part: string;
+  variable: string;
+  message: string;
+}
+
+/** Turns valibot issues into ConfigIssues, naming each variable's part of `parts`. */
+export function configurationIssues(parts: Record<string, Record<string, unknown>>, issues: readonly v.BaseIssue<unknown>[]): ConfigIssue[] {
+  const partOf = (name: string) => Object.entries(parts).find(([, fields]) => name in fields)?.[0] ?? "unknown";
+  return issues.map((issue) => {
+    const variable = v.getDotPath(issue)?.split(".")[0] ?? "?";
+    return { part: partOf(variable), variable, message: issue.message };
+  });
+}

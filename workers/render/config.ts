@@ -1,0 +1,42 @@
+import * as v from "valibot";
+import { binding, configurationIssues, text } from "../core/config-fields";
+
+/**
+ * The render Worker's configuration: the provider keys it reads and the bindings it needs, checked
+ * once per isolate. A cloud provider is available only when its key (and Azure's region) is set.
+ */
+const PARTS = {
+  providers: {
+    OPENAI_API_KEY: text,
+    ELEVENLABS_API_KEY: text,
+    GOOGLE_TTS_API_KEY: text,
+    AZURE_SPEECH_KEY: text,
+    AZURE_SPEECH_REGION: text,
+  },
+  bindings: { DB: binding, AUDIO: binding, RENDER_GATE: binding },
+} as const;
+
+const RenderConfigSchema = v.object({ ...PARTS.providers, ...PARTS.bindings });
+const ProviderKeysSchema = v.object(PARTS.providers);
+
+export type RenderConfig = v.InferOutput<typeof RenderConfigSchema>;
+
+const checked = new WeakMap<object, RenderConfig>();
+
+/** The checked configuration of the render Worker's `env`; throws an error naming every bad variable. */
+export function renderConfig(env: object): RenderConfig {
+  const hit = checked.get(env);
+  if (hit) return hit;
+  const parsed = v.safeParse(RenderConfigSchema, env);
+  if (!parsed.success) {
+    const issues = configurationIssues(PARTS, parsed.issues);
+    throw new Error(`invalid render configuration: ${issues.map((i) => `${i.variable} (${i.part}) ${i.message}`).join("; ")}`);
+  }
+  checked.set(env, parsed.output);
+  return parsed.output;
+}
+
+/** The provider keys alone: what decides which synthesizers exist (the adapters need nothing else). */
+export function providerKeys(env: object): v.InferOutput<typeof ProviderKeysSchema> {
+  return v.parse(ProviderKeysSchema, env);
+}
