@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { config } from "../../core/config";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { MAGIC_LINK_ACCEPTED, MagicLinkAccepted, mailMagicLink } from "../../kernel/magic-links";
+import { acceptMagicLinkRequest, MagicLinkAccepted, mailMagicLink } from "../../kernel/magic-links";
 import { Email } from "../../kernel/fields";
 
 const AdminMagicLinkRequest = named("AdminMagicLinkRequest", v.object({ email: Email }));
@@ -20,9 +20,6 @@ export const requestAdminMagicLink = route({
   auth: "none",
   body: AdminMagicLinkRequest,
   responses: { 200: { description: "Accepted", schema: MagicLinkAccepted } },
-  handle({ env, ctx, body }) {
-    // Sent after the response, so its timing does not tell an allowlisted address from another.
-    if (allowlist(env).has(body.email)) ctx.waitUntil(mailMagicLink(env, "admin", body.email, null));
-    return Response.json(MAGIC_LINK_ACCEPTED);
-  },
+  handle: ({ env, ctx, body }) =>
+    acceptMagicLinkRequest(ctx, allowlist(env).has(body.email) ? mailMagicLink(env, "admin", body.email, null) : Promise.resolve()),
 });

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { database, listeners } from "../../db/index";
-import { MAGIC_LINK_ACCEPTED, MagicLinkAccepted, mailMagicLink } from "../../kernel/magic-links";
+import { acceptMagicLinkRequest, MagicLinkAccepted, mailMagicLink } from "../../kernel/magic-links";
 import { Email } from "../../kernel/fields";
 
 const MagicLinkRequest = named("MagicLinkRequest", v.object({ email: Email }));
@@ -22,9 +22,5 @@ export const requestListenerMagicLink = route({
   rateLimit: "read",
   body: MagicLinkRequest,
   responses: { 200: { description: "Accepted", schema: MagicLinkAccepted } },
-  handle({ env, ctx, body }) {
-    // The lookup and the send run after the response so that its timing says nothing about the address.
-    ctx.waitUntil(sendListenerLink(env, body.email));
-    return Response.json(MAGIC_LINK_ACCEPTED);
-  },
+  handle: ({ env, ctx, body }) => acceptMagicLinkRequest(ctx, sendListenerLink(env, body.email)),
 });
