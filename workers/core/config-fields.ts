@@ -10,9 +10,13 @@ export function whole(fallback: number) {
   return v.optional(v.pipe(v.string(), v.regex(/^\d+$/, "must be a whole number"), v.transform(Number)), String(fallback));
 }
 
-/** "true" or "false". */
+/** "true" or "false"; empty means unset, as for text. */
 export function flag(fallback: boolean) {
-  return v.optional(v.pipe(v.picklist(["true", "false"], "must be true or false"), v.transform((s) => s === "true")), fallback ? "true" : "false");
+  return v.pipe(
+    v.optional(v.string(), ""),
+    v.check((s) => s === "" || s === "true" || s === "false", "must be true or false"),
+    v.transform((s) => (s === "" ? fallback : s === "true")),
+  );
 }
 
 /** An absolute URL, or empty for unset. */
