@@ -153,7 +153,7 @@ describe("GET /v1/audio/{key}.mp3 redirects (README Rules 4)", () => {
     vi.useFakeTimers({ now: Date.parse("2026-11-21T12:00:00Z"), toFake: ["Date"] });
     try {
       const url = await mp3RedirectUrl(
-        { R2_ACCESS_KEY_ID: "AKID", R2_SECRET_ACCESS_KEY: "SECRET", R2_ACCOUNT_ID: "acct", R2_BUCKET_NAME: "bucket" },
+        { ...env, R2_PUBLIC_URL: "", R2_ACCESS_KEY_ID: "AKID", R2_SECRET_ACCESS_KEY: "SECRET", R2_ACCOUNT_ID: "acct", R2_BUCKET_NAME: "bucket" },
         "a".repeat(64),
       );
       expect(url).toBe(
