@@ -35,6 +35,10 @@ const ConfigSchema = v.object({
   TRENDING_CACHE_CAPACITY: count(200),
   /** newsapi.org key for search suggestions; without it the keyless GDELT DOC API is asked. */
   NEWS_API_KEY: optionalText,
+  // x402 (DESIGN.md "x402"): an EVM network in CAIP-2 form, the EVM address paid, and "local" or a facilitator URL.
+  X402_NETWORK: v.optional(v.pipe(v.string(), v.regex(/^eip155:[1-9]\d*$/, "must be an EVM network in CAIP-2 form (eip155:<chain id>)")), "eip155:84532"),
+  X402_PAY_TO: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address (0x and 40 hex digits)"))]), ""),
+  X402_FACILITATOR_URL: v.optional(v.union([v.literal("local"), v.pipe(v.string(), v.url("must be \"local\" or an absolute URL"))]), "local"),
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;
