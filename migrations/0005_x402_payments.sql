@@ -1,7 +1,8 @@
 CREATE TABLE `siwx_nonces` (
-	`nonce` text PRIMARY KEY NOT NULL,
 	`address` text NOT NULL,
-	`created_at` integer DEFAULT (cast(unixepoch('subsecond') * 1000 as integer)) NOT NULL
+	`nonce` text NOT NULL,
+	`created_at` integer DEFAULT (cast(unixepoch('subsecond') * 1000 as integer)) NOT NULL,
+	PRIMARY KEY(`address`, `nonce`)
 );
 --> statement-breakpoint
 CREATE TABLE `x402_calls` (

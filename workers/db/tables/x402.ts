@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
 import { listeners } from "./listeners";
 
@@ -49,9 +49,17 @@ export const x402LocalNonces = sqliteTable(
   (t) => [uniqueIndex("x402_local_nonces_spent_idx").on(t.network, t.asset, t.payer, t.nonce)],
 );
 
-/** Sign-In-With-X nonces already used: a signed sign-in message is accepted once (CAIP-122 nonce). */
-export const siwxNonces = sqliteTable("siwx_nonces", {
-  nonce: text("nonce").primaryKey(),
-  address: text("address").notNull(),
-  createdAt: createdAt(),
-});
+/**
+ * Sign-In-With-X nonces already used: a signed sign-in message is accepted once (CAIP-122 nonce). Keyed by
+ * wallet too, so that one wallet cannot burn a nonce another wallet was challenged with.
+ */
+export const siwxNonces = sqliteTable(
+  "siwx_nonces",
+  {
+    /** The signing wallet, lower-case hex. */
+    address: text("address").notNull(),
+    nonce: text("nonce").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.address, t.nonce] })],
+);
