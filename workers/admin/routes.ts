@@ -5,6 +5,7 @@ import { postAdminCreator } from "./creators";
 import { requestAdminMagicLink } from "./auth-magic-request";
 import { runDigest } from "./digest-run";
 import { preWarmListener } from "./listener-pre-warm";
+import { getLedgerReport } from "./routes/get.admin.ledger.report";
 import { cleanupCancelledAudio } from "./narration-cleanup";
 import { searchAdminRoutes } from "./search";
 import { walletAudit } from "./wallet-audit";
@@ -18,6 +19,7 @@ export const adminRoutes: Route[] = [
   runDigest,
   preWarmListener,
   walletAudit,
+  getLedgerReport,
   cleanupCancelledAudio,
   postAdminCreator,
 ];
