@@ -3,12 +3,9 @@ import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import { describe, expect, it } from "vitest";
 import { database, x402Calls } from "../../db";
-import { facilitatorFor } from "./facilitator";
-import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, paymentRequiredResult, readMcpPayment, refusalResult, type ToolResult, withSettlement } from "./mcp-transport";
-import { offerFor } from "./offer";
-import { payForCall } from "./pay";
+import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, type ToolResult } from "./mcp-transport";
+import { paidMcpCall } from "./paid-call";
 import { PRICES, type PriceState } from "./prices";
-import { mcpResource, x402Settings } from "./requirements";
 import { recorded, walletAgent } from "./test-support";
 
 /**
@@ -16,24 +13,17 @@ import { recorded, walletAgent } from "./test-support";
  * params go through JSON as on the wire. `audio.cached` is the state the tool sees when called.
  */
 function sampleTool(audio: PriceState) {
-  return async (params: { arguments: { slug: string }; _meta?: Record<string, unknown> }): Promise<ToolResult> => {
+  return (params: { arguments: { slug: string }; _meta?: Record<string, unknown> }): Promise<ToolResult> => {
     const wire = JSON.parse(JSON.stringify(params)) as typeof params;
-    const resource = mcpResource("get_audio_url", "Playable audio of an article");
-    const offer = offerFor(env, "get_audio_url", resource, audio);
-    const payload = readMcpPayment(wire._meta);
-    if (payload === undefined) return paymentRequiredResult(offer.required);
-    const outcome = await payForCall({
+    return paidMcpCall({
       env,
-      facilitator: facilitatorFor(env, x402Settings(env)),
       tool: "get_audio_url",
-      resource,
-      accepts: offer.accepts,
-      payload,
+      description: "Playable audio of an article",
+      state: audio,
+      meta: wire._meta,
       run: async () => ({ value: { audio_url: `http://api.test/v1/audio/${wire.arguments.slug}.mp3` }, publishers: ["Daily Planet"] }),
+      render: (value) => ({ structuredContent: value, content: [{ type: "text", text: JSON.stringify(value) }] }),
     });
-    if (!outcome.ok) return refusalResult(offer.required, outcome);
-    const value = outcome.value;
-    return withSettlement({ structuredContent: value, content: [{ type: "text", text: JSON.stringify(value) }] }, outcome.settlement);
   };
 }
 

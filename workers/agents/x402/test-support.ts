@@ -5,12 +5,9 @@ import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { database, ledgerEntries, x402Calls, x402LocalNonces } from "../../db";
-import { facilitatorFor, type Facilitator } from "./facilitator";
-import { paymentRequiredResponse, readPaymentSignature, refusalResponse, withPaymentResponse } from "./http-transport";
-import { offerFor } from "./offer";
-import { payForCall } from "./pay";
+import type { Facilitator } from "./facilitator";
+import { paidHttpCall } from "./paid-call";
 import type { PaidTool, PriceState } from "./prices";
-import { restResource, x402Settings } from "./requirements";
 
 /** A wallet agent as the x402 client packages make one: a throwaway viem key and the exact EVM scheme. */
 export function walletAgent() {
@@ -30,35 +27,28 @@ export interface SampleOptions {
 }
 
 /**
- * A tiny paid REST operation built only from this module's pieces, as a surface wires them: offer,
- * 402 without payment, payForCall with the decoded PAYMENT-SIGNATURE, PAYMENT-RESPONSE on success.
- * `runs` counts how often the work ran.
+ * A tiny paid REST operation wired as a surface wires one (paidHttpCall). `runs` counts how often the
+ * work ran.
  */
 export function sampleOperation(options: SampleOptions = {}) {
   const counter = { runs: 0 };
-  const handle = async (request: Request): Promise<Response> => {
-    const tool = options.tool ?? "digest";
-    const resource = restResource(env, request, "A sample paid operation");
-    const offer = offerFor(env, tool, resource, options.state);
-    const payload = readPaymentSignature(request);
-    if (payload === undefined) return paymentRequiredResponse(env, offer.required);
-    const outcome = await payForCall({
+  const publishers = options.publishers ?? ["Daily Planet"];
+  const handle = (request: Request): Promise<Response> =>
+    paidHttpCall({
       env,
-      facilitator: options.facilitator ?? facilitatorFor(env, x402Settings(env)),
-      tool,
-      resource,
-      accepts: offer.accepts,
-      payload,
+      request,
+      tool: options.tool ?? "digest",
+      description: "A sample paid operation",
+      state: options.state,
       agentId: options.agentId,
+      facilitator: options.facilitator,
       run: async () => {
         counter.runs += 1;
         if (options.fail) throw new Error("the tool failed");
-        return { value: { articles: options.publishers ?? ["Daily Planet"] }, publishers: options.publishers ?? ["Daily Planet"] };
+        return { value: { articles: publishers }, publishers };
       },
+      render: (value) => Response.json(value),
     });
-    if (!outcome.ok) return refusalResponse(env, offer.required, outcome);
-    return withPaymentResponse(Response.json(outcome.value), outcome.settlement);
-  };
   return { handle, counter };
 }
 
