@@ -89,7 +89,7 @@ async function checkAuthorization(payload: PaymentPayload, requirements: Payment
   const parsed = v.safeParse(Eip3009Payload, payload.payload);
   if (!parsed.success) return { ok: false, reason: FACILITATOR_REASONS.invalidPayload };
   const { signature, authorization } = parsed.output;
-  const payer = getAddress(authorization.from);
+  const payer = address(authorization.from);
   if (payload.accepted.scheme !== "exact" || requirements.scheme !== "exact") return { ok: false, reason: FACILITATOR_REASONS.scheme, payer };
   const chainId = /^eip155:(\d+)$/.exec(requirements.network)?.[1];
   if (payload.accepted.network !== requirements.network || !chainId) return { ok: false, reason: FACILITATOR_REASONS.network, payer };
@@ -99,14 +99,14 @@ async function checkAuthorization(payload: PaymentPayload, requirements: Payment
   // value, the validity window and the nonce, and the domain binds the token contract and the chain.
   const valid = await verifyTypedData({
     address: payer,
-    domain: { name, version, chainId: Number(chainId), verifyingContract: getAddress(requirements.asset) },
+    domain: { name, version, chainId: Number(chainId), verifyingContract: address(requirements.asset) },
     types: authorizationTypes,
     primaryType: "TransferWithAuthorization",
     message: typedMessage(authorization),
     signature: signature as `0x${string}`,
   }).catch(() => false);
   if (!valid) return { ok: false, reason: FACILITATOR_REASONS.signature, payer };
-  if (getAddress(authorization.to) !== getAddress(requirements.payTo)) return { ok: false, reason: FACILITATOR_REASONS.recipient, payer };
+  if (address(authorization.to) !== address(requirements.payTo)) return { ok: false, reason: FACILITATOR_REASONS.recipient, payer };
   const now = BigInt(Math.floor(Date.now() / 1000));
   if (BigInt(authorization.validBefore) < now + BigInt(VALID_BEFORE_MARGIN_SECONDS)) return { ok: false, reason: FACILITATOR_REASONS.expired, payer };
   if (BigInt(authorization.validAfter) > now) return { ok: false, reason: FACILITATOR_REASONS.notYetValid, payer };
@@ -121,10 +121,18 @@ async function checkAuthorization(payload: PaymentPayload, requirements: Payment
   };
 }
 
+/**
+ * The checksummed form of a 0x-and-40-hex address. EIP-55 case is only a checksum, so the lower-case
+ * form is taken first: getAddress would throw on a wrongly cased input instead of refusing it.
+ */
+function address(hex: string): `0x${string}` {
+  return getAddress(hex.toLowerCase());
+}
+
 function typedMessage(a: Authorization) {
   return {
-    from: getAddress(a.from),
-    to: getAddress(a.to),
+    from: address(a.from),
+    to: address(a.to),
     value: BigInt(a.value),
     validAfter: BigInt(a.validAfter),
     validBefore: BigInt(a.validBefore),

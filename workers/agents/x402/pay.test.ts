@@ -182,6 +182,10 @@ describe("refusals: a reason, no work, nothing recorded", () => {
     const auth = (payload.payload as { authorization: Record<string, string> }).authorization;
     const forged = { ...payload, payload: { ...payload.payload, authorization: { ...auth, from: other.account.address } } };
     expect(await refused(await paid(handle, http, URL_A, forged))).toMatch(/^bad_signature: /);
+    // A wrongly cased (EIP-55 checksum) address is still just an address: refused for its signature, not an error.
+    const miscased = `0x${other.account.address.slice(2).toUpperCase()}`;
+    const forgedMiscased = { ...payload, payload: { ...payload.payload, authorization: { ...auth, from: miscased } } };
+    expect(await refused(await paid(handle, http, URL_A, forgedMiscased))).toMatch(/^bad_signature: /);
     expect(counter.runs).toBe(0);
     expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
   });
