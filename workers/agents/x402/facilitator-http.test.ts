@@ -59,6 +59,16 @@ describe("a real facilitator through @x402/core's HTTP client, faked at fetch", 
     expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 0 });
   });
 
+  it("credits the authorization's signer when the facilitator names no payer", async () => {
+    fakeFacilitator({ verify: () => Response.json({ isValid: true }), settle: () => Response.json({ success: true, transaction: TX, network: "eip155:84532" }) });
+    const { http, account } = walletAgent();
+    const op = sampleOperation({ facilitator: httpFacilitator(FACILITATOR, 50) });
+    const res = await paid(op.handle, http, URL_A, await http.createPaymentPayload(await quote(op.handle, http, URL_A)));
+    expect(res.status).toBe(200);
+    const [call] = await database(env).select().from(x402Calls);
+    expect(call).toMatchObject({ payer: account.address.toLowerCase(), agentId: `eip155:84532:${account.address.toLowerCase()}` });
+  });
+
   it.each([
     ["answers 500", () => new Response("upstream exploded", { status: 500 })],
     ["answers invalid JSON", () => new Response("<html>", { status: 200 })],

@@ -87,7 +87,8 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
   }
   if (!settlement.success) return { ...refusal(settlement.errorReason, "settlement_failed"), settlement };
 
-  const payer = settlement.payer ?? verified.payer ?? "";
+  // `payer` is optional in both answers; in the exact EVM scheme it is the authorization's signer.
+  const payer = settlement.payer ?? verified.payer ?? String((payload.payload.authorization as { from?: unknown } | undefined)?.from ?? "");
   const { callId, legs } = await recordSettledCall(call.env, {
     tool: call.tool,
     resource: call.resource.url,
