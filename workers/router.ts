@@ -53,6 +53,7 @@ import { getTokenFeed } from "./feeds/routes/get.podcasts.{token}.xml";
 import { postCreatorClaim } from "./feeds/routes/post.creators.{tenant_slug}.claim";
 
 import { walletAudit } from "./admin/routes/get.admin.circle.wallet-audit";
+import { getLedgerReport } from "./admin/routes/get.admin.ledger.report";
 import { getSearchCacheStats } from "./admin/routes/get.admin.search-cache.stats";
 import { getSearchReindexStatus } from "./admin/routes/get.admin.search.reindex.status";
 import { getTrendingCacheStats } from "./admin/routes/get.admin.trending-cache.stats";
@@ -137,6 +138,7 @@ export const routes: Route[] = [
   walletAudit,
   cleanupCancelledAudio,
   postAdminCreator,
+  getLedgerReport,
   // Discovery
   getOpenApi,
 ];

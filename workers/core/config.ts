@@ -45,6 +45,12 @@ const PARTS = {
   /** newsapi.org key for search suggestions; without it the keyless GDELT DOC API is asked. */
   news: { NEWS_API_KEY: text },
   wallet: { CIRCLE_API_KEY: text },
+  // x402 (README "Paying agents"): an EVM network in CAIP-2 form, the EVM address paid, and "local" or a facilitator URL.
+  x402: {
+    X402_NETWORK: v.optional(v.pipe(v.string(), v.regex(/^eip155:[1-9]\d*$/, "must be an EVM network in CAIP-2 form (eip155:<chain id>)")), "eip155:84532"),
+    X402_PAY_TO: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address (0x and 40 hex digits)"))]), ""),
+    X402_FACILITATOR_URL: v.optional(v.union([v.literal("local"), v.pipe(v.string(), v.url("must be \"local\" or an absolute URL"))]), "local"),
+  },
   audio_delivery: {
     R2_PUBLIC_URL: optionalUrl,
     R2_ACCESS_KEY_ID: text,
@@ -76,6 +82,7 @@ const ConfigSchema = v.object({
   ...PARTS.mail,
   ...PARTS.news,
   ...PARTS.wallet,
+  ...PARTS.x402,
   ...PARTS.audio_delivery,
   ...PARTS.build,
   ...PARTS.bindings,

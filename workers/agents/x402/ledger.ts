@@ -1,0 +1,90 @@
+import { and, eq, sql } from "drizzle-orm";
+import { database, type LEDGER_PARTIES, ledgerEntries, x402Calls } from "../../db";
+import { splitPlay } from "../../listeners/ledger-split";
+
+type Party = (typeof LEDGER_PARTIES)[number];
+
+/** The publisher named on a leg that belongs to no single publisher (several, or none, in the call). */
+export const NO_SINGLE_PUBLISHER = "*";
+
+/** A settled paid call, as the ledger records it. */
+export interface SettledCall {
+  tool: string;
+  resource: string;
+  payer: string;
+  /** Credited with the recommender leg (SPEC.md part 2): the agent named in the call, or the paying wallet's agent. */
+  agentId: string;
+  listenerId: number | null;
+  network: string;
+  asset: string;
+  /** USDC atomic units: 6 decimals, so one unit is one micro-dollar. */
+  amountMicros: number;
+  /** The facilitator's settlement reference (transaction hash, or "local:<id>"). */
+  settlement: string;
+  /** Publishers of the articles the call returned, in order; may repeat or be empty. */
+  publishers: readonly string[];
+}
+
+export interface Leg {
+  party: Party;
+  publisher: string;
+  amountMicros: number;
+}
+
+/**
+ * The legs of a paid call: 70 / 20 / 10 as for plays (workers/listeners/ledger-split.ts, remainder to the
+ * publisher share), then the publisher share divided evenly among the distinct publishers of the returned
+ * articles, the division's remainder to the first of them. With no article the publisher share is booked
+ * once under NO_SINGLE_PUBLISHER.
+ */
+export function callLegs(amountMicros: number, publishers: readonly string[]): Leg[] {
+  const split = splitPlay(amountMicros);
+  const distinct = [...new Set(publishers)];
+  const owners = distinct.length > 0 ? distinct : [NO_SINGLE_PUBLISHER];
+  const each = Math.floor(split.publisher / owners.length);
+  const first = split.publisher - each * (owners.length - 1);
+  const named = distinct.length === 1 ? distinct[0] : NO_SINGLE_PUBLISHER;
+  return [
+    ...owners.map((publisher, i): Leg => ({ party: "publisher", publisher, amountMicros: i === 0 ? first : each })),
+    { party: "agent_recommender", publisher: named, amountMicros: split.agent_recommender },
+    { party: "platform", publisher: named, amountMicros: split.platform },
+  ];
+}
+
+/**
+ * Writes the call's record and its legs in ONE D1 batch (one transaction: DESIGN.md "x402", each settled
+ * payment writes its legs with the call's record), source `x402:<tool>`. The unique index on (network,
+ * settlement) refuses to record one settlement twice, which rolls the whole batch back.
+ */
+export async function recordSettledCall(env: Pick<Env, "DB">, call: SettledCall): Promise<{ callId: number; legs: Leg[] }> {
+  const db = database(env);
+  const legs = callLegs(call.amountMicros, call.publishers);
+  const callId = sql<number>`(select ${x402Calls.id} from ${x402Calls} where ${and(eq(x402Calls.network, call.network), eq(x402Calls.settlement, call.settlement))})`;
+  const [[row]] = await db.batch([
+    db
+      .insert(x402Calls)
+      .values({
+        tool: call.tool,
+        resource: call.resource,
+        payer: call.payer.toLowerCase(),
+        agentId: call.agentId,
+        listenerId: call.listenerId,
+        network: call.network,
+        asset: call.asset.toLowerCase(),
+        amountMicros: call.amountMicros,
+        settlement: call.settlement,
+      })
+      .returning({ id: x402Calls.id }),
+    ...legs.map((leg) =>
+      db.insert(ledgerEntries).values({
+        x402CallId: callId,
+        listenerId: call.listenerId,
+        publisher: leg.publisher,
+        party: leg.party,
+        source: `x402:${call.tool}`,
+        amountMicros: leg.amountMicros,
+      }),
+    ),
+  ]);
+  return { callId: row.id, legs };
+}

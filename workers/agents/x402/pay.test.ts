@@ -1,0 +1,211 @@
+import { env } from "cloudflare:workers";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
+import { eq } from "drizzle-orm";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { database, ledgerEntries, x402Calls } from "../../db";
+import { PRICES } from "./prices";
+import { paid, quote, recorded, sampleOperation, walletAgent } from "./test-support";
+
+const URL_A = "http://api.test/v1/sample/a";
+const URL_B = "http://api.test/v1/sample/b";
+const USDC_BASE_SEPOLIA = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("x402 over HTTP: 402 and PAYMENT-REQUIRED (transports-v2/http.md)", () => {
+  it("answers an unpaid call with 402, the PaymentRequired in the header and body, and WWW-Authenticate", async () => {
+    const { handle, counter } = sampleOperation();
+    const res = await handle(new Request(URL_A));
+    expect(res.status).toBe(402);
+    const required = decodePaymentRequiredHeader(res.headers.get("PAYMENT-REQUIRED")!);
+    expect(required).toEqual({
+      x402Version: 2,
+      error: "Payment required to access this resource",
+      resource: { url: URL_A, description: "A sample paid operation", mimeType: "application/json" },
+      accepts: [
+        {
+          scheme: "exact",
+          network: "eip155:84532",
+          asset: USDC_BASE_SEPOLIA,
+          amount: String(PRICES.digest),
+          payTo: env.X402_PAY_TO,
+          maxTimeoutSeconds: 300,
+          extra: { name: "USDC", version: "2" },
+        },
+      ],
+    });
+    expect(await res.json()).toEqual(required);
+    expect(res.headers.get("WWW-Authenticate")).toBe('Bearer resource_metadata="http://api.test/.well-known/oauth-protected-resource"');
+    expect(counter.runs).toBe(0);
+  });
+});
+
+describe("x402 payment with the official client packages against the local facilitator", () => {
+  it("verifies, runs, settles as local, and writes the call with legs summing exactly", async () => {
+    const { account, http } = walletAgent();
+    const { handle, counter } = sampleOperation({ publishers: ["Daily Planet"] });
+    const payload = await http.createPaymentPayload(await quote(handle, http, URL_A));
+    const res = await paid(handle, http, URL_A, payload);
+    expect(res.status).toBe(200);
+    expect(counter.runs).toBe(1);
+    const settlement = decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE")!);
+    expect(settlement).toMatchObject({ success: true, network: "eip155:84532", payer: account.address });
+    // Recorded as local, never as an on-chain transaction hash.
+    expect(settlement.transaction).toMatch(/^local:\d+$/);
+
+    const db = database(env);
+    const [call] = await db.select().from(x402Calls);
+    expect(call).toMatchObject({
+      tool: "digest",
+      resource: URL_A,
+      payer: account.address.toLowerCase(),
+      agentId: `eip155:84532:${account.address.toLowerCase()}`,
+      amountMicros: PRICES.digest,
+      settlement: settlement.transaction,
+    });
+    const legs = await db.select().from(ledgerEntries).where(eq(ledgerEntries.x402CallId, call.id));
+    expect(legs.map((l) => [l.party, l.publisher, l.amountMicros, l.source])).toEqual([
+      ["publisher", "Daily Planet", 35_000, "x402:digest"],
+      ["agent_recommender", "Daily Planet", 10_000, "x402:digest"],
+      ["platform", "Daily Planet", 5_000, "x402:digest"],
+    ]);
+    expect(legs.reduce((s, l) => s + l.amountMicros, 0)).toBe(PRICES.digest);
+  });
+
+  it("divides a digest's publisher share among the publishers of the returned articles", async () => {
+    const { http } = walletAgent();
+    const { handle } = sampleOperation({ publishers: ["Globe", "Herald", "Globe", "Courier"], agentId: "agent:news-bot" });
+    const res = await paid(handle, http, URL_A, await http.createPaymentPayload(await quote(handle, http, URL_A)));
+    expect(res.status).toBe(200);
+    const db = database(env);
+    const [call] = await db.select().from(x402Calls);
+    expect(call.agentId).toBe("agent:news-bot");
+    const legs = await db.select().from(ledgerEntries);
+    // 35,000 for publishers over three: 11,666 each, the remainder to the first.
+    expect(legs.map((l) => [l.party, l.publisher, l.amountMicros])).toEqual([
+      ["publisher", "Globe", 11_668],
+      ["publisher", "Herald", 11_666],
+      ["publisher", "Courier", 11_666],
+      ["agent_recommender", "*", 10_000],
+      ["platform", "*", 5_000],
+    ]);
+    expect(legs.reduce((s, l) => s + l.amountMicros, 0)).toBe(PRICES.digest);
+  });
+
+  it("never settles a call that failed after verification, and the payment stays usable", async () => {
+    const { http } = walletAgent();
+    const failing = sampleOperation({ fail: true });
+    const payload = await http.createPaymentPayload(await quote(failing.handle, http, URL_A));
+    await expect(paid(failing.handle, http, URL_A, payload)).rejects.toThrow("the tool failed");
+    expect(failing.counter.runs).toBe(1);
+    expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
+
+    const working = sampleOperation();
+    expect((await paid(working.handle, http, URL_A, payload)).status).toBe(200);
+    expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 1 });
+  });
+});
+
+describe("refusals: a reason, no work, nothing recorded", () => {
+  async function refused(res: Response) {
+    expect(res.status).toBe(402);
+    return decodePaymentRequiredHeader(res.headers.get("PAYMENT-REQUIRED")!).error;
+  }
+
+  it("refuses a replayed payment", async () => {
+    const { http } = walletAgent();
+    const { handle, counter } = sampleOperation();
+    const payload = await http.createPaymentPayload(await quote(handle, http, URL_A));
+    expect((await paid(handle, http, URL_A, payload)).status).toBe(200);
+    expect(await refused(await paid(handle, http, URL_A, payload))).toMatch(/^replay: /);
+    expect(counter.runs).toBe(1);
+    expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 1 });
+  });
+
+  it("refuses a payment for another resource", async () => {
+    const { http } = walletAgent();
+    const { handle, counter } = sampleOperation();
+    const payload = await http.createPaymentPayload(await quote(handle, http, URL_A));
+    expect(await refused(await paid(handle, http, URL_B, payload))).toMatch(/^resource_mismatch: /);
+    expect(counter.runs).toBe(0);
+    expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
+  });
+
+  it("refuses a payment for another amount", async () => {
+    const { http } = walletAgent();
+    const cheap = sampleOperation({ tool: "subscribe_topic" });
+    const payload = await http.createPaymentPayload(await quote(cheap.handle, http, URL_A));
+    const dear = sampleOperation({ tool: "digest" });
+    expect(await refused(await paid(dear.handle, http, URL_A, payload))).toMatch(/^amount_mismatch: /);
+    // Relabelling the requirement does not help: the signed authorization names the amount.
+    const relabelled = { ...payload, accepted: { ...payload.accepted, amount: String(PRICES.digest) } };
+    expect(await refused(await paid(dear.handle, http, URL_A, relabelled))).toMatch(/^amount_mismatch: .*value_mismatch/);
+    expect(dear.counter.runs).toBe(0);
+    expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
+  });
+
+  it("refuses an expired authorization", async () => {
+    const { http } = walletAgent();
+    const { handle, counter } = sampleOperation();
+    const required = await quote(handle, http, URL_A);
+    // Signed an hour ago: validBefore = then + maxTimeoutSeconds (300 s), long past.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() - 3_600_000);
+    const payload = await http.createPaymentPayload(required);
+    vi.useRealTimers();
+    expect(await refused(await paid(handle, http, URL_A, payload))).toMatch(/^expired: /);
+    expect(counter.runs).toBe(0);
+    expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
+  });
+
+  it("refuses an authorization that pays another address", async () => {
+    const { http } = walletAgent();
+    const { handle, counter } = sampleOperation();
+    const required = await quote(handle, http, URL_A);
+    const elsewhere = "0x000000000000000000000000000000000000dEaD";
+    const payload = await http.createPaymentPayload({ ...required, accepts: [{ ...required.accepts[0], payTo: elsewhere }] });
+    expect(await refused(await paid(handle, http, URL_A, payload))).toMatch(/^wrong_recipient: /);
+    // Claiming our address in `accepted` while the signed authorization pays another is caught by the facilitator.
+    const disguised = { ...payload, accepted: required.accepts[0] };
+    expect(await refused(await paid(handle, http, URL_A, disguised))).toMatch(/^wrong_recipient: .*recipient_mismatch/);
+    expect(counter.runs).toBe(0);
+    expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
+  });
+
+  it("refuses a signature that is not the payer's", async () => {
+    const { http } = walletAgent();
+    const other = walletAgent();
+    const { handle, counter } = sampleOperation();
+    const payload = await http.createPaymentPayload(await quote(handle, http, URL_A));
+    const auth = (payload.payload as { authorization: Record<string, string> }).authorization;
+    const forged = { ...payload, payload: { ...payload.payload, authorization: { ...auth, from: other.account.address } } };
+    expect(await refused(await paid(handle, http, URL_A, forged))).toMatch(/^bad_signature: /);
+    // A wrongly cased (EIP-55 checksum) address is still just an address: refused for its signature, not an error.
+    const miscased = `0x${other.account.address.slice(2).toUpperCase()}`;
+    const forgedMiscased = { ...payload, payload: { ...payload.payload, authorization: { ...auth, from: miscased } } };
+    expect(await refused(await paid(handle, http, URL_A, forgedMiscased))).toMatch(/^bad_signature: /);
+    expect(counter.runs).toBe(0);
+    expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
+  });
+
+  it("refuses a malformed PAYMENT-SIGNATURE", async () => {
+    const { handle, counter } = sampleOperation();
+    const res = await handle(new Request(URL_A, { headers: { "PAYMENT-SIGNATURE": "not base64 json!" } }));
+    expect(await refused(res)).toMatch(/^invalid_payload: /);
+    expect(counter.runs).toBe(0);
+  });
+
+  it("settles exactly one of 50 concurrent replays of one payment", async () => {
+    const { http } = walletAgent();
+    const { handle } = sampleOperation();
+    const payload = await http.createPaymentPayload(await quote(handle, http, URL_A));
+    const answers = await Promise.all(Array.from({ length: 50 }, () => paid(handle, http, URL_A, payload)));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(49);
+    for (const r of answers.filter((a) => a.status === 402)) expect(await refused(r)).toMatch(/^replay: /);
+    expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 1 });
+  });
+});

@@ -1,0 +1,78 @@
+import type { Network, PaymentRequired, PaymentRequirements, ResourceInfo } from "@x402/core/types";
+import { getDefaultAsset } from "@x402/evm";
+import { baseUrl, config } from "../../core/config";
+import { ApiError } from "../../core/errors";
+
+/** x402 protocol version 2 (x402-specification-v2.md); version 1 payloads are refused. */
+export const X402_VERSION = 2;
+
+/**
+ * How long a signed authorization stays valid. It must outlive the slowest paid call (a render), since
+ * settlement comes after the work and the facilitator refuses an authorization within 6 s of its end.
+ */
+export const MAX_TIMEOUT_SECONDS = 300;
+
+/** The x402 settings of this deployment: network, USDC on it, and who is paid. */
+export interface X402Settings {
+  network: Network;
+  payTo: string;
+  facilitatorUrl: string;
+  /** USDC: contract address and its EIP-712 domain (name, version), which the client signs over. */
+  asset: { address: string; name: string; version: string; decimals: number };
+}
+
+/** The checked x402 settings; 503 when no pay-to address is configured or the network has no USDC. */
+export function x402Settings(env: object): X402Settings {
+  const { X402_NETWORK, X402_PAY_TO, X402_FACILITATOR_URL } = config(env);
+  if (!X402_PAY_TO) throw new ApiError("unavailable", "paid tools are not configured (X402_PAY_TO)");
+  const network = X402_NETWORK as Network;
+  let usdc;
+  try {
+    usdc = getDefaultAsset(network, "USDC");
+  } catch {
+    throw new ApiError("unavailable", `paid tools are not configured: no USDC on ${network} (X402_NETWORK)`);
+  }
+  return {
+    network,
+    payTo: X402_PAY_TO,
+    facilitatorUrl: X402_FACILITATOR_URL,
+    asset: { address: usdc.asset, name: usdc.name, version: usdc.version, decimals: usdc.decimals },
+  };
+}
+
+/**
+ * The `exact` scheme requirement for `amount` USDC atomic units (scheme_exact_evm.md): EIP-3009
+ * transferWithAuthorization of USDC, whose EIP-712 domain name and version travel in `extra`.
+ */
+export function requirementFor(settings: X402Settings, amount: number): PaymentRequirements {
+  return {
+    scheme: "exact",
+    network: settings.network,
+    asset: settings.asset.address,
+    amount: String(amount),
+    payTo: settings.payTo,
+    maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+    extra: { name: settings.asset.name, version: settings.asset.version },
+  };
+}
+
+/** The PaymentRequired object (x402-specification-v2.md 5.1) both transports carry. */
+export function paymentRequired(
+  resource: ResourceInfo,
+  accepts: PaymentRequirements[],
+  error: string,
+  extensions?: Record<string, unknown>,
+): PaymentRequired {
+  return { x402Version: X402_VERSION, error, resource, accepts, ...(extensions && { extensions }) };
+}
+
+/** The resource a REST operation sells: its absolute URL under BASE_URL, without the query. */
+export function restResource(env: object, request: Request, description: string): ResourceInfo {
+  const path = new URL(request.url).pathname;
+  return { url: `${baseUrl(env)}${path}`, description, mimeType: "application/json" };
+}
+
+/** The resource an MCP tool sells, named as the x402 MCP transport does (transports-v2/mcp.md). */
+export function mcpResource(tool: string, description: string): ResourceInfo {
+  return { url: `mcp://tool/${tool}`, description, mimeType: "application/json" };
+}

@@ -1,0 +1,71 @@
+import { env } from "cloudflare:workers";
+import { x402Client } from "@x402/core/client";
+import { x402HTTPClient } from "@x402/core/http";
+import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { database, ledgerEntries, x402Calls, x402LocalNonces } from "../../db";
+import type { Facilitator } from "./facilitator";
+import { paidHttpCall } from "./paid-call";
+import type { PaidTool, PriceState } from "./prices";
+
+/** A wallet agent as the x402 client packages make one: a throwaway viem key and the exact EVM scheme. */
+export function walletAgent() {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const http = new x402HTTPClient(new x402Client().register("eip155:*", new ExactEvmScheme(account)));
+  return { account, http };
+}
+
+/** The sample paid operation's knobs: what it costs, what it returns, and whether it fails. */
+export interface SampleOptions {
+  tool?: PaidTool;
+  state?: PriceState;
+  publishers?: string[];
+  fail?: boolean;
+  agentId?: string;
+  facilitator?: Facilitator;
+}
+
+/**
+ * A tiny paid REST operation wired as a surface wires one (paidHttpCall). `runs` counts how often the
+ * work ran.
+ */
+export function sampleOperation(options: SampleOptions = {}) {
+  const counter = { runs: 0 };
+  const publishers = options.publishers ?? ["Daily Planet"];
+  const handle = (request: Request): Promise<Response> =>
+    paidHttpCall({
+      env,
+      request,
+      tool: options.tool ?? "digest",
+      description: "A sample paid operation",
+      state: options.state,
+      agentId: options.agentId,
+      facilitator: options.facilitator,
+      run: async () => {
+        counter.runs += 1;
+        if (options.fail) throw new Error("the tool failed");
+        return { value: { articles: publishers }, publishers };
+      },
+      render: (value) => Response.json(value),
+    });
+  return { handle, counter };
+}
+
+/** Asks `handle` at `url` unpaid and returns the PaymentRequired the client library reads from the 402. */
+export async function quote(handle: (r: Request) => Promise<Response>, http: x402HTTPClient, url: string): Promise<PaymentRequired> {
+  const res = await handle(new Request(url));
+  return http.getPaymentRequiredResponse((name) => res.headers.get(name), await res.json());
+}
+
+/** Sends `payload` to `handle` at `url` in PAYMENT-SIGNATURE. */
+export function paid(handle: (r: Request) => Promise<Response>, http: x402HTTPClient, url: string, payload: PaymentPayload): Promise<Response> {
+  return handle(new Request(url, { headers: http.encodePaymentSignatureHeader(payload) }));
+}
+
+/** Row counts of everything a payment may write. */
+export async function recorded() {
+  const db = database(env);
+  const [calls, legs, nonces] = await Promise.all([db.$count(x402Calls), db.$count(ledgerEntries), db.$count(x402LocalNonces)]);
+  return { calls, legs, nonces };
+}

@@ -1,0 +1,65 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./columns";
+import { listeners } from "./listeners";
+
+/**
+ * One settled x402 payment for one agent tool call (DESIGN.md "x402"): written in the same D1 batch
+ * as its three ledger legs, which point back here through ledger_entries.x402_call_id.
+ */
+export const x402Calls = sqliteTable(
+  "x402_calls",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tool: text("tool").notNull(),
+    /** The ResourceInfo.url the payment named (REST URL or mcp://tool/<name>). */
+    resource: text("resource").notNull(),
+    /** The paying wallet, lower-case hex. */
+    payer: text("payer").notNull(),
+    /** The agent credited with the recommender leg: the one named in the call, else the paying wallet (CAIP-10). */
+    agentId: text("agent_id").notNull(),
+    listenerId: integer("listener_id").references(() => listeners.id, { onDelete: "set null" }),
+    network: text("network").notNull(),
+    asset: text("asset").notNull(),
+    amountMicros: integer("amount_micros").notNull(),
+    /** The facilitator's settlement reference: a transaction hash, or "local:<id>" for the local facilitator. */
+    settlement: text("settlement").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("x402_calls_settlement_idx").on(t.network, t.settlement), index("x402_calls_created_idx").on(t.createdAt)],
+);
+
+/**
+ * The local facilitator's record of spent EIP-3009 authorizations. The token contract would refuse a
+ * reused (authorizer, nonce) pair (EIP-3009 `authorizationState`); the unique index plays that part, so
+ * of any number of concurrent settlements of one authorization exactly one inserts its row.
+ */
+export const x402LocalNonces = sqliteTable(
+  "x402_local_nonces",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    network: text("network").notNull(),
+    /** Token contract, lower-case hex. */
+    asset: text("asset").notNull(),
+    /** Authorizer (`authorization.from`), lower-case hex. */
+    payer: text("payer").notNull(),
+    nonce: text("nonce").notNull(),
+    amount: text("amount").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("x402_local_nonces_spent_idx").on(t.network, t.asset, t.payer, t.nonce)],
+);
+
+/**
+ * Sign-In-With-X nonces already used: a signed sign-in message is accepted once (CAIP-122 nonce). Keyed by
+ * wallet too, so that one wallet cannot burn a nonce another wallet was challenged with.
+ */
+export const siwxNonces = sqliteTable(
+  "siwx_nonces",
+  {
+    /** The signing wallet, lower-case hex. */
+    address: text("address").notNull(),
+    nonce: text("nonce").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.address, t.nonce] })],
+);
