@@ -1,4 +1,5 @@
 import { adminRoutes } from "./admin/routes";
+import { oauthRoutes } from "./agents/oauth/routes";
 import { agentRoutes } from "./agents/routes";
 import { articleRoutes } from "./articles/routes";
 import { buildRouter } from "./core/http";
@@ -20,6 +21,7 @@ export const routes: Route[] = [
   ...feedRoutes,
   ...adminRoutes,
   ...agentRoutes,
+  ...oauthRoutes,
 ];
 
 export const router = buildRouter(routes);

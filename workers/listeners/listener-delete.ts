@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { revokeAllGrants } from "../agents/oauth/grants";
 import { route } from "../core/route";
 import { database } from "../db";
 import { deleteListener, requireListener } from "./account";
@@ -17,6 +18,8 @@ export const deleteSubscription = route({
   },
   async handle({ env, params }) {
     const listener = await requireListener(database(env), params.token);
+    // Grants first: should the delete then fail, no agent keeps acting for a listener who asked to leave.
+    await revokeAllGrants(env, listener.id);
     await deleteListener(env, listener.id);
     return Response.json({ deleted: true });
   },

@@ -1,7 +1,9 @@
 import * as v from "valibot";
+import { revokeAllGrants } from "../agents/oauth/grants";
 import { route } from "../core/route";
 import { named } from "../core/schema-registry";
 import { database } from "../db";
+import { endAllSessions } from "../web/session";
 import { requireListener, rotate } from "./account";
 import { FeedUrl, TOKEN_NOT_FOUND, TokenParams } from "./schemas";
 
@@ -27,6 +29,9 @@ export const rotateToken = route({
   async handle({ env, params }) {
     const listener = await requireListener(database(env), params.token);
     const rotated = await rotate(env, listener);
+    // A rotation says the old credentials may be known to someone else: every agent the listener
+    // allowed and every signed-in browser loses access with it.
+    await Promise.all([revokeAllGrants(env, listener.id), endAllSessions(env, listener.id)]);
     const out: v.InferOutput<typeof RotateResponse> = { token: rotated.token, feed_url: rotated.feedUrl };
     return Response.json(out, { headers: { "Cache-Control": "no-store" } });
   },

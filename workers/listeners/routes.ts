@@ -16,6 +16,9 @@ import { putPreferredVertical } from "./preferred-vertical";
 import { getPrivateFeed } from "./private-feed";
 import { getQueue } from "./queue";
 import { rotateToken } from "./rotate";
+import { revokeAllAgents } from "./routes/delete.listeners.{token}.agents";
+import { revokeAgent } from "./routes/delete.listeners.{token}.agents.{grant_id}";
+import { listAgents } from "./routes/get.listeners.{token}.agents";
 import { subscribeListener } from "./subscribe";
 import { listVerticals } from "./verticals-catalog";
 
@@ -28,6 +31,9 @@ export const listenerRoutes: Route[] = [
   patchPreferences,
   deleteSubscription,
   rotateToken,
+  listAgents,
+  revokeAllAgents,
+  revokeAgent,
   putPreferredVertical,
   getQueue,
   getListenerFeed,
