@@ -13,8 +13,10 @@ const SECURITY_HEADERS = {
   "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
   "X-Frame-Options": "DENY",
   "X-Content-Type-Options": "nosniff",
-  // The authorization request's state and PKCE challenge stay out of Referer headers.
-  "Referrer-Policy": "no-referrer",
+  // The authorization request's state and PKCE challenge never reach another site in a Referer.
+  // Not no-referrer: under it browsers send "Origin: null" on form posts (Fetch, "serializing a
+  // request origin"), and the forms' CSRF check needs the real origin.
+  "Referrer-Policy": "same-origin",
 } as const;
 
 const STYLE = `body{font:17px/1.55 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1d1d1f}
