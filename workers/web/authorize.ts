@@ -38,7 +38,7 @@ ${loopback ? '<p class="warn">That is an app on your own computer. Allow only if
 <p>It will be able to:</p><ul>${items}</ul>
 <form method="post" action="${OAUTH_PATHS.authorize}">${hiddenInputs({ handle, csrf: session.csrf })}
 <p><button class="primary" type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Deny</button></p></form>
-<p class="note">You can revoke it at any time (GET and DELETE /v1/listeners/{token}/agents). Client id: ${escapeHtml(request.clientId)}</p>
+<p class="note">You can take this access back at any time. Client id: ${escapeHtml(request.clientId)}</p>
 <form method="post" action="${SIGN_IN_PATHS.signOut}">${hiddenInputs({ csrf: session.csrf, next: "/" })}
 <p class="note">Signed in as ${escapeHtml(session.email)}. <button type="submit">Not you? Sign out</button></p></form>`;
 }

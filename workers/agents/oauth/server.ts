@@ -1,6 +1,8 @@
 import { OAuthAuthorizationServer, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { baseUrl, webUrl } from "../../core/config";
+import { errorResponse } from "../../core/errors";
 import type { OAuthDoc } from "../../core/openapi";
+import { enforceRateLimit } from "../../core/rate-limit";
 import { SCOPE_NAMES, SCOPES } from "./scopes";
 
 /**
@@ -90,7 +92,17 @@ export function serveAuthorizationServer(request: Request, env: Env, ctx: Execut
   const metadata = `${OAUTH_PATHS.metadata}${issuer.pathname === "/" ? "" : issuer.pathname}`;
   const paths: string[] = [metadata, OAUTH_PATHS.token, OAUTH_PATHS.register];
   if (url.origin !== issuer.origin || !paths.includes(url.pathname)) return undefined;
-  return authorizationServer(env).fetch(request, env, ctx);
+  return throttled(request, env, () => authorizationServer(env).fetch(request, env, ctx));
+}
+
+/** The provider's endpoints share the per-IP read budget: registration, for one, writes to KV for anyone. */
+async function throttled(request: Request, env: Env, serve: () => Promise<Response>): Promise<Response> {
+  try {
+    await enforceRateLimit(env, request, "read");
+  } catch (err) {
+    return errorResponse(err);
+  }
+  return serve();
 }
 
 /** The OAuth endpoints and scopes for the OpenAPI security scheme; paths resolve on the issuer's origin. */
