@@ -5,7 +5,7 @@ import { ApiError } from "../workers/core/errors";
 import { testVars } from "./vars";
 
 function from(ip: string) {
-  return new Request("http://api.test/v1/stories/search", { headers: { "cf-connecting-ip": ip } });
+  return new Request("https://api.test/v1/stories/search", { headers: { "cf-connecting-ip": ip } });
 }
 
 async function outcome(ip: string, bucket: "read" | "admin") {

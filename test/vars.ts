@@ -3,8 +3,8 @@
  * set here explicitly, and tests read the values from this module rather than repeating them.
  */
 export const testVars = {
-  BASE_URL: "http://api.test",
-  WEB_URL: "http://web.test",
+  BASE_URL: "https://api.test",
+  WEB_URL: "https://web.test",
   SERVICE_API_KEY: "test-service-key",
   PUBLISH_WEBHOOK_SECRET: "test-webhook-secret",
   ADMIN_EMAIL: "admin@example.test",

@@ -1,15 +1,20 @@
+import { serveAuthorizationServer } from "./agents/oauth/server";
 import { receiveEmail } from "./articles/email-intake";
 import { DIGEST_CRON, sendDailyDigest } from "./listeners/digest";
 import { resendStaleJobs } from "./narration/job-sweep";
 import { router } from "./router";
+import { serveWebPage } from "./web/routes";
 
 export { DedupeWindow } from "../durable-objects/dedupe-window";
 export { RateLimiter } from "../durable-objects/rate-limiter";
 export { RenderGate } from "../durable-objects/render-gate";
 
-/** The API Worker: the /v1 API, the podcast feeds and the OpenAPI document. */
+/** The API Worker: the /v1 API, the podcast feeds, the OpenAPI document, OAuth and the web pages. */
 export default {
-  fetch: (request, env, ctx) => router.fetch(request, env, ctx),
+  // The OAuth provider's endpoints (metadata, token, revocation, registration), then the
+  // server-rendered pages (sign-in, consent), then the route table.
+  fetch: (request, env, ctx) =>
+    serveAuthorizationServer(request, env, ctx) ?? serveWebPage(request, env, ctx) ?? router.fetch(request, env, ctx),
   // Forwarded articles arriving by e-mail (issue 4: listener intake).
   email: async (message, env) => void (await receiveEmail(message, env)),
   // The crons of wrangler.toml: the daily digest (README "Rules" 6) and the lost-render sweep.

@@ -22,6 +22,9 @@ import { topicArt } from "./articles/routes/get.topic-art";
 import { postForward } from "./articles/routes/post.listeners.{token}.forward";
 
 import { deleteSubscription } from "./listeners/routes/delete.listeners.{token}";
+import { revokeAllAgents } from "./listeners/routes/delete.listeners.{token}.agents";
+import { revokeAgent } from "./listeners/routes/delete.listeners.{token}.agents.{grant_id}";
+import { listAgents } from "./listeners/routes/get.listeners.{token}.agents";
 import { getFlo } from "./listeners/routes/get.listener.{token}.flo";
 import { getFloNow } from "./listeners/routes/get.listener.{token}.flo.now";
 import { getPreferences } from "./listeners/routes/get.listeners.{token}";
@@ -66,6 +69,7 @@ import { runDigest } from "./admin/routes/post.admin.digest.run";
 import { preWarmListener } from "./admin/routes/post.admin.listeners.{token}.pre-warm";
 import { postSearchReindex } from "./admin/routes/post.admin.search.reindex";
 
+import { getProtectedResourceMetadata } from "./agents/oauth/routes/get..well-known.oauth-protected-resource";
 import { getOpenApi } from "./agents/routes/get.openapi.json";
 
 /**
@@ -110,6 +114,9 @@ export const routes: Route[] = [
   getFlo,
   putFlo,
   getFloNow,
+  listAgents,
+  revokeAllAgents,
+  revokeAgent,
   requestListenerMagicLink,
   exchangeListenerMagicLink,
   recordPlay,
@@ -141,6 +148,7 @@ export const routes: Route[] = [
   getLedgerReport,
   // Discovery
   getOpenApi,
+  getProtectedResourceMetadata,
 ];
 
 export const router = buildRouter(routes);

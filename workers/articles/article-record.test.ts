@@ -17,7 +17,7 @@ describe("GET /v1/articles/{slug}", () => {
       stub: false,
       noindex: false,
       audio_ready: true,
-      audio_url: "http://api.test/v1/audio/abc123.mp3",
+      audio_url: "https://api.test/v1/audio/abc123.mp3",
       listen_seconds: 42,
     });
   });

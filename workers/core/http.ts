@@ -11,7 +11,7 @@ type Args = [Env, ExecutionContext];
 const { preflight, corsify } = cors({
   origin: "*",
   allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-  exposeHeaders: ["Location", "Retry-After", "ETag", "Last-Modified", "Content-Range", "Accept-Ranges", "Content-Length"],
+  exposeHeaders: ["Location", "Retry-After", "WWW-Authenticate", "ETag", "Last-Modified", "Content-Range", "Accept-Ranges", "Content-Length"],
   maxAge: 86400,
 });
 

@@ -44,7 +44,14 @@ const UNAUTHORIZED: Record<AuthKind, string | undefined> = {
   webhook_signature: "Missing, malformed, wrong or stale signature",
 };
 
-const SECURITY_SCHEMES = {
+/** Where agents get OAuth 2.1 tokens (workers/agents/oauth): absolute, since WEB_URL may differ from BASE_URL. */
+export interface OAuthDoc {
+  authorizationUrl: string;
+  tokenUrl: string;
+  scopes: Record<string, string>;
+}
+
+const API_KEY_SCHEMES = {
   ApiKeyQuery: { type: "apiKey", in: "query", name: "api_key", description: "The service API key (SERVICE_API_KEY)." },
   ServiceKey: { type: "apiKey", in: "header", name: "x-service-key", description: "The service API key (SERVICE_API_KEY)." },
   LegacyKey: { type: "apiKey", in: "header", name: "x-legacy-key", description: "The service API key, legacy header." },
@@ -59,21 +66,6 @@ const SECURITY_SCHEMES = {
     in: "header",
     name: "x-legacy-signature",
     description: 't=<unix seconds>,v1=<hex HMAC-SHA256(PUBLISH_WEBHOOK_SECRET, "<t>.<raw body>")>; 300 s tolerance.',
-  },
-  OAuth2: {
-    type: "oauth2",
-    description: "OAuth 2.1 with PKCE (S256) for agents acting for a person.",
-    flows: {
-      authorizationCode: {
-        authorizationUrl: "/authorize",
-        tokenUrl: "/token",
-        scopes: {
-          "articles:read": "Search and read articles and audio",
-          "subscriptions:write": "Create topic subscriptions",
-          "digest:run": "Run digests",
-        },
-      },
-    },
   },
 };
 
@@ -145,7 +137,7 @@ function responses(r: Route) {
 }
 
 /** The OpenAPI 3.1 document of `routes`, generated from their schemas. */
-export function openApiDocument(routes: readonly Route[], serverUrl: string) {
+export function openApiDocument(routes: readonly Route[], serverUrl: string, oauth: OAuthDoc) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const path = r.path.replace(/:(\w+)/g, "{$1}");
@@ -178,6 +170,16 @@ export function openApiDocument(routes: readonly Route[], serverUrl: string) {
     },
     servers: [{ url: serverUrl }],
     paths,
-    components: { schemas: components, securitySchemes: SECURITY_SCHEMES },
+    components: {
+      schemas: components,
+      securitySchemes: {
+        ...API_KEY_SCHEMES,
+        OAuth2: {
+          type: "oauth2",
+          description: "OAuth 2.1 authorization code with PKCE (S256), for agents acting for a listener.",
+          flows: { authorizationCode: { ...oauth, refreshUrl: oauth.tokenUrl } },
+        },
+      },
+    },
   };
 }

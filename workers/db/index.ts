@@ -4,6 +4,7 @@ import * as ledger from "./tables/ledger";
 import * as listeners from "./tables/listeners";
 import * as mail from "./tables/mail";
 import * as narration from "./tables/narration";
+import * as web from "./tables/web";
 import * as x402 from "./tables/x402";
 
 export * from "./tables/articles";
@@ -11,9 +12,10 @@ export * from "./tables/ledger";
 export * from "./tables/listeners";
 export * from "./tables/mail";
 export * from "./tables/narration";
+export * from "./tables/web";
 export * from "./tables/x402";
 
-export const schema = { ...articles, ...ledger, ...listeners, ...mail, ...narration, ...x402 };
+export const schema = { ...articles, ...ledger, ...listeners, ...mail, ...narration, ...web, ...x402 };
 
 /** The drizzle client over the D1 binding. */
 export function database(env: Pick<Env, "DB">) {

@@ -14,8 +14,8 @@ describe("creator tenants and their feeds", () => {
     await forgetEdgeCache(["/v1/podcasts/creator/ada.xml"]);
     const { res, body } = await createCreator("ada");
     expect(res.status).toBe(201);
-    expect(body.creator.feed_url).toBe("http://api.test/v1/podcasts/creator/ada.xml");
-    expect(body.claim_url).toBe("http://api.test/v1/creators/ada/claim");
+    expect(body.creator.feed_url).toBe("https://api.test/v1/podcasts/creator/ada.xml");
+    expect(body.claim_url).toBe("https://api.test/v1/creators/ada/claim");
     expect(body.creator.claimed).toBe(false);
 
     const creator = await env.DB.prepare("SELECT id FROM creators WHERE slug = 'ada'").first<{ id: number }>();
@@ -47,7 +47,7 @@ describe("creator tenants and their feeds", () => {
     const claim = await call("/v1/creators/grace/claim", jsonBody("POST", { claim_token: body.claim_token, email: "Grace@Example.test" }));
     expect(claim.status).toBe(200);
     const claimed = (await claim.json()) as { claimed: boolean; claimed_by_email: string; claimed_at: string; feed_url: string };
-    expect(claimed).toMatchObject({ claimed: true, claimed_by_email: "grace@example.test", feed_url: "http://api.test/v1/podcasts/creator/grace.xml" });
+    expect(claimed).toMatchObject({ claimed: true, claimed_by_email: "grace@example.test", feed_url: "https://api.test/v1/podcasts/creator/grace.xml" });
     expect(Date.parse(claimed.claimed_at)).not.toBeNaN();
 
     const again = await call("/v1/creators/grace/claim", jsonBody("POST", { claim_token: body.claim_token, email: "x@example.test" }));

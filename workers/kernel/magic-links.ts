@@ -87,9 +87,13 @@ export async function redeemMagicToken(env: Pick<Env, "DB">, secret: string, sco
   return { ok: false, reason: found.usedAt ? "used" : "expired" };
 }
 
-/** The sign-in mail: a link to the web sign-in page (workers/web/public/magic.html), and the code for clients that call the exchange themselves. */
-function magicLinkMessage(env: object, scope: MagicScope, to: string, secret: string): MailMessage {
-  const link = `${webUrl(env)}/magic?${scope === "admin" ? "scope=admin&" : ""}magic=${encodeURIComponent(secret)}`;
+/** The default landing of a sign-in link: the web sign-in page (workers/web/public/magic.html). */
+function magicPageLink(env: object, scope: MagicScope, secret: string): string {
+  return `${webUrl(env)}/magic?${scope === "admin" ? "scope=admin&" : ""}magic=${encodeURIComponent(secret)}`;
+}
+
+/** The sign-in mail: a link to `link`, and the code for clients that call the exchange themselves. */
+function magicLinkMessage(scope: MagicScope, to: string, secret: string, link: string): MailMessage {
   const exchange = scope === "admin" ? "/v1/admin/auth/magic-link/exchange" : "/v1/auth/listener-magic-link/exchange";
   const what = scope === "admin" ? "the narration admin" : "your narration subscription";
   const minutes = MAGIC_LINK_TTL_MS / 60_000;
@@ -115,11 +119,18 @@ function magicLinkMessage(env: object, scope: MagicScope, to: string, secret: st
 /**
  * Issues a secret and mails it, when mail is configured (README "Rules" 4: no provider, no mail and
  * no secret). A refused send is logged by reason only: the address and the secret stay out of logs.
+ * `landing` builds the link from the secret (the web front-end's own sign-in passes its page).
  */
-export async function mailMagicLink(env: Env, scope: MagicScope, email: string, listenerId: number | null): Promise<void> {
+export async function mailMagicLink(
+  env: Env,
+  scope: MagicScope,
+  email: string,
+  listenerId: number | null,
+  landing: (secret: string) => string = (secret) => magicPageLink(env, scope, secret),
+): Promise<void> {
   const mail = mailer(env);
   if (!mail) return;
   const secret = await issueMagicToken(env, scope, email, listenerId);
-  const sent = await mail.send(magicLinkMessage(env, scope, email, secret));
+  const sent = await mail.send(magicLinkMessage(scope, email, secret, landing(secret)));
   if (!sent.ok) console.warn(`${scope} magic link not delivered: ${sent.reason}`);
 }

@@ -12,7 +12,7 @@ describe("POST /v1/listeners/subscribe", () => {
     expect(body.verticals).toEqual(["tech", "young_moms"]);
     expect(body.already_subscribed).toBe(false);
     expect(body.token.length).toBeGreaterThanOrEqual(43);
-    expect(body.feed_url).toMatch(/^http:\/\/api\.test\/v1\/podcasts\/u\/[A-Za-z0-9_-]{43}\.xml$/);
+    expect(body.feed_url).toMatch(/^https:\/\/api\.test\/v1\/podcasts\/u\/[A-Za-z0-9_-]{43}\.xml$/);
     const feedToken = feedTokenOf(body.feed_url);
     expect(feedToken).not.toBe(body.token);
     const db = database(env);

@@ -1,6 +1,7 @@
 import { baseUrl } from "../../core/config";
 import { openApiDocument } from "../../core/openapi";
 import { route } from "../../core/route";
+import { oauthDoc } from "../oauth/server";
 
 let cached: string | undefined;
 
@@ -12,8 +13,8 @@ export const getOpenApi = route({
   auth: "none",
   responses: { 200: { description: "OpenAPI document", contentType: "application/json" } },
   handle({ env, table }) {
-    // The document depends only on code and BASE_URL, so one build per isolate is enough.
-    cached ??= JSON.stringify(openApiDocument(table, baseUrl(env)));
+    // The document depends only on code, BASE_URL and WEB_URL, so one build per isolate is enough.
+    cached ??= JSON.stringify(openApiDocument(table, baseUrl(env), oauthDoc(env)));
     return new Response(cached, {
       headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300" },
     });

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { database, type LEDGER_PARTIES, ledgerEntries, x402Calls } from "../../db";
-import { splitPlay } from "../../listeners/ledger-split";
+import { splitPlay } from "../../kernel/ledger-split";
 
 type Party = (typeof LEDGER_PARTIES)[number];
 

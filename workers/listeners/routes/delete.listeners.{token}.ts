@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { deleteListener } from "../account";
 import { TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
+import { revokeAllGrants } from "../../agents/oauth/grants";
 
 export const deleteSubscription = route({
   method: "DELETE",
@@ -15,6 +16,8 @@ export const deleteSubscription = route({
     404: TOKEN_NOT_FOUND,
   },
   async handle({ listener, env }) {
+    // Grants first: should the delete then fail, no agent keeps acting for a listener who asked to leave.
+    await revokeAllGrants(env, listener.id);
     await deleteListener(env, listener.id);
     return Response.json({ deleted: true });
   },

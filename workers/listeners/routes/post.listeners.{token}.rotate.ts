@@ -3,6 +3,8 @@ import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { rotate } from "../account";
 import { FeedUrl, TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
+import { revokeAllGrants } from "../../agents/oauth/grants";
+import { endAllSessions } from "../../web/session";
 
 const RotateResponse = named(
   "ListenerRotateResponse",
@@ -25,6 +27,9 @@ export const rotateToken = route({
   },
   async handle({ listener, env }) {
     const rotated = await rotate(env, listener);
+    // A rotation says the old credentials may be known to someone else: every agent the listener
+    // allowed and every signed-in browser loses access with it.
+    await Promise.all([revokeAllGrants(env, listener.id), endAllSessions(env, listener.id)]);
     const out: v.InferOutput<typeof RotateResponse> = { token: rotated.token, feed_url: rotated.feedUrl };
     return Response.json(out, { headers: { "Cache-Control": "no-store" } });
   },

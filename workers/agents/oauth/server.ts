@@ -1,0 +1,112 @@
+import { OAuthAuthorizationServer, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { baseUrl, webUrl } from "../../core/config";
+import { errorResponse } from "../../core/errors";
+import type { OAuthDoc } from "../../core/openapi";
+import { enforceRateLimit } from "../../core/rate-limit";
+import { SCOPE_NAMES, SCOPES } from "./scopes";
+
+/**
+ * The OAuth 2.1 authorization server (@cloudflare/workers-oauth-provider, role-based API). Its
+ * issuer is WEB_URL, so RFC 8414 metadata lives at {WEB_URL}/.well-known/oauth-authorization-server;
+ * its one protected resource is the API at BASE_URL, so every access token's audience is BASE_URL
+ * (RFC 8707) and RFC 9728 metadata lives at {BASE_URL}/.well-known/oauth-protected-resource.
+ * The provider runs PKCE with S256 only (it refuses plain outright since 1.2.3), single-use codes,
+ * rotating refresh tokens, RFC 7009 revocation at the token endpoint, RFC 7591 registration and
+ * exact redirect-URI matching with RFC 8252 §7.3 loopback ports; the consent page is ours
+ * (workers/web/authorize.ts).
+ */
+
+/** Paths on the issuer's origin. The provider serves all but the authorization endpoint. */
+export const OAUTH_PATHS = {
+  metadata: "/.well-known/oauth-authorization-server",
+  authorize: "/oauth/authorize",
+  token: "/oauth/token",
+  register: "/oauth/register",
+} as const;
+
+/** Access tokens live 15 minutes: an agent refreshes, and a leaked token is soon worthless. */
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+/** A grant lives 30 days from its last refresh, so an agent in use keeps working and an idle one lapses. */
+export const REFRESH_TOKEN_IDLE_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+type OAuthEnv = Pick<Env, "OAUTH_KV">;
+
+const servers = new Map<string, OAuthAuthorizationServer<OAuthEnv>>();
+
+/** The authorization server for this deployment's WEB_URL and BASE_URL; built once per isolate. */
+export function authorizationServer(env: object): OAuthAuthorizationServer<OAuthEnv> {
+  const issuer = webUrl(env);
+  const resource = protectedResource(env);
+  const key = `${issuer} ${resource}`;
+  let server = servers.get(key);
+  if (!server) {
+    server = new OAuthAuthorizationServer<OAuthEnv>({
+      issuer,
+      resources: [resource],
+      authorizeEndpoint: OAUTH_PATHS.authorize,
+      tokenEndpoint: OAUTH_PATHS.token,
+      clientRegistrationEndpoint: OAUTH_PATHS.register,
+      scopesSupported: SCOPE_NAMES,
+      accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTTL: REFRESH_TOKEN_IDLE_TTL_SECONDS,
+      refreshTokenIdleTTL: REFRESH_TOKEN_IDLE_TTL_SECONDS,
+      // The provider's default warning carries only the error code and its public description.
+      onError: ({ status, code }) => console.warn(`oauth error ${status} ${code}`),
+    });
+    servers.set(key, server);
+  }
+  return server;
+}
+
+/** The helpers of the authorization server (parse and complete authorization, grants, clients). */
+export function oauthApi(env: Env): OAuthHelpers {
+  return authorizationServer(env).getOAuthApi(env);
+}
+
+/** The protected resource every token is issued for: the API at BASE_URL. */
+export function protectedResource(env: object): string {
+  return baseUrl(env);
+}
+
+/** The RFC 9728 well-known path prefix. */
+export const PROTECTED_RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
+
+/**
+ * RFC 9728 §3.1: the resource's metadata URL, the well-known path inserted between the host and
+ * any path of the resource identifier. Every Bearer challenge names it (§5.1).
+ */
+export function protectedResourceMetadataUrl(env: object): string {
+  const resource = new URL(protectedResource(env));
+  const path = resource.pathname === "/" ? "" : resource.pathname;
+  return `${resource.origin}${PROTECTED_RESOURCE_METADATA_PATH}${path}`;
+}
+
+/**
+ * The provider's own endpoints (metadata, token and revocation, registration) on the issuer's
+ * origin, or undefined for any other request. The consent page at /oauth/authorize is not one.
+ */
+export function serveAuthorizationServer(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> | undefined {
+  const url = new URL(request.url);
+  const issuer = new URL(webUrl(env));
+  // RFC 8414 §3.1: an issuer with a path has its metadata at the well-known path followed by that path.
+  const metadata = `${OAUTH_PATHS.metadata}${issuer.pathname === "/" ? "" : issuer.pathname}`;
+  const paths: string[] = [metadata, OAUTH_PATHS.token, OAUTH_PATHS.register];
+  if (url.origin !== issuer.origin || !paths.includes(url.pathname)) return undefined;
+  return throttled(request, env, () => authorizationServer(env).fetch(request, env, ctx));
+}
+
+/** The provider's endpoints share the per-IP read budget: registration, for one, writes to KV for anyone. */
+async function throttled(request: Request, env: Env, serve: () => Promise<Response>): Promise<Response> {
+  try {
+    await enforceRateLimit(env, request, "read");
+  } catch (err) {
+    return errorResponse(err);
+  }
+  return serve();
+}
+
+/** The OAuth endpoints and scopes for the OpenAPI security scheme; paths resolve on the issuer's origin. */
+export function oauthDoc(env: object): OAuthDoc {
+  const endpoint = (path: string) => new URL(path, webUrl(env)).href;
+  return { authorizationUrl: endpoint(OAUTH_PATHS.authorize), tokenUrl: endpoint(OAUTH_PATHS.token), scopes: { ...SCOPES } };
+}

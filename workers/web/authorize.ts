@@ -1,0 +1,99 @@
+import { AuthorizationError, authorizationErrorRedirect, type AuthRequest } from "@cloudflare/workers-oauth-provider";
+import type { GrantProps } from "../agents/oauth/bearer";
+import { grantUserId, type GrantMetadata } from "../agents/oauth/grants";
+import { offeredScopes, SCOPES, type Scope } from "../agents/oauth/scopes";
+import { OAUTH_PATHS, oauthApi } from "../agents/oauth/server";
+import { escapeHtml, hiddenInputs, htmlPage } from "./page";
+import { csrfMatches, currentSession, fromOwnOrigin, type Session } from "./session";
+import { formFields, signInPage, SIGN_IN_PATHS } from "./sign-in";
+
+/**
+ * The consent page of the OAuth authorization endpoint, {WEB_URL}/oauth/authorize (DESIGN.md
+ * "OAuth 2.1"). The provider validates the request (client, exact redirect URI, PKCE S256); the
+ * listener signs in by magic link, sees who asks, where the access goes and what it allows, and
+ * answers Allow or Deny. The request itself waits server-side under the provider's consent handle,
+ * bound to this browser by a cookie and usable once, so the form carries only that handle and the
+ * session's form token.
+ */
+
+/** RFC 6749 §4.1.2.1: redirect to the client only once the provider has validated its redirect URI. */
+function authorizationFailure(error: unknown): Response {
+  if (!(error instanceof AuthorizationError)) throw error;
+  if (error.redirectTo) return Response.redirect(error.redirectTo, 302);
+  return htmlPage("Authorization failed", `<p>${escapeHtml(error.description)}</p><p>Go back to the app and start again.</p>`, { status: 400 });
+}
+
+function redirect(location: string, headers: Headers): Response {
+  headers.set("Location", location);
+  return new Response(null, { status: 302, headers });
+}
+
+function consentBody(session: Session, request: AuthRequest, clientName: string, redirectHost: string, loopback: boolean, scopes: Scope[], handle: string): string {
+  const name = escapeHtml(clientName);
+  const host = escapeHtml(redirectHost);
+  const items = scopes.map((s) => `<li>${escapeHtml(SCOPES[s])} <span class="note">(${escapeHtml(s)})</span></li>`).join("");
+  return `<p><strong>${name}</strong> asks to act for you on Narration.</p>
+<p>Its access will be sent to <strong>${host}</strong>. This app registered itself: its name is not verified.</p>
+${loopback ? '<p class="warn">That is an app on your own computer. Allow only if you just started signing in from it.</p>' : ""}
+<p>It will be able to:</p><ul>${items}</ul>
+<form method="post" action="${OAUTH_PATHS.authorize}">${hiddenInputs({ handle, csrf: session.csrf })}
+<p><button class="primary" type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Deny</button></p></form>
+<p class="note">You can take this access back at any time. Client id: ${escapeHtml(request.clientId)}</p>
+<form method="post" action="${SIGN_IN_PATHS.signOut}">${hiddenInputs({ csrf: session.csrf, next: "/" })}
+<p class="note">Signed in as ${escapeHtml(session.email)}. <button type="submit">Not you? Sign out</button></p></form>`;
+}
+
+/** GET /oauth/authorize: validate, sign in if needed, then show the consent page. */
+export async function authorizePage(request: Request, env: Env): Promise<Response> {
+  const api = oauthApi(env);
+  let authRequest: AuthRequest;
+  try {
+    authRequest = await api.parseAuthRequest(request);
+  } catch (error) {
+    return authorizationFailure(error);
+  }
+  const scopes = offeredScopes(authRequest.scope);
+  if (!Array.isArray(scopes)) {
+    return Response.redirect(authorizationErrorRedirect(authRequest, "invalid_scope", `unknown scope: ${scopes.unknown.join(" ")}`), 302);
+  }
+  const session = await currentSession(request, env);
+  const url = new URL(request.url);
+  if (!session) return signInPage(url.pathname + url.search);
+  // Described first: a failed lookup then leaves nothing behind in KV.
+  const details = await api.describeConsent(authRequest);
+  const consent = await api.beginConsent(authRequest);
+  const body = consentBody(session, authRequest, details.clientName, details.redirectHost, details.redirectIsLoopback, scopes, consent.handle);
+  return htmlPage(`Allow ${details.clientName}?`, body, { headers: consent.headers });
+}
+
+/** POST /oauth/authorize: the listener's answer. Allow issues the code; Deny returns error=access_denied. */
+export async function answerConsent(request: Request, env: Env): Promise<Response> {
+  if (!fromOwnOrigin(request, env)) return htmlPage("Authorization refused", "<p>This form must be sent from this site's own page.</p>", { status: 403 });
+  const field = await formFields(request);
+  const session = await currentSession(request, env);
+  if (!session) return htmlPage("Signed out", "<p>You were signed out. Go back to the app and start again.</p>", { status: 401 });
+  if (!(await csrfMatches(session, field("csrf")))) return htmlPage("Authorization refused", "<p>This form is out of date. Go back to the app and start again.</p>", { status: 403 });
+  const api = oauthApi(env);
+  try {
+    if (field("decision") !== "allow") {
+      const denied = await api.denyConsent(request, field("handle"));
+      return new Response(null, { status: 302, headers: denied.headers });
+    }
+    const approved = await api.approveConsent(request, field("handle"));
+    // The stored request passed offeredScopes on the GET that began this consent.
+    const scopes = offeredScopes(approved.request.scope) as Scope[];
+    const details = await api.describeConsent(approved.request);
+    const metadata: GrantMetadata = { clientName: details.clientName, redirectHost: details.redirectHost };
+    const props: GrantProps = { listenerId: session.listenerId };
+    const { redirectTo } = await api.completeAuthorization({
+      request: approved.request,
+      userId: grantUserId(session.listenerId),
+      metadata,
+      scope: scopes,
+      props,
+    });
+    return redirect(redirectTo, approved.headers);
+  } catch (error) {
+    return authorizationFailure(error);
+  }
+}

@@ -1,0 +1,37 @@
+import { ApiError } from "../core/errors";
+import { enforceRateLimit } from "../core/rate-limit";
+import { OAUTH_PATHS } from "../agents/oauth/server";
+import { answerConsent, authorizePage } from "./authorize";
+import { escapeHtml, htmlPage } from "./page";
+import { confirmPage, confirmSignIn, requestSignIn, signOut, SIGN_IN_PATHS } from "./sign-in";
+
+type Page = (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
+
+/** The server-rendered pages of the web front-end, by method and path. */
+const PAGES: Record<string, Page> = {
+  [`GET ${OAUTH_PATHS.authorize}`]: authorizePage,
+  [`POST ${OAUTH_PATHS.authorize}`]: answerConsent,
+  [`POST ${SIGN_IN_PATHS.request}`]: requestSignIn,
+  [`GET ${SIGN_IN_PATHS.confirm}`]: (request) => confirmPage(new URL(request.url)),
+  [`POST ${SIGN_IN_PATHS.confirm}`]: confirmSignIn,
+  [`POST ${SIGN_IN_PATHS.signOut}`]: signOut,
+};
+
+async function render(page: Page, request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  try {
+    // Sign-in mails and consent transactions cost storage: pages share the per-IP read budget.
+    await enforceRateLimit(env, request, "read");
+    return await page(request, env, ctx);
+  } catch (err) {
+    if (err instanceof ApiError) return htmlPage("Please wait", `<p>${escapeHtml(err.message)}</p>`, { status: err.status, headers: err.headers });
+    // As the API's renderer does: the class and message only, never a stack or bound values.
+    console.error(`page failed: ${err instanceof Error ? err.name : typeof err}`);
+    return htmlPage("Something went wrong", "<p>Try again in a moment.</p>", { status: 500 });
+  }
+}
+
+/** The response of a web page, or undefined when the request is for none of them. */
+export function serveWebPage(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> | undefined {
+  const page = PAGES[`${request.method} ${new URL(request.url).pathname}`];
+  return page ? render(page, request, env, ctx) : undefined;
+}

@@ -1,0 +1,115 @@
+import { eq } from "drizzle-orm";
+import * as v from "valibot";
+import { webUrl } from "../core/config";
+import { database, listeners } from "../db";
+import { mailMagicLink, MAGIC_LINK_TTL_MS, redeemMagicToken } from "../listeners/magic-links";
+import { Email } from "../listeners/schemas";
+import { escapeHtml, hiddenInputs, htmlPage, seeOther } from "./page";
+import { csrfMatches, currentSession, endSession, fromOwnOrigin, startSession } from "./session";
+
+/**
+ * Sign-in to the web front-end by e-mail magic link (the listener magic links of SPEC.md part 7,
+ * with a link that lands here): ask for the address, mail the link, and on the confirm page turn
+ * the single-use secret into a session. The link opens a page with a button rather than signing in
+ * on GET, so mail scanners that fetch links cannot spend it.
+ */
+
+export const SIGN_IN_PATHS = { request: "/sign-in", confirm: "/sign-in/confirm", signOut: "/sign-out" } as const;
+
+/**
+ * `next` as a path on this site, or "/". Only a single leading slash passes: "//host" and "/\\host"
+ * are other sites to a browser, and an open redirect here would lend them the sign-in's trust.
+ */
+export function safeNext(next: string | null | undefined): string {
+  return next && /^\/(?![/\\])/.test(next) ? next : "/";
+}
+
+/** The sign-in form, returning to `next` (a path on this site) once signed in. */
+export function signInPage(next: string, status = 200): Response {
+  return htmlPage(
+    "Sign in",
+    `<p>Sign in with the e-mail address of your narration subscription. We will mail you a link.</p>
+<form method="post" action="${SIGN_IN_PATHS.request}">${hiddenInputs({ next })}
+<p><label>E-mail address<br><input type="email" name="email" required autocomplete="email"></label></p>
+<p><button class="primary" type="submit">Mail me a sign-in link</button></p></form>`,
+    { status },
+  );
+}
+
+function refused(): Response {
+  return htmlPage("Sign in", "<p>This form must be sent from this site's own page. Go back and try again.</p>", { status: 403 });
+}
+
+/** The fields of a form POST as strings; a body that is not a form has none. */
+export async function formFields(request: Request): Promise<(name: string) => string> {
+  let form: FormData | null = null;
+  try {
+    form = await request.formData();
+  } catch {
+    // Not a form body: every field reads as empty.
+  }
+  return (name) => {
+    const value = form?.get(name);
+    return typeof value === "string" ? value : "";
+  };
+}
+
+/** POST /sign-in: mails a link when the address has a subscription; the answer is the same either way (no account enumeration). */
+export async function requestSignIn(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  if (!fromOwnOrigin(request, env)) return refused();
+  const field = await formFields(request);
+  const next = safeNext(field("next"));
+  const email = v.safeParse(Email, field("email"));
+  if (!email.success) return htmlPage("Sign in", `<p>That is not an e-mail address.</p><p><a href="${escapeHtml(next)}">Try again</a></p>`, { status: 422 });
+  const landing = (secret: string) =>
+    `${webUrl(env)}${SIGN_IN_PATHS.confirm}?${new URLSearchParams({ magic: secret, next })}`;
+  // Looked up and sent after the answer, so its timing says nothing about the address.
+  ctx.waitUntil(
+    (async () => {
+      const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.email, email.output) });
+      if (listener) await mailMagicLink(env, "listener", email.output, listener.id, landing);
+    })(),
+  );
+  return htmlPage(
+    "Check your mail",
+    `<p>If <strong>${escapeHtml(email.output)}</strong> has a subscription, a sign-in link is on its way.
+It works once and expires in ${MAGIC_LINK_TTL_MS / 60_000} minutes.</p>`,
+  );
+}
+
+/** GET /sign-in/confirm: the mailed link lands here and asks for one click. */
+export function confirmPage(url: URL): Response {
+  const magic = url.searchParams.get("magic") ?? "";
+  const next = safeNext(url.searchParams.get("next"));
+  return htmlPage(
+    "Sign in",
+    `<form method="post" action="${SIGN_IN_PATHS.confirm}">${hiddenInputs({ magic, next })}
+<p><button class="primary" type="submit">Continue signing in</button></p></form>`,
+  );
+}
+
+/** POST /sign-in/confirm: spends the secret and opens a session, then returns to `next`. */
+export async function confirmSignIn(request: Request, env: Env): Promise<Response> {
+  if (!fromOwnOrigin(request, env)) return refused();
+  const field = await formFields(request);
+  const next = safeNext(field("next"));
+  const redeemed = await redeemMagicToken(env, field("magic"), "listener");
+  if (!redeemed.ok || redeemed.listenerId === null) {
+    const gone = !redeemed.ok && (redeemed.reason === "used" || redeemed.reason === "expired");
+    return htmlPage(
+      "Sign in",
+      `<p>This link ${gone ? "was already used or has expired" : "is not valid"}.</p><p><a href="${escapeHtml(next)}">Ask for a new one</a></p>`,
+      { status: gone ? 410 : 404 },
+    );
+  }
+  return seeOther(next, { "Set-Cookie": await startSession(env, redeemed.listenerId) });
+}
+
+/** POST /sign-out: ends the session (form token required), then returns to `next`. */
+export async function signOut(request: Request, env: Env): Promise<Response> {
+  if (!fromOwnOrigin(request, env)) return refused();
+  const field = await formFields(request);
+  const session = await currentSession(request, env);
+  if (session && !(await csrfMatches(session, field("csrf")))) return refused();
+  return seeOther(safeNext(field("next")), { "Set-Cookie": await endSession(request, env) });
+}
