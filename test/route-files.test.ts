@@ -10,7 +10,7 @@ import { routes } from "../workers/router";
  * get.audio.{key}.{format}.ts, serves one route per value of it.
  */
 
-const modules = import.meta.glob("../workers/*/routes/*.ts", { eager: true }) as Record<string, Record<string, unknown>>;
+const modules = import.meta.glob(["../workers/*/routes/*.ts", "!../workers/*/routes/*.test.ts"], { eager: true }) as Record<string, Record<string, unknown>>;
 
 /** The file name the rule gives a route: method, then the path's segments joined by dots. */
 function ruleName(r: Pick<Route, "method" | "path">): string {

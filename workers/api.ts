@@ -1,4 +1,4 @@
-import { serveAuthorizationServer } from "./agents/oauth/server";
+import { serveAuthorizationServer } from "./kernel/oauth/server";
 import { receiveEmail } from "./articles/email-intake";
 import { DIGEST_CRON, sendDailyDigest } from "./listeners/digest";
 import { resendStaleJobs } from "./narration/job-sweep";

@@ -69,7 +69,7 @@ import { runDigest } from "./admin/routes/post.admin.digest.run";
 import { preWarmListener } from "./admin/routes/post.admin.listeners.{token}.pre-warm";
 import { postSearchReindex } from "./admin/routes/post.admin.search.reindex";
 
-import { getProtectedResourceMetadata } from "./agents/oauth/routes/get..well-known.oauth-protected-resource";
+import { getProtectedResourceMetadata } from "./agents/routes/get.well-known.oauth-protected-resource";
 import { getOpenApi } from "./agents/routes/get.openapi.json";
 
 /**

@@ -1,10 +1,10 @@
 import { AuthorizationError, authorizationErrorRedirect, type AuthRequest } from "@cloudflare/workers-oauth-provider";
-import type { GrantProps } from "../agents/oauth/bearer";
-import { grantUserId, type GrantMetadata } from "../agents/oauth/grants";
-import { offeredScopes, SCOPES, type Scope } from "../agents/oauth/scopes";
-import { OAUTH_PATHS, oauthApi } from "../agents/oauth/server";
+import type { GrantProps } from "../kernel/oauth/bearer";
+import { grantUserId, type GrantMetadata } from "../kernel/oauth/grants";
+import { offeredScopes, SCOPES, type Scope } from "../kernel/oauth/scopes";
+import { OAUTH_PATHS, oauthApi } from "../kernel/oauth/server";
 import { escapeHtml, hiddenInputs, htmlPage } from "./page";
-import { csrfMatches, currentSession, fromOwnOrigin, type Session } from "./session";
+import { csrfMatches, currentSession, fromOwnOrigin, type Session } from "../kernel/web-session";
 import { formFields, signInPage, SIGN_IN_PATHS } from "./sign-in";
 
 /**

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import * as oauth from "oauth4webapi";
 import { describe, expect, it } from "vitest";
-import { authorizationRequest, Browser, consent, discover, hiddenField, open, REDIRECT, register, signIn } from "../agents/oauth/test-agent";
-import { magicOf, readOutbox, subscribeVia, waitForOutbox } from "../listeners/test-helpers";
+import { authorizationRequest, Browser, consent, discover, hiddenField, open, REDIRECT, register, signIn } from "../../test/support/oauth-agent";
+import { magicOf, readOutbox, subscribeVia, waitForOutbox } from "../../test/support/listeners";
 
 /** The consent page at {WEB_URL}/oauth/authorize (DESIGN.md "OAuth 2.1"): sign-in, what it shows, and what it refuses. */
 

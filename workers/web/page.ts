@@ -1,4 +1,4 @@
-import { escapeHtml } from "../mail/message";
+import { escapeHtml } from "../kernel/mail/message";
 
 /**
  * Server-rendered pages of the web front-end that hold a session: the sign-in and consent pages.

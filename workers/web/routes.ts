@@ -1,6 +1,6 @@
 import { ApiError } from "../core/errors";
 import { enforceRateLimit } from "../core/rate-limit";
-import { OAUTH_PATHS } from "../agents/oauth/server";
+import { OAUTH_PATHS } from "../kernel/oauth/server";
 import { answerConsent, authorizePage } from "./authorize";
 import { escapeHtml, htmlPage } from "./page";
 import { confirmPage, confirmSignIn, requestSignIn, signOut, SIGN_IN_PATHS } from "./sign-in";

@@ -2,10 +2,10 @@ import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { webUrl } from "../core/config";
 import { database, listeners } from "../db";
-import { mailMagicLink, MAGIC_LINK_TTL_MS, redeemMagicToken } from "../listeners/magic-links";
-import { Email } from "../listeners/schemas";
+import { mailMagicLink, MAGIC_LINK_TTL_MS, redeemMagicToken } from "../kernel/magic-links";
+import { Email } from "../kernel/fields";
 import { escapeHtml, hiddenInputs, htmlPage, seeOther } from "./page";
-import { csrfMatches, currentSession, endSession, fromOwnOrigin, startSession } from "./session";
+import { csrfMatches, currentSession, endSession, fromOwnOrigin, startSession } from "../kernel/web-session";
 
 /**
  * Sign-in to the web front-end by e-mail magic link (the listener magic links of SPEC.md part 7,

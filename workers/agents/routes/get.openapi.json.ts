@@ -1,7 +1,7 @@
 import { baseUrl } from "../../core/config";
 import { openApiDocument } from "../../core/openapi";
 import { route } from "../../core/route";
-import { oauthDoc } from "../oauth/server";
+import { oauthDoc } from "../../kernel/oauth/server";
 
 let cached: string | undefined;
 

@@ -1,9 +1,7 @@
 import * as v from "valibot";
-import { revokeAllGrants } from "../../agents/oauth/grants";
+import { revokeAllGrants } from "../../kernel/oauth/grants";
 import { route } from "../../core/route";
-import { database } from "../../db";
-import { requireListener } from "../account";
-import { TOKEN_NOT_FOUND, TokenParams } from "../schemas";
+import { TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
 
 export const revokeAllAgents = route({
   method: "DELETE",
@@ -16,8 +14,7 @@ export const revokeAllAgents = route({
     200: { description: "How many grants were revoked", schema: v.object({ revoked: v.pipe(v.number(), v.integer()) }) },
     404: TOKEN_NOT_FOUND,
   },
-  async handle({ env, params }) {
-    const listener = await requireListener(database(env), params.token);
+  async handle({ listener, env }) {
     return Response.json({ revoked: await revokeAllGrants(env, listener.id) });
   },
 });

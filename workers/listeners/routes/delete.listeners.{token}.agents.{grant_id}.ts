@@ -1,10 +1,8 @@
 import * as v from "valibot";
-import { revokeGrant } from "../../agents/oauth/grants";
+import { revokeGrant } from "../../kernel/oauth/grants";
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
-import { database } from "../../db";
-import { requireListener } from "../account";
-import { TokenParams } from "../schemas";
+import { TokenParams } from "../../kernel/fields";
 
 const GrantParams = v.object({
   ...TokenParams.entries,
@@ -22,8 +20,7 @@ export const revokeAgent = route({
     200: { description: "Revoked", schema: v.object({ revoked: v.literal(true) }) },
     404: { description: "Unknown token, or no such grant of this listener" },
   },
-  async handle({ env, params }) {
-    const listener = await requireListener(database(env), params.token);
+  async handle({ listener, env, params }) {
     // Another listener's grant id is simply not found here (a 404, never a 403).
     if (!(await revokeGrant(env, listener.id, params.grant_id))) throw new ApiError("not_found", "no such grant");
     return Response.json({ revoked: true });

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { deleteListener } from "../account";
 import { TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
-import { revokeAllGrants } from "../../agents/oauth/grants";
+import { revokeAllGrants } from "../../kernel/oauth/grants";
 
 export const deleteSubscription = route({
   method: "DELETE",

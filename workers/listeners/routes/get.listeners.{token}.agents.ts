@@ -1,9 +1,7 @@
-import { listGrants } from "../../agents/oauth/grants";
+import { listGrants } from "../../kernel/oauth/grants";
 import { route } from "../../core/route";
-import { database } from "../../db";
-import { requireListener } from "../account";
-import { TOKEN_NOT_FOUND, TokenParams } from "../schemas";
-import { AgentGrantList, agentGrantView } from "./agents-view";
+import { TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
+import { AgentGrantList, agentGrantView } from "../agents-view";
 
 export const listAgents = route({
   method: "GET",
@@ -17,8 +15,7 @@ export const listAgents = route({
     200: { description: "The listener's grants, oldest first", schema: AgentGrantList },
     404: TOKEN_NOT_FOUND,
   },
-  async handle({ env, params }) {
-    const listener = await requireListener(database(env), params.token);
+  async handle({ listener, env }) {
     const grants = await listGrants(env, listener.id);
     return Response.json({ agents: grants.map(agentGrantView) }, { headers: { "Cache-Control": "no-store" } });
   },

@@ -3,8 +3,8 @@ import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { rotate } from "../account";
 import { FeedUrl, TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
-import { revokeAllGrants } from "../../agents/oauth/grants";
-import { endAllSessions } from "../../web/session";
+import { revokeAllGrants } from "../../kernel/oauth/grants";
+import { endAllSessions } from "../../kernel/web-session";
 
 const RotateResponse = named(
   "ListenerRotateResponse",

@@ -1,8 +1,8 @@
 import * as oauth from "oauth4webapi";
 import { expect } from "vitest";
-import { call } from "../../../test/client";
-import { testVars } from "../../../test/vars";
-import { magicOf, readOutbox, subscribeVia, waitForOutbox } from "../../listeners/test-helpers";
+import { call } from "./client";
+import { testVars } from "../vars";
+import { magicOf, readOutbox, subscribeVia, waitForOutbox } from "./listeners";
 
 /**
  * Test drivers for the OAuth flow: an agent built on oauth4webapi (a certified OAuth 2.1 client

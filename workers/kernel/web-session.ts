@@ -1,7 +1,7 @@
 import { and, eq, gt, lt } from "drizzle-orm";
 import { webUrl } from "../core/config";
 import { hmacSha256Hex, randomToken, secretsEqual, sha256Hex } from "../core/crypto";
-import { database, listeners, webSessions } from "../db";
+import { database, listeners, webSessions } from "../db/index";
 
 /**
  * Sign-in sessions of the web front-end (the OAuth consent page; the listener pages reuse them).

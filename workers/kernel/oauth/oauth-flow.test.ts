@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { testVars } from "../../../test/vars";
 import { errorResponse } from "../../core/errors";
 import { bearerGrant, requireScope } from "./bearer";
-import { authorizationRequest, consent, discover, open, REDIRECT, register, tokensFor, viaWorker } from "./test-agent";
+import { authorizationRequest, consent, discover, open, REDIRECT, register, tokensFor, viaWorker } from "../../../test/support/oauth-agent";
 
 /**
  * The authorization-code flow end to end with oauth4webapi, each test named after the clause it

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/client";
-import { testVars } from "../../../test/vars";
-import { bearerGrant } from "../../agents/oauth/bearer";
-import { tokensFor } from "../../agents/oauth/test-agent";
-import { subscribeVia } from "../test-helpers";
+import { call } from "../../test/support/client";
+import { testVars } from "../../test/vars";
+import { bearerGrant } from "../kernel/oauth/bearer";
+import { tokensFor } from "../../test/support/oauth-agent";
+import { subscribeVia } from "../../test/support/listeners";
 
 /** The agents a listener allowed: GET and DELETE /v1/listeners/{token}/agents, and revocation by rotate and delete (issue 13). */
 
