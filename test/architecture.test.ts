@@ -52,13 +52,22 @@ function resolve(from: string, spec: string): string | undefined {
   return [base, `${base}.ts`, `${base}/index.ts`].find((c) => files.has(c)) ?? (spec.startsWith(".") ? base : undefined);
 }
 
-/** Relative imports of each file (type-only ones too: they couple modules as much as values do). */
-const edges = new Map(
-  [...files].map(([file, text]) => {
-    const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((m) => m[1]);
-    return [file, specs.map((s) => resolve(file, s)).filter((t): t is string => t !== undefined)];
-  }),
-);
+/** Relative imports of each file; `runtime` leaves out `import type`, which is erased before anything runs. */
+function importsOf(runtime: boolean) {
+  return new Map(
+    [...files].map(([file, text]) => {
+      const specs = [...text.matchAll(/(import\s+type\s[^;]*?from|from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)]
+        .filter((m) => !(runtime && m[1].startsWith("import type")))
+        .map((m) => m[2]);
+      return [file, specs.map((s) => resolve(file, s)).filter((t): t is string => t !== undefined)];
+    }),
+  );
+}
+
+/** Every import: type-only ones couple modules as much as values do. */
+const edges = importsOf(false);
+/** The imports that load a module when it runs: a cycle among these is a real one. */
+const runtimeEdges = importsOf(true);
 
 describe("architecture", () => {
   it("reads the whole tree", () => {
@@ -75,7 +84,7 @@ describe("architecture", () => {
     expect(offending).toEqual([]);
   });
 
-  it("has no import cycle", () => {
+  it("has no import cycle among the modules that load at run time", () => {
     const state = new Map<string, "open" | "done">();
     const cycles: string[] = [];
     const visit = (file: string, stack: string[]) => {
@@ -85,7 +94,7 @@ describe("architecture", () => {
         return;
       }
       state.set(file, "open");
-      for (const t of edges.get(file) ?? []) if (files.has(t)) visit(t, [...stack, file]);
+      for (const t of runtimeEdges.get(file) ?? []) if (files.has(t)) visit(t, [...stack, file]);
       state.set(file, "done");
     };
     for (const file of files.keys()) visit(file, []);

@@ -5,7 +5,7 @@ import { database, x402Calls } from "../../db";
 import { httpFacilitator } from "./facilitator";
 import { paid, quote, recorded, sampleOperation, walletAgent } from "./test-support";
 
-const URL_A = "http://api.test/v1/sample/a";
+const URL_A = "https://api.test/v1/sample/a";
 const FACILITATOR = "https://facilitator.test";
 const TX = `0x${"ab".repeat(32)}`;
 

@@ -21,7 +21,7 @@ function sampleTool(audio: PriceState) {
       description: "Playable audio of an article",
       state: audio,
       meta: wire._meta,
-      run: async () => ({ value: { audio_url: `http://api.test/v1/audio/${wire.arguments.slug}.mp3` }, publishers: ["Daily Planet"] }),
+      run: async () => ({ value: { audio_url: `https://api.test/v1/audio/${wire.arguments.slug}.mp3` }, publishers: ["Daily Planet"] }),
       render: (value) => ({ structuredContent: value, content: [{ type: "text", text: JSON.stringify(value) }] }),
     });
   };
@@ -51,7 +51,7 @@ describe("x402 over MCP (transports-v2/mcp.md)", () => {
     const payload = await http.createPaymentPayload(paymentRequiredOf(await tool({ arguments: { slug: "a" } })));
     const result = await tool({ arguments: { slug: "a" }, _meta: { [MCP_PAYMENT_META]: payload } });
     expect(result.isError).toBeUndefined();
-    expect(result.structuredContent).toEqual({ audio_url: "http://api.test/v1/audio/a.mp3" });
+    expect(result.structuredContent).toEqual({ audio_url: "https://api.test/v1/audio/a.mp3" });
     expect(result._meta?.[MCP_PAYMENT_RESPONSE_META]).toMatchObject({ success: true, network: "eip155:84532", payer: account.address, transaction: expect.stringMatching(/^local:/) });
     expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 1 });
   });

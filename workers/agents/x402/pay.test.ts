@@ -6,8 +6,8 @@ import { database, ledgerEntries, x402Calls } from "../../db";
 import { PRICES } from "./prices";
 import { paid, quote, recorded, sampleOperation, walletAgent } from "./test-support";
 
-const URL_A = "http://api.test/v1/sample/a";
-const URL_B = "http://api.test/v1/sample/b";
+const URL_A = "https://api.test/v1/sample/a";
+const URL_B = "https://api.test/v1/sample/b";
 const USDC_BASE_SEPOLIA = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
 
 afterEach(() => {
@@ -37,7 +37,7 @@ describe("x402 over HTTP: 402 and PAYMENT-REQUIRED (transports-v2/http.md)", () 
       ],
     });
     expect(await res.json()).toEqual(required);
-    expect(res.headers.get("WWW-Authenticate")).toBe('Bearer resource_metadata="http://api.test/.well-known/oauth-protected-resource"');
+    expect(res.headers.get("WWW-Authenticate")).toBe('Bearer resource_metadata="https://api.test/.well-known/oauth-protected-resource"');
     expect(counter.runs).toBe(0);
   });
 });

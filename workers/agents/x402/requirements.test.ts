@@ -29,7 +29,7 @@ describe("x402 configuration (X402_NETWORK, X402_PAY_TO, X402_FACILITATOR_URL)",
     ["X402_PAY_TO", "0x1234"],
     ["X402_FACILITATOR_URL", "nearby"],
   ])("refuses a malformed %s by name", (name, value) => {
-    expect(() => config({ ...env, [name]: value })).toThrow(new RegExp(`${name} must`));
+    expect(() => config({ ...env, [name]: value })).toThrow(new RegExp(`${name} \\(x402\\) must`));
   });
 
   it("makes paid tools unavailable (503) without a pay-to address or without USDC on the network", () => {

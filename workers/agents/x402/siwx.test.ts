@@ -7,7 +7,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { siwxChallenge, walletFromSiwx } from "./siwx";
 
-const URL_SUBS = "http://api.test/v1/agent/subscriptions";
+const URL_SUBS = "https://api.test/v1/agent/subscriptions";
 const resource = { url: URL_SUBS, description: "Subscriptions held by this wallet", mimeType: "application/json" };
 
 /** A wallet agent that answers SIWX challenges with the official client hook. */
@@ -47,8 +47,8 @@ describe("Sign-In-With-X for free wallet calls (CAIP-122)", () => {
 
   it("takes the payload as an object, as MCP carries it in _meta", async () => {
     const { account } = signer();
-    const ext = siwxChallenge(env, resource, "http://api.test/mcp/v1").extensions![SIGN_IN_WITH_X] as SIWxExtension;
-    const payload = await createSIWxPayload({ ...ext.info, chainId: "eip155:84532", type: "eip191" }, account, "http://api.test/mcp/v1");
+    const ext = siwxChallenge(env, resource, "https://api.test/mcp/v1").extensions![SIGN_IN_WITH_X] as SIWxExtension;
+    const payload = await createSIWxPayload({ ...ext.info, chainId: "eip155:84532", type: "eip191" }, account, "https://api.test/mcp/v1");
     expect(await walletFromSiwx(env, JSON.parse(JSON.stringify(payload)))).toMatchObject({ ok: true, address: account.address });
   });
 
