@@ -35,6 +35,8 @@ const ConfigSchema = v.object({
   TRENDING_CACHE_CAPACITY: count(200),
   /** newsapi.org key for search suggestions; without it the keyless GDELT DOC API is asked. */
   NEWS_API_KEY: optionalText,
+  /** How long get_audio_url waits for an on-demand render before answering "pending" (agent tools). */
+  AGENT_AUDIO_WAIT_SECONDS: count(20),
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;

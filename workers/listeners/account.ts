@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
-import { articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs, type Database } from "../db";
+import { agentFeeds, articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs, type Database } from "../db";
 import { privateFeedPath } from "../feeds/feed-paths";
 import { decryptToken, listenerByToken, mintToken, type Listener } from "./tokens";
 
@@ -96,6 +96,7 @@ export async function deleteListener(env: Pick<Env, "DB">, listenerId: number): 
   const db = database(env);
   await db.batch([
     db.delete(magicTokens).where(eq(magicTokens.listenerId, listenerId)),
+    db.delete(agentFeeds).where(eq(agentFeeds.listenerId, listenerId)),
     db.delete(floOverrides).where(eq(floOverrides.listenerId, listenerId)),
     db.update(plays).set({ listenerId: null }).where(eq(plays.listenerId, listenerId)),
     db.update(ledgerEntries).set({ listenerId: null }).where(eq(ledgerEntries.listenerId, listenerId)),
