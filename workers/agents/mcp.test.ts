@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { call } from "../../test/client";
+import { testVars } from "../../test/vars";
 import { addArticle } from "../articles/test-fixtures";
 import { mcpClient } from "./mcp-client";
 
@@ -85,5 +87,32 @@ describe.each([
     expect(list.isError).toBe(true);
     expect((list.content as { text: string }[])[0].text).toMatch(/acts for a listener.*OAuth/);
     await client.close();
+  });
+});
+
+describe("/mcp/v1 transport rules", () => {
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  };
+  const post = (headers: Record<string, string>) =>
+    call("/mcp/v1", {
+      method: "POST",
+      body: JSON.stringify(initialize),
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    });
+
+  it("refuses a browser Origin other than the service's own or localhost (DNS rebinding, MCP Transports)", async () => {
+    expect((await post({ origin: "https://evil.example" })).status).toBe(403);
+    expect((await post({ origin: testVars.WEB_URL })).status).toBe(200);
+    expect((await post({ origin: "http://localhost:6274" })).status).toBe(200);
+    expect((await post({})).status).toBe(200);
+  });
+
+  it("answers GET with 405: a stateless server offers no server-initiated stream", async () => {
+    const res = await call("/mcp/v1", { headers: { accept: "text/event-stream" } });
+    expect(res.status).toBe(405);
   });
 });
