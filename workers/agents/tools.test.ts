@@ -95,6 +95,7 @@ describe("get_audio_url", () => {
       opus_url: `${env.BASE_URL}/v1/audio/${key}.opus`,
       listen_seconds: 42,
       cached: true,
+      sponsored: false,
       job_id: "j1",
       poll_url: null,
     });

@@ -1,12 +1,15 @@
+import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { baseUrl, config } from "../../core/config";
 import { ApiError } from "../../core/errors";
-import { database, type articles, type Database } from "../../db";
+import { database, listeners, type articles, type Database } from "../../db";
 import { articleFor, doneJob } from "../../narration/article-audio-service";
 import { audioUrls } from "../../narration/audio-urls";
 import { VoiceField } from "../../narration/fields";
 import { createJob, type JobRow } from "../../narration/jobs-service";
 import { awaitJob, doneJobInVoice, durationOf, inFlightJobInVoice } from "../audio-jobs";
+import type { Caller } from "../caller";
+import { withPreroll } from "../preroll/sponsor";
 import { SlugField } from "./fields";
 import { defineTool } from "./tool";
 
@@ -26,6 +29,7 @@ const Output = v.object({
   opus_url: v.pipe(v.nullable(v.string()), v.description("The same audio as Ogg Opus, when ready.")),
   listen_seconds: v.pipe(v.nullable(v.number()), v.description("Duration in seconds, when ready.")),
   cached: v.pipe(v.boolean(), v.description("True when the audio existed before this call (no render was started or awaited).")),
+  sponsored: v.pipe(v.boolean(), v.description("True when the audio starts with a short sponsor message (free plan).")),
   job_id: v.pipe(v.nullable(v.string()), v.description("The render job, when one was started or awaited.")),
   poll_url: v.pipe(v.nullable(v.string()), v.description("While pending: GET it until state is done; it then carries audio_url.")),
 });
@@ -33,10 +37,27 @@ const Output = v.object({
 type Result = v.InferOutput<typeof Output>;
 type ArticleRow = typeof articles.$inferSelect;
 
-async function ready(env: Env, slug: string, job: JobRow & { audioKey: string }, cached: boolean): Promise<Result> {
+/**
+ * Who hears the sponsor pre-roll: a caller acting for a listener on the free plan, unless the call
+ * was paid (x402). Plus and pro listeners, and paying callers, get the bare audio.
+ */
+async function sponsored(env: Env, caller: Caller): Promise<boolean> {
+  if (caller.paid || caller.listenerId === null) return false;
+  const listener = await database(env).query.listeners.findFirst({ columns: { plan: true }, where: eq(listeners.id, caller.listenerId) });
+  return listener?.plan === "free";
+}
+
+async function ready(env: Env, slug: string, job: JobRow & { audioKey: string }, cached: boolean, caller: Caller): Promise<Result> {
+  const base = { slug, state: "ready" as const, cached, job_id: job.id, poll_url: null };
+  if (await sponsored(env, caller)) {
+    const stitched = await withPreroll(env, job.audioKey);
+    // The stitched object exists as MP3 only: it has no master to build Opus from.
+    const url = audioUrls(env, stitched.key).audio_url;
+    return { ...base, audio_url: url, opus_url: null, listen_seconds: Math.round(stitched.durationSeconds), sponsored: true };
+  }
   const urls = audioUrls(env, job.audioKey);
   const seconds = await durationOf(database(env), job.audioKey);
-  return { slug, state: "ready", audio_url: urls.audio_url, opus_url: urls.opus_url, listen_seconds: seconds, cached, job_id: job.id, poll_url: null };
+  return { ...base, audio_url: urls.audio_url, opus_url: urls.opus_url, listen_seconds: seconds, sponsored: false };
 }
 
 const hasAudio = (job: JobRow | undefined): job is JobRow & { audioKey: string } => !!job?.audioKey;
@@ -53,7 +74,7 @@ export const get_audio_url = defineTool({
     "A playable MP3 URL of an article's narration. When no audio exists yet it is rendered on demand: the call waits up to " +
     "20 seconds (AGENT_AUDIO_WAIT_SECONDS), then answers state pending with a poll_url. REST callers may pick a voice " +
     "(GET /v1/agent/articles/{slug}/audio?voice=<id from GET /v1/voices>). Paid (x402), cheaper when the audio is already " +
-    "rendered; free with an OAuth token holding articles:read.",
+    "rendered; free with an OAuth token holding articles:read. Listeners on the free plan hear a short sponsor message first.",
   input: Input,
   output: Output,
   tier: "paid",
@@ -69,13 +90,13 @@ export const get_audio_url = defineTool({
     const voice = input.voice && input.voice !== article.voice ? input.voice : null;
 
     const found = await existing(db, article, voice);
-    if (hasAudio(found)) return ready(env, article.slug, found, true);
+    if (hasAudio(found)) return ready(env, article.slug, found, true, caller);
 
     const job =
       (await inFlightJobInVoice(db, article.id, voice ?? article.voice)) ??
       (await createJob(env, { articleId: article.id, listenerId: null, text: null, voice: voice ?? article.voice, priority: "high" }));
     const settled = await awaitJob(db, job.id, config(env).AGENT_AUDIO_WAIT_SECONDS * 1000);
-    if (settled?.state === "done" && hasAudio(settled)) return ready(env, article.slug, settled, false);
+    if (settled?.state === "done" && hasAudio(settled)) return ready(env, article.slug, settled, false, caller);
     if (settled && (settled.state === "failed" || settled.state === "cancelled")) {
       throw new ApiError("unavailable", `the render of ${article.slug} ${settled.state}: ${settled.error ?? "no reason recorded"}`, { "Retry-After": "30" });
     }
@@ -86,6 +107,7 @@ export const get_audio_url = defineTool({
       opus_url: null,
       listen_seconds: null,
       cached: false,
+      sponsored: false,
       job_id: job.id,
       poll_url: `${baseUrl(env)}/v1/articles/${encodeURIComponent(article.slug)}/audio`,
     };

@@ -1,0 +1,1 @@
+ALTER TABLE `listeners` ADD `plan` text DEFAULT 'free' NOT NULL;
