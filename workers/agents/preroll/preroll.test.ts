@@ -47,7 +47,7 @@ describe("sponsor pre-roll", () => {
 
     // Built once: a repeat answers the same object.
     expect((await invoke(get_audio_url, { slug: "river" }, acting(listener.id), env)).audio_url).toBe(out.audio_url);
-  });
+  }, 30_000); // three renders and two ffmpeg probes: seconds on a loaded machine
 
   it("gives plus and pro listeners and paying callers the bare audio", async () => {
     const { rendered } = await narratedArticle("bridge");
@@ -62,7 +62,7 @@ describe("sponsor pre-roll", () => {
       const out = await invoke(get_audio_url, { slug: "bridge" }, acting(listener.id), env);
       expect(out).toMatchObject({ sponsored: false, audio_url: `${env.BASE_URL}/v1/audio/${rendered.key}.mp3` });
     }
-  });
+  }, 30_000);
 });
 
 describe("PUT /v1/admin/listeners/{token}/plan", () => {
