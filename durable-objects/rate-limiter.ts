@@ -16,16 +16,16 @@ export interface RateDecision {
 export class RateLimiter extends DurableObject {
   private readonly logs = new Map<string, number[]>();
 
-  /** Counts one request against `bucket`, allowing `limit` per `windowMs`. */
-  async hit(bucket: string, limit: number, windowMs: number): Promise<RateDecision> {
+  /** Counts one request of `weight` units against `bucket`, allowing `limit` units per `windowMs`. */
+  async hit(bucket: string, limit: number, windowMs: number, weight = 1): Promise<RateDecision> {
     const now = Date.now();
     const log = (this.logs.get(bucket) ?? []).filter((t) => t > now - windowMs);
-    if (log.length >= limit) {
+    if (log.length + weight > limit) {
       this.logs.set(bucket, log);
-      const retryAfter = Math.max(1, Math.ceil((log[0] + windowMs - now) / 1000));
+      const retryAfter = Math.max(1, Math.ceil(((log[0] ?? now) + windowMs - now) / 1000));
       return { allowed: false, remaining: 0, retryAfter };
     }
-    log.push(now);
+    for (let i = 0; i < weight; i++) log.push(now);
     this.logs.set(bucket, log);
     return { allowed: true, remaining: limit - log.length, retryAfter: 0 };
   }

@@ -18,7 +18,7 @@ import { normalizeLoudness } from "./workers/render/engine/loudness";
 import { encodeMp3 } from "./workers/render/engine/mp3";
 import { espeak } from "./workers/render/engine/offline";
 import { resample } from "./workers/render/engine/resample";
-import { MASTER_SAMPLE_RATE } from "./workers/narration/objects";
+import { MASTER_SAMPLE_RATE } from "./workers/kernel/audio-objects";
 import { splitText } from "./workers/render/pipeline/chunk";
 import { PROVIDERS } from "./workers/kernel/voice-catalogue";
 export { joinPieces, pieceToInt16, normalizeLoudness, encodeMp3, espeak, resample, MASTER_SAMPLE_RATE, splitText, PROVIDERS };

@@ -70,7 +70,13 @@ import { preWarmListener } from "./admin/routes/post.admin.listeners.{token}.pre
 import { postSearchReindex } from "./admin/routes/post.admin.search.reindex";
 
 import { getProtectedResourceMetadata } from "./agents/routes/get.well-known.oauth-protected-resource";
+import { AGENT_OPERATIONS } from "./agents/manifests/agent-operations";
+import { mcpEndpoint } from "./agents/routes/all.mcp.v1";
 import { getOpenApi } from "./agents/routes/get.openapi.json";
+import { getAgentkitTools } from "./agents/routes/get.well-known.agentkit-tools.json";
+import { getMcpManifest } from "./agents/routes/get.well-known.mcp.json";
+import { getOpenAiApp } from "./agents/routes/get.well-known.openai-app.yaml";
+import { putListenerPlan } from "./agents/routes/put.admin.listeners.{token}.plan";
 
 /**
  * Every route of the API Worker, grouped by resource: the table of contents of the API. Each route
@@ -146,9 +152,15 @@ export const routes: Route[] = [
   cleanupCancelledAudio,
   postAdminCreator,
   getLedgerReport,
-  // Discovery
+  putListenerPlan,
+  // Discovery and the agent surface: manifests, the MCP server, each tool as a REST operation
   getOpenApi,
   getProtectedResourceMetadata,
+  getMcpManifest,
+  getOpenAiApp,
+  getAgentkitTools,
+  mcpEndpoint,
+  ...AGENT_OPERATIONS,
 ];
 
 export const router = buildRouter(routes);

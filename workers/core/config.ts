@@ -28,6 +28,8 @@ const PARTS = {
     MAX_IN_FLIGHT_RENDERS_PER_LISTENER: whole(3),
     RATE_LIMIT_READ_PER_MINUTE: whole(60),
     RATE_LIMIT_ADMIN_PER_MINUTE: whole(30),
+    /** How long get_audio_url waits for an on-demand render before answering "pending" (agent tools). */
+    AGENT_AUDIO_WAIT_SECONDS: whole(20),
   },
   // Search and trending caches (README "Search"): a TTL of 0 disables a cache.
   caches: {

@@ -147,7 +147,7 @@ export function openApiDocument(routes: readonly Route[], serverUrl: string, oau
         tags: [r.tag],
         summary: r.summary,
         ...(r.description ? { description: r.description } : {}),
-        operationId: `${method.toLowerCase()}_${path.replace(/[^a-zA-Z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
+        operationId: r.operationId ?? `${method.toLowerCase()}_${path.replace(/[^a-zA-Z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
         parameters: [...parameters("path", r.params), ...parameters("query", r.query), ...parameters("header", r.headers)],
         ...(r.body
           ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(r.body) } } } }

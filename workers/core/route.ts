@@ -52,6 +52,8 @@ export interface Route<
   /** itty-router path, e.g. /v1/listeners/:token */
   path: string;
   tag: string;
+  /** The OpenAPI operationId; derived from method and path when absent (agent operations use their tool's name). */
+  operationId?: string;
   summary: string;
   description?: string;
   auth: A;

@@ -1,4 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
+import * as agents from "./tables/agents";
 import * as articles from "./tables/articles";
 import * as ledger from "./tables/ledger";
 import * as listeners from "./tables/listeners";
@@ -7,6 +8,7 @@ import * as narration from "./tables/narration";
 import * as web from "./tables/web";
 import * as x402 from "./tables/x402";
 
+export * from "./tables/agents";
 export * from "./tables/articles";
 export * from "./tables/ledger";
 export * from "./tables/listeners";
@@ -15,7 +17,7 @@ export * from "./tables/narration";
 export * from "./tables/web";
 export * from "./tables/x402";
 
-export const schema = { ...articles, ...ledger, ...listeners, ...mail, ...narration, ...web, ...x402 };
+export const schema = { ...agents, ...articles, ...ledger, ...listeners, ...mail, ...narration, ...web, ...x402 };
 
 /** The drizzle client over the D1 binding. */
 export function database(env: Pick<Env, "DB">) {

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
-import { articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs, webSessions } from "../db";
+import { agentFeeds, articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs, webSessions } from "../db";
 import { nowMs } from "../db/tables/columns";
 import { privateFeedPath } from "../kernel/feed-paths";
 import { decryptToken, mintToken, type Listener } from "../kernel/listener-tokens";
@@ -89,6 +89,7 @@ export async function deleteListener(env: Pick<Env, "DB">, listenerId: number): 
   await db.batch([
     db.delete(magicTokens).where(eq(magicTokens.listenerId, listenerId)),
     db.delete(webSessions).where(eq(webSessions.listenerId, listenerId)),
+    db.delete(agentFeeds).where(eq(agentFeeds.listenerId, listenerId)),
     db.delete(floOverrides).where(eq(floOverrides.listenerId, listenerId)),
     db.update(plays).set({ listenerId: null }).where(eq(plays.listenerId, listenerId)),
     db.update(ledgerEntries).set({ listenerId: null }).where(eq(ledgerEntries.listenerId, listenerId)),

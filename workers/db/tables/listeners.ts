@@ -2,6 +2,8 @@ import { index, integer, sqliteTable, text, primaryKey } from "drizzle-orm/sqlit
 import { createdAt } from "./columns";
 
 export const MAGIC_SCOPES = ["listener", "admin"] as const;
+/** Listener plans: free listens through agents with a sponsor pre-roll; plus and pro get bare audio. */
+export const PLANS = ["free", "plus", "pro"] as const;
 
 /**
  * A listener subscription. Tokens are credentials: only their SHA-256 (for lookup) and an
@@ -20,6 +22,7 @@ export const listeners = sqliteTable(
     verticals: text("verticals", { mode: "json" }).$type<string[]>().notNull().default([]),
     preferredVertical: text("preferred_vertical"),
     walletAddress: text("wallet_address"),
+    plan: text("plan", { enum: PLANS }).notNull().default("free"),
     timezone: text("timezone").notNull().default("UTC"),
     intakeListenerEmail: text("intake_listener_email").unique(),
     /** JSON array of numbers: the taste vector for personalized ranking. */

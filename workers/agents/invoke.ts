@@ -1,0 +1,42 @@
+import type * as v from "valibot";
+import { config } from "../core/config";
+import { ApiError } from "../core/errors";
+import type { Caller } from "./caller";
+import type { Tool } from "./tools";
+
+const WINDOW_MS = 60_000;
+
+/**
+ * The per-agent budget (SPEC.md part 8): RATE_LIMIT_READ_PER_MINUTE units a minute per agent key,
+ * in one RateLimiter Durable Object per key. A read tool takes one unit, the digest more
+ * (Tool.budgetCost), so it is limited lower and weighs more against the same budget.
+ */
+async function spendBudget(env: Env, caller: Caller, tool: Tool): Promise<void> {
+  const limit = config(env).RATE_LIMIT_READ_PER_MINUTE;
+  if (limit <= 0) return;
+  const decision = await env.RATE_LIMITER.getByName(caller.agentKey).hit("agent_tools", limit, WINDOW_MS, tool.budgetCost);
+  if (!decision.allowed) {
+    throw new ApiError("rate_limited", `${tool.name}: the budget of ${limit} units a minute for this agent is spent (this tool takes ${tool.budgetCost}); retry in ${decision.retryAfter} s`, {
+      "Retry-After": String(decision.retryAfter),
+    });
+  }
+}
+
+/**
+ * A paid tool runs when the call was paid (x402) or its OAuth token holds the tool's scope
+ * (DESIGN.md "MCP"). Until those layers exist no caller has either, and the error says what to bring.
+ */
+function checkTier(caller: Caller, tool: Tool): void {
+  if (tool.tier === "free" || caller.paid || caller.scopes.includes(tool.scope)) return;
+  throw new ApiError(
+    "payment_required",
+    `${tool.name} is a paid tool: pay for the call with x402, or call with an OAuth bearer token holding the scope ${tool.scope}.`,
+  );
+}
+
+/** Runs `tool` for `caller` with input its schema already validated: budget, tier, then the tool. */
+export async function invoke<T extends Tool>(tool: T, input: Parameters<T["run"]>[0], caller: Caller, env: Env): Promise<v.InferOutput<T["output"]>> {
+  await spendBudget(env, caller, tool);
+  checkTier(caller, tool);
+  return tool.run(input, caller, env);
+}

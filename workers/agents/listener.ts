@@ -1,0 +1,22 @@
+import { eq } from "drizzle-orm";
+import { ApiError } from "../core/errors";
+import { database, listeners } from "../db";
+import type { Listener } from "../kernel/listener-tokens";
+import type { Caller } from "./caller";
+
+/**
+ * The listener a tool acts for. Until the OAuth and x402 layers resolve one, an anonymous caller
+ * gets a tool error that names both ways in (SPEC.md part 5).
+ */
+export async function actingListener(env: Pick<Env, "DB">, caller: Caller, tool: string): Promise<Listener> {
+  if (caller.listenerId === null) {
+    throw new ApiError(
+      "unauthorized",
+      `${tool} acts for a listener: call it with an OAuth bearer token the listener granted (scope subscriptions:write), ` +
+        "or from the wallet that holds an x402 subscription. This call carries neither.",
+    );
+  }
+  const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.id, caller.listenerId) });
+  if (!listener?.active) throw new ApiError("not_found", "the listener this call acts for no longer exists");
+  return listener;
+}

@@ -1,0 +1,44 @@
+import { baseUrl, webUrl } from "../../core/config";
+import { inputJsonSchema } from "../json-schema";
+import { priceOf, x402Terms } from "../prices";
+import { SCOPE_NAMES } from "../../kernel/oauth/scopes";
+import { TOOLS } from "../tools";
+
+/** The manifest version SPEC.md part 9 names. */
+export const MANIFEST_VERSION = "2026-01";
+
+/** A paid tool's price in USDC atomic units; get_audio_url also names its lower price for audio already rendered. */
+export function priceEntry(tool: (typeof TOOLS)[number]) {
+  if (tool.tier === "free") return {};
+  const cached = tool.weight === "audio" ? { amount_when_cached: priceOf(tool.name, { cached: true }) } : {};
+  return { price: { currency: "USDC", decimals: 6, amount: priceOf(tool.name), ...cached } };
+}
+
+/** GET /.well-known/mcp.json (DESIGN.md "Manifests"): where the MCP server is, how to pay or sign in, the six tools. */
+export function mcpManifest(env: object) {
+  const x402 = x402Terms(env);
+  return {
+    version: MANIFEST_VERSION,
+    name: "narration",
+    description: "Articles read aloud: search the archive, read articles, get narrated audio, subscribe to topic podcasts.",
+    endpoint: `${baseUrl(env)}/mcp/v1`,
+    transport: "streamable-http",
+    authentication: {
+      anonymous: "Free tools run without credentials (per-IP limits).",
+      oauth2: {
+        authorization_server: `${webUrl(env)}/.well-known/oauth-authorization-server`,
+        protected_resource: `${baseUrl(env)}/.well-known/oauth-protected-resource`,
+        scopes: SCOPE_NAMES,
+      },
+      x402: { version: 2, scheme: "exact", network: x402.network, asset: x402.asset, pay_to: x402.pay_to },
+    },
+    tools: TOOLS.map((tool) => ({
+      type: "function",
+      name: tool.name,
+      description: tool.description,
+      parameters: inputJsonSchema(tool.input),
+      tier: tool.tier,
+      ...priceEntry(tool),
+    })),
+  };
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { call } from "../../test/support/client";
+import { testVars } from "../../test/vars";
+import { addArticle } from "../../test/support/articles";
+import { mcpClient } from "./mcp-client";
+
+/** MCP over Streamable HTTP (revision 2025-11-25 "Transports", and the 2026-07-28 per-request era) through the official SDK client. */
+
+const NAMES = ["search_articles", "get_article", "get_audio_url", "subscribe_topic", "list_subscriptions", "digest"];
+
+describe.each([
+  ["2025-11-25 (initialize)", false],
+  ["2026-07-28 (per request)", true],
+])("/mcp/v1 at %s", (_era, modern) => {
+  it("initializes and lists exactly the six tools, each with input and output schemas and annotations", async () => {
+    const client = await mcpClient({ modern });
+    expect(client.getServerVersion()?.name).toBe("narration");
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([...NAMES].sort());
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).toBe("object");
+      expect(tool.outputSchema?.type, tool.name).toBe("object");
+      expect(tool.description, tool.name).toBeTruthy();
+      expect(tool.annotations, tool.name).toBeDefined();
+    }
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    // SPEC.md part 4: voice exists on REST only.
+    expect(Object.keys(byName.get_audio_url.inputSchema.properties ?? {})).toEqual(["slug"]);
+    expect(byName.search_articles.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    expect(byName.subscribe_topic.annotations?.readOnlyHint).toBe(false);
+    // Every argument carries a description for the model.
+    for (const tool of tools) {
+      for (const [name, prop] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((prop as { description?: string }).description, `${tool.name}.${name}`).toBeTruthy();
+      }
+    }
+    await client.close();
+  });
+
+  it("calls search_articles and get_article with structured content and a text rendering", async () => {
+    // A word of its own per era: search answers are cached in the isolate across tests.
+    const word = modern ? "quasar" : "pulsar";
+    const article = await addArticle({ title: `The ${word} bursts decoded`, bodyText: `Astronomers decoded ${word} bursts.`, vertical: "science" });
+    const client = await mcpClient({ modern });
+    const found = await client.callTool({ name: "search_articles", arguments: { query: word, vertical: "science" } });
+    expect(found.isError).toBeFalsy();
+    const structured = found.structuredContent as { articles: { slug: string }[] };
+    expect(structured.articles.map((a) => a.slug)).toEqual([article.slug]);
+    expect(JSON.parse((found.content as { text: string }[])[0].text)).toEqual(structured);
+
+    const record = await client.callTool({ name: "get_article", arguments: { slug: article.slug } });
+    expect(record.isError).toBeFalsy();
+    expect(record.structuredContent).toMatchObject({ slug: article.slug, body_text: `Astronomers decoded ${word} bursts.` });
+    await client.close();
+  });
+
+  it("answers bad arguments with a tool error naming the argument", async () => {
+    const client = await mcpClient({ modern });
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["search_articles", { query: "x", limit: 500 }, "limit"],
+      ["search_articles", { vertical: "gardening" }, "vertical"],
+      ["get_article", {}, "slug"],
+      ["get_audio_url", { slug: "" }, "slug"],
+      ["subscribe_topic", { verticals: ["weather"] }, "verticals"],
+      ["digest", { window: "1y" }, "window"],
+      ["digest", { limit: 21 }, "limit"],
+    ];
+    for (const [name, args, argument] of cases) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+      expect((result.content as { text: string }[])[0].text, name).toContain(argument);
+    }
+    await client.close();
+  });
+
+  it("answers the tools that need a listener or a payment with a tool error naming what is missing", async () => {
+    const article = await addArticle({ audioKey: "k", listenSeconds: 30 });
+    const client = await mcpClient({ modern });
+    const audio = await client.callTool({ name: "get_audio_url", arguments: { slug: article.slug } });
+    expect(audio.isError).toBe(true);
+    expect((audio.content as { text: string }[])[0].text).toMatch(/x402.*articles:read/);
+    const digest = await client.callTool({ name: "digest", arguments: {} });
+    expect((digest.content as { text: string }[])[0].text).toMatch(/x402.*digest:run/);
+    const subscribe = await client.callTool({ name: "subscribe_topic", arguments: { verticals: ["tech"] } });
+    expect((subscribe.content as { text: string }[])[0].text).toMatch(/x402.*subscriptions:write/);
+    const list = await client.callTool({ name: "list_subscriptions", arguments: {} });
+    expect(list.isError).toBe(true);
+    expect((list.content as { text: string }[])[0].text).toMatch(/acts for a listener.*OAuth/);
+    await client.close();
+  });
+});
+
+describe("/mcp/v1 transport rules", () => {
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  };
+  const post = (headers: Record<string, string>) =>
+    call("/mcp/v1", {
+      method: "POST",
+      body: JSON.stringify(initialize),
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    });
+
+  it("refuses a browser Origin other than the service's own or localhost (DNS rebinding, MCP Transports)", async () => {
+    expect((await post({ origin: "https://evil.example" })).status).toBe(403);
+    expect((await post({ origin: testVars.WEB_URL })).status).toBe(200);
+    expect((await post({ origin: "http://localhost:6274" })).status).toBe(200);
+    expect((await post({})).status).toBe(200);
+  });
+
+  it("answers GET with 405: a stateless server offers no server-initiated stream", async () => {
+    const res = await call("/mcp/v1", { headers: { accept: "text/event-stream" } });
+    expect(res.status).toBe(405);
+  });
+});

@@ -1,0 +1,40 @@
+import { createMcpHandler } from "agents/mcp/server";
+import { localhostAllowedOrigins } from "@modelcontextprotocol/server";
+import { baseUrl, webUrl } from "../../core/config";
+import { route } from "../../core/route";
+import { anonymousCaller } from "../caller";
+import { mcpServer } from "../mcp-server";
+
+/**
+ * Origins a browser-based MCP client may call from. The Streamable HTTP transport requires servers
+ * to validate Origin against DNS rebinding (MCP 2025-11-25, Transports, "Security Warning"):
+ * localhost-class origins and the service's own front-end; any other Origin gets 403.
+ * Clients that send no Origin (SDKs, desktop apps) are served.
+ */
+function allowedOrigins(env: object): string[] {
+  return [...new Set([...localhostAllowedOrigins(), new URL(baseUrl(env)).hostname, new URL(webUrl(env)).hostname])];
+}
+
+export const mcpEndpoint = route({
+  method: ["GET", "POST", "DELETE"],
+  path: "/mcp/v1",
+  tag: "agents",
+  summary: "The remote MCP server: the six agent tools over Streamable HTTP (stateless)",
+  description:
+    "JSON-RPC over Streamable HTTP (MCP revisions 2025-11-25 and 2026-07-28), stateless: POST each message; GET and " +
+    "DELETE answer 405 as the transport allows for servers without sessions. Tools: search_articles, get_article, " +
+    "get_audio_url, subscribe_topic, list_subscriptions, digest.",
+  auth: "none",
+  responses: {
+    200: { description: "A JSON-RPC response (application/json or text/event-stream)", contentType: "application/json" },
+    403: { description: "An Origin that is not allowed" },
+  },
+  handle({ request, env, ctx }) {
+    const caller = anonymousCaller(request);
+    const handler = createMcpHandler(() => mcpServer(env, caller), {
+      route: "/mcp/v1",
+      allowedOriginHostnames: allowedOrigins(env),
+    });
+    return handler(request, env, ctx);
+  },
+});

@@ -1,0 +1,25 @@
+import * as v from "valibot";
+import { route } from "../../core/route";
+import { toolResponse, toolResponses } from "../rest";
+import { get_audio_url } from "../tools";
+import { VoiceParam } from "../tools/get_audio_url";
+
+export const getAgentArticleAudio = route({
+  method: "GET",
+  path: "/v1/agent/articles/:slug/audio",
+  tag: "agents",
+  operationId: "get_audio_url",
+  summary: "get_audio_url: a playable URL of the article's narration, rendered on demand",
+  description: get_audio_url.description,
+  auth: "none",
+  params: get_audio_url.input,
+  query: v.object({ voice: VoiceParam }),
+  responses: {
+    ...toolResponses(get_audio_url),
+    404: { description: "No such article (or another listener's private one)" },
+    503: { description: "The render failed", headers: { "Retry-After": "seconds" } },
+  },
+  handle({ params, query, request, env }) {
+    return toolResponse(get_audio_url, { slug: params.slug, voice: query.voice }, request, env);
+  },
+});

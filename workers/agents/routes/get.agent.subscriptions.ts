@@ -1,0 +1,17 @@
+import { route } from "../../core/route";
+import { toolResponse, toolResponses } from "../rest";
+import { list_subscriptions } from "../tools";
+
+export const getAgentSubscriptions = route({
+  method: "GET",
+  path: "/v1/agent/subscriptions",
+  tag: "agents",
+  operationId: "list_subscriptions",
+  summary: "list_subscriptions: the feeds this agent set up for the acting listener",
+  description: list_subscriptions.description,
+  auth: "none",
+  responses: { ...toolResponses(list_subscriptions), 401: { description: "No acting listener (OAuth token or wallet)" } },
+  handle({ request, env }) {
+    return toolResponse(list_subscriptions, {}, request, env);
+  },
+});

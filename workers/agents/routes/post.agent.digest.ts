@@ -1,0 +1,18 @@
+import { route } from "../../core/route";
+import { toolResponse, toolResponses } from "../rest";
+import { digest } from "../tools";
+
+export const postAgentDigest = route({
+  method: "POST",
+  path: "/v1/agent/digest",
+  tag: "agents",
+  operationId: "digest",
+  summary: "digest: the top articles across topics over a window",
+  description: digest.description,
+  auth: "none",
+  body: digest.input,
+  responses: toolResponses(digest),
+  handle({ body, request, env }) {
+    return toolResponse(digest, body, request, env);
+  },
+});

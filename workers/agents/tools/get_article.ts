@@ -1,0 +1,28 @@
+import * as v from "valibot";
+import { ArticleRecord, presentRecord } from "../../articles/present";
+import { ApiError } from "../../core/errors";
+import { database } from "../../db";
+import { articleFor } from "../../narration/article-audio-service";
+import { SlugField } from "./fields";
+import { defineTool } from "./tool";
+
+export const get_article = defineTool({
+  name: "get_article",
+  title: "Get an article",
+  description:
+    "The full record of one article by slug: title, publisher, vertical, summary, body_text, audio_url, listen_seconds. " +
+    "Articles only shown as stubs (publisher_only) come without summary and body_text. Free.",
+  input: v.object({ slug: SlugField }),
+  output: ArticleRecord,
+  tier: "free",
+  scope: "articles:read",
+  weight: "free",
+  budgetCost: 1,
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async run(input, caller, env) {
+    // A listener_private article of anyone but the acting listener answers like a missing one (STYLE.md: 404, not 403).
+    const article = await articleFor(database(env), input.slug, caller.listenerId);
+    if (!article) throw new ApiError("not_found", `no article ${input.slug}`);
+    return presentRecord(env, article, article.visibility === "listener_private");
+  },
+});

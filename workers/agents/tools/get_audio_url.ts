@@ -1,0 +1,115 @@
+import { eq } from "drizzle-orm";
+import * as v from "valibot";
+import { baseUrl, config } from "../../core/config";
+import { ApiError } from "../../core/errors";
+import { database, listeners, type articles, type Database } from "../../db";
+import { articleFor, doneJob } from "../../narration/article-audio-service";
+import { audioUrls } from "../../narration/audio-urls";
+import { VoiceField } from "../../narration/fields";
+import { createJob, type JobRow } from "../../narration/jobs-service";
+import { awaitJob, doneJobInVoice, durationOf, inFlightJobInVoice } from "../audio-jobs";
+import type { Caller } from "../caller";
+import { withPreroll } from "../preroll/sponsor";
+import { SlugField } from "./fields";
+import { defineTool } from "./tool";
+
+/** The MCP arguments. `voice` is absent on purpose (SPEC.md part 4): only REST callers choose a voice. */
+const Input = v.object({ slug: SlugField });
+
+/** The REST query adds the voice (GET /v1/agent/articles/{slug}/audio?voice=...). */
+export const VoiceParam = v.optional(VoiceField);
+
+const Output = v.object({
+  slug: v.string(),
+  state: v.pipe(
+    v.picklist(["ready", "pending"]),
+    v.description("ready: audio_url plays now. pending: still rendering; poll poll_url until its state is done."),
+  ),
+  audio_url: v.pipe(v.nullable(v.string()), v.description("MP3 to play, when ready.")),
+  opus_url: v.pipe(v.nullable(v.string()), v.description("The same audio as Ogg Opus, when ready.")),
+  listen_seconds: v.pipe(v.nullable(v.number()), v.description("Duration in seconds, when ready.")),
+  cached: v.pipe(v.boolean(), v.description("True when the audio existed before this call (no render was started or awaited).")),
+  sponsored: v.pipe(v.boolean(), v.description("True when the audio starts with a short sponsor message (free plan).")),
+  job_id: v.pipe(v.nullable(v.string()), v.description("The render job, when one was started or awaited.")),
+  poll_url: v.pipe(v.nullable(v.string()), v.description("While pending: GET it until state is done; it then carries audio_url.")),
+});
+
+type Result = v.InferOutput<typeof Output>;
+type ArticleRow = typeof articles.$inferSelect;
+
+/**
+ * Who hears the sponsor pre-roll: a caller acting for a listener on the free plan, unless the call
+ * was paid (x402). Plus and pro listeners, and paying callers, get the bare audio.
+ */
+async function sponsored(env: Env, caller: Caller): Promise<boolean> {
+  if (caller.paid || caller.listenerId === null) return false;
+  const listener = await database(env).query.listeners.findFirst({ columns: { plan: true }, where: eq(listeners.id, caller.listenerId) });
+  return listener?.plan === "free";
+}
+
+async function ready(env: Env, slug: string, job: JobRow & { audioKey: string }, cached: boolean, caller: Caller): Promise<Result> {
+  const base = { slug, state: "ready" as const, cached, job_id: job.id, poll_url: null };
+  if (await sponsored(env, caller)) {
+    const stitched = await withPreroll(env, job.audioKey);
+    // The stitched object exists as MP3 only: it has no master to build Opus from.
+    const url = audioUrls(env, stitched.key).audio_url;
+    return { ...base, audio_url: url, opus_url: null, listen_seconds: Math.round(stitched.durationSeconds), sponsored: true };
+  }
+  const urls = audioUrls(env, job.audioKey);
+  const seconds = await durationOf(database(env), job.audioKey);
+  return { ...base, audio_url: urls.audio_url, opus_url: urls.opus_url, listen_seconds: seconds, sponsored: false };
+}
+
+const hasAudio = (job: JobRow | undefined): job is JobRow & { audioKey: string } => !!job?.audioKey;
+
+/** The done job whose audio narrates the article's current text in `voice` (null: its own voice). */
+function existing(db: Database, article: ArticleRow, voice: string | null): Promise<JobRow | undefined> {
+  return voice === null ? doneJob(db, article) : doneJobInVoice(db, article, voice);
+}
+
+export const get_audio_url = defineTool({
+  name: "get_audio_url",
+  title: "Get an article's audio URL",
+  description:
+    "A playable MP3 URL of an article's narration. When no audio exists yet it is rendered on demand: the call waits up to " +
+    "20 seconds (AGENT_AUDIO_WAIT_SECONDS), then answers state pending with a poll_url. REST callers may pick a voice " +
+    "(GET /v1/agent/articles/{slug}/audio?voice=<id from GET /v1/voices>). Paid (x402), cheaper when the audio is already " +
+    "rendered; free with an OAuth token holding articles:read. Listeners on the free plan hear a short sponsor message first.",
+  input: Input,
+  output: Output,
+  tier: "paid",
+  scope: "articles:read",
+  weight: "audio",
+  budgetCost: 1,
+  // Not read-only: a first call starts a render. Idempotent: repeats return the same audio.
+  annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  async run(input: v.InferOutput<typeof Input> & { voice?: string }, caller, env) {
+    const db = database(env);
+    const article = await articleFor(db, input.slug, caller.listenerId);
+    if (!article) throw new ApiError("not_found", `no article ${input.slug}`);
+    const voice = input.voice && input.voice !== article.voice ? input.voice : null;
+
+    const found = await existing(db, article, voice);
+    if (hasAudio(found)) return ready(env, article.slug, found, true, caller);
+
+    const job =
+      (await inFlightJobInVoice(db, article.id, voice ?? article.voice)) ??
+      (await createJob(env, { articleId: article.id, listenerId: null, text: null, voice: voice ?? article.voice, priority: "high" }));
+    const settled = await awaitJob(db, job.id, config(env).AGENT_AUDIO_WAIT_SECONDS * 1000);
+    if (settled?.state === "done" && hasAudio(settled)) return ready(env, article.slug, settled, false, caller);
+    if (settled && (settled.state === "failed" || settled.state === "cancelled")) {
+      throw new ApiError("unavailable", `the render of ${article.slug} ${settled.state}: ${settled.error ?? "no reason recorded"}`, { "Retry-After": "30" });
+    }
+    return {
+      slug: article.slug,
+      state: "pending" as const,
+      audio_url: null,
+      opus_url: null,
+      listen_seconds: null,
+      cached: false,
+      sponsored: false,
+      job_id: job.id,
+      poll_url: `${baseUrl(env)}/v1/articles/${encodeURIComponent(article.slug)}/audio`,
+    };
+  },
+});
