@@ -3,7 +3,7 @@ import { parse } from "yaml";
 import { call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import { mcpClient } from "./mcp-client";
-import { PRICE_TABLE } from "./prices";
+import { PRICES } from "./x402/prices";
 
 /** The discovery manifests (DESIGN.md "Manifests"), generated from the tool definitions. */
 
@@ -43,7 +43,7 @@ describe("/.well-known/mcp.json", () => {
     }
     const audio = manifest.tools.find((t) => t.name === "get_audio_url")!;
     expect(Number(audio.price!.amount_when_cached)).toBeLessThan(Number(audio.price!.amount));
-    expect(Number(manifest.tools.find((t) => t.name === "digest")!.price!.amount)).toBe(PRICE_TABLE.digest);
+    expect(Number(manifest.tools.find((t) => t.name === "digest")!.price!.amount)).toBe(PRICES.digest);
   });
 
   it("gives each tool parameters equal to its MCP inputSchema", async () => {
