@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { ApiError, ValidationError, type ValidationIssue } from "./errors";
+import { textProblem } from "./text";
 
 /** Largest JSON body any route takes; article text is the biggest legitimate payload. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -50,7 +51,38 @@ function toIssues(where: Location, issues: readonly v.BaseIssue<unknown>[]): Val
   });
 }
 
+/**
+ * Every string in the input, at any depth, checked as text (workers/core/text.ts) before the schema
+ * sees it, so no field of any route can carry a control character to SQL, XML or a header. Only
+ * JSON bodies hold prose with line breaks. Iterative: a body may nest deeper than the call stack.
+ */
+function textIssues(where: Location, input: unknown): ValidationIssue[] {
+  type Step = { value: unknown; key?: string | number; parent?: Step };
+  const pathOf = (step: Step) => {
+    const path: (string | number)[] = [];
+    for (let s: Step | undefined = step; s?.parent; s = s.parent) path.unshift(s.key!);
+    return path;
+  };
+  const issues: ValidationIssue[] = [];
+  const stack: Step[] = [{ value: input }];
+  while (stack.length > 0) {
+    const step = stack.pop()!;
+    const { value } = step;
+    if (typeof value === "string") {
+      const msg = textProblem(value, where === "body");
+      if (msg) issues.push({ loc: [where, ...pathOf(step)], msg, type: "text" });
+    } else if (value && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        stack.push({ value: item, key: Array.isArray(value) ? Number(key) : key, parent: step });
+      }
+    }
+  }
+  return issues.reverse();
+}
+
 function check<S extends v.GenericSchema>(where: Location, schema: S, input: unknown): v.InferOutput<S> {
+  const refused = textIssues(where, input);
+  if (refused.length > 0) throw new ValidationError(refused);
   const result = v.safeParse(schema, input);
   if (!result.success) throw new ValidationError(toIssues(where, result.issues));
   return result.output;
