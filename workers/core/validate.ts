@@ -6,7 +6,7 @@ import { textProblem } from "./text";
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 type Location = "path" | "query" | "header" | "body";
-type Schemaish = v.GenericSchema & { type: string; wrapped?: Schemaish; entries?: Record<string, Schemaish> };
+type Schemaish = v.GenericSchema & { type: string; wrapped?: Schemaish; entries?: Record<string, Schemaish>; item?: Schemaish };
 
 const WRAPPERS = new Set(["optional", "nullable", "nullish", "exact_optional", "non_optional", "non_nullable"]);
 
@@ -133,6 +133,25 @@ export async function readBodyBytes(request: Request): Promise<Uint8Array> {
   return bytes;
 }
 
+const OBJECTS = new Set(["object", "strict_object", "loose_object", "object_with_rest"]);
+
+/**
+ * Where `data` holds an array in place of an object its schema wants. valibot's object schemas
+ * take any non-null `typeof "object"`, arrays included, so `[]` would pass as an object whose
+ * optional fields are all absent. Walks the schema, so the depth is the schema's, never the data's.
+ */
+function arraysForObjects(schema: Schemaish, data: unknown, path: (string | number)[] = []): ValidationIssue[] {
+  const s = WRAPPERS.has(schema.type) && schema.wrapped ? schema.wrapped : schema;
+  if (s !== schema) return arraysForObjects(s, data, path);
+  if (OBJECTS.has(s.type)) {
+    if (Array.isArray(data)) return [{ loc: ["body", ...path], msg: "expected an object, not an array", type: "object" }];
+    if (!data || typeof data !== "object") return [];
+    return Object.entries(s.entries ?? {}).flatMap(([key, field]) => arraysForObjects(field, (data as Record<string, unknown>)[key], [...path, key]));
+  }
+  if (s.type === "array" && s.item && Array.isArray(data)) return data.flatMap((item, i) => arraysForObjects(s.item!, item, [...path, i]));
+  return [];
+}
+
 /** Parses a JSON body; malformed JSON is a 422 like any other invalid body. */
 export function parseJsonBody<S extends v.GenericSchema>(schema: S, text: string): v.InferOutput<S> {
   let data: unknown;
@@ -141,5 +160,7 @@ export function parseJsonBody<S extends v.GenericSchema>(schema: S, text: string
   } catch {
     throw new ValidationError([{ loc: ["body"], msg: "body is not valid JSON", type: "json_invalid" }]);
   }
+  const misshapen = arraysForObjects(schema as unknown as Schemaish, data);
+  if (misshapen.length > 0) throw new ValidationError(misshapen);
   return check("body", schema, data);
 }
