@@ -4,7 +4,8 @@ import { database } from "../db";
 import { listenerByFeedToken, type Listener } from "../listeners/tokens";
 import { privateFeedItems } from "./feed-items";
 import { privateFeedPath } from "./feed-paths";
-import { conditional, entityTag, feedResponse, unavailable } from "./feed-response";
+import { conditional, entityTag } from "../core/conditional";
+import { feedResponse, unavailable } from "./feed-response";
 import { renderRss } from "./rss";
 
 /**
