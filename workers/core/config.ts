@@ -33,9 +33,22 @@ const ConfigSchema = v.object({
   SEARCH_CACHE_DEGRADED: v.optional(v.pipe(v.picklist(["true", "false"]), v.transform((s) => s === "true")), "false"),
   TRENDING_CACHE_TTL_SECONDS: count(60),
   TRENDING_CACHE_CAPACITY: count(200),
-  /** newsapi.org key for search suggestions; without it the keyless GDELT DOC API is asked. */
+  /**
+   * Where search suggestions come from (SPEC.md part 4, search rule 1): "off" asks nobody, so a
+   * machine offline by design answers "suggestions_status": "off" instead of degraded; "gdelt" is
+   * the keyless GDELT DOC API; "newsapi" is newsapi.org with NEWS_API_KEY.
+   */
+  NEWS_PROVIDER: v.optional(v.picklist(["off", "gdelt", "newsapi"], 'must be "off", "gdelt" or "newsapi"'), "off"),
   NEWS_API_KEY: optionalText,
 });
+
+const CheckedConfig = v.pipe(
+  ConfigSchema,
+  v.forward(
+    v.partialCheck([["NEWS_PROVIDER"], ["NEWS_API_KEY"]], (c) => c.NEWS_PROVIDER !== "newsapi" || c.NEWS_API_KEY !== "", "newsapi needs NEWS_API_KEY"),
+    ["NEWS_PROVIDER"],
+  ),
+);
 
 export type Config = v.InferOutput<typeof ConfigSchema>;
 
@@ -45,7 +58,7 @@ const cache = new WeakMap<object, Config>();
 export function config(env: object): Config {
   const hit = cache.get(env);
   if (hit) return hit;
-  const parsed = v.safeParse(ConfigSchema, env);
+  const parsed = v.safeParse(CheckedConfig, env);
   if (!parsed.success) {
     const problems = parsed.issues.map((i) => `${v.getDotPath(i) ?? "?"} ${i.message}`);
     throw new Error(`invalid configuration: ${problems.join("; ")}`);
