@@ -27,6 +27,7 @@ const ConfigSchema = v.object({
   MAX_IN_FLIGHT_RENDERS_PER_LISTENER: count(3),
   RATE_LIMIT_READ_PER_MINUTE: count(60),
   RATE_LIMIT_ADMIN_PER_MINUTE: count(30),
+  RATE_LIMIT_FEEDS_PER_MINUTE: count(600),
   // Search and trending caches (SPEC.md part 4 search rules 2 and 3): TTL 0 disables a cache.
   SEARCH_CACHE_TTL_SECONDS: count(60),
   SEARCH_CACHE_CAPACITY: count(500),

@@ -11,7 +11,7 @@ export const getPrivateTranscript = route({
   summary: "WebVTT transcript of an episode of a private feed (podcast:transcript of /v1/podcasts/u/{token}.xml)",
   description: "Any article the listener's feed may carry, including the ones they forwarded.",
   auth: "listener_token",
-  rateLimit: "read",
+  rateLimit: "feeds",
   params: PrivateTranscriptParams,
   responses: transcriptResponses("Unknown token, or no article of this feed at this slug"),
   async handle({ env, params }) {
