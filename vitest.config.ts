@@ -34,7 +34,8 @@ export default defineConfig(async () => {
       exclude,
       setupFiles: ["./test/setup.ts"],
       // ffprobe and ffmpeg's ebur128 filter for the audio tests (Node side, over loopback).
-      globalSetup: ["./scripts/audio-probe-setup.mjs"],
+      // The OpenAPI document checked by @seriousme/openapi-schema-validator (Node side, over loopback).
+      globalSetup: ["./scripts/audio-probe-setup.mjs", "./scripts/openapi-validator-setup.mjs"],
     },
   });
   const all = ["workers/**/*.test.ts", "durable-objects/**/*.test.ts", "test/**/*.test.ts"];

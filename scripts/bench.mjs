@@ -9,7 +9,7 @@ const STATE = ".wrangler/bench-state";
 ensureDevVars();
 rmSync(STATE, { recursive: true, force: true });
 migrate(STATE);
-const { child, base } = await startDev({ port: PORT, persistTo: STATE, quiet: true, vars: { RATE_LIMIT_READ_PER_MINUTE: "0", RATE_LIMIT_ADMIN_PER_MINUTE: "0" } });
+const { child, base } = await startDev({ port: PORT, persistTo: STATE, quiet: true, vars: { RATE_LIMIT_READ_PER_MINUTE: "0", RATE_LIMIT_ADMIN_PER_MINUTE: "0", RATE_LIMIT_FEEDS_PER_MINUTE: "0" } });
 
 const rows = [];
 const only = process.argv[2];

@@ -1,6 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { router } from "../workers/router";
 import { call } from "./support/client";
+
+declare module "vitest" {
+  interface ProvidedContext {
+    openApiValidatorUrl: string;
+  }
+}
 
 interface Doc {
   openapi: string;
@@ -39,5 +45,31 @@ describe("GET /openapi.json", () => {
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) expect(doc.components.schemas, ref).toHaveProperty(ref);
+  });
+
+  it("is valid OpenAPI 3.1 by the OpenAPI Initiative's schemas (@seriousme/openapi-schema-validator)", async () => {
+    const res = await fetch(inject("openApiValidatorUrl"), { method: "POST", body: JSON.stringify(await document()) });
+    expect(res.status).toBe(200);
+    const verdict = await res.json<{ valid: boolean; version: string; errors: unknown[] }>();
+    expect(verdict.errors).toEqual([]);
+    expect(verdict).toMatchObject({ valid: true, version: "3.1" });
+  });
+
+  it("stays under 200 KB: parameters and bodies refer to components instead of copying them", async () => {
+    const text = await (await call("/openapi.json")).text();
+    expect(new TextEncoder().encode(text).length).toBeLessThan(200_000);
+    expect(text).not.toContain('"$defs"');
+  });
+
+  it("is cacheable: a strong ETag, Cache-Control, and 304 on If-None-Match (RFC 9110 section 13.1.2)", async () => {
+    const first = await call("/openapi.json");
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^"[0-9a-f]{32,64}"$/);
+    expect(first.headers.get("cache-control")).toMatch(/^public, max-age=\d+/);
+    const again = await call("/openapi.json", { headers: { "if-none-match": etag! } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(await again.text()).toBe("");
+    expect((await call("/openapi.json", { headers: { "if-none-match": '"other"' } })).status).toBe(200);
   });
 });

@@ -1,14 +1,16 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { enforceRateLimit } from "../workers/core/rate-limit";
+import { enforceRateLimit, type RateBucket } from "../workers/core/rate-limit";
 import { ApiError } from "../workers/core/errors";
+import { routes } from "../workers/router";
+import { call } from "./support/client";
 import { testVars } from "./vars";
 
 function from(ip: string) {
   return new Request("https://api.test/v1/stories/search", { headers: { "cf-connecting-ip": ip } });
 }
 
-async function outcome(ip: string, bucket: "read" | "admin") {
+async function outcome(ip: string, bucket: RateBucket) {
   try {
     await enforceRateLimit(env, from(ip), bucket);
     return { status: 200, retryAfter: null };
@@ -40,5 +42,25 @@ describe("per-IP rate limiting", () => {
     const limit = Number(testVars.RATE_LIMIT_READ_PER_MINUTE);
     const results = await Promise.all(Array.from({ length: limit + 20 }, () => outcome("198.51.100.10", "read")));
     expect(results.filter((r) => r.status === 200)).toHaveLength(limit);
+  });
+
+  it("gives podcast feeds and transcripts their own budget, sized for aggregators", async () => {
+    const read = Number(testVars.RATE_LIMIT_READ_PER_MINUTE);
+    const feeds = Number(testVars.RATE_LIMIT_FEEDS_PER_MINUTE);
+    // An aggregator polls many feeds from few addresses: several times the API's read budget.
+    expect(feeds).toBeGreaterThanOrEqual(10 * read);
+    for (let i = 0; i < feeds; i++) expect((await outcome("198.51.100.11", "feeds")).status).toBe(200);
+    expect((await outcome("198.51.100.11", "feeds")).status).toBe(429);
+    expect((await outcome("198.51.100.11", "read")).status).toBe(200);
+  });
+
+  it("counts every feed and transcript path against the feeds budget, not the read budget", async () => {
+    const podcastRoutes = routes.filter((r) => r.path.startsWith("/v1/podcasts/"));
+    expect(podcastRoutes.length).toBeGreaterThan(5);
+    for (const r of podcastRoutes) expect(r.rateLimit, r.path).toBe("feeds");
+    const ip = "198.51.100.12";
+    for (let i = 0; i < Number(testVars.RATE_LIMIT_READ_PER_MINUTE); i++) await outcome(ip, "read");
+    expect((await call("/v1/stories/search?q=tide&expand=false", { ip })).status).toBe(429);
+    expect((await call("/v1/podcasts/service.xml", { ip })).status).toBe(200);
   });
 });

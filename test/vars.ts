@@ -19,6 +19,9 @@ export const testVars = {
   MAX_IN_FLIGHT_RENDERS_PER_LISTENER: "3",
   RATE_LIMIT_READ_PER_MINUTE: "60",
   RATE_LIMIT_ADMIN_PER_MINUTE: "30",
+  RATE_LIMIT_FEEDS_PER_MINUTE: "600",
+  // Search suggestions from GDELT, faked at fetch: tests never depend on a developer's .dev.vars.
+  NEWS_PROVIDER: "gdelt",
   BUILD_COMMIT: "test-commit",
   BUILD_TIME: "2026-11-21T00:00:00.000Z",
 } as const;

@@ -3,6 +3,7 @@ import { articles, type Database } from "../db";
 import type { Listener } from "../kernel/listener-tokens";
 import { contentHash } from "../kernel/article-text";
 import { slugify } from "../kernel/slug";
+import { cleanText } from "../core/text";
 import { refreshTasteVector } from "./taste";
 
 type Row = typeof articles.$inferSelect;
@@ -48,8 +49,9 @@ export async function forwardArticle(db: Database, listener: Listener, f: Forwar
     });
     if (existing) return { article: existing, created: false };
   }
-  const title = f.title.trim().slice(0, MAX_TITLE) || f.url || "Forwarded article";
-  const bodyText = f.text.trim().slice(0, MAX_TEXT) || title;
+  // E-mail intake reaches here without request validation, and a cut can split a surrogate pair.
+  const title = cleanText(f.title.trim().slice(0, MAX_TITLE)) || f.url || "Forwarded article";
+  const bodyText = cleanText(f.text.trim().slice(0, MAX_TEXT)) || title;
   // A random suffix: slugs are public identifiers, and a private article's slug must not be guessable.
   const slug = `${slugify(title).slice(0, 60)}-${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   const [article] = await db
@@ -57,9 +59,9 @@ export async function forwardArticle(db: Database, listener: Listener, f: Forwar
     .values({
       slug,
       title,
-      publisher: f.publisher,
+      publisher: cleanText(f.publisher),
       vertical: f.vertical,
-      summary: bodyText.slice(0, 280),
+      summary: cleanText(bodyText.slice(0, 280)),
       bodyText,
       url: f.url,
       visibility: "listener_private",

@@ -60,13 +60,19 @@ const gdelt: Adapter = {
     v.parse(GdeltBody, json).articles.map((a) => ({ title: a.title, url: a.url, source: a.domain, published_at: gdeltDate(a.seendate) })),
 };
 
+/** True when NEWS_PROVIDER names a provider: suggestions are on. */
+export function newsConfigured(env: object): boolean {
+  return config(env).NEWS_PROVIDER !== "off";
+}
+
 /**
- * External news for `q`: newsapi.org when NEWS_API_KEY is set, GDELT otherwise. Failures are
+ * External news for `q` from the NEWS_PROVIDER; null when suggestions are off. Failures are
  * values: the caller marks its response degraded instead of failing the search.
  */
-export async function fetchNews(env: object, q: string, limit: number, fetcher: typeof fetch = fetch): Promise<NewsResult> {
-  const key = config(env).NEWS_API_KEY;
-  const adapter = key ? newsApi(key) : gdelt;
+export async function fetchNews(env: object, q: string, limit: number, fetcher: typeof fetch = fetch): Promise<NewsResult | null> {
+  const c = config(env);
+  if (c.NEWS_PROVIDER === "off") return null;
+  const adapter = c.NEWS_PROVIDER === "newsapi" ? newsApi(c.NEWS_API_KEY) : gdelt;
   let response: Response;
   try {
     response = await fetcher(adapter.request(q, limit), { signal: AbortSignal.timeout(TIMEOUT_MS) });

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { config } from "../core/config";
 import { named } from "../core/schema-registry";
 import { database } from "../db";
-import { fetchNews } from "./news";
+import { fetchNews, newsConfigured } from "./news";
 import { ArticleSummary, presentSummary } from "./present";
 import { matchExpression, searchArticles } from "./search-index";
 import { TtlCache, type CacheSettings } from "./ttl-cache";
@@ -28,8 +28,18 @@ export const SearchResponse = named(
       v.array(v.object({ title: v.string(), url: v.string(), source: v.string(), published_at: v.nullable(v.string()) })),
       v.description("External news, discovery hints only: not in the archive until a listener forwards one."),
     ),
-    suggestions_provider: v.nullable(v.string()),
-    degraded: v.pipe(v.boolean(), v.description("True when external news was wanted but unreachable; such responses are not cached by default.")),
+    suggestions_provider: v.pipe(v.nullable(v.string()), v.description("The provider asked, when one was.")),
+    suggestions_status: v.pipe(
+      v.picklist(["off", "skipped", "ok", "failed"]),
+      v.description(
+        "off: no provider is configured (NEWS_PROVIDER=off); skipped: not needed (5 local results, expand false or no word); " +
+          "ok: the provider answered; failed: the configured provider was unreachable or answered badly.",
+      ),
+    ),
+    degraded: v.pipe(
+      v.boolean(),
+      v.description("True when a configured provider failed (suggestions_status failed); such responses are not cached by default."),
+    ),
   }),
 );
 
@@ -60,13 +70,17 @@ async function runSearch(env: Env, p: SearchParams, fetcher: typeof fetch): Prom
     results: hits.map((h) => ({ ...presentSummary(env, h), snippet: h.snippet })),
     suggestions: [],
     suggestions_provider: null,
+    suggestions_status: newsConfigured(env) ? "skipped" : "off",
     degraded: false,
   };
   if (p.expand && hits.length < EXPAND_BELOW && matchExpression(p.q)) {
     const news = await fetchNews(env, p.q, SUGGESTION_LIMIT, fetcher);
-    body.suggestions_provider = news.provider;
-    if (news.ok) body.suggestions = news.items;
-    else body.degraded = true;
+    if (news) {
+      body.suggestions_provider = news.provider;
+      body.suggestions_status = news.ok ? "ok" : "failed";
+      if (news.ok) body.suggestions = news.items;
+      else body.degraded = true;
+    }
   }
   return body;
 }

@@ -7,7 +7,13 @@ import { cachedSearch } from "./search-service";
 import { addArticle, addListener } from "../../test/support/articles";
 
 const bypass = { headers: { "x-service-search-cache": "bypass" } };
-type Body = { results: { slug: string; snippet: string; stub: boolean }[]; suggestions: unknown[]; degraded: boolean; suggestions_provider: string | null };
+type Body = {
+  results: { slug: string; snippet: string; stub: boolean }[];
+  suggestions: unknown[];
+  degraded: boolean;
+  suggestions_provider: string | null;
+  suggestions_status: string;
+};
 
 /** Blocks the network: any fetch fails as it would offline. */
 function offline() {
@@ -116,6 +122,7 @@ describe("GET /v1/stories/search: rule 1, external suggestions", () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({ query: "glacier", mode: "ArtList", format: "json", maxrecords: "10", sort: "DateDesc" });
     expect(got).toMatchObject({
       degraded: false,
+      suggestions_status: "ok",
       suggestions_provider: "gdelt",
       suggestions: [{ title: "Glaciers retreat", url: "https://news.example/glaciers", source: "news.example", published_at: "2026-11-20T08:15:00Z" }],
     });
@@ -127,7 +134,8 @@ describe("GET /v1/stories/search: rule 1, external suggestions", () => {
     const spy = vi.spyOn(globalThis, "fetch").mockResolvedValue(
       Response.json({ status: "ok", articles: [{ title: "T", url: "https://n.example/t", publishedAt: "2026-11-20T08:00:00Z", source: { name: "N" } }] }),
     );
-    const { body } = await cachedSearch({ ...env, NEWS_API_KEY: "news-key" }, { q: "tariffs", limit: 20, offset: 0, expand: true }, true);
+    const e = { ...env, NEWS_PROVIDER: "newsapi", NEWS_API_KEY: "news-key" };
+    const { body } = await cachedSearch(e, { q: "tariffs", limit: 20, offset: 0, expand: true }, true);
     const sent = spy.mock.calls[0][0] as Request;
     expect(sent.url).toBe("https://newsapi.org/v2/everything?q=tariffs&pageSize=10&sortBy=publishedAt");
     expect(sent.headers.get("x-api-key")).toBe("news-key");
@@ -143,10 +151,34 @@ describe("GET /v1/stories/search: rule 1, external suggestions", () => {
     expect(spy).not.toHaveBeenCalled();
   });
 
-  it("marks the response degraded when the network is unreachable", async () => {
+  it("marks the response degraded when the configured provider is unreachable", async () => {
     offline();
     const got = await (await call("/v1/stories/search?q=offline-topic", bypass)).json<Body>();
-    expect(got).toMatchObject({ degraded: true, suggestions: [] });
+    expect(got).toMatchObject({ degraded: true, suggestions_status: "failed", suggestions_provider: "gdelt", suggestions: [] });
+  });
+
+  it("says suggestions are off, not degraded, when no provider is configured, and asks nobody", async () => {
+    const spy = offline();
+    const { NEWS_PROVIDER: _, ...unset } = env;
+    for (const [i, e] of ([{ ...env, NEWS_PROVIDER: "off" }, unset] as Env[]).entries()) {
+      const p = { q: `offline-by-design-${i}`, limit: 20, offset: 0, expand: true };
+      const { body } = await cachedSearch(e, p, false);
+      expect(body).toMatchObject({ degraded: false, suggestions_status: "off", suggestions_provider: null, suggestions: [] });
+      // Not degraded, so cached like any complete answer.
+      expect((await cachedSearch(e, p, false)).cache).toBe("hit");
+    }
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it("says skipped when a configured provider was not needed", async () => {
+    for (let i = 0; i < 5; i++) await addArticle({ title: `Estuary news ${i}` });
+    const got = await (await call("/v1/stories/search?q=estuary", bypass)).json<Body>();
+    expect(got).toMatchObject({ degraded: false, suggestions_status: "skipped", suggestions_provider: null });
+  });
+
+  it("refuses newsapi without its key at configuration, naming NEWS_PROVIDER", async () => {
+    const e = { ...env, NEWS_PROVIDER: "newsapi", NEWS_API_KEY: "" };
+    await expect(cachedSearch(e, { q: "x", limit: 20, offset: 0, expand: true }, true)).rejects.toThrow(/NEWS_PROVIDER/);
   });
 });
 

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { call } from "../../test/support/client";
 import { database, listeners } from "../db";
+import { mintToken } from "../kernel/listener-tokens";
 import { addArticle, addListener, addPlays, HOUR } from "../../test/support/articles";
 
 type Feed = { items: { slug: string; similarity: number | null; stub: boolean }[]; ranking: string };
@@ -42,7 +43,6 @@ describe("GET /v1/stories/feed: filters", () => {
     expect((await feed(`listener_token=${other.token}`)).items).toEqual([]);
     expect((await feed(`listener_token=${owner.token}`)).items.map((i) => i.slug)).toEqual([mine.slug]);
     expect((await feed(`listener_token=${owner.token}&exclude_stubs=true`)).items).toEqual([]);
-    expect((await call("/v1/stories/feed?listener_token=unknown")).status).toBe(404);
   });
 
   it("answers 422 outside every limit of README Rules 8", async () => {
@@ -81,6 +81,24 @@ describe("GET /v1/stories/feed: personalized (feed rule 2)", () => {
       const got = await feed(qs);
       expect(got.ranking).toBe("recency");
       expect(got.items.map((i) => [i.slug, i.similarity])).toEqual([[newer.slug, null], [older.slug, null]]);
+    }
+  });
+
+  it("answers a well-formed unknown token as an anonymous caller, exactly as a known token without a vector", async () => {
+    // A 404 would tell anyone whether a token exists; the feed rule falls back to recency instead.
+    const { token } = await addListener();
+    const { token: unknown } = await mintToken(env);
+    const older = await addArticle({ audioKey: "k", createdAt: ago(2 * HOUR) });
+    const newer = await addArticle({ audioKey: "k", createdAt: ago(HOUR) });
+    for (const qs of ["", "personalized=true&"]) {
+      const [known, stranger] = await Promise.all([token, unknown].map((t) => call(`/v1/stories/feed?${qs}listener_token=${t}`)));
+      expect([known.status, stranger.status], qs).toEqual([200, 200]);
+      expect(stranger.headers.get("cache-control")).toBe(known.headers.get("cache-control"));
+      const body = await stranger.json<Feed>();
+      expect(body).toEqual(await known.json());
+      expect(body).toEqual(await feed(qs));
+      expect(body.ranking).toBe("recency");
+      expect(body.items.map((i) => i.slug)).toEqual([newer.slug, older.slug]);
     }
   });
 

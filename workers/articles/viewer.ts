@@ -21,3 +21,14 @@ export async function viewer(db: Database, token: string | undefined): Promise<L
   if (!listener) throw new ApiError("not_found", "unknown listener token");
   return listener;
 }
+
+/**
+ * The listener behind an optional token of a public listing, or null for anyone else. A token that
+ * matches nobody reads as anonymous, so the answer never tells whether a token exists (SPEC.md
+ * part 4, feed rule 2: no taste vector falls back to recency).
+ */
+export async function listingViewer(db: Database, token: string | undefined): Promise<Listener | null> {
+  if (!token) return null;
+  const listener = await listenerByToken(db, token);
+  return listener?.active ? listener : null;
+}

@@ -28,6 +28,7 @@ const PARTS = {
     MAX_IN_FLIGHT_RENDERS_PER_LISTENER: whole(3),
     RATE_LIMIT_READ_PER_MINUTE: whole(60),
     RATE_LIMIT_ADMIN_PER_MINUTE: whole(30),
+    RATE_LIMIT_FEEDS_PER_MINUTE: whole(600),
     /** How long get_audio_url waits for an on-demand render before answering "pending" (agent tools). */
     AGENT_AUDIO_WAIT_SECONDS: whole(20),
   },
@@ -44,8 +45,15 @@ const PARTS = {
     MAIL_FROM: v.optional(v.string(), "Narration <no-reply@narration.local>"),
     RESEND_API_KEY: text,
   },
-  /** newsapi.org key for search suggestions; without it the keyless GDELT DOC API is asked. */
-  news: { NEWS_API_KEY: text },
+  /**
+   * Where search suggestions come from (README "Rules" 4): "off" asks nobody, so a machine offline
+   * by design answers "suggestions_status": "off" instead of degraded; "gdelt" is the keyless GDELT
+   * DOC API; "newsapi" is newsapi.org with NEWS_API_KEY.
+   */
+  news: {
+    NEWS_PROVIDER: v.optional(v.picklist(["off", "gdelt", "newsapi"], 'must be "off", "gdelt" or "newsapi"'), "off"),
+    NEWS_API_KEY: text,
+  },
   wallet: { CIRCLE_API_KEY: text },
   // x402 (README "Paying agents"): an EVM network in CAIP-2 form, the EVM address paid, and "local" or a facilitator URL.
   x402: {
@@ -90,6 +98,15 @@ const ConfigSchema = v.object({
   ...PARTS.bindings,
 });
 
+/** Rules across variables, reported on the variable that must change. */
+const CheckedConfig = v.pipe(
+  ConfigSchema,
+  v.forward(
+    v.partialCheck([["NEWS_PROVIDER"], ["NEWS_API_KEY"]], (c) => c.NEWS_PROVIDER !== "newsapi" || c.NEWS_API_KEY !== "", "newsapi needs NEWS_API_KEY"),
+    ["NEWS_PROVIDER"],
+  ),
+);
+
 export type Config = v.InferOutput<typeof ConfigSchema>;
 
 const checked = new WeakMap<object, { config?: Config; issues: ConfigIssue[] }>();
@@ -97,7 +114,7 @@ const checked = new WeakMap<object, { config?: Config; issues: ConfigIssue[] }>(
 function check(env: object) {
   let hit = checked.get(env);
   if (!hit) {
-    const parsed = v.safeParse(ConfigSchema, env);
+    const parsed = v.safeParse(CheckedConfig, env);
     hit = parsed.success ? { config: parsed.output, issues: [] } : { issues: configurationIssues(PARTS, parsed.issues) };
     checked.set(env, hit);
   }

@@ -85,7 +85,9 @@ function conversion(): ConversionConfig {
 function jsonSchema(schema: v.GenericSchema): JsonSchema {
   const name = Object.entries(namedSchemas()).find(([, s]) => s === schema)?.[0];
   if (name) return { $ref: `#/components/schemas/${name}` };
-  const { $schema: _, ...rest } = toJsonSchema(schema, conversion()) as JsonSchema & { $schema?: string };
+  // toJsonSchema appends every definition it was given as $defs; they are components.schemas here,
+  // so keeping them would copy all of them into each parameter and body (2.7 MB for 57 paths).
+  const { $schema: _, $defs: __, ...rest } = toJsonSchema(schema, conversion()) as JsonSchema & { $schema?: string };
   return rest;
 }
 

@@ -3,12 +3,14 @@ import { ApiError } from "./errors";
 
 /**
  * Per-IP budgets (README "Rules" 8). `read` covers public reads, `admin` every /v1/admin/* path
- * (throttled by prefix), `audio` the audio files that podcast apps fetch in many ranged requests.
+ * (throttled by prefix), `audio` the audio files that podcast apps fetch in many ranged requests,
+ * `feeds` the podcast feeds and transcripts that aggregators poll by the hundred from few addresses.
  */
 const BUCKETS = {
   read: (env: Env) => config(env).RATE_LIMIT_READ_PER_MINUTE,
   admin: (env: Env) => config(env).RATE_LIMIT_ADMIN_PER_MINUTE,
   audio: (env: Env) => config(env).RATE_LIMIT_READ_PER_MINUTE * 20,
+  feeds: (env: Env) => config(env).RATE_LIMIT_FEEDS_PER_MINUTE,
 } as const;
 
 export type RateBucket = keyof typeof BUCKETS;

@@ -1,11 +1,12 @@
 import * as v from "valibot";
 import { ApiError, ValidationError, type ValidationIssue } from "./errors";
+import { textProblem } from "./text";
 
 /** Largest JSON body any route takes; article text is the biggest legitimate payload. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 type Location = "path" | "query" | "header" | "body";
-type Schemaish = v.GenericSchema & { type: string; wrapped?: Schemaish; entries?: Record<string, Schemaish> };
+type Schemaish = v.GenericSchema & { type: string; wrapped?: Schemaish; entries?: Record<string, Schemaish>; item?: Schemaish };
 
 const WRAPPERS = new Set(["optional", "nullable", "nullish", "exact_optional", "non_optional", "non_nullable"]);
 
@@ -50,7 +51,38 @@ function toIssues(where: Location, issues: readonly v.BaseIssue<unknown>[]): Val
   });
 }
 
+/**
+ * Every string in the input, at any depth, checked as text (workers/core/text.ts) before the schema
+ * sees it, so no field of any route can carry a control character to SQL, XML or a header. Only
+ * JSON bodies hold prose with line breaks. Iterative: a body may nest deeper than the call stack.
+ */
+function textIssues(where: Location, input: unknown): ValidationIssue[] {
+  type Step = { value: unknown; key?: string | number; parent?: Step };
+  const pathOf = (step: Step) => {
+    const path: (string | number)[] = [];
+    for (let s: Step | undefined = step; s?.parent; s = s.parent) path.unshift(s.key!);
+    return path;
+  };
+  const issues: ValidationIssue[] = [];
+  const stack: Step[] = [{ value: input }];
+  while (stack.length > 0) {
+    const step = stack.pop()!;
+    const { value } = step;
+    if (typeof value === "string") {
+      const msg = textProblem(value, where === "body");
+      if (msg) issues.push({ loc: [where, ...pathOf(step)], msg, type: "text" });
+    } else if (value && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        stack.push({ value: item, key: Array.isArray(value) ? Number(key) : key, parent: step });
+      }
+    }
+  }
+  return issues.reverse();
+}
+
 function check<S extends v.GenericSchema>(where: Location, schema: S, input: unknown): v.InferOutput<S> {
+  const refused = textIssues(where, input);
+  if (refused.length > 0) throw new ValidationError(refused);
   const result = v.safeParse(schema, input);
   if (!result.success) throw new ValidationError(toIssues(where, result.issues));
   return result.output;
@@ -101,6 +133,25 @@ export async function readBodyBytes(request: Request): Promise<Uint8Array> {
   return bytes;
 }
 
+const OBJECTS = new Set(["object", "strict_object", "loose_object", "object_with_rest"]);
+
+/**
+ * Where `data` holds an array in place of an object its schema wants. valibot's object schemas
+ * take any non-null `typeof "object"`, arrays included, so `[]` would pass as an object whose
+ * optional fields are all absent. Walks the schema, so the depth is the schema's, never the data's.
+ */
+function arraysForObjects(schema: Schemaish, data: unknown, path: (string | number)[] = []): ValidationIssue[] {
+  const s = WRAPPERS.has(schema.type) && schema.wrapped ? schema.wrapped : schema;
+  if (s !== schema) return arraysForObjects(s, data, path);
+  if (OBJECTS.has(s.type)) {
+    if (Array.isArray(data)) return [{ loc: ["body", ...path], msg: "expected an object, not an array", type: "object" }];
+    if (!data || typeof data !== "object") return [];
+    return Object.entries(s.entries ?? {}).flatMap(([key, field]) => arraysForObjects(field, (data as Record<string, unknown>)[key], [...path, key]));
+  }
+  if (s.type === "array" && s.item && Array.isArray(data)) return data.flatMap((item, i) => arraysForObjects(s.item!, item, [...path, i]));
+  return [];
+}
+
 /** Parses a JSON body; malformed JSON is a 422 like any other invalid body. */
 export function parseJsonBody<S extends v.GenericSchema>(schema: S, text: string): v.InferOutput<S> {
   let data: unknown;
@@ -109,5 +160,7 @@ export function parseJsonBody<S extends v.GenericSchema>(schema: S, text: string
   } catch {
     throw new ValidationError([{ loc: ["body"], msg: "body is not valid JSON", type: "json_invalid" }]);
   }
+  const misshapen = arraysForObjects(schema as unknown as Schemaish, data);
+  if (misshapen.length > 0) throw new ValidationError(misshapen);
   return check("body", schema, data);
 }

@@ -2,7 +2,8 @@ import { baseUrl } from "../core/config";
 import type { Listener } from "../kernel/listener-tokens";
 import { privateFeedItems } from "./feed-items";
 import { feedUnavailable, privateFeedPath } from "../kernel/feed-paths";
-import { conditional, entityTag, feedResponse } from "./feed-response";
+import { conditional, entityTag } from "../core/conditional";
+import { feedResponse } from "./feed-response";
 import { renderRss } from "./rss";
 
 /**

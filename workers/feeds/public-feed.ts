@@ -2,7 +2,8 @@ import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import type { FeedDefinition } from "./catalog";
 import { publicFeedItems } from "./feed-items";
-import { conditional, entityTag, feedResponse, RSS_CONTENT_TYPE, type FeedBody } from "./feed-response";
+import { conditional, entityTag } from "../core/conditional";
+import { feedResponse, RSS_CONTENT_TYPE, type FeedBody } from "./feed-response";
 import { feedUnavailable } from "../kernel/feed-paths";
 import { renderRss } from "./rss";
 

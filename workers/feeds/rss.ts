@@ -1,6 +1,7 @@
 import { generateRssFeed, type RssFeed } from "feedsmith";
 import { v5 as uuidv5 } from "uuid";
 import { articlePageUrl, baseUrl, webUrl } from "../core/config";
+import { xmlSafe } from "../core/text";
 import { audioUrl } from "../kernel/audio-urls";
 import type { Category } from "./catalog";
 import type { FeedItem } from "./feed-items";
@@ -116,5 +117,6 @@ export function renderRss(env: object, channel: Channel, items: FeedItem[], tran
     },
     items: items.map((item) => toRssItem(env, item, transcriptUrl)),
   };
-  return tidy(generateRssFeed(feed));
+  // Stored text predates input checks and may come from e-mail: one bad character would void the whole feed.
+  return xmlSafe(tidy(generateRssFeed(feed)));
 }

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { call, jsonBody } from "../../test/support/client";
 import { addArticle } from "../../test/support/articles";
 import { database } from "../db";
@@ -7,6 +7,19 @@ import { activeBlock, loadFlo, localHour, orderForBlock, type FloBlock } from ".
 import { subscribeVia } from "../../test/support/listeners";
 
 type FloBody = { timezone: string; active_block: FloBlock; blocks: FloBlock[] };
+
+/**
+ * The Worker and the test read one faked clock, 08:30 UTC (17:30 in Tokyo), so the active block is
+ * known in advance and cannot change between the request and the assertion.
+ */
+function atHalfPastEightUtc() {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2026, 10, 23, 8, 30) });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+}
 
 describe("active block in the listener's time zone", () => {
   it("reads the local hour with Intl, across zones and DST", () => {
@@ -56,6 +69,8 @@ describe("flo ordering (README Rules 4: manual_order, then vertical and tone sco
 });
 
 describe("GET and PUT /v1/listener/{token}/flo", () => {
+  atHalfPastEightUtc();
+
   it("returns the default blocks and an active block", async () => {
     const { token } = await subscribeVia("flo@example.test");
     const res = await call(`/v1/listener/${token}/flo`);
@@ -64,16 +79,15 @@ describe("GET and PUT /v1/listener/{token}/flo", () => {
     expect(body.timezone).toBe("UTC");
     expect(body.blocks.map((b) => b.id)).toEqual(["morning", "focus", "midday", "afternoon", "evening", "night"]);
     expect(body.blocks.every((b) => !b.overridden && b.manual_order.length === 0)).toBe(true);
-    expect(body.active_block.id).toBe(activeBlock(body.blocks, new Date().getUTCHours()).id);
+    expect(body.active_block.id).toBe("morning");
   });
 
   it("resolves the active block in the saved time zone", async () => {
     const { token } = await subscribeVia("tzflo@example.test");
     await call(`/v1/listeners/${token}`, jsonBody("PATCH", { timezone: "Asia/Tokyo" }));
     const body = (await (await call(`/v1/listener/${token}/flo`)).json()) as FloBody;
-    const tokyoHour = (new Date().getUTCHours() + 9) % 24;
     expect(body.timezone).toBe("Asia/Tokyo");
-    expect(body.active_block.id).toBe(activeBlock(body.blocks, tokyoHour).id);
+    expect(body.active_block.id).toBe("afternoon");
   });
 
   it("changes only the blocks and fields present, and persists manual_order", async () => {
@@ -103,13 +117,14 @@ describe("GET and PUT /v1/listener/{token}/flo", () => {
 });
 
 describe("GET /v1/listener/{token}/flo/now", () => {
+  atHalfPastEightUtc();
+
   it("serves the active block's queue: manual_order first, then score, never others' private articles", async () => {
     const { token } = await subscribeVia("now@example.test");
     await subscribeVia("other@example.test");
     const otherId = (await env.DB.prepare("select id from listeners where email = 'other@example.test'").first<{ id: number }>())!.id;
-    const hour = new Date().getUTCHours();
-    const flo = (await (await call(`/v1/listener/${token}/flo`)).json()) as FloBody;
-    const active = activeBlock(flo.blocks, hour);
+    const active = ((await (await call(`/v1/listener/${token}/flo`)).json()) as FloBody).active_block;
+    expect(active.id).toBe("morning");
     const [first] = active.verticals;
     const t = Date.now();
     const offTopic = await addArticle({ vertical: "media", createdAt: new Date(t - 3_600_000) });

@@ -95,6 +95,14 @@ describe("GET /v1/audio/{key}.mp3 streamed from R2", () => {
     expect(res.status).toBe(416);
     expect(res.headers.get("content-range")).toBe("bytes */1000");
   });
+
+  it("416 for bytes=-0: a suffix-range is satisfiable only with a non-zero suffix-length (RFC 9110 §14.1.1)", async () => {
+    const key = await rendered();
+    const res = await callWith(null, `/v1/audio/${key}.mp3`, { headers: { Range: "bytes=-0" } });
+    expect(res.status).toBe(416);
+    expect(res.headers.get("content-range")).toBe("bytes */1000");
+    expect(await res.arrayBuffer()).toHaveProperty("byteLength", 0);
+  });
 });
 
 describe("GET /v1/audio/{key}.opus|.wav built on first request", () => {

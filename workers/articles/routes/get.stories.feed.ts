@@ -7,7 +7,7 @@ import { ArticleSummary, presentSummary } from "../present";
 import { refreshTasteVector, similarityExpr } from "../taste";
 import { listingFilter } from "../../kernel/trending";
 import { cachedTrending } from "../trending-cache";
-import { ListenerTokenParam, viewer } from "../viewer";
+import { ListenerTokenParam, listingViewer } from "../viewer";
 
 /** Personalized ranking reorders this many newest matching articles (more when the page lies deeper). */
 const PERSONAL_WINDOW = 1000;
@@ -109,7 +109,7 @@ export const storiesFeed = route({
   auth: "none",
   rateLimit: "read",
   query: FeedQuery,
-  responses: { 200: { description: "One page of the feed", schema: FeedResponse }, 404: { description: "Unknown listener_token" } },
+  responses: { 200: { description: "One page of the feed; an unknown listener_token reads as none", schema: FeedResponse } },
   async handle({ env, ctx, query }) {
     // Anonymous pages are the same for everyone: the edge cache answers them for EDGE_SECONDS.
     // Without a token `personalized` changes nothing, so it does not split the cache.
@@ -117,7 +117,7 @@ export const storiesFeed = route({
     const cached = edgeKey && (await caches.default.match(edgeKey));
     if (cached) return cached;
     const db = database(env);
-    const listener = await viewer(db, query.listener_token);
+    const listener = await listingViewer(db, query.listener_token);
     let taste: number[] | null = null;
     if (query.personalized && listener) {
       // Stale-while-revalidate: rank with the stored vector and rebuild it after the response, so

@@ -13,7 +13,7 @@ export const getCreatorFeed = route({
   summary: "A creator tenant's podcast feed",
   description: "Public articles of the creator with ready audio, newest first. Tenants are created by POST /v1/admin/creators and claimed by POST /v1/creators/{tenant_slug}/claim.",
   auth: "none",
-  rateLimit: "read",
+  rateLimit: "feeds",
   params: CreatorSlugParams,
   responses: feedResponses({ 404: { description: "No such creator" } }),
   handle(input) {

@@ -11,7 +11,7 @@ export const getDeclassifiedFeed = route({
   summary: "The declassified-cases podcast feed",
   description: "Public articles flagged declassified, with ready audio, newest first.",
   auth: "none",
-  rateLimit: "read",
+  rateLimit: "feeds",
   responses: feedResponses(),
   handle: (input) => servePublicFeed(input, DECLASSIFIED_FEED, () => DECLASSIFIED_FEED),
 });

@@ -14,7 +14,7 @@ export const getTopicFeed = route({
     "young_moms (alias parenting), science, finance, news (articles of that vertical); a slug that is both carries both. " +
     "trending is the all-trending feed. Public articles with ready audio, newest first.",
   auth: "none",
-  rateLimit: "read",
+  rateLimit: "feeds",
   params: FeedSlugParams,
   responses: feedResponses({ 404: { description: "Unknown host or vertical" } }),
   handle(input) {

@@ -10,7 +10,7 @@ export const getServiceFeed = route({
   summary: "The public all-trending podcast feed (stable URL)",
   description: "The top of the trending ranking: public articles with ready audio.",
   auth: "none",
-  rateLimit: "read",
+  rateLimit: "feeds",
   responses: feedResponses(),
   handle: (input) => servePublicFeed(input, TRENDING_FEED, () => TRENDING_FEED),
 });

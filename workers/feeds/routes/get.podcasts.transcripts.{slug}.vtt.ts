@@ -10,7 +10,7 @@ export const getTranscript = route({
   summary: "WebVTT transcript of a public article's narration (podcast:transcript of the public feeds)",
   description: "Only articles shown in full to anyone; stubs and private articles answer 404.",
   auth: "none",
-  rateLimit: "read",
+  rateLimit: "feeds",
   params: TranscriptParams,
   responses: transcriptResponses("No public article with ready audio at this slug"),
   handle: ({ env, params }) => serveTranscript(env, params.slug, shownInFull, { "Cache-Control": "public, max-age=3600" }),

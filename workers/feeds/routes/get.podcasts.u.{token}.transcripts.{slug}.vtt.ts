@@ -10,7 +10,7 @@ export const getPrivateTranscript = route({
   summary: "WebVTT transcript of an episode of a private feed (podcast:transcript of /v1/podcasts/u/{token}.xml)",
   description: "Any article the listener's feed may carry, including the ones they forwarded.",
   auth: "feed_token",
-  rateLimit: "read",
+  rateLimit: "feeds",
   params: PrivateTranscriptParams,
   responses: transcriptResponses("Unknown token, or no article of this feed at this slug"),
   handle({ listener, env, params }) {

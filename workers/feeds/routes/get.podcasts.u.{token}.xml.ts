@@ -11,7 +11,7 @@ export const getPrivateFeed = route({
     "The listener's verticals (all when none is chosen) and the articles they forwarded, with ready audio, newest first. " +
     "podcast:locked is yes; never shared-cached (Cache-Control: private, no-cache).",
   auth: "feed_token",
-  rateLimit: "read",
+  rateLimit: "feeds",
   params: FeedTokenParams,
   responses: feedResponses({ 404: { description: "Unknown, rotated-away or deleted token" } }),
   handle: ({ listener, request, env, params }) => servePrivateFeed(request, env, listener, params.token),

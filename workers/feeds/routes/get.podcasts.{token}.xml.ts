@@ -9,7 +9,7 @@ export const getTokenFeed = route({
   tag: "feeds",
   summary: "The private feed at the path the agent examples give; same feed as /v1/podcasts/u/{token}.xml",
   auth: "feed_token",
-  rateLimit: "read",
+  rateLimit: "feeds",
   params: FeedTokenParams,
   responses: feedResponses({ 404: { description: "Unknown, rotated-away or deleted token" } }),
   handle: ({ listener, request, env, params }) => servePrivateFeed(request, env, listener, params.token),

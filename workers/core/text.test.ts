@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { cleanText, textProblem, xmlSafe } from "./text";
+
+describe("text checks (XML 1.0 section 2.2, Char)", () => {
+  it("refuses controls everywhere, line breaks outside prose, and unpaired surrogates", () => {
+    for (const c of ["\u0000", "\u0007", "\u001b", "\u007f", "\u0085", "\uffff", "\ud800", "\udc00"]) {
+      expect(textProblem(`a${c}b`, true), `U+${c.charCodeAt(0).toString(16)}`).not.toBeNull();
+    }
+    for (const c of ["\t", "\n", "\r"]) {
+      expect(textProblem(`a${c}b`, true)).toBeNull();
+      expect(textProblem(`a${c}b`, false)).not.toBeNull();
+    }
+    expect(textProblem("Tide 🌊 tables, café", false)).toBeNull();
+  });
+
+  it("cleans outside text: controls dropped, a pair cut in half replaced", () => {
+    expect(cleanText("Tide\u0000 tables\u0007\n")).toBe("Tide tables\n");
+    expect(cleanText("wave 🌊".slice(0, 6))).toBe("wave \ufffd");
+  });
+
+  it("keeps an XML document free of what XML forbids, and pairs intact", () => {
+    expect(xmlSafe("<t>a\u0000b\ud800c🌊\udc00\uffff</t>")).toBe("<t>abc🌊</t>");
+  });
+});
