@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 
 /**
  * README "Layout": domains import only core/, db/, kernel/, durable-objects/ and themselves; admin
- * may call domain services as the operator's façade; the render Worker shares nothing with the API
+ * and agents may call domain services (the operator's façade, and the agent surface over the catalogue); the render Worker shares nothing with the API
  * Worker's domains but the kernel; tests may also import test/support and the Worker entry. No
  * file-level import cycles.
  */
@@ -32,7 +32,8 @@ function allowed(from: string, to: string, isTest: boolean): boolean {
   if (from === "core") return to === "db" || to === "kernel";
   if (from === "db") return to === "core";
   if (from === "kernel" || from === "durable-objects") return SHARED.includes(to);
-  if (from === "admin") return to !== "entry" && to !== "render";
+  // The operator's façade (admin) and the agent surface (agents) run the other domains' services.
+  if (from === "admin" || from === "agents") return to !== "entry" && to !== "render" && to !== "web";
   return SHARED.includes(to);
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { methodsOf, type Route } from "../workers/core/route";
 import { signWebhook } from "../workers/core/webhook-signature";
 import { routes } from "../workers/router";
+import { addListener } from "./support/articles";
 import { adminHeaders, apiKeyHeaders, call } from "./support/client";
 import { testVars } from "./vars";
 
@@ -59,8 +60,9 @@ interface Probe {
 function probes(r: Route): Probe[] {
   const out: Probe[] = [];
   const paramNames = Object.keys((r.params as unknown as Node | undefined)?.entries ?? {});
-  const pathWith = (params: Record<string, string>) =>
-    r.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? "x"));
+  // A listener path needs a real token (the route table resolves it before the body is read), made
+  // per request since storage resets between tests; a bad character in the token itself is a 422 first.
+  const realToken = async () => (r.auth === "listener_token" ? (await addListener()).token : "x");
   for (const method of methodsOf(r).filter((m) => m !== "HEAD")) {
     const base = { method, headers: credentials(r) };
     for (const where of ["path", "query", "header", "body"] as const) {
@@ -72,6 +74,9 @@ function probes(r: Route): Probe[] {
           const loc = [where, ...leaf.loc];
           const value = leaf.value as Record<string, unknown>;
           const send = async () => {
+            const token = await realToken();
+            const pathWith = (params: Record<string, string>) =>
+              r.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? (name === "token" ? token : "x")));
             const ip = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
             if (where === "path") return call(pathWith(value as Record<string, string>), { ...base, ip });
             if (where === "query") {

@@ -71,7 +71,7 @@ import { postSearchReindex } from "./admin/routes/post.admin.search.reindex";
 
 import { getProtectedResourceMetadata } from "./agents/routes/get.well-known.oauth-protected-resource";
 import { AGENT_OPERATIONS } from "./agents/manifests/agent-operations";
-import { mcpEndpoint } from "./agents/routes/all.mcp.v1";
+import { mcpEndpoint } from "./agents/routes/post.mcp.v1";
 import { getOpenApi } from "./agents/routes/get.openapi.json";
 import { getAgentkitTools } from "./agents/routes/get.well-known.agentkit-tools.json";
 import { getMcpManifest } from "./agents/routes/get.well-known.mcp.json";

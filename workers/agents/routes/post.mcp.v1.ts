@@ -16,7 +16,7 @@ function allowedOrigins(env: object): string[] {
 }
 
 export const mcpEndpoint = route({
-  method: ["GET", "POST", "DELETE"],
+  method: ["POST", "GET", "DELETE"],
   path: "/mcp/v1",
   tag: "agents",
   summary: "The remote MCP server: the six agent tools over Streamable HTTP (stateless)",
