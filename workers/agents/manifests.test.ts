@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
-import { mcpClient } from "./mcp-client";
+import { mcpClient } from "../../test/support/mcp-client";
 import { PRICES } from "./x402/prices";
 
 /** The discovery manifests (DESIGN.md "Manifests"), generated from the tool definitions. */

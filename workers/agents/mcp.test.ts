@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import { addArticle } from "../../test/support/articles";
-import { mcpClient } from "./mcp-client";
+import { mcpClient } from "../../test/support/mcp-client";
 
 /** MCP over Streamable HTTP (revision 2025-11-25 "Transports", and the 2026-07-28 per-request era) through the official SDK client. */
 

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { call, jsonBody } from "../../test/support/client";
 import { addArticle, addListener, addPlays } from "../../test/support/articles";
 import type { Caller } from "./caller";
-import { mcpClient } from "./mcp-client";
+import { mcpClient } from "../../test/support/mcp-client";
 import { TOOLS } from "./tools";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeMp3 } from "../../render/engine/mp3";
+import { encodeMp3 } from "../../../test/support/mp3";
 import { firstAudioFrame, frameHeader, joinable } from "./mp3-frames";
 
 /** A second of a quiet tone at the master rate, through the same LAME encoder the renders use. */

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { exports } from "cloudflare:workers";
-import { testVars } from "../../test/vars";
+import { testVars } from "../vars";
 
 /**
  * An official MCP SDK client connected to /mcp/v1 of the Worker under test: its transport's fetch
