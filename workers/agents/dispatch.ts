@@ -23,6 +23,16 @@ export type Access =
   | { kind: "sign_in" };
 
 /**
+ * The caller `tool` runs for. Reading articles as the listener (their listener_private ones) is what
+ * articles:read grants (kernel/oauth/scopes.ts): a token without it reads as nobody in particular,
+ * so a token granted only for subscriptions or the digest cannot read the listener's private articles.
+ */
+export function actingCaller(tool: Tool, caller: Caller): Caller {
+  if (tool.scope !== "articles:read" || caller.scopes.includes(tool.scope)) return caller;
+  return { ...caller, listenerId: null };
+}
+
+/**
  * The access a call of `tool` by `caller` (as resolveCaller made it) needs. A token that acts for a
  * listener but lacks the scope of a tool acting for one is 403 insufficient_scope (RFC 6750 §3.1):
  * a payment would make the call act for the wallet's subscription instead of the token's listener.

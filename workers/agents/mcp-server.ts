@@ -3,7 +3,7 @@ import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import { API_VERSION } from "../core/version";
 import type { Caller } from "./caller";
-import { accessOf, paidTerms, paidWork, signIn } from "./dispatch";
+import { accessOf, actingCaller, paidTerms, paidWork, signIn } from "./dispatch";
 import { invoke } from "./invoke";
 import { standardSchema } from "./json-schema";
 import { TOOLS, type Tool } from "./tools";
@@ -23,7 +23,8 @@ function success(out: Record<string, unknown>): ToolResult {
  * `_meta["x402/payment"]`, the settlement in the result's `_meta["x402/payment-response"]`); a wallet
  * acting for its subscription without a token signs in with `_meta["sign-in-with-x"]`.
  */
-async function callTool(env: Env, tool: Tool, args: Record<string, unknown>, caller: Caller, meta: Record<string, unknown> | undefined): Promise<ToolResult> {
+async function callTool(env: Env, tool: Tool, args: Record<string, unknown>, resolved: Caller, meta: Record<string, unknown> | undefined): Promise<ToolResult> {
+  const caller = actingCaller(tool, resolved);
   const access = accessOf(tool, caller);
   if (access.kind === "run") return success(await invoke(tool, args, caller, env));
   if (access.kind === "pay") {

@@ -76,6 +76,23 @@ describe("a token without the scope", () => {
   });
 });
 
+describe("what a token reads as the listener", () => {
+  it("shows the listener's private article only to a token holding articles:read", async () => {
+    const { tokens: reader, listener } = await tokensFor("barbara@example.test", "articles:read");
+    const owner = await env.DB.prepare("select id from listeners where email = ?").bind(listener.email).first<number>("id");
+    const secret = await addArticle({ visibility: "listener_private", ownerListenerId: owner });
+    const read = await call(`/v1/agent/articles/${secret.slug}`, { headers: { Authorization: `Bearer ${reader.access_token}` } });
+    expect(read.status).toBe(200);
+
+    const { tokens: subscriber } = await tokensFor("barbara@example.test", "subscriptions:write");
+    const refused = await call(`/v1/agent/articles/${secret.slug}`, { headers: { Authorization: `Bearer ${subscriber.access_token}` } });
+    expect(refused.status).toBe(404);
+    const client = await mcpClient({ headers: { Authorization: `Bearer ${subscriber.access_token}` } });
+    expect((await client.callTool({ name: "get_article", arguments: { slug: secret.slug } })).isError).toBe(true);
+    await client.close();
+  });
+});
+
 describe("an invalid token", () => {
   it("is an HTTP 401 with WWW-Authenticate naming the resource metadata, on REST and on /mcp/v1", async () => {
     const bad = { Authorization: "Bearer not-a-token" };

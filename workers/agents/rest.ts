@@ -1,6 +1,6 @@
 import type { ResponseDoc } from "../core/route";
 import { resolveCaller } from "./caller";
-import { accessOf, paidTerms, paidWork, signIn } from "./dispatch";
+import { accessOf, actingCaller, paidTerms, paidWork, signIn } from "./dispatch";
 import { invoke } from "./invoke";
 import type { Tool } from "./tools";
 import { paymentRequiredResponse, readPaymentSignature } from "./x402/http-transport";
@@ -17,7 +17,7 @@ const json = (out: unknown) => Response.json(out, { headers: { "Cache-Control": 
  * a wallet acting for its subscription without a token signs in with the SIGN-IN-WITH-X header.
  */
 export async function toolResponse<T extends Tool>(tool: T, input: Parameters<T["run"]>[0], request: Request, env: Env): Promise<Response> {
-  const caller = await resolveCaller(request, env);
+  const caller = actingCaller(tool, await resolveCaller(request, env));
   const access = accessOf(tool, caller);
   if (access.kind === "run") return json(await invoke(tool, input, caller, env));
   if (access.kind === "pay") {
