@@ -1,11 +1,13 @@
 import { clientIp } from "../core/rate-limit";
+import { bearerGrant } from "../kernel/oauth/bearer";
 
 /**
- * Who calls a tool. Every surface (MCP, REST) resolves one before running a tool; the OAuth and
- * x402 layers will fill the fields an anonymous caller leaves empty, and the tools read nothing else.
+ * Who calls a tool. Every surface (MCP, REST) resolves one before running a tool (resolveCaller);
+ * a verified x402 payment or a Sign-In-With-X proof then turns it into a wallet caller
+ * (workers/agents/dispatch.ts). The tools read nothing else.
  */
 export interface Caller {
-  /** Rate-limit and attribution key: "ip:<addr>" now; "oauth:<client_id>" or "wallet:<0x address>" later. */
+  /** Rate-limit and attribution key: "ip:<addr>", "oauth:<client_id>" or "wallet:<0x address>". */
   agentKey: string;
   /** The listener the call acts for (an OAuth grant, or a wallet-held subscription); null when anonymous. */
   listenerId: number | null;
@@ -18,4 +20,26 @@ export interface Caller {
 /** The caller of a request that carries no credential: known only by its address. */
 export function anonymousCaller(request: Request): Caller {
   return { agentKey: `ip:${clientIp(request)}`, listenerId: null, scopes: [], paid: false };
+}
+
+/**
+ * The caller of a request: the OAuth client acting for the listener who granted its bearer token, or
+ * anonymous without an Authorization header. An invalid, expired or revoked token throws the 401 with
+ * `WWW-Authenticate: Bearer resource_metadata=...` (RFC 9728 §5.1, RFC 6750 §3.1) on every surface:
+ * a bad credential is never served as if it were absent.
+ */
+export async function resolveCaller(request: Request, env: Env): Promise<Caller> {
+  const grant = await bearerGrant(request, env);
+  if (!grant) return anonymousCaller(request);
+  return { agentKey: `oauth:${grant.clientId}`, listenerId: grant.listenerId, scopes: grant.scopes, paid: false };
+}
+
+/** The caller a wallet becomes once it proved its address (x402 payment or Sign-In-With-X); `address` is checksummed. */
+export function walletCaller(from: Caller, address: string, listenerId: number | null, paid: boolean): Caller {
+  return { agentKey: `wallet:${address}`, listenerId, scopes: from.scopes, paid };
+}
+
+/** True for a wallet caller. */
+export function isWallet(caller: Caller): boolean {
+  return caller.agentKey.startsWith("wallet:");
 }

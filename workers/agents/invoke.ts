@@ -24,7 +24,8 @@ async function spendBudget(env: Env, caller: Caller, tool: Tool): Promise<void> 
 
 /**
  * A paid tool runs when the call was paid (x402) or its OAuth token holds the tool's scope
- * (DESIGN.md "MCP"). Until those layers exist no caller has either, and the error says what to bring.
+ * (DESIGN.md "MCP"). The surfaces route every other call to a payment first (dispatch.ts accessOf);
+ * this is the last guard, so no path can run a paid tool for free.
  */
 function checkTier(caller: Caller, tool: Tool): void {
   if (tool.tier === "free" || caller.paid || caller.scopes.includes(tool.scope)) return;

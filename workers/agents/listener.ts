@@ -5,8 +5,8 @@ import type { Listener } from "../kernel/listener-tokens";
 import type { Caller } from "./caller";
 
 /**
- * The listener a tool acts for. Until the OAuth and x402 layers resolve one, an anonymous caller
- * gets a tool error that names both ways in (SPEC.md part 5).
+ * The listener a tool acts for: the one behind an OAuth grant, or the one a wallet holds. A caller
+ * with neither gets an error that names both ways in (SPEC.md part 5).
  */
 export async function actingListener(env: Pick<Env, "DB">, caller: Caller, tool: string): Promise<Listener> {
   if (caller.listenerId === null) {
@@ -17,6 +17,7 @@ export async function actingListener(env: Pick<Env, "DB">, caller: Caller, tool:
     );
   }
   const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.id, caller.listenerId) });
-  if (!listener?.active) throw new ApiError("not_found", "the listener this call acts for no longer exists");
+  // `active` gates only the daily digest mail (README "Listener tokens"); wallet-held listeners are inactive.
+  if (!listener) throw new ApiError("not_found", "the listener this call acts for no longer exists");
   return listener;
 }

@@ -1,14 +1,49 @@
 import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";
+import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import { API_VERSION } from "../core/version";
 import type { Caller } from "./caller";
+import { accessOf, actingCaller, paidTerms, paidWork, signIn } from "./dispatch";
 import { invoke } from "./invoke";
 import { standardSchema } from "./json-schema";
 import { TOOLS, type Tool } from "./tools";
+import { paymentRequiredResult, readMcpPayment, type ToolResult } from "./x402/mcp-transport";
+import { paidMcpCall } from "./x402/paid-call";
+import { mcpResource } from "./x402/requirements";
+import { SIWX_META } from "./x402/siwx";
 
 /** A tool's answer: the structured result and its JSON text, for clients that read only text (MCP "Tool Result"). */
-function success(out: Record<string, unknown>): CallToolResult {
+function success(out: Record<string, unknown>): ToolResult {
   return { content: [{ type: "text", text: JSON.stringify(out) }], structuredContent: out };
+}
+
+/**
+ * One tools/call for `caller`, as DESIGN.md "MCP" has it: a paid tool without the token's scope goes
+ * through the x402 MCP transport (the PaymentRequired as an isError result; the payment in
+ * `_meta["x402/payment"]`, the settlement in the result's `_meta["x402/payment-response"]`); a wallet
+ * acting for its subscription without a token signs in with `_meta["sign-in-with-x"]`.
+ */
+async function callTool(env: Env, tool: Tool, args: Record<string, unknown>, resolved: Caller, meta: Record<string, unknown> | undefined): Promise<ToolResult> {
+  const caller = actingCaller(tool, resolved);
+  const access = accessOf(tool, caller);
+  if (access.kind === "run") return success(await invoke(tool, args, caller, env));
+  if (access.kind === "pay") {
+    const terms = await paidTerms(access.tool, args, caller, env);
+    return paidMcpCall({
+      env,
+      tool: access.tool,
+      description: tool.title,
+      state: terms.state,
+      listenerId: caller.listenerId,
+      meta,
+      run: paidWork(tool, args, caller, env, readMcpPayment(meta), terms),
+      render: success,
+    });
+  }
+  // The proof binds the HTTP address it is sent to: the MCP endpoint.
+  const signed = await signIn(env, caller, meta?.[SIWX_META], mcpResource(tool.name, tool.title), `${baseUrl(env)}/mcp/v1`);
+  if (!signed.ok) return paymentRequiredResult(signed.challenge);
+  return success(await invoke(tool, args, signed.caller, env));
 }
 
 /**
@@ -41,9 +76,9 @@ export function mcpServer(env: Env, caller: Caller): McpServer {
         outputSchema: standardSchema(tool.output),
         annotations: { title: tool.title, ...tool.annotations },
       },
-      async (args: Record<string, unknown>) => {
+      async (args: Record<string, unknown>, ctx) => {
         try {
-          return success(await invoke(tool, args, caller, env));
+          return (await callTool(env, tool, args, caller, ctx.mcpReq._meta)) as CallToolResult;
         } catch (err) {
           return failure(tool, err);
         }

@@ -73,19 +73,24 @@ describe.each([
     await client.close();
   });
 
-  it("answers the tools that need a listener or a payment with a tool error naming what is missing", async () => {
+  it("answers paid tools without payment with the x402 PaymentRequired, and list_subscriptions with the Sign-In-With-X challenge", async () => {
     const article = await addArticle({ audioKey: "k", listenSeconds: 30 });
     const client = await mcpClient({ modern });
-    const audio = await client.callTool({ name: "get_audio_url", arguments: { slug: article.slug } });
-    expect(audio.isError).toBe(true);
-    expect((audio.content as { text: string }[])[0].text).toMatch(/x402.*articles:read/);
-    const digest = await client.callTool({ name: "digest", arguments: {} });
-    expect((digest.content as { text: string }[])[0].text).toMatch(/x402.*digest:run/);
-    const subscribe = await client.callTool({ name: "subscribe_topic", arguments: { verticals: ["tech"] } });
-    expect((subscribe.content as { text: string }[])[0].text).toMatch(/x402.*subscriptions:write/);
+    const calls: [string, Record<string, unknown>][] = [
+      ["get_audio_url", { slug: article.slug }],
+      ["digest", {}],
+      ["subscribe_topic", { verticals: ["tech"] }],
+    ];
+    for (const [name, args] of calls) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, name).toBe(true);
+      // A tool result, not a JSON-RPC error: the PaymentRequired in structuredContent and as JSON text (DESIGN.md "MCP").
+      expect(result.structuredContent, name).toMatchObject({ x402Version: 2, resource: { url: `mcp://tool/${name}` }, accepts: [{ scheme: "exact" }] });
+      expect(JSON.parse((result.content as { text: string }[])[0].text), name).toEqual(result.structuredContent);
+    }
     const list = await client.callTool({ name: "list_subscriptions", arguments: {} });
     expect(list.isError).toBe(true);
-    expect((list.content as { text: string }[])[0].text).toMatch(/acts for a listener.*OAuth/);
+    expect(list.structuredContent).toMatchObject({ x402Version: 2, accepts: [], extensions: { "sign-in-with-x": expect.any(Object) } });
     await client.close();
   });
 });

@@ -38,7 +38,8 @@ describe("GET /v1/agent/articles/{slug}/audio (get_audio_url)", () => {
     await addArticle({ slug: "lark" });
     const res = await call("/v1/agent/articles/lark/audio?voice=en-gb");
     expect(res.status).toBe(402);
-    expect(await res.json()).toMatchObject({ code: "payment_required", detail: expect.stringContaining("articles:read") });
+    expect(res.headers.get("PAYMENT-REQUIRED")).toBeTruthy();
+    expect(await res.json()).toMatchObject({ x402Version: 2, accepts: [{ scheme: "exact" }] });
     const bad = await call("/v1/agent/articles/lark/audio?voice=no%20spaces");
     expect(bad.status).toBe(422);
     expect((await bad.json<{ detail: { loc: string[] }[] }>()).detail[0].loc).toEqual(["query", "voice"]);
@@ -53,10 +54,10 @@ describe("subscriptions and digest", () => {
     expect((await call("/v1/agent/subscriptions", jsonBody("POST", { verticals: ["tech"] }))).status).toBe(402);
   });
 
-  it("GET /v1/agent/subscriptions: 401 without an acting listener", async () => {
+  it("GET /v1/agent/subscriptions: without a token, 402 with the Sign-In-With-X challenge (no payment option)", async () => {
     const res = await call("/v1/agent/subscriptions");
-    expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ code: "unauthorized", detail: expect.stringContaining("acts for a listener") });
+    expect(res.status).toBe(402);
+    expect(await res.json()).toMatchObject({ x402Version: 2, accepts: [], extensions: { "sign-in-with-x": expect.any(Object) } });
   });
 
   it("POST /v1/agent/digest: 422 on a bad window or limit, else 402", async () => {

@@ -1,20 +1,58 @@
 import type { ResponseDoc } from "../core/route";
-import { anonymousCaller } from "./caller";
+import { resolveCaller } from "./caller";
+import { accessOf, actingCaller, paidTerms, paidWork, signIn } from "./dispatch";
 import { invoke } from "./invoke";
 import type { Tool } from "./tools";
+import { paymentRequiredResponse, readPaymentSignature } from "./x402/http-transport";
+import { paidHttpCall } from "./x402/paid-call";
+import { restResource } from "./x402/requirements";
+import { SIWX_HEADER } from "./x402/siwx";
 
-/** Runs a tool for a REST request and answers its result as JSON (errors render as every API error does). */
+const json = (out: unknown) => Response.json(out, { headers: { "Cache-Control": "no-store" } });
+
+/**
+ * Runs a tool for a REST request and answers its result as JSON (errors render as every API error
+ * does). The caller is the bearer token's (401 for a bad one); a paid tool without the token's scope
+ * goes through the x402 HTTP transport (402 PAYMENT-REQUIRED, PAYMENT-SIGNATURE, PAYMENT-RESPONSE);
+ * a wallet acting for its subscription without a token signs in with the SIGN-IN-WITH-X header.
+ */
 export async function toolResponse<T extends Tool>(tool: T, input: Parameters<T["run"]>[0], request: Request, env: Env): Promise<Response> {
-  const out = await invoke(tool, input, anonymousCaller(request), env);
-  return Response.json(out, { headers: { "Cache-Control": "no-store" } });
+  const caller = actingCaller(tool, await resolveCaller(request, env));
+  const access = accessOf(tool, caller);
+  if (access.kind === "run") return json(await invoke(tool, input, caller, env));
+  if (access.kind === "pay") {
+    const terms = await paidTerms(access.tool, input, caller, env);
+    return paidHttpCall({
+      env,
+      request,
+      tool: access.tool,
+      description: tool.title,
+      state: terms.state,
+      listenerId: caller.listenerId,
+      run: paidWork(tool, input, caller, env, readPaymentSignature(request), terms),
+      render: json,
+    });
+  }
+  const signed = await signIn(env, caller, request.headers.get(SIWX_HEADER), restResource(env, request, tool.title));
+  if (!signed.ok) return paymentRequiredResponse(env, signed.challenge);
+  return json(await invoke(tool, input, signed.caller, env));
 }
 
 /** The responses every agent operation documents besides its 200 and 422. */
 export function toolResponses(tool: Tool): Record<number, ResponseDoc> {
   const docs: Record<number, ResponseDoc> = {
     200: { description: tool.title, schema: tool.output },
+    401: { description: "An invalid, expired or revoked bearer token", headers: { "WWW-Authenticate": "Bearer resource_metadata=..." } },
     429: { description: "The agent's per-minute budget is spent", headers: { "Retry-After": "seconds" } },
   };
-  if (tool.tier === "paid") docs[402] = { description: `Paid: an x402 payment or an OAuth token with ${tool.scope}` };
+  if (tool.tier === "paid") {
+    docs[402] = {
+      description: `Paid: an x402 payment (PAYMENT-REQUIRED; retry with PAYMENT-SIGNATURE), or an OAuth token with ${tool.scope}`,
+      headers: { "PAYMENT-REQUIRED": "base64 PaymentRequired", "WWW-Authenticate": "Bearer resource_metadata=..." },
+    };
+  } else if (tool.actsForListener) {
+    docs[402] = { description: "No token: a wallet signs in with SIGN-IN-WITH-X (the challenge is in PAYMENT-REQUIRED)", headers: { "PAYMENT-REQUIRED": "base64 PaymentRequired" } };
+  }
+  if (tool.actsForListener) docs[403] = { description: `A bearer token without ${tool.scope}`, headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope"' } };
   return docs;
 }

@@ -9,7 +9,8 @@ import { digest, get_article, get_audio_url, list_subscriptions, search_articles
 
 /**
  * The tools through the functions every surface calls, with the identity the OAuth and x402
- * layers will supply (SPEC.md part 4, "Agent tools").
+ * layers supply (SPEC.md part 4, "Agent tools"); paid-tools.test.ts and oauth-tools.test.ts drive them
+ * through those layers.
  */
 
 const anonymous: Caller = { agentKey: "ip:198.51.100.1", listenerId: null, scopes: [], paid: false };

@@ -10,7 +10,7 @@ export const getAgentSubscriptions = route({
   summary: "list_subscriptions: the feeds this agent set up for the acting listener",
   description: list_subscriptions.description,
   auth: "none",
-  responses: { ...toolResponses(list_subscriptions), 401: { description: "No acting listener (OAuth token or wallet)" } },
+  responses: toolResponses(list_subscriptions),
   handle({ request, env }) {
     return toolResponse(list_subscriptions, {}, request, env);
   },

@@ -11,7 +11,7 @@ export const postAgentSubscriptions = route({
   description: subscribe_topic.description,
   auth: "none",
   body: subscribe_topic.input,
-  responses: { ...toolResponses(subscribe_topic), 401: { description: "No acting listener (OAuth token or wallet)" } },
+  responses: toolResponses(subscribe_topic),
   handle({ body, request, env }) {
     return toolResponse(subscribe_topic, body, request, env);
   },

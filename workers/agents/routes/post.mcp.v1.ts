@@ -2,7 +2,7 @@ import { createMcpHandler } from "agents/mcp/server";
 import { localhostAllowedOrigins } from "@modelcontextprotocol/server";
 import { baseUrl, webUrl } from "../../core/config";
 import { route } from "../../core/route";
-import { anonymousCaller } from "../caller";
+import { resolveCaller } from "../caller";
 import { mcpServer } from "../mcp-server";
 
 /**
@@ -27,10 +27,12 @@ export const mcpEndpoint = route({
   auth: "none",
   responses: {
     200: { description: "A JSON-RPC response (application/json or text/event-stream)", contentType: "application/json" },
+    401: { description: "An invalid, expired or revoked bearer token", headers: { "WWW-Authenticate": "Bearer resource_metadata=..." } },
     403: { description: "An Origin that is not allowed" },
   },
-  handle({ request, env, ctx }) {
-    const caller = anonymousCaller(request);
+  async handle({ request, env, ctx }) {
+    // A bad bearer token is an HTTP 401 with its challenge before any JSON-RPC is read (DESIGN.md "MCP").
+    const caller = await resolveCaller(request, env);
     const handler = createMcpHandler(() => mcpServer(env, caller), {
       route: "/mcp/v1",
       allowedOriginHostnames: allowedOrigins(env),

@@ -67,6 +67,25 @@ function existing(db: Database, article: ArticleRow, voice: string | null): Prom
   return voice === null ? doneJob(db, article) : doneJobInVoice(db, article, voice);
 }
 
+type AudioInput = v.InferOutput<typeof Input> & { voice?: string };
+
+/** The article asked for and the voice to narrate it in (null: its own voice); 404 when the caller may not see it. */
+async function target(db: Database, input: AudioInput, caller: Caller): Promise<{ article: ArticleRow; voice: string | null }> {
+  const article = await articleFor(db, input.slug, caller.listenerId);
+  if (!article) throw new ApiError("not_found", `no article ${input.slug}`);
+  return { article, voice: input.voice && input.voice !== article.voice ? input.voice : null };
+}
+
+/**
+ * What a paid call of get_audio_url is priced by (x402/prices.ts): whether the audio it would answer
+ * already exists, by the same lookup `run` makes first; and the article's publisher, whom it pays.
+ */
+export async function audioQuote(env: Env, input: AudioInput, caller: Caller): Promise<{ cached: boolean; publisher: string }> {
+  const db = database(env);
+  const { article, voice } = await target(db, input, caller);
+  return { cached: hasAudio(await existing(db, article, voice)), publisher: article.publisher };
+}
+
 export const get_audio_url = defineTool({
   name: "get_audio_url",
   title: "Get an article's audio URL",
@@ -83,11 +102,9 @@ export const get_audio_url = defineTool({
   budgetCost: 1,
   // Not read-only: a first call starts a render. Idempotent: repeats return the same audio.
   annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-  async run(input: v.InferOutput<typeof Input> & { voice?: string }, caller, env) {
+  async run(input: AudioInput, caller, env) {
     const db = database(env);
-    const article = await articleFor(db, input.slug, caller.listenerId);
-    if (!article) throw new ApiError("not_found", `no article ${input.slug}`);
-    const voice = input.voice && input.voice !== article.voice ? input.voice : null;
+    const { article, voice } = await target(db, input, caller);
 
     const found = await existing(db, article, voice);
     if (hasAudio(found)) return ready(env, article.slug, found, true, caller);

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import * as v from "valibot";
 import { agentFeeds, database } from "../../db";
 import { feedUrl, privateFeedToken } from "../../listeners/account";
+import { isWallet } from "../caller";
 import { actingListener } from "../listener";
 import { SubscriptionView } from "./subscribe_topic";
 import { defineTool } from "./tool";
@@ -18,8 +19,11 @@ export const list_subscriptions = defineTool({
   scope: "subscriptions:write",
   weight: "free",
   budgetCost: 1,
+  actsForListener: true,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(_input, caller, env) {
+    // A wallet signed in with Sign-In-With-X that never subscribed holds no listener, hence no feeds.
+    if (caller.listenerId === null && isWallet(caller)) return { subscriptions: [] };
     const listener = await actingListener(env, caller, "list_subscriptions");
     const rows = await database(env).query.agentFeeds.findMany({
       where: and(eq(agentFeeds.listenerId, listener.id), eq(agentFeeds.agentKey, caller.agentKey)),

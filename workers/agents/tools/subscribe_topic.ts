@@ -28,6 +28,7 @@ export const subscribe_topic = defineTool({
   scope: "subscriptions:write",
   weight: "subscription",
   budgetCost: 1,
+  actsForListener: true,
   annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
   async run(input, caller, env) {
     const listener = await actingListener(env, caller, "subscribe_topic");

@@ -33,6 +33,11 @@ export interface Tool<
   weight: PriceWeight;
   /** Units one call takes from the caller's per-minute budget (SPEC.md part 8: digest counts more). */
   budgetCost: number;
+  /**
+   * True when the tool acts for a listener (subscribe_topic, list_subscriptions): a bearer token must
+   * hold `scope` (else 403), and a wallet agent acts for the subscription its wallet holds.
+   */
+  actsForListener?: true;
   annotations: ToolAnnotations;
   /** Runs the tool for `caller`. Expected failures throw ApiError (a tool error on MCP, its status on REST). */
   run(input: R, caller: Caller, env: Env): Promise<v.InferOutput<O>>;

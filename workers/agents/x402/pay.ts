@@ -50,8 +50,11 @@ export interface PaidCall<T> {
   /** An agent named in the call as the recommender; otherwise the paying wallet's agent is credited. */
   agentId?: string;
   listenerId?: number | null;
-  /** The work. A throw or a rejection is a failed call: it is never settled, and the error goes on up. */
-  run: () => Promise<{ value: T; publishers: readonly string[] }>;
+  /**
+   * The work. A throw or a rejection is a failed call: it is never settled, and the error goes on up.
+   * `listenerId`: the listener the work turned out to act for (a wallet's subscription made by the call).
+   */
+  run: () => Promise<{ value: T; publishers: readonly string[]; listenerId?: number | null }>;
 }
 
 /**
@@ -75,7 +78,7 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
   }
   if (!verified.isValid) return refusal(verified.invalidReason);
 
-  const { value, publishers } = await call.run();
+  const { value, publishers, listenerId } = await call.run();
 
   let settlement: SettleResponse;
   try {
@@ -95,7 +98,7 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
     payer,
     // The paying wallet's agent is named by its CAIP-10 account id (network + address).
     agentId: call.agentId ?? `${requirements.network}:${payer.toLowerCase()}`,
-    listenerId: call.listenerId ?? null,
+    listenerId: listenerId ?? call.listenerId ?? null,
     network: requirements.network,
     asset: requirements.asset,
     amountMicros: Number(requirements.amount),

@@ -55,7 +55,7 @@ export async function requireGrant(request: Request, env: Env): Promise<OAuthGra
 }
 
 /** RFC 6750 §3.1: a valid token without the scope an operation needs is a 403 naming that scope. */
-export function requireScope(grant: OAuthGrant, scope: Scope): void {
+export function requireScope(grant: { scopes: readonly string[] }, scope: Scope): void {
   if (grant.scopes.includes(scope)) return;
   throw new ApiError("forbidden", `the access token lacks the ${scope} scope`, {
     "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}"`,
