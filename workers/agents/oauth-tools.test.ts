@@ -5,7 +5,7 @@ import { addArticle } from "../../test/support/articles";
 import { call, jsonBody } from "../../test/support/client";
 import { tokensFor } from "../../test/support/oauth-agent";
 import { testVars } from "../../test/vars";
-import { mcpClient } from "./mcp-client";
+import { mcpClient } from "../../test/support/mcp-client";
 import { PRICES } from "./x402/prices";
 import { recorded } from "./x402/test-support";
 

@@ -10,7 +10,7 @@ import { addArticle } from "../../test/support/articles";
 import { call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import { database, ledgerEntries, listeners, x402Calls } from "../db";
-import { mcpClient } from "./mcp-client";
+import { mcpClient } from "../../test/support/mcp-client";
 import { NO_SINGLE_PUBLISHER } from "./x402/ledger";
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from "./x402/mcp-transport";
 import { PRICES } from "./x402/prices";
