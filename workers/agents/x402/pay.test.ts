@@ -50,6 +50,7 @@ describe("x402 payment with the official client packages against the local facil
     const res = await paid(handle, http, URL_A, payload);
     expect(res.status).toBe(200);
     expect(counter.runs).toBe(1);
+    expect(counter.payer).toBe(account.address);
     const settlement = decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE")!);
     expect(settlement).toMatchObject({ success: true, network: "eip155:84532", payer: account.address });
     // Recorded as local, never as an on-chain transaction hash.

@@ -1,6 +1,7 @@
 import { isPaymentPayloadV2 } from "@x402/core/schemas";
 import type { PaymentPayload, PaymentRequirements, ResourceInfo, SettleResponse } from "@x402/core/types";
 import { deepEqual } from "@x402/core/utils";
+import { getAddress, isAddress } from "viem";
 import type { Facilitator } from "./facilitator";
 import { type Leg, recordSettledCall } from "./ledger";
 import { FACILITATOR_REASONS } from "./local-facilitator";
@@ -51,10 +52,11 @@ export interface PaidCall<T> {
   agentId?: string;
   listenerId?: number | null;
   /**
-   * The work. A throw or a rejection is a failed call: it is never settled, and the error goes on up.
-   * `listenerId`: the listener the work turned out to act for (a wallet's subscription made by the call).
+   * The work, given the verified payer. A throw or a rejection is a failed call: it is never settled, and
+   * the error goes on up. `publishers` are those of the articles it returned (they share the publisher leg);
+   * `listenerId` is the listener the work turned out to act for (a wallet's subscription made by the call).
    */
-  run: () => Promise<{ value: T; publishers: readonly string[]; listenerId?: number | null }>;
+  run: (payment: { payer: `0x${string}`; network: string }) => Promise<{ value: T; publishers: readonly string[]; listenerId?: number | null }>;
 }
 
 /**
@@ -78,7 +80,10 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
   }
   if (!verified.isValid) return refusal(verified.invalidReason);
 
-  const { value, publishers, listenerId } = await call.run();
+  // Known once verified, so the work can use it (a wallet agent's subscribe_topic is held by its address).
+  const payer = payerOf(verified.payer, payload);
+  if (!payer) return refuse("invalid_payload", "the payment names no paying address");
+  const { value, publishers, listenerId } = await call.run({ payer, network: requirements.network });
 
   let settlement: SettleResponse;
   try {
@@ -90,8 +95,6 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
   }
   if (!settlement.success) return { ...refusal(settlement.errorReason, "settlement_failed"), settlement };
 
-  // `payer` is optional in both answers; in the exact EVM scheme it is the authorization's signer.
-  const payer = settlement.payer ?? verified.payer ?? String((payload.payload.authorization as { from?: unknown } | undefined)?.from ?? "");
   const { callId, legs } = await recordSettledCall(call.env, {
     tool: call.tool,
     resource: call.resource.url,
@@ -106,6 +109,15 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
     publishers,
   });
   return { ok: true, value, settlement, callId, legs };
+}
+
+/**
+ * The paying wallet, EIP-55 checksummed: the facilitator's `payer`, which is optional in a VerifyResponse,
+ * or else the exact EVM scheme's signer, `authorization.from`.
+ */
+function payerOf(named: string | undefined, payload: PaymentPayload): `0x${string}` | undefined {
+  const from = String(named ?? (payload.payload.authorization as { from?: unknown } | undefined)?.from).toLowerCase();
+  return isAddress(from) ? getAddress(from) : undefined;
 }
 
 /**

@@ -28,10 +28,10 @@ export interface SampleOptions {
 
 /**
  * A tiny paid REST operation wired as a surface wires one (paidHttpCall). `runs` counts how often the
- * work ran.
+ * work ran; `payer` is the wallet the work was told paid.
  */
 export function sampleOperation(options: SampleOptions = {}) {
-  const counter = { runs: 0 };
+  const counter: { runs: number; payer?: string } = { runs: 0 };
   const publishers = options.publishers ?? ["Daily Planet"];
   const handle = (request: Request): Promise<Response> =>
     paidHttpCall({
@@ -42,8 +42,9 @@ export function sampleOperation(options: SampleOptions = {}) {
       state: options.state,
       agentId: options.agentId,
       facilitator: options.facilitator,
-      run: async () => {
+      run: async ({ payer }) => {
         counter.runs += 1;
+        counter.payer = payer;
         if (options.fail) throw new Error("the tool failed");
         return { value: { articles: publishers }, publishers };
       },
