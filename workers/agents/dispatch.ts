@@ -1,6 +1,4 @@
 import type { PaymentRequired, ResourceInfo } from "@x402/core/types";
-import { getAddress, isAddress } from "viem";
-import { ApiError } from "../core/errors";
 import { requireScope } from "../kernel/oauth/bearer";
 import { type Caller, walletCaller } from "./caller";
 import { invoke } from "./invoke";
@@ -70,23 +68,12 @@ export async function paidTerms(tool: PaidTool, input: Record<string, unknown>, 
 }
 
 /**
- * The payer of an `exact` EVM payment: the EIP-3009 authorization's `from` (scheme_exact_evm.md).
- * Read only inside a paid call's work, which runs after the facilitator verified that `from` signed it.
- */
-function payerOf(payload: unknown): `0x${string}` {
-  const from = (payload as { payload?: { authorization?: { from?: unknown } } } | null)?.payload?.authorization?.from;
-  if (typeof from !== "string" || !isAddress(from)) throw new ApiError("bad_request", "the payment names no payer address");
-  return getAddress(from);
-}
-
-/**
  * The work of a paid call once its payment is verified: the tool runs for the paying wallet
  * (`wallet:<address>`, paid: bare audio, no pre-roll). A tool acting for a listener acts for the
  * subscription the wallet holds, created on its first call; otherwise for the token's listener, if any.
  */
-export function paidWork(tool: Tool, input: Record<string, unknown>, caller: Caller, env: Env, payload: unknown, terms: PaidTerms) {
-  return async () => {
-    const address = payerOf(payload);
+export function paidWork(tool: Tool, input: Record<string, unknown>, caller: Caller, env: Env, terms: PaidTerms) {
+  return async ({ payer: address }: { payer: `0x${string}` }) => {
     const listenerId = tool.actsForListener ? (await walletListener(env, address)).id : caller.listenerId;
     const paid = walletCaller(caller, address, listenerId, true);
     const value = await invoke(tool, input, paid, env);

@@ -7,7 +7,7 @@ import { accessOf, actingCaller, paidTerms, paidWork, signIn } from "./dispatch"
 import { invoke } from "./invoke";
 import { standardSchema } from "./json-schema";
 import { TOOLS, type Tool } from "./tools";
-import { paymentRequiredResult, readMcpPayment, type ToolResult } from "./x402/mcp-transport";
+import { paymentRequiredResult, type ToolResult } from "./x402/mcp-transport";
 import { paidMcpCall } from "./x402/paid-call";
 import { mcpResource } from "./x402/requirements";
 import { SIWX_META } from "./x402/siwx";
@@ -36,7 +36,7 @@ async function callTool(env: Env, tool: Tool, args: Record<string, unknown>, res
       state: terms.state,
       listenerId: caller.listenerId,
       meta,
-      run: paidWork(tool, args, caller, env, readMcpPayment(meta), terms),
+      run: paidWork(tool, args, caller, env, terms),
       render: success,
     });
   }

@@ -3,7 +3,7 @@ import { resolveCaller } from "./caller";
 import { accessOf, actingCaller, paidTerms, paidWork, signIn } from "./dispatch";
 import { invoke } from "./invoke";
 import type { Tool } from "./tools";
-import { paymentRequiredResponse, readPaymentSignature } from "./x402/http-transport";
+import { paymentRequiredResponse } from "./x402/http-transport";
 import { paidHttpCall } from "./x402/paid-call";
 import { restResource } from "./x402/requirements";
 import { SIWX_HEADER } from "./x402/siwx";
@@ -29,7 +29,7 @@ export async function toolResponse<T extends Tool>(tool: T, input: Parameters<T[
       description: tool.title,
       state: terms.state,
       listenerId: caller.listenerId,
-      run: paidWork(tool, input, caller, env, readPaymentSignature(request), terms),
+      run: paidWork(tool, input, caller, env, terms),
       render: json,
     });
   }

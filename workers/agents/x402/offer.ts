@@ -1,6 +1,6 @@
 import type { PaymentRequired, PaymentRequirements, ResourceInfo } from "@x402/core/types";
-import { acceptedAmounts, type PaidTool, priceOf, PRICES, type PriceState } from "./prices";
-import { paymentRequired, requirementFor, X402_VERSION, x402Settings } from "./requirements";
+import { acceptedAmounts, type PaidTool, priceOf, type PriceState } from "./prices";
+import { paymentRequired, requirementFor, x402Settings } from "./requirements";
 
 /** What a paid call is offered at: the PaymentRequired a client is shown, and the requirements a payment may match. */
 export interface Offer {
@@ -23,19 +23,3 @@ export function offerFor(env: object, tool: PaidTool, resource: ResourceInfo, st
   };
 }
 
-/**
- * A paid tool's x402 terms for the manifests (DESIGN.md "Manifests": price, network, asset and pay-to),
- * from the same table and settings the 402 answers use. get_audio_url lists both of its prices.
- */
-export function x402Terms(env: object, tool: PaidTool) {
-  const settings = x402Settings(env);
-  return {
-    x402Version: X402_VERSION,
-    scheme: "exact" as const,
-    network: settings.network,
-    asset: settings.asset.address,
-    payTo: settings.payTo,
-    /** USDC atomic units (6 decimals). */
-    price: tool === "get_audio_url" ? { cached: String(PRICES.get_audio_url.cached), render: String(PRICES.get_audio_url.render) } : String(PRICES[tool]),
-  };
-}

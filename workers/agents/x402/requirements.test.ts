@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { config } from "../../core/config";
-import { x402Terms } from "./offer";
 import { requirementFor, x402Settings } from "./requirements";
 
 describe("x402 configuration (X402_NETWORK, X402_PAY_TO, X402_FACILITATOR_URL)", () => {
@@ -38,15 +37,4 @@ describe("x402 configuration (X402_NETWORK, X402_PAY_TO, X402_FACILITATOR_URL)",
     expect(() => x402Settings({ ...env, X402_NETWORK: "eip155:999999" })).toThrow(expect.objectContaining({ status: 503 }));
   });
 
-  it("gives the manifests each paid tool's terms from the same table", () => {
-    expect(x402Terms(env, "digest")).toEqual({
-      x402Version: 2,
-      scheme: "exact",
-      network: "eip155:84532",
-      asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-      payTo: env.X402_PAY_TO,
-      price: "50000",
-    });
-    expect(x402Terms(env, "get_audio_url").price).toEqual({ cached: "1000", render: "20000" });
-  });
 });
