@@ -17,6 +17,7 @@ import { getPrivateFeed } from "./private-feed";
 import { getQueue } from "./queue";
 import { rotateToken } from "./rotate";
 import { subscribeListener } from "./subscribe";
+import { getUnsubscribe, postUnsubscribe } from "./unsubscribe";
 import { listVerticals } from "./verticals-catalog";
 
 /** Listener routes. The fixed paths (subscribe, verticals) precede /v1/listeners/:token, which would match them. */
@@ -39,5 +40,7 @@ export const listenerRoutes: Route[] = [
   requestListenerMagicLink,
   exchangeListenerMagicLink,
   recordPlay,
+  getUnsubscribe,
+  postUnsubscribe,
   listOutbox,
 ];
