@@ -13,7 +13,27 @@ function count(fallback: number) {
   );
 }
 
+/** An http(s) base URL, or empty for the provider's own endpoint. Plain http serves servers on loopback or a LAN. */
+const baseUrlField = v.optional(
+  v.union([v.literal(""), v.pipe(v.string(), v.url("must be an absolute URL"), v.regex(/^https?:\/\//i, "must be an http or https URL"))]),
+  "",
+);
+
+/**
+ * Text-to-speech endpoints (render Worker): OPENAI_BASE_URL also points the OpenAI adapter at an
+ * OpenAI-compatible speech server (Kokoro-FastAPI, openedai-speech, LocalAI); the others select a
+ * regional endpoint or a proxy. Empty: the provider's public endpoint.
+ */
+export const ProviderEndpoints = v.object({
+  OPENAI_BASE_URL: baseUrlField,
+  ELEVENLABS_BASE_URL: baseUrlField,
+  GOOGLE_TTS_BASE_URL: baseUrlField,
+  /** Replaces https://{AZURE_SPEECH_REGION}.tts.speech.microsoft.com (a sovereign cloud, a container). */
+  AZURE_SPEECH_BASE_URL: baseUrlField,
+});
+
 const ConfigSchema = v.object({
+  ...ProviderEndpoints.entries,
   BASE_URL: v.pipe(v.string(), v.url("must be an absolute URL")),
   WEB_URL: v.pipe(v.string(), v.url("must be an absolute URL")),
   /** The feeds' owner, named by podcast:locked (Podcasting 2.0); hosts e-mail it to verify a feed move. */
@@ -43,17 +63,23 @@ export type Config = v.InferOutput<typeof ConfigSchema>;
 
 const cache = new WeakMap<object, Config>();
 
-/** The checked configuration of `env`; throws a readable error naming every bad variable. */
-export function config(env: object): Config {
-  const hit = cache.get(env);
-  if (hit) return hit;
-  const parsed = v.safeParse(ConfigSchema, env);
+/** `env` checked against `schema`; throws a readable error naming every bad variable. */
+export function checkedVars<S extends v.GenericSchema>(schema: S, env: object): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, env);
   if (!parsed.success) {
     const problems = parsed.issues.map((i) => `${v.getDotPath(i) ?? "?"} ${i.message}`);
     throw new Error(`invalid configuration: ${problems.join("; ")}`);
   }
-  cache.set(env, parsed.output);
   return parsed.output;
+}
+
+/** The checked configuration of `env`; throws a readable error naming every bad variable. */
+export function config(env: object): Config {
+  const hit = cache.get(env);
+  if (hit) return hit;
+  const checked = checkedVars(ConfigSchema, env);
+  cache.set(env, checked);
+  return checked;
 }
 
 /** The base URL without a trailing slash, for building absolute links. */
