@@ -1,8 +1,10 @@
 // Shared by the start, seed and bench scripts: the local configuration and the wrangler commands.
-import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { redactCredentials } from "../workers/core/redact.ts";
 
 /** The configuration files of the two Workers; the first is the one served on the port. */
 export const CONFIGS = ["-c", "wrangler.toml", "-c", "workers/render/wrangler.toml"];
@@ -42,9 +44,39 @@ function d1Local(command, persistTo, stdio, extraArgs = []) {
   });
 }
 
-/** Applies the D1 migrations to the local database under `persistTo`. */
-export function migrate(persistTo) {
-  d1Local(["migrations", "apply"], persistTo, ["ignore", "inherit", "inherit"]);
+/** ANSI colour and cursor sequences: the log file is read as text. */
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+/**
+ * A log file that receives whole lines: colours stripped and credentials redacted, since wrangler's
+ * own request lines print full paths and a token in a path is a credential (workers/core/redact.ts).
+ */
+export function openLog(path) {
+  mkdirSync(dirname(path), { recursive: true });
+  const file = createWriteStream(path);
+  const line = (text) => file.write(`${redactCredentials(text.replace(ANSI, ""))}\n`);
+  return {
+    path,
+    line,
+    /** Copies a child's output stream into the log, line by line. */
+    follow: (stream) => createInterface({ input: stream, crlfDelay: Infinity }).on("line", line),
+  };
+}
+
+/**
+ * Applies the D1 migrations to the local database under `persistTo`; with `log`, wrangler's output
+ * goes there (a failure throws with the log's path) instead of to the terminal.
+ */
+export function migrate(persistTo, log) {
+  if (!log) return d1Local(["migrations", "apply"], persistTo, ["ignore", "inherit", "inherit"]);
+  const persist = persistTo ? ["--persist-to", persistTo] : [];
+  const run = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml", ...persist], {
+    env: { ...process.env, CI: "true" },
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  for (const text of `${run.stdout ?? ""}${run.stderr ?? ""}`.split("\n")) log.line(text);
+  if (run.status !== 0) throw new Error(`database migrations failed (exit ${run.status}); see ${log.path}`);
 }
 
 /** Executes `sql` (many statements) on the local database under `persistTo` (benchmark seeding). */
@@ -80,19 +112,29 @@ export function buildVars() {
 /**
  * Starts the Workers of `configs` (both by default) with wrangler dev on `port`; resolves once a GET
  * of `readyPath` gets the `readyStatus` the Worker itself answers (wrangler's proxy answers 5xx first).
+ * With `log` (openLog), all of wrangler's output goes there; `quiet` drops its standard output.
  */
-export async function startDev({ port, persistTo, vars = {}, quiet = false, configs = CONFIGS, readyPath = "/v1/health", readyStatus = 200 }) {
+export async function startDev({ port, persistTo, vars = {}, quiet = false, log, configs = CONFIGS, readyPath = "/v1/health", readyStatus = 200 }) {
   const varArgs = Object.entries({ ...buildVars(), ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const extra = persistTo ? ["--persist-to", persistTo] : [];
   // --local: Workers AI and other remote bindings cannot be reached offline.
   const child = spawn(
     "wrangler",
     ["dev", ...configs, "--local", "--ip", "127.0.0.1", "--port", String(port), ...extra, ...varArgs],
-    { stdio: quiet ? ["ignore", "ignore", "inherit"] : "inherit", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+    {
+      stdio: log ? ["ignore", "pipe", "pipe"] : quiet ? ["ignore", "ignore", "inherit"] : "inherit",
+      // Offline by design: no metrics, and no fetch of the Request.cf placeholder from Cloudflare
+      // (miniflare falls back to a default one, with a stack trace, when the fetch fails).
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    },
   );
+  if (log) {
+    log.follow(child.stdout);
+    log.follow(child.stderr);
+  }
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}${log ? `; see ${log.path}` : ""}`);
     try {
       const res = await fetch(`${base}${readyPath}`);
       if (res.status === readyStatus) return { child, base };
@@ -102,5 +144,5 @@ export async function startDev({ port, persistTo, vars = {}, quiet = false, conf
     await new Promise((r) => setTimeout(r, 500));
   }
   child.kill();
-  throw new Error("wrangler dev did not become ready within 120 s");
+  throw new Error(`wrangler dev did not become ready within 120 s${log ? `; see ${log.path}` : ""}`);
 }

@@ -5,7 +5,9 @@
 //    rule bundle it as a compiled module.
 //  - espeak-ng.cjs: the Emscripten glue, patched never to take its Node branch (workerd with
 //    nodejs_compat has `process`) and without text2wav's post.js, which mounts the package
-//    directory through NODEFS; the engine fills an in-memory file system instead.
+//    directory through NODEFS; the engine fills an in-memory file system instead. Its fcntl
+//    emulation repeats the case labels 12, 13 and 14 (F_GETLK64 and friends equal F_GETLK on
+//    wasm32); the repeats can never run, and dropping them keeps esbuild from warning on every build.
 //  - espeak-ng.wasm: as shipped; wrangler bundles it as a CompiledWasm module (Workers refuse to
 //    compile WebAssembly from bytes at run time).
 //  - espeak-en.bin: the English voice data in one file, a Data module:
@@ -24,6 +26,8 @@ const patches = [
     /const path = require\('path'\)\s*FS\.createPath\('\/', 'usr\/share', true, false\)\s*FS\.mount\(NODEFS, \{\s*root: path\.join\(__dirname, "\.\."\)\s*\}, '\/usr\/share'\)/,
     "",
   ],
+  [/case 12:\s*case 12: \{/, "case 12: {"],
+  [/case 13:\s*case 14:\s*case 13:\s*case 14:/, "case 13:\n        case 14:"],
 ];
 for (const [pattern, replacement] of patches) {
   if (!pattern.test(glue)) throw new Error(`text2wav changed: the eSpeak glue patch ${pattern} no longer applies`);

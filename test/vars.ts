@@ -5,6 +5,7 @@
 export const testVars = {
   BASE_URL: "https://api.test",
   WEB_URL: "https://web.test",
+  FEED_OWNER_EMAIL: "podcasts@example.test",
   SERVICE_API_KEY: "test-service-key",
   PUBLISH_WEBHOOK_SECRET: "test-webhook-secret",
   ADMIN_EMAIL: "admin@example.test",

@@ -43,6 +43,9 @@ import { recordPlay } from "./listeners/routes/post.plays";
 import { putFlo } from "./listeners/routes/put.listener.{token}.flo";
 import { putPreferredVertical } from "./listeners/routes/put.listeners.{token}.preferences.vertical";
 
+import { getUnsubscribe } from "./listeners/routes/get.unsubscribe.{token}";
+import { postUnsubscribe } from "./listeners/routes/post.unsubscribe.{token}";
+
 import { listOutbox } from "./mail/routes/get.dev.outbox";
 
 import { getCreatorFeed } from "./feeds/routes/get.podcasts.creator.{tenant_slug}.xml";
@@ -126,6 +129,8 @@ export const routes: Route[] = [
   requestListenerMagicLink,
   exchangeListenerMagicLink,
   recordPlay,
+  getUnsubscribe,
+  postUnsubscribe,
   listOutbox,
   // Podcast feeds: the fixed service paths, then the service-{slug} wildcard, then the paths with
   // their own prefix, and last the bare /v1/podcasts/{token}.xml, which would take every service*.xml

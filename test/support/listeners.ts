@@ -21,6 +21,7 @@ export interface OutboxMail {
   subject: string;
   text: string;
   html: string;
+  headers: Record<string, string>;
 }
 
 /** The local outbox, newest first. */

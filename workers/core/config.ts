@@ -10,6 +10,8 @@ const PARTS = {
   addresses: {
     BASE_URL: v.pipe(v.string(), v.url("must be an absolute URL")),
     WEB_URL: v.pipe(v.string(), v.url("must be an absolute URL")),
+    /** The feeds' owner, named by podcast:locked (Podcasting 2.0); hosts e-mail it to verify a feed move. */
+    FEED_OWNER_EMAIL: v.pipe(v.string(), v.email("must be an e-mail address")),
   },
   credentials: {
     SERVICE_API_KEY: text,

@@ -2,6 +2,7 @@ import { cors, Router, type IRequest } from "itty-router";
 import { resolveCredential } from "./auth";
 import { ApiError, errorResponse, ValidationError } from "./errors";
 import { enforceRateLimit } from "./rate-limit";
+import { redactCredentials } from "./redact";
 import { methodsOf, type Route } from "./route";
 import { parseHeaders, parseJsonBody, parseParams, parseQuery, readBodyText } from "./validate";
 
@@ -54,12 +55,24 @@ async function run(table: readonly Route[], r: Route, request: IRequest, env: En
   return request.method === "HEAD" ? new Response(null, response) : response;
 }
 
+/**
+ * One log line per request with the route pattern it matched (/v1/listeners/:token), never its path:
+ * a token in a path is a credential. An unmatched path is logged with credential-like parts redacted.
+ * On deploy these lines are the request log; Workers Logs' invocation logs, which record full URLs,
+ * are off (wrangler.toml [observability.logs]).
+ */
+function logRequest(response: Response, request: IRequest): Response {
+  const route = request.route && request.route !== "*" ? request.route : redactCredentials(new URL(request.url).pathname);
+  console.log(`${request.method} ${route} ${response.status}`);
+  return response;
+}
+
 /** Builds the itty-router for `routes`: registration order is match order. */
 export function buildRouter(routes: Route[]) {
   const router = Router<IRequest, Args>({
     before: [preflight],
     catch: (err) => errorResponse(err),
-    finally: [corsify],
+    finally: [corsify, logRequest],
   });
   for (const r of routes) {
     for (const method of methodsOf(r)) {

@@ -14,7 +14,7 @@ async function publishAndRender(article: Record<string, unknown>) {
 }
 
 describe("a published article becomes an episode", () => {
-  it("publish → render → the host feed lists it with the exact MP3 size, and the enclosure serves ranges", async () => {
+  it("publish → render → the host feed lists it with the exact MP3 and Opus sizes, and the enclosure serves ranges", async () => {
     await forgetEdgeCache(["/v1/podcasts/service-sports.xml"]);
     const job = await publishAndRender({
       title: "Late Winner at the Harbour Ground",
@@ -40,6 +40,10 @@ describe("a published article becomes an episode", () => {
     expect(first.status).toBe(206);
     expect(first.headers.get("content-range")).toBe(`bytes 0-1/${length}`);
     expect(new Uint8Array(await first.arrayBuffer())).toEqual(whole.slice(0, 2));
+
+    // The Opus was built with the MP3: its alternate enclosure carries the exact size from the start.
+    const [opus] = item.podcast!.alternateEnclosures!;
+    expect(opus.length).toBe((await (await call(new URL(opus.sources![0].uri!).pathname)).arrayBuffer()).byteLength);
 
     const transcript = await call(new URL(item.podcast!.transcripts![0].url!).pathname);
     expect(transcript.status).toBe(200);

@@ -13,7 +13,7 @@ function feedXml(over: { channel?: Record<string, unknown>; item?: Record<string
     language: "en",
     atom: { links: [{ href: self, rel: "self", type: "application/rss+xml" }] },
     itunes: { author: "Someone", image: "https://example.test/art.png?w=1400&h=1400", categories: [{ text: "News", categories: [{ text: "Daily News" }] }] },
-    podcast: { guid: podcastGuid(self), locked: { value: false } },
+    podcast: { guid: podcastGuid(self), locked: { value: false, owner: "owner@example.test" } },
     items: [
       {
         title: "Episode",
@@ -67,6 +67,24 @@ describe("podcast feed validator: each rule catches its violation", () => {
     const xml = withExplicit(feedXml({ channel: { podcast: { guid: podcastGuid("https://elsewhere/x.xml"), locked: { value: false } } } }));
     expect(problems(xml)).toContain("podcast:guid is not UUIDv5 of the feed URL");
     expect(problems(withExplicit(feedXml()), true)).toContain('podcast:locked is "no", expected yes');
+  });
+
+  it("podcast-partytime: podcast:locked without its owner e-mail is not read at all", () => {
+    const xml = withExplicit(feedXml({ channel: { podcast: { guid: podcastGuid("https://feeds.example/show.xml"), locked: { value: true } } } }));
+    expect(problems(xml, true)).toEqual(["podcast-partytime reads podcast:locked as undefined, expected true", "podcast-partytime reads no podcast:locked owner"]);
+  });
+
+  it("Podcasting 2.0: an alternate enclosure needs its byte length, or podcast-partytime drops it", () => {
+    const opus = { type: "audio/ogg", sources: [{ uri: "https://example.test/ep.opus" }] };
+    const item = (alt: Record<string, unknown>) => ({
+      enclosures: [{ url: "https://example.test/ep.mp3", length: 1234, type: "audio/mpeg" }],
+      podcast: { transcripts: [{ url: "https://example.test/ep.vtt", type: "text/vtt" }], alternateEnclosures: [alt] },
+    });
+    expect(problems(withExplicit(feedXml({ item: item({ ...opus, length: 900 }) })))).toEqual([]);
+    expect(problems(withExplicit(feedXml({ item: item(opus) })))).toEqual([
+      "item 1 (Episode): podcast:alternateEnclosure length is not a positive byte count",
+      "item 1 (Episode): podcast-partytime reads 0 of 1 podcast:alternateEnclosure",
+    ]);
   });
 
   it("items: duplicate guids, bad transcripts, missing duration and pubDate are reported", () => {

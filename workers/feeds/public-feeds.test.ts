@@ -117,6 +117,13 @@ describe("public feed paths (README Rules 4, Podcast feeds)", () => {
     ]);
   });
 
+  it("an item whose Opus size is unknown (rendered before Opus came with the MP3) lists no alternate enclosure", async () => {
+    await readyArticle({ title: "Older" }, { opusBytes: null });
+    const { feed, problems } = validatePodcastFeed(await (await call("/v1/podcasts/service.xml")).text(), { locked: false });
+    expect(problems).toEqual([]);
+    expect(feed!.items![0].podcast!.alternateEnclosures).toBeUndefined();
+  });
+
   it("itunes:image is square topic art the service serves, within Apple's 1400 to 3000 px", async () => {
     const { feed } = validatePodcastFeed(await (await call("/v1/podcasts/service-science.xml")).text(), { locked: false });
     const art = await call(feed!.itunes!.image!);

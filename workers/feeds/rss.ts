@@ -1,6 +1,6 @@
 import { generateRssFeed, type RssFeed } from "feedsmith";
 import { v5 as uuidv5 } from "uuid";
-import { articlePageUrl, baseUrl, webUrl } from "../core/config";
+import { articlePageUrl, baseUrl, config, webUrl } from "../core/config";
 import { xmlSafe } from "../core/text";
 import { audioUrl } from "../kernel/audio-urls";
 import type { Category } from "./catalog";
@@ -56,13 +56,12 @@ function describe(item: FeedItem): string {
 }
 
 function toRssItem(env: object, item: FeedItem, transcriptUrl: TranscriptUrl): RssFeed.Item<Date> {
-  const opus = {
-    type: "audio/ogg",
-    codecs: "opus",
-    title: "Opus",
-    sources: [{ uri: audioUrl(env, item.audioKey, "opus") }],
-    ...(item.opusBytes !== null ? { length: item.opusBytes } : {}),
-  };
+  // The Opus encoding is built with the MP3 (pipeline/store.ts). Audio rendered before that has no
+  // known Opus size yet, and parsers drop an alternate enclosure without a length, so none is listed.
+  const opus =
+    item.opusBytes === null
+      ? []
+      : [{ type: "audio/ogg", codecs: "opus", title: "Opus", length: item.opusBytes, sources: [{ uri: audioUrl(env, item.audioKey, "opus") }] }];
   return {
     title: item.title,
     link: item.url ?? articlePageUrl(env, item.slug),
@@ -74,7 +73,7 @@ function toRssItem(env: object, item: FeedItem, transcriptUrl: TranscriptUrl): R
     itunes: { duration: Math.max(1, Math.round(item.durationSeconds)), explicit: false, episodeType: "full" },
     podcast: {
       transcripts: [{ url: transcriptUrl(item), type: "text/vtt", language: "en" }],
-      alternateEnclosures: [opus],
+      alternateEnclosures: opus,
     },
   };
 }
@@ -113,7 +112,8 @@ export function renderRss(env: object, channel: Channel, items: FeedItem[], tran
     },
     podcast: {
       guid: podcastGuid(self),
-      locked: { value: channel.locked },
+      // Parsers such as the Podcast Index's read podcast:locked only with its owner e-mail.
+      locked: { value: channel.locked, owner: config(env).FEED_OWNER_EMAIL },
     },
     items: items.map((item) => toRssItem(env, item, transcriptUrl)),
   };

@@ -8,6 +8,7 @@ import { mailer } from "../kernel/mail/mailer";
 import { feedUrl, privateFeedToken } from "./account";
 import { articlesWithStatus, ofListener, resolvedAudioUrl, type ListenerArticle } from "../kernel/listener-articles";
 import type { Listener } from "../kernel/listener-tokens";
+import { unsubscribeUrl } from "./unsubscribe-link";
 
 /** The digest's entry in [triggers] crons of wrangler.toml; the scheduled handler dispatches on it. */
 export const DIGEST_CRON = "0 7 * * *";
@@ -40,7 +41,10 @@ function best(items: ListenerArticle[]): ListenerArticle[] {
     .slice(0, DIGEST_SIZE);
 }
 
-function digestMessage(env: object, listener: Listener, items: ListenerArticle[], feed: string): MailMessage {
+/** RFC 8058 section 3.1: mailbox providers POST this body to the List-Unsubscribe URI. */
+const ONE_CLICK = "List-Unsubscribe=One-Click";
+
+function digestMessage(env: object, listener: Listener, items: ListenerArticle[], feed: string, unsubscribe: string): MailMessage {
   const links = items.map((a) => ({ a, url: resolvedAudioUrl(env, a) ?? articlePageUrl(env, a.slug) }));
   const text = [
     "Today's best new stories for you:",
@@ -48,16 +52,24 @@ function digestMessage(env: object, listener: Listener, items: ListenerArticle[]
     ...links.flatMap(({ a, url }) => [`- ${a.title} (${a.publisher})`, `  Listen: ${url}`]),
     "",
     `Your private podcast feed: ${feed}`,
-    "Stop these mails with PATCH /v1/listeners/{your token} {\"active\": false}.",
+    `Stop these mails: ${unsubscribe}`,
   ].join("\n");
   const list = links
     .map(({ a, url }) => `<li><a href="${escapeHtml(url)}">${escapeHtml(a.title)}</a> <small>${escapeHtml(a.publisher)}</small></li>`)
     .join("");
   const html = htmlDocument(
     "Your daily digest",
-    `<p>Today's best new stories for you:</p><ul>${list}</ul><p>Your private podcast feed: <a href="${escapeHtml(feed)}">${escapeHtml(feed)}</a></p>`,
+    `<p>Today's best new stories for you:</p><ul>${list}</ul><p>Your private podcast feed: <a href="${escapeHtml(feed)}">${escapeHtml(feed)}</a></p>` +
+      `<p><small><a href="${escapeHtml(unsubscribe)}">Unsubscribe</a> from these mails.</small></p>`,
   );
-  return { to: listener.email, subject: `Your daily digest: ${items.length} new ${items.length === 1 ? "story" : "stories"}`, text, html };
+  return {
+    to: listener.email,
+    subject: `Your daily digest: ${items.length} new ${items.length === 1 ? "story" : "stories"}`,
+    text,
+    html,
+    // One HTTPS URI and the one-click marker, as bulk senders must give (RFC 8058 sections 3.1, 3.2).
+    headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": ONE_CLICK },
+  };
 }
 
 /**
@@ -96,7 +108,8 @@ export async function sendDailyDigest(env: Env, now = Date.now()): Promise<Diges
       summary.skipped_recent += 1;
       continue;
     }
-    const result = await mail.send(digestMessage(env, listener, items, feedUrl(env, await privateFeedToken(env, listener))));
+    const feed = feedUrl(env, await privateFeedToken(env, listener));
+    const result = await mail.send(digestMessage(env, listener, items, feed, await unsubscribeUrl(env, listener.id)));
     if (result.ok) {
       summary.sent += 1;
     } else {

@@ -29,6 +29,13 @@ describe("Resend adapter", () => {
     });
   });
 
+  it("passes extra header fields (List-Unsubscribe) as Resend's headers object", async () => {
+    const spy = vi.spyOn(globalThis, "fetch").mockResolvedValue(Response.json({ id: "re_1" }));
+    const headers = { "List-Unsubscribe": "<https://api.example.test/v1/unsubscribe/1.x>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+    await resendMailer("k", "f").send({ ...message, headers });
+    expect(JSON.parse((spy.mock.calls[0][1] as RequestInit).body as string).headers).toEqual(headers);
+  });
+
   it.each([
     [422, "rejected"],
     [503, "upstream_error"],

@@ -74,6 +74,19 @@ describe("POST /v1/articles/{slug}/render-now (README Rules 3)", () => {
     expect(await env.RENDER_GATE.getByName(String(l.id)).inFlight()).toBe(1);
   });
 
+  it("concurrent first requests for one article start exactly one job and take one slot", async () => {
+    const l = await listener();
+    await article("race");
+    const send = vi.spyOn(env.RENDER_QUEUE, "send");
+    const results = await Promise.all(Array.from({ length: 20 }, () => renderNow("race", l.token)));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(202));
+    const ids = new Set(await Promise.all(results.map(async (r) => (await r.json<{ job_id: string }>()).job_id)));
+    expect(ids.size).toBe(1);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM render_jobs WHERE listener_id = ?").bind(l.id).first("n")).toBe(1);
+    expect(send).toHaveBeenCalledOnce();
+    expect(await env.RENDER_GATE.getByName(String(l.id)).inFlight()).toBe(1);
+  });
+
   it("429 with Retry-After at the cap; a released slot lets the next one through", async () => {
     const l = await listener();
     for (let i = 0; i <= CAP; i++) await article(`cap-${i}`);

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { binding, configurationIssues, text } from "../core/config-fields";
+import { binding, configurationIssues, optionalUrl, text } from "../core/config-fields";
 
 /**
  * The render Worker's configuration: the provider keys it reads and the bindings it needs, checked
@@ -12,6 +12,14 @@ const PARTS = {
     GOOGLE_TTS_API_KEY: text,
     AZURE_SPEECH_KEY: text,
     AZURE_SPEECH_REGION: text,
+    // Endpoints (README "Providers"): OPENAI_BASE_URL also points the OpenAI adapter at an OpenAI-compatible
+    // speech server (Kokoro-FastAPI, openedai-speech, LocalAI); the others pick a region or a proxy.
+    // Empty: the provider's public endpoint.
+    OPENAI_BASE_URL: optionalUrl,
+    ELEVENLABS_BASE_URL: optionalUrl,
+    GOOGLE_TTS_BASE_URL: optionalUrl,
+    /** Replaces https://{AZURE_SPEECH_REGION}.tts.speech.microsoft.com (a sovereign cloud, a container). */
+    AZURE_SPEECH_BASE_URL: optionalUrl,
   },
   bindings: { DB: binding, AUDIO: binding, RENDER_GATE: binding },
 } as const;

@@ -11,5 +11,7 @@ export const mailOutbox = sqliteTable("mail_outbox", {
   subject: text("subject").notNull(),
   text: text("text").notNull(),
   html: text("html").notNull(),
+  /** Extra header fields of the message (MailMessage.headers), as a JSON object. */
+  headers: text("headers", { mode: "json" }).$type<Record<string, string>>().notNull().default({}),
   createdAt: createdAt(),
 });

@@ -1,4 +1,5 @@
-import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { articles } from "./articles";
 import { createdAt } from "./columns";
 import { listeners } from "./listeners";
@@ -54,5 +55,10 @@ export const renderJobs = sqliteTable(
     index("render_jobs_article_state_idx").on(t.articleId, t.state),
     index("render_jobs_listener_state_idx").on(t.listenerId, t.state),
     index("render_jobs_state_finished_idx").on(t.state, t.finishedAt),
+    // One in-flight render-now job per listener and article: concurrent first requests race between
+    // looking for the job and inserting one, so the database takes the decision (render-now.ts).
+    uniqueIndex("render_jobs_in_flight_per_listener_article_idx")
+      .on(t.listenerId, t.articleId)
+      .where(sql`${t.state} in ('queued', 'running')`),
   ],
 );

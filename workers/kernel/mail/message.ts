@@ -4,6 +4,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra header fields, e.g. List-Unsubscribe (RFC 8058) on the digest. */
+  headers?: Record<string, string>;
 }
 
 /** Expected delivery failures are values; the caller decides whether one matters. */

@@ -13,7 +13,14 @@ export function resendMailer(apiKey: string, from: string): Mailer {
         res = await fetch(RESEND_ENDPOINT, {
           method: "POST",
           headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-          body: JSON.stringify({ from, to: [message.to], subject: message.subject, text: message.text, html: message.html }),
+          body: JSON.stringify({
+            from,
+            to: [message.to],
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+            ...(message.headers && { headers: message.headers }),
+          }),
         });
       } catch {
         return { ok: false, reason: "network_error" };

@@ -12,6 +12,7 @@ const OutboxMessage = v.object({
   subject: v.string(),
   text: v.pipe(v.string(), v.description("The plain-text part.")),
   html: v.pipe(v.string(), v.description("The HTML part.")),
+  headers: v.pipe(v.record(v.string(), v.string()), v.description("Extra header fields, e.g. List-Unsubscribe.")),
   created_at: v.string(),
 });
 
@@ -32,7 +33,7 @@ export const listOutbox = route({
   async handle({ env, query }) {
     if (!outboxEnabled(env)) throw new ApiError("not_found", "no resource at /v1/dev/outbox");
     const rows = await outboxMessages(env, query.limit);
-    const messages = rows.map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, html: m.html, created_at: m.createdAt.toISOString() }));
+    const messages = rows.map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, html: m.html, headers: m.headers, created_at: m.createdAt.toISOString() }));
     return Response.json({ messages }, { headers: { "Cache-Control": "no-store" } });
   },
 });

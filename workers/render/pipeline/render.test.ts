@@ -36,7 +36,7 @@ function counting(inner: Synthesizer) {
 beforeEach(() => resetHealth());
 
 describe("renderText", () => {
-  it("renders with the default voice offline, stores master and MP3, and records the real duration", async () => {
+  it("renders with the default voice offline, stores master, MP3 and Opus, and records the real duration and sizes", async () => {
     const result = await renderText(env, { text: "Hello from the offline engine." }, { offline: offlineSynthesizer });
     expect(result).toMatchObject({ provider: "offline", voice: "en-US-female", cached: false });
     expect(result.key).toBe(await cacheKey("offline", "en-US-female", "Hello from the offline engine."));
@@ -44,8 +44,15 @@ describe("renderText", () => {
     const pcmBytes = (await master!.arrayBuffer()).byteLength;
     expect(result.duration_seconds).toBeCloseTo(pcmBytes / 2 / 24_000, 6);
     const mp3 = await env.AUDIO.head(audioObjectPath(result.key, "mp3"));
+    const opus = await env.AUDIO.get(audioObjectPath(result.key, "opus"));
     const row = await database(env).select().from(audioObjects).where(eq(audioObjects.key, result.key)).get();
-    expect(row).toMatchObject({ provider: "offline", voice: "en-US-female", mp3Bytes: mp3!.size, opusBytes: null, wavBytes: null });
+    expect(row).toMatchObject({ provider: "offline", voice: "en-US-female", mp3Bytes: mp3!.size, opusBytes: opus!.size, wavBytes: null });
+    // Built at render time, it is byte for byte what a later build from the master writes.
+    const built = new Uint8Array(await opus!.arrayBuffer());
+    await env.AUDIO.delete(audioObjectPath(result.key, "opus"));
+    await env.DB.prepare("UPDATE audio_objects SET opus_bytes = NULL WHERE key = ?").bind(result.key).run();
+    await encodeStored(env, result.key, "opus");
+    expect(new Uint8Array(await (await env.AUDIO.get(audioObjectPath(result.key, "opus")))!.arrayBuffer())).toEqual(built);
   });
 
   it("calls no provider for a second render of the same text and voice (the cache key ignores whitespace)", async () => {
@@ -132,8 +139,9 @@ describe("renderText", () => {
 });
 
 describe("encodeStored", () => {
-  it("builds Opus and WAV from the master on first request, records their sizes, and reuses them", async () => {
+  it("builds Opus (of audio rendered before Opus came with the MP3) and WAV from the master on first request, records their sizes, and reuses them", async () => {
     const { key } = await renderText(env, { text: "Encode me twice." }, { offline: offlineSynthesizer });
+    await env.DB.prepare("UPDATE audio_objects SET opus_bytes = NULL WHERE key = ?").bind(key).run();
     const opus = await encodeStored(env, key, "opus");
     const wav = await encodeStored(env, key, "wav");
     expect(opus!.bytes).toBe((await env.AUDIO.head(audioObjectPath(key, "opus")))!.size);

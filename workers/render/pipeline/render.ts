@@ -62,11 +62,15 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: s
     const synthesizer = synthesizers[offer.provider]!; // candidates() kept only providers with one
     const key = await cacheKey(offer.provider, offer.id, text);
     const writer = await renderWriter(env, { key, provider: offer.provider, voice: offer.id }, segments.length);
-    const result = await voiceSegments(segments, offer, synthesizer, writer);
+    const result = await voiceSegments(segments, offer, synthesizer, writer).catch((err: unknown) => {
+      writer.discard();
+      throw err;
+    });
     if (result.ok) {
       const stored = await writer.finish();
       return { key, provider: stored.provider, voice: stored.voice, cached: false, duration_seconds: stored.durationSeconds };
     }
+    writer.discard();
     failed.add(offer.provider);
     if (marksUnhealthy(result.reason)) markUnhealthy(offer.provider);
     failures.push(`${offer.provider}/${offer.id}: ${result.reason}`);

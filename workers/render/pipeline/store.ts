@@ -20,26 +20,41 @@ export interface StoredRender {
 
 /** Takes a render's segments in order (each a loudness-normalised master), then writes the rest. */
 export interface RenderWriter {
-  /** Stores the segment's master and feeds it to the MP3 encoder; the caller may drop it afterwards. */
+  /** Stores the segment's master and feeds it to the MP3 and Opus encoders; the caller may drop it afterwards. */
   add(pcm: Pcm16): Promise<void>;
-  /** Stores the MP3 and then the audio_objects row: a row always means every object exists. */
+  /** Stores the MP3 and the Opus, then the audio_objects row: a row always means every object exists. */
   finish(): Promise<StoredRender>;
+  /** Frees the encoders of a render given up (a provider failed); nothing is written. */
+  discard(): void;
 }
 
+/** The Ogg serial of a key's Opus: derived from the key, so every build of it writes the same bytes. */
+const opusSerial = (key: string) => parseInt(key.slice(0, 8), 16);
+
 /**
- * Writes a new render of `segments` segments. One LAME encoder takes every segment, so the MP3 has
- * no encoder padding where segments meet; only its bytes (8 KB a second) are kept until the end.
+ * Writes a new render of `segments` segments. One LAME encoder and one Opus encoder take every
+ * segment, so neither file has encoder padding where segments meet; only their bytes (8 and 4 KB a
+ * second) are kept until the end. The Opus is built now rather than on first request so that feeds
+ * list its exact size from the start: podcast parsers drop an alternate enclosure without a length.
  */
 export async function renderWriter(env: Storage, render: Omit<StoredRender, "durationSeconds">, segments: number): Promise<RenderWriter> {
   const mp3 = await mp3Stream(MASTER_SAMPLE_RATE);
+  const opus = await oggOpusStream(MASTER_SAMPLE_RATE, opusSerial(render.key));
   const masters = masterObjectPaths(render.key, segments);
   const parts: Uint8Array[] = [];
+  const pages: Uint8Array[] = [];
   let added = 0;
   let samples = 0;
+  let open = true;
+  const closeOpus = () => {
+    if (open) pages.push(...opus.finish());
+    open = false;
+  };
   return {
     async add(pcm) {
       if (added === segments) throw new Error(`render ${render.key} has only ${segments} segments`);
       parts.push(...mp3.encode(pcm.samples));
+      pages.push(...opus.encode(pcm.samples));
       // The master's own bytes, not a copy: a segment's master is the largest thing in the isolate.
       await env.AUDIO.put(masters[added++], int16LeBytes(pcm.samples));
       samples += pcm.samples.length;
@@ -47,20 +62,23 @@ export async function renderWriter(env: Storage, render: Omit<StoredRender, "dur
     async finish() {
       if (added !== segments) throw new Error(`render ${render.key} got ${added} of ${segments} segments`);
       parts.push(mp3.finish());
-      const mp3Bytes = await putParts(env, render.key, "mp3", parts);
+      closeOpus();
+      const [mp3Bytes, opusBytes] = await Promise.all([putParts(env, render.key, "mp3", parts), putParts(env, render.key, "opus", pages)]);
       const durationSeconds = samples / MASTER_SAMPLE_RATE;
       await database(env)
         .insert(audioObjects)
-        .values({ ...render, durationSeconds, mp3Bytes, segments })
+        .values({ ...render, durationSeconds, mp3Bytes, opusBytes, segments })
         .onConflictDoNothing();
       return { ...render, durationSeconds };
     },
+    discard: closeOpus,
   };
 }
 
 /**
  * Builds `format` for `key` from the master segments on first request, stores it and records its
- * size; later calls only read the size. Segments are read one at a time: WAV streams them behind its
+ * size; later calls only read the size. Opus is built at render time; this builds it for audio
+ * rendered before that. Segments are read one at a time: WAV streams them behind its
  * header into R2, and Opus runs one encoder across them and keeps only its pages (4 KB a second).
  * Encoding is deterministic (the Ogg serial comes from the key), so two concurrent first requests
  * write the same bytes. Null when the key is unknown.
@@ -83,7 +101,7 @@ export async function encodeStored(env: Storage, key: string, format: LazyFormat
       for (const path of paths) await write(await masterBytes(env, path));
     });
   } else {
-    const opus = await oggOpusStream(MASTER_SAMPLE_RATE, parseInt(key.slice(0, 8), 16));
+    const opus = await oggOpusStream(MASTER_SAMPLE_RATE, opusSerial(key));
     const pages: Uint8Array[] = [];
     try {
       for (const path of paths) {

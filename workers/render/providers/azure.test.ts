@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { azureSynthesizer } from "./azure";
+import { azureRegionalBaseUrl, azureSynthesizer } from "./azure";
 import { VOICES } from "../../kernel/voice-catalogue";
 import { fakeFetch, silentFetch, tonePcm16 } from "../../../test/support/fake-fetch";
 
@@ -8,7 +8,7 @@ const jenny = VOICES.find((v) => v.provider === "azure" && v.id === "jenny")!;
 describe("Azure AI Speech adapter", () => {
   it("posts SSML (text escaped) to the regional endpoint for raw 24 kHz PCM with the subscription key", async () => {
     const far = fakeFetch(() => new Response(tonePcm16(0.5, 24_000)));
-    const result = await azureSynthesizer("az-key", "westeurope", far.fetch).synthesize(`Tom & Jerry <say> "hi"`, jenny);
+    const result = await azureSynthesizer("az-key", azureRegionalBaseUrl("westeurope"), far.fetch).synthesize(`Tom & Jerry <say> "hi"`, jenny);
     expect(far.sent).toEqual([
       {
         url: "https://westeurope.tts.speech.microsoft.com/cognitiveservices/v1",
@@ -34,10 +34,10 @@ describe("Azure AI Speech adapter", () => {
     [400, "rejected"],
   ])("maps HTTP %i to %s", async (status, reason) => {
     const far = fakeFetch(() => new Response("", { status }));
-    expect(await azureSynthesizer("az-key", "westeurope", far.fetch).synthesize("Hi.", jenny)).toMatchObject({ ok: false, reason });
+    expect(await azureSynthesizer("az-key", azureRegionalBaseUrl("westeurope"), far.fetch).synthesize("Hi.", jenny)).toMatchObject({ ok: false, reason });
   });
 
   it("gives up after its timeout", async () => {
-    expect(await azureSynthesizer("az-key", "westeurope", silentFetch, 20).synthesize("Hi.", jenny)).toMatchObject({ ok: false, reason: "timeout" });
+    expect(await azureSynthesizer("az-key", azureRegionalBaseUrl("westeurope"), silentFetch, 20).synthesize("Hi.", jenny)).toMatchObject({ ok: false, reason: "timeout" });
   });
 });

@@ -2,9 +2,9 @@ import { MASTER_SAMPLE_RATE } from "../../kernel/audio-objects";
 import { pcm16Result, postWithTimeout, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
 import type { Synthesizer } from "./synthesizer";
 
-/** The regional text-to-speech endpoint of Azure AI Speech. */
-function azureSpeechUrl(region: string): string {
-  return `https://${encodeURIComponent(region)}.tts.speech.microsoft.com/cognitiveservices/v1`;
+/** The regional host of Azure AI Speech's text to speech; AZURE_SPEECH_BASE_URL replaces it. */
+export function azureRegionalBaseUrl(region: string): string {
+  return `https://${encodeURIComponent(region)}.tts.speech.microsoft.com`;
 }
 
 /** XML-escapes text for SSML: the text is data, never markup. */
@@ -13,7 +13,8 @@ function escapeXml(text: string): string {
 }
 
 /** Azure AI Speech over REST with SSML, asking for headerless 16-bit PCM at the master rate. */
-export function azureSynthesizer(apiKey: string, region: string, fetchFn: FetchFn = fetch, timeoutMs = REQUEST_TIMEOUT_MS): Synthesizer {
+export function azureSynthesizer(apiKey: string, baseUrl: string, fetchFn: FetchFn = fetch, timeoutMs = REQUEST_TIMEOUT_MS): Synthesizer {
+  const url = `${baseUrl.replace(/\/+$/, "")}/cognitiveservices/v1`;
   return {
     async synthesize(text, offer) {
       const ssml =
@@ -21,7 +22,7 @@ export function azureSynthesizer(apiKey: string, region: string, fetchFn: FetchF
         `<voice name="${offer.native}">${escapeXml(text)}</voice></speak>`;
       const response = await postWithTimeout(
         fetchFn,
-        azureSpeechUrl(region),
+        url,
         {
           headers: {
             "Ocp-Apim-Subscription-Key": apiKey,

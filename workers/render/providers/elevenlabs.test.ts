@@ -11,7 +11,7 @@ describe("ElevenLabs adapter", () => {
     const result = await elevenLabsSynthesizer("el-key", far.fetch).synthesize("Good morning.", rachel);
     expect(far.sent).toEqual([
       {
-        url: `${ELEVENLABS_BASE_URL}/21m00Tcm4TlvDq8ikWAM?output_format=pcm_24000`,
+        url: `${ELEVENLABS_BASE_URL}/text-to-speech/21m00Tcm4TlvDq8ikWAM?output_format=pcm_24000`,
         method: "POST",
         headers: { "xi-api-key": "el-key", "content-type": "application/json", accept: "audio/pcm" },
         body: JSON.stringify({ text: "Good morning.", model_id: "eleven_multilingual_v2" }),

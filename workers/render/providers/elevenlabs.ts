@@ -2,13 +2,15 @@ import { MASTER_SAMPLE_RATE } from "../../kernel/audio-objects";
 import { pcm16Result, postWithTimeout, reasonForStatus, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
 import type { Synthesizer } from "./synthesizer";
 
-export const ELEVENLABS_BASE_URL = "https://api.elevenlabs.io/v1/text-to-speech";
+/** ElevenLabs' API; ELEVENLABS_BASE_URL replaces it (a regional endpoint). */
+export const ELEVENLABS_BASE_URL = "https://api.elevenlabs.io/v1";
 
 /** ElevenLabs text-to-speech, asking for raw 16-bit PCM at the master rate (`output_format=pcm_24000`). */
-export function elevenLabsSynthesizer(apiKey: string, fetchFn: FetchFn = fetch, timeoutMs = REQUEST_TIMEOUT_MS): Synthesizer {
+export function elevenLabsSynthesizer(apiKey: string, fetchFn: FetchFn = fetch, timeoutMs = REQUEST_TIMEOUT_MS, baseUrl = ELEVENLABS_BASE_URL): Synthesizer {
+  const base = baseUrl.replace(/\/+$/, "");
   return {
     async synthesize(text, offer) {
-      const url = `${ELEVENLABS_BASE_URL}/${encodeURIComponent(offer.native)}?output_format=pcm_${MASTER_SAMPLE_RATE}`;
+      const url = `${base}/text-to-speech/${encodeURIComponent(offer.native)}?output_format=pcm_${MASTER_SAMPLE_RATE}`;
       const response = await postWithTimeout(
         fetchFn,
         url,

@@ -4,7 +4,9 @@ import { postWithTimeout, REQUEST_TIMEOUT_MS, wavResult, type FetchFn } from "./
 import { fail } from "./result";
 import type { Synthesizer } from "./synthesizer";
 
-export const GOOGLE_TTS_URL = "https://texttospeech.googleapis.com/v1/text:synthesize";
+/** Google's Text-to-Speech API; GOOGLE_TTS_BASE_URL replaces it (e.g. a regional endpoint). */
+export const GOOGLE_TTS_BASE_URL = "https://texttospeech.googleapis.com/v1";
+export const GOOGLE_TTS_URL = `${GOOGLE_TTS_BASE_URL}/text:synthesize`;
 
 const SynthesizeResponse = v.object({ audioContent: v.string() });
 
@@ -12,12 +14,13 @@ const SynthesizeResponse = v.object({ audioContent: v.string() });
  * Google Cloud Text-to-Speech (text:synthesize) with LINEAR16, which Google returns as a base64 WAVE
  * file. The API key goes in the X-Goog-Api-Key header rather than the query, so it stays out of URL logs.
  */
-export function googleSynthesizer(apiKey: string, fetchFn: FetchFn = fetch, timeoutMs = REQUEST_TIMEOUT_MS): Synthesizer {
+export function googleSynthesizer(apiKey: string, fetchFn: FetchFn = fetch, timeoutMs = REQUEST_TIMEOUT_MS, baseUrl = GOOGLE_TTS_BASE_URL): Synthesizer {
+  const url = `${baseUrl.replace(/\/+$/, "")}/text:synthesize`;
   return {
     async synthesize(text, offer) {
       const response = await postWithTimeout(
         fetchFn,
-        GOOGLE_TTS_URL,
+        url,
         {
           headers: { "X-Goog-Api-Key": apiKey, "Content-Type": "application/json; charset=utf-8" },
           body: JSON.stringify({

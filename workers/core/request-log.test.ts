@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { call } from "../../test/support/client";
+import { feedTokenOf, subscribeVia } from "../../test/support/listeners";
+import { redactCredentials, REDACTED } from "./redact";
+
+afterEach(() => vi.restoreAllMocks());
+
+/** Every line the Worker logs while `run` runs. */
+async function logged(run: () => Promise<unknown>): Promise<string> {
+  const lines: string[] = [];
+  for (const level of ["log", "info", "warn", "error", "debug"] as const) {
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(" ")));
+  }
+  await run();
+  vi.restoreAllMocks();
+  return lines.join("\n");
+}
+
+describe("request logs name the route, never a credential in the path", () => {
+  it("logs the route pattern of listener and private feed paths, with the status", async () => {
+    const { token, feed_url } = await subscribeVia("logs@example.test", ["tech"]);
+    const feedToken = feedTokenOf(feed_url);
+    const out = await logged(async () => {
+      await call(`/v1/listeners/${token}`);
+      await call(`/v1/podcasts/u/${feedToken}.xml`);
+    });
+    expect(out).toContain("GET /v1/listeners/:token 200");
+    expect(out).toMatch(/^GET \/v1\/podcasts\/u\/\S+ 200$/m);
+    expect(out).not.toContain(token);
+    expect(out).not.toContain(feedToken);
+  });
+
+  it("an unmatched path is logged with any credential-like part redacted", async () => {
+    const { token } = await subscribeVia("typo@example.test");
+    const out = await logged(() => call(`/v1/listener/${token}/prefs`));
+    expect(out).toContain(`GET /v1/listener/${REDACTED}/prefs 404`);
+    expect(out).not.toContain(token);
+  });
+});
+
+describe("redactCredentials", () => {
+  it("replaces tokens and signed links; keeps audio keys, hashes and slugs", () => {
+    const token = "Xk3_pQ9vLm2-Zr8TnB4wYc6HdE1sJuA0oKfGiVe7Rq5";
+    const key = "a".repeat(40) + "0123456789abcdef01234567";
+    expect(redactCredentials(`[wrangler:info] GET /v1/listeners/${token}/queue 200 OK (3ms)`)).toBe(
+      `[wrangler:info] GET /v1/listeners/${REDACTED}/queue 200 OK (3ms)`,
+    );
+    expect(redactCredentials(`POST /v1/unsubscribe/12.${token} 200`)).toBe(`POST /v1/unsubscribe/12.${REDACTED} 200`);
+    expect(redactCredentials(`/magic?magic=${token}&scope=admin`)).toBe(`/magic?magic=${REDACTED}&scope=admin`);
+    expect(redactCredentials(`GET /v1/audio/${key}.mp3 206`)).toBe(`GET /v1/audio/${key}.mp3 206`);
+    expect(redactCredentials("GET /v1/articles/late-winner-at-the-harbour-ground-2026/audio 200")).toBe(
+      "GET /v1/articles/late-winner-at-the-harbour-ground-2026/audio 200",
+    );
+  });
+});

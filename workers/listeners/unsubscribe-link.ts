@@ -1,0 +1,56 @@
+import { baseUrl, config } from "../core/config";
+import { secretsEqual } from "../core/crypto";
+
+/**
+ * The digest's unsubscribe link: `<listener id>.<signature>`, where the signature is an HMAC of the
+ * listener id. It works without signing in (RFC 8058 section 3.1: the POST carries no cookie or
+ * credential) and for that listener only; it is neither the account token nor the feed token, so a
+ * forwarded digest hands out nothing but the power to stop digests.
+ */
+
+const PURPOSE = "digest-unsubscribe";
+const keys = new Map<string, Promise<CryptoKey>>();
+
+/** The signing key, derived from TOKEN_ENCRYPTION_KEY with HKDF (RFC 5869) so no key serves two algorithms. */
+function signingKey(env: object): Promise<CryptoKey> {
+  const raw = config(env).TOKEN_ENCRYPTION_KEY;
+  if (!raw) throw new Error("TOKEN_ENCRYPTION_KEY is not configured");
+  let key = keys.get(raw);
+  if (!key) {
+    const secret = Uint8Array.from(atob(raw), (c) => c.charCodeAt(0));
+    key = crypto.subtle
+      .importKey("raw", secret, "HKDF", false, ["deriveKey"])
+      .then((master) =>
+        crypto.subtle.deriveKey(
+          { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(), info: new TextEncoder().encode(PURPOSE) },
+          master,
+          { name: "HMAC", hash: "SHA-256" },
+          false,
+          ["sign"],
+        ),
+      );
+    keys.set(raw, key);
+  }
+  return key;
+}
+
+async function signature(env: object, listenerId: number): Promise<string> {
+  const mac = await crypto.subtle.sign("HMAC", await signingKey(env), new TextEncoder().encode(`${PURPOSE}:${listenerId}`));
+  return btoa(String.fromCharCode(...new Uint8Array(mac))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** The path of the unsubscribe page and one-click endpoint (workers/listeners/unsubscribe.ts). */
+export const UNSUBSCRIBE_PATH = "/v1/unsubscribe";
+
+/** The absolute unsubscribe URL of a listener, for List-Unsubscribe and the visible link. */
+export async function unsubscribeUrl(env: object, listenerId: number): Promise<string> {
+  return `${baseUrl(env)}${UNSUBSCRIBE_PATH}/${listenerId}.${await signature(env, listenerId)}`;
+}
+
+/** The listener id a link names when its signature is right, else null. */
+export async function listenerIdOfLink(env: object, token: string): Promise<number | null> {
+  const match = /^([1-9]\d{0,15})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!match) return null;
+  const id = Number(match[1]);
+  return (await secretsEqual(match[2], await signature(env, id))) ? id : null;
+}
