@@ -7,7 +7,7 @@ import type { Tool } from "./tools";
 const WINDOW_MS = 60_000;
 
 /**
- * The per-agent budget (SPEC.md part 8): RATE_LIMIT_READ_PER_MINUTE units a minute per agent key,
+ * The per-agent budget (README Rules 8): RATE_LIMIT_READ_PER_MINUTE units a minute per agent key,
  * in one RateLimiter Durable Object per key. A read tool takes one unit, the digest more
  * (Tool.budgetCost), so it is limited lower and weighs more against the same budget.
  */
@@ -24,7 +24,7 @@ async function spendBudget(env: Env, caller: Caller, tool: Tool): Promise<void> 
 
 /**
  * A paid tool runs when the call was paid (x402) or its OAuth token holds the tool's scope
- * (DESIGN.md "MCP"). The surfaces route every other call to a payment first (dispatch.ts accessOf);
+ * (README "MCP"). The surfaces route every other call to a payment first (dispatch.ts accessOf);
  * this is the last guard, so no path can run a paid tool for free.
  */
 function checkTier(caller: Caller, tool: Tool): void {

@@ -6,7 +6,7 @@ import type { Caller } from "./caller";
 
 /**
  * The listener a tool acts for: the one behind an OAuth grant, or the one a wallet holds. A caller
- * with neither gets an error that names both ways in (SPEC.md part 5).
+ * with neither gets an error that names both ways in (README Rules 5).
  */
 export async function actingListener(env: Pick<Env, "DB">, caller: Caller, tool: string): Promise<Listener> {
   if (caller.listenerId === null) {

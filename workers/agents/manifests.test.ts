@@ -5,7 +5,7 @@ import { testVars } from "../../test/vars";
 import { mcpClient } from "../../test/support/mcp-client";
 import { PRICES } from "./x402/prices";
 
-/** The discovery manifests (DESIGN.md "Manifests"), generated from the tool definitions. */
+/** The discovery manifests (README "Manifests"), generated from the tool definitions. */
 
 interface ManifestTool {
   type: string;
@@ -30,7 +30,7 @@ describe("/.well-known/mcp.json", () => {
       oauth2: { authorization_server: `${testVars.WEB_URL}/.well-known/oauth-authorization-server` },
       x402: { version: 2, network: "eip155:84532", asset: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) },
     });
-    // SPEC.md part 5 rule 1: which tools are free and which are paid.
+    // README Rules 5 rule 1: which tools are free and which are paid.
     expect(manifest.tools.filter((t) => t.tier === "free").map((t) => t.name)).toEqual(FREE);
     expect(manifest.tools.filter((t) => t.tier === "paid").map((t) => t.name)).toEqual(PAID);
     for (const tool of manifest.tools) {

@@ -18,7 +18,7 @@ function success(out: Record<string, unknown>): ToolResult {
 }
 
 /**
- * One tools/call for `caller`, as DESIGN.md "MCP" has it: a paid tool without the token's scope goes
+ * One tools/call for `caller`, as README "MCP" has it: a paid tool without the token's scope goes
  * through the x402 MCP transport (the PaymentRequired as an isError result; the payment in
  * `_meta["x402/payment"]`, the settlement in the result's `_meta["x402/payment-response"]`); a wallet
  * acting for its subscription without a token signs in with `_meta["sign-in-with-x"]`.

@@ -10,7 +10,7 @@ import { PRICES } from "./x402/prices";
 import { recorded } from "./x402/test-support";
 
 /**
- * OAuth bearer tokens on the agent surfaces (DESIGN.md "MCP"): a real token from the authorization-code
+ * OAuth bearer tokens on the agent surfaces (README "MCP"): a real token from the authorization-code
  * flow (oauth4webapi) makes tools act for the listener who allowed it, and its scopes stand in for a
  * payment; a bad token is an HTTP 401 with the RFC 9728 challenge on both surfaces.
  */
@@ -55,7 +55,7 @@ describe("a token holding the tool's scope needs no payment", () => {
 });
 
 describe("a token without the scope", () => {
-  it("falls back to x402 for a paid tool (DESIGN.md: paid tool without scope needs payment)", async () => {
+  it("falls back to x402 for a paid tool (README: paid tool without scope needs payment)", async () => {
     const { bearer } = await setUp("alan@example.test", "articles:read");
     const res = await call("/v1/agent/digest", jsonBody("POST", {}, bearer));
     expect(res.status).toBe(402);

@@ -18,7 +18,7 @@ import { recorded, walletAgent } from "./x402/test-support";
 
 /**
  * The paid tools on both surfaces, paid with the official x402 client packages and a throwaway viem
- * key against the local facilitator (DESIGN.md "MCP", "x402"), and the subscriptions a wallet holds.
+ * key against the local facilitator (README "MCP", "x402"), and the subscriptions a wallet holds.
  */
 
 /** An article whose narration is already rendered: get_audio_url's cached price. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { call, jsonBody } from "../../test/support/client";
 import { addArticle } from "../../test/support/articles";
 
-/** The REST operation of each tool (DESIGN.md "REST for agents"): same validation (422) as every endpoint. */
+/** The REST operation of each tool (README "REST for agents"): same validation (422) as every endpoint. */
 
 describe("GET /v1/agent/articles (search_articles)", () => {
   it("searches with q, vertical and limit", async () => {
@@ -69,7 +69,7 @@ describe("subscriptions and digest", () => {
   });
 });
 
-describe("rate limits (SPEC.md part 8)", () => {
+describe("rate limits (README Rules 8)", () => {
   it("allow RATE_LIMIT_READ_PER_MINUTE tool calls a minute per agent, then 429 with Retry-After", async () => {
     const limit = Number(env.RATE_LIMIT_READ_PER_MINUTE);
     for (let i = 0; i < limit; i++) expect((await call("/v1/agent/articles?q=a", { ip: "198.51.100.50" })).status).toBe(200);

@@ -9,7 +9,7 @@ import { digest, get_article, get_audio_url, list_subscriptions, search_articles
 
 /**
  * The tools through the functions every surface calls, with the identity the OAuth and x402
- * layers supply (SPEC.md part 4, "Agent tools"); paid-tools.test.ts and oauth-tools.test.ts drive them
+ * layers supply (README Rules 4, "Agent tools"); paid-tools.test.ts and oauth-tools.test.ts drive them
  * through those layers.
  */
 
@@ -23,7 +23,7 @@ const actingFor = (listenerId: number, over: Partial<Caller> = {}): Caller => ({
 });
 
 describe("search_articles", () => {
-  it("finds public articles only, with the fields SPEC.md names, up to limit", async () => {
+  it("finds public articles only, with the fields README Rules names, up to limit", async () => {
     await addArticle({ slug: "kiwi-public", title: "Kiwi harvest", bodyText: "Kiwi orchards.", vertical: "culture", audioKey: "a".repeat(64), listenSeconds: 61 });
     await addArticle({ slug: "kiwi-stub", title: "Kiwi stub", bodyText: "Kiwi.", vertical: "culture", visibility: "publisher_only" });
     for (let i = 0; i < 3; i++) await addArticle({ title: `Kiwi market ${i}`, bodyText: "Kiwi trade.", vertical: "finance" });

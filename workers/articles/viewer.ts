@@ -24,7 +24,7 @@ export async function viewer(db: Database, token: string | undefined): Promise<L
 
 /**
  * The listener behind an optional token of a public listing, or null for anyone else. A token that
- * matches nobody reads as anonymous, so the answer never tells whether a token exists (SPEC.md
+ * matches nobody reads as anonymous, so the answer never tells whether a token exists (README "Rules"
  * part 4, feed rule 2: no taste vector falls back to recency).
  */
 export async function listingViewer(db: Database, token: string | undefined): Promise<Listener | null> {

@@ -31,7 +31,7 @@ describe("daily digest (README Rules 3, 6, 8)", () => {
   });
 
   it("skips silently a listener sent one under 20 hours ago, and sends again at 20 hours", async () => {
-    // SPEC.md part 8, "Digest repeat guard: 20 hours per listener", stated here, not read from the code.
+    // README Rules 8, "Digest repeat guard: 20 hours per listener", stated here, not read from the code.
     const guard = 20 * HOUR;
     const now = Date.now();
     await subscribeVia("guard@example.test", ["tech"]);

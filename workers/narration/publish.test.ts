@@ -60,7 +60,7 @@ describe("POST /v1/webhook/publish: signature (README, Publish webhook)", () => 
     ["malformed", async () => "sha256=deadbeef"],
     ["signed with another secret", (raw) => signWebhook("not-the-secret", raw)],
     ["over a different body", () => signWebhook(secret, encode("{}"))],
-    // DESIGN.md: a timestamp more than 300 s from now answers 401.
+    // README: a timestamp more than 300 s from now answers 401.
     ["stale (301 s old)", (raw) => signWebhook(secret, raw, NOW - 301_000)],
     ["from the future (301 s ahead)", (raw) => signWebhook(secret, raw, NOW + 301_000)],
     ["with upper-case hex", async (raw) => (await signWebhook(secret, raw)).toUpperCase().replace("T=", "t=").replace("V1=", "v1=")],

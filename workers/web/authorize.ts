@@ -8,7 +8,7 @@ import { csrfMatches, currentSession, fromOwnOrigin, type Session } from "../ker
 import { formFields, signInPage, SIGN_IN_PATHS } from "./sign-in";
 
 /**
- * The consent page of the OAuth authorization endpoint, {WEB_URL}/oauth/authorize (DESIGN.md
+ * The consent page of the OAuth authorization endpoint, {WEB_URL}/oauth/authorize (README
  * "OAuth 2.1"). The provider validates the request (client, exact redirect URI, PKCE S256); the
  * listener signs in by magic link, sees who asks, where the access goes and what it allows, and
  * answers Allow or Deny. The request itself waits server-side under the provider's consent handle,

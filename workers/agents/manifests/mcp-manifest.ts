@@ -4,7 +4,7 @@ import { priceOf, x402Terms } from "../prices";
 import { SCOPE_NAMES } from "../../kernel/oauth/scopes";
 import { TOOLS } from "../tools";
 
-/** The manifest version SPEC.md part 9 names. */
+/** The manifest version README Rules 9 names. */
 export const MANIFEST_VERSION = "2026-01";
 
 /** A paid tool's price in USDC atomic units; get_audio_url also names its lower price for audio already rendered. */
@@ -14,7 +14,7 @@ export function priceEntry(tool: (typeof TOOLS)[number]) {
   return { price: { currency: "USDC", decimals: 6, amount: priceOf(tool.name), ...cached } };
 }
 
-/** GET /.well-known/mcp.json (DESIGN.md "Manifests"): where the MCP server is, how to pay or sign in, the six tools. */
+/** GET /.well-known/mcp.json (README "Manifests"): where the MCP server is, how to pay or sign in, the six tools. */
 export function mcpManifest(env: object) {
   const x402 = x402Terms(env);
   return {

@@ -19,7 +19,7 @@ const ProtectedResourceMetadata = named(
 /**
  * RFC 9728 §3 protected-resource metadata of the API, where a Bearer challenge points (§5.1).
  * Served from the route table, not the provider, because the API's tools also run without a token
- * (DESIGN.md): the provider's resource host would answer every tokenless request with a 401.
+ * (README): the provider's resource host would answer every tokenless request with a 401.
  */
 export const getProtectedResourceMetadata = route({
   method: "GET",

@@ -31,7 +31,7 @@ export const mcpEndpoint = route({
     403: { description: "An Origin that is not allowed" },
   },
   async handle({ request, env, ctx }) {
-    // A bad bearer token is an HTTP 401 with its challenge before any JSON-RPC is read (DESIGN.md "MCP").
+    // A bad bearer token is an HTTP 401 with its challenge before any JSON-RPC is read (README "MCP").
     const caller = await resolveCaller(request, env);
     const handler = createMcpHandler(() => mcpServer(env, caller), {
       route: "/mcp/v1",

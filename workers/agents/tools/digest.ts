@@ -41,7 +41,7 @@ export const digest = defineTool({
   tier: "paid",
   scope: "digest:run",
   weight: "digest",
-  // SPEC.md part 8: the digest counts more against the per-agent budget.
+  // README Rules 8: the digest counts more against the per-agent budget.
   budgetCost: 5,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, caller, env) {

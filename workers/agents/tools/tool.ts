@@ -31,7 +31,7 @@ export interface Tool<
   scope: Scope;
   /** Key of the x402 price table (workers/agents/prices.ts). */
   weight: PriceWeight;
-  /** Units one call takes from the caller's per-minute budget (SPEC.md part 8: digest counts more). */
+  /** Units one call takes from the caller's per-minute budget (README Rules 8: digest counts more). */
   budgetCost: number;
   /**
    * True when the tool acts for a listener (subscribe_topic, list_subscriptions): a bearer token must

@@ -1,10 +1,10 @@
 /**
- * The one price table of the agent tools (SPEC.md part 4 "Agent tools", part 5 "x402 micropayments"):
+ * The one price table of the agent tools (README Rules 4 "Agent tools", part 5 "x402 micropayments"):
  * manifests, 402 answers and payment checks all read it. Amounts are USDC atomic units (6 decimals), so
  * one unit is one micro-dollar and every price lies between $0.001 (1000) and $0.30 (300000).
  */
 
-/** The paid tools (SPEC.md part 5 rule 1); every other tool is free and is never charged. */
+/** The paid tools (README Rules 5 rule 1); every other tool is free and is never charged. */
 export const PAID_TOOLS = ["get_audio_url", "subscribe_topic", "digest"] as const;
 
 export type PaidTool = (typeof PAID_TOOLS)[number];
@@ -17,7 +17,7 @@ export interface PriceState {
 /**
  * Prices by weight: a cached URL is a lookup; a render runs the TTS engine and stores three encodings;
  * a subscription mints and keeps a private feed; a digest ranks articles across verticals and a window,
- * the heaviest action (SPEC.md part 4).
+ * the heaviest action (README Rules 4).
  */
 export const PRICES = {
   get_audio_url: { cached: 1_000, render: 20_000 },

@@ -1,6 +1,6 @@
 /**
- * The scopes an agent may hold for a listener (SPEC.md part 5, DESIGN.md "OAuth 2.1"), each with
- * the plain words the consent page shows. Which tool needs which scope is DESIGN.md's: get_audio_url
+ * The scopes an agent may hold for a listener (README Rules 5, README "OAuth 2.1"), each with
+ * the plain words the consent page shows. Which tool needs which scope is README's: get_audio_url
  * articles:read, subscribe_topic subscriptions:write, digest digest:run.
  */
 export const SCOPES = {
