@@ -22,6 +22,12 @@ export function flag(fallback: boolean) {
 /** An absolute URL, or empty for unset. */
 export const optionalUrl = v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())], "must be an absolute URL or empty"), "");
 
+/** An http or https base URL, or empty for unset (plain http serves servers on loopback or a LAN). */
+export const optionalHttpUrl = v.optional(
+  v.union([v.literal(""), v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//i))], "must be an http or https URL, or empty"),
+  "",
+);
+
 /** A binding wrangler must provide (D1, R2, Queue, service, Durable Object namespace). */
 export const binding = v.custom<object>((b) => typeof b === "object" && b !== null, "binding is missing");
 

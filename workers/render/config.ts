@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { binding, configurationIssues, optionalUrl, text } from "../core/config-fields";
+import { binding, configurationIssues, optionalHttpUrl, text } from "../core/config-fields";
 
 /**
  * The render Worker's configuration: the provider keys it reads and the bindings it needs, checked
@@ -15,11 +15,11 @@ const PARTS = {
     // Endpoints (README "Providers"): OPENAI_BASE_URL also points the OpenAI adapter at an OpenAI-compatible
     // speech server (Kokoro-FastAPI, openedai-speech, LocalAI); the others pick a region or a proxy.
     // Empty: the provider's public endpoint.
-    OPENAI_BASE_URL: optionalUrl,
-    ELEVENLABS_BASE_URL: optionalUrl,
-    GOOGLE_TTS_BASE_URL: optionalUrl,
+    OPENAI_BASE_URL: optionalHttpUrl,
+    ELEVENLABS_BASE_URL: optionalHttpUrl,
+    GOOGLE_TTS_BASE_URL: optionalHttpUrl,
     /** Replaces https://{AZURE_SPEECH_REGION}.tts.speech.microsoft.com (a sovereign cloud, a container). */
-    AZURE_SPEECH_BASE_URL: optionalUrl,
+    AZURE_SPEECH_BASE_URL: optionalHttpUrl,
   },
   bindings: { DB: binding, AUDIO: binding, RENDER_GATE: binding },
 } as const;
@@ -35,16 +35,19 @@ const checked = new WeakMap<object, RenderConfig>();
 export function renderConfig(env: object): RenderConfig {
   const hit = checked.get(env);
   if (hit) return hit;
-  const parsed = v.safeParse(RenderConfigSchema, env);
-  if (!parsed.success) {
-    const issues = configurationIssues(PARTS, parsed.issues);
-    throw new Error(`invalid render configuration: ${issues.map((i) => `${i.variable} (${i.part}) ${i.message}`).join("; ")}`);
-  }
-  checked.set(env, parsed.output);
-  return parsed.output;
+  const parsed = parseNamingVariables(RenderConfigSchema, env);
+  checked.set(env, parsed);
+  return parsed;
+}
+
+function parseNamingVariables<S extends v.GenericSchema>(schema: S, env: object): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, env);
+  if (parsed.success) return parsed.output;
+  const issues = configurationIssues(PARTS, parsed.issues);
+  throw new Error(`invalid render configuration: ${issues.map((i) => `${i.variable} (${i.part}) ${i.message}`).join("; ")}`);
 }
 
 /** The provider keys alone: what decides which synthesizers exist (the adapters need nothing else). */
 export function providerKeys(env: object): v.InferOutput<typeof ProviderKeysSchema> {
-  return v.parse(ProviderKeysSchema, env);
+  return parseNamingVariables(ProviderKeysSchema, env);
 }

@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { config } from "../../core/config";
+import { renderConfig } from "../config";
 import { database, renderJobs } from "../../db";
 import { consumeDeadLetters, consumeRenderBatch } from "../consumer";
 import { VOICES } from "../../kernel/voice-catalogue";
@@ -52,7 +52,7 @@ describe("configurable provider endpoints", () => {
   it("the configuration schema refuses a base URL that is not an http(s) URL, naming it", () => {
     const schemeless: object = { ...KEYS, OPENAI_BASE_URL: "api.openai.com/v1" };
     expect(() => configuredProviders(schemeless)).toThrow(/OPENAI_BASE_URL/);
-    expect(() => config({ ...env, GOOGLE_TTS_BASE_URL: "ftp://tts.test" })).toThrow(/GOOGLE_TTS_BASE_URL/);
+    expect(() => renderConfig({ ...env, GOOGLE_TTS_BASE_URL: "ftp://tts.test" })).toThrow(/GOOGLE_TTS_BASE_URL/);
   });
 });
 
