@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import * as v from "valibot";
 import { beforeEach, describe, expect, it } from "vitest";
-import { call, jsonBody } from "../../test/support/client";
-import { addArticle, addListener, addPlays } from "../../test/support/articles";
+import { call } from "../../test/support/client";
+import { privateArticleOf } from "../../test/support/private-article";
 import type { Caller } from "./caller";
 import { mcpClient } from "../../test/support/mcp-client";
 import { TOOLS } from "./tools";
@@ -12,23 +12,14 @@ import { TOOLS } from "./tools";
  * on any surface, may show it to anyone else: an anonymous agent, or one acting for another listener.
  */
 const SECRET = "okapiprivate";
-let owner: Awaited<ReturnType<typeof addListener>>;
-let other: Awaited<ReturnType<typeof addListener>>;
+let owner: Awaited<ReturnType<typeof privateArticleOf>>["owner"];
+let other: typeof owner;
 let slug: string;
 
 beforeEach(async () => {
-  owner = await addListener({ verticals: ["tech"] });
-  other = await addListener({ verticals: ["tech"] });
-  const forwarded = await call(
-    `/v1/listeners/${owner.token}/forward`,
-    jsonBody("POST", { url: "https://example.com/o", title: `The ${SECRET} story`, text: `All about ${SECRET}.`, vertical: "tech" }),
-  );
-  slug = (await forwarded.json<{ slug: string }>()).slug;
-  await env.DB.prepare("update articles set audio_key = ?, listen_seconds = 60 where slug = ?").bind("e".repeat(64), slug).run();
-  const id = (await env.DB.prepare("select id from articles where slug = ?").bind(slug).first<{ id: number }>())!.id;
+  let id: number;
+  ({ owner, other, slug, id } = await privateArticleOf(SECRET, "e".repeat(64)));
   await env.DB.prepare("insert into render_jobs (id, article_id, state, audio_key) values ('j-private', ?, 'done', ?)").bind(id, "e".repeat(64)).run();
-  await addPlays(id, 50);
-  await addArticle({ title: "A public tech story", vertical: "tech" });
 });
 
 /** Every tool with arguments that would reach the article if anything could; all scopes and a payment. */

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { call, jsonBody } from "../../test/support/client";
-import { addArticle, addListener, addPlays } from "../../test/support/articles";
+import { call } from "../../test/support/client";
+import { privateArticleOf } from "../../test/support/private-article";
 import { trendingArticles } from "../kernel/trending";
 
 /**
@@ -10,23 +10,12 @@ import { trendingArticles } from "../kernel/trending";
  * anonymous caller and by another listener; none may mention it.
  */
 const SECRET = "quokkaprivate";
-let owner: Awaited<ReturnType<typeof addListener>>;
-let other: Awaited<ReturnType<typeof addListener>>;
+let owner: Awaited<ReturnType<typeof privateArticleOf>>["owner"];
+let other: typeof owner;
 let slug: string;
 
 beforeEach(async () => {
-  owner = await addListener({ verticals: ["tech"] });
-  other = await addListener({ verticals: ["tech"] });
-  const forwarded = await call(
-    `/v1/listeners/${owner.token}/forward`,
-    jsonBody("POST", { url: "https://example.com/q", title: `The ${SECRET} story`, text: `All about ${SECRET}.`, vertical: "tech" }),
-  );
-  slug = (await forwarded.json<{ slug: string }>()).slug;
-  // Make it as visible as an article can be: narrated and the most played.
-  await env.DB.prepare("update articles set audio_key = 'k', listen_seconds = 60 where slug = ?").bind(slug).run();
-  const id = (await env.DB.prepare("select id from articles where slug = ?").bind(slug).first<{ id: number }>())!.id;
-  await addPlays(id, 50);
-  await addArticle({ title: "A public tech story", audioKey: "k", vertical: "tech" });
+  ({ owner, other, slug } = await privateArticleOf(SECRET, "k"));
 });
 
 const surfaces = (token: string | null) => {
