@@ -32,6 +32,13 @@ export default defineConfig(async () => {
       name,
       include,
       exclude,
+      // One Worker runtime per project for all files instead of one per file: loading the Worker's
+      // module graph (MCP SDK, viem, x402, the OAuth provider) cost ~8 s a file, most of the suite's
+      // time. Storage is still reset before every test (test/setup.ts); per-isolate caches are not, so
+      // no test may rely on a fresh isolate.
+      isolate: false,
+      // Audio tests render, encode and decode real files: seconds of CPU, more on a loaded 2-core machine.
+      testTimeout: 30_000,
       setupFiles: ["./test/setup.ts"],
       // ffprobe and ffmpeg's ebur128 filter for the audio tests (Node side, over loopback).
       // The OpenAPI document checked by @seriousme/openapi-schema-validator (Node side, over loopback).
