@@ -71,6 +71,10 @@ import { postAdminCreator } from "./admin/routes/post.admin.creators";
 import { runDigest } from "./admin/routes/post.admin.digest.run";
 import { preWarmListener } from "./admin/routes/post.admin.listeners.{token}.pre-warm";
 import { postSearchReindex } from "./admin/routes/post.admin.search.reindex";
+import { revokePublisherKeyRoute } from "./admin/routes/delete.admin.publishers.{publisher}.keys.{key_id}";
+import { listPublisherKeys } from "./admin/routes/get.admin.publishers.{publisher}.keys";
+import { issuePublisherKeyRoute } from "./admin/routes/post.admin.publishers.{publisher}.keys";
+import { issuePublisherWebhookSecret } from "./admin/routes/post.admin.publishers.{publisher}.webhook-secret";
 
 import { getProtectedResourceMetadata } from "./agents/routes/get.well-known.oauth-protected-resource";
 import { AGENT_OPERATIONS } from "./agents/manifests/agent-operations";
@@ -158,6 +162,10 @@ export const routes: Route[] = [
   postAdminCreator,
   getLedgerReport,
   putListenerPlan,
+  issuePublisherKeyRoute,
+  listPublisherKeys,
+  revokePublisherKeyRoute,
+  issuePublisherWebhookSecret,
   // Discovery and the agent surface: manifests, the MCP server, each tool as a REST operation
   getOpenApi,
   getProtectedResourceMetadata,

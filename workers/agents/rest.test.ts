@@ -2,17 +2,30 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, jsonBody } from "../../test/support/client";
 import { addArticle } from "../../test/support/articles";
+import { tokensFor } from "../../test/support/oauth-agent";
 
 /** The REST operation of each tool (README "REST for agents"): same validation (422) as every endpoint. */
 
 describe("GET /v1/agent/articles (search_articles)", () => {
-  it("searches with q, vertical and limit", async () => {
+  it("searches with q, vertical and limit, for a bearer token holding articles:read", async () => {
+    const { tokens } = await tokensFor("searcher@example.com", "articles:read");
     await addArticle({ slug: "otter", title: "Otters return", bodyText: "Sea otters.", vertical: "science" });
-    const res = await call("/v1/agent/articles?q=otters&vertical=science&limit=5");
+    const res = await call("/v1/agent/articles?q=otters&vertical=science&limit=5", { headers: { Authorization: `Bearer ${tokens.access_token}` } });
     expect(res.status).toBe(200);
     const body = await res.json<{ query: string; articles: { slug: string }[] }>();
     expect(body.query).toBe("otters");
     expect(body.articles.map((a) => a.slug)).toEqual(["otter"]);
+  });
+
+  it("answers 401 with the resource-metadata challenge without a token, 403 naming the scope without articles:read", async () => {
+    await addArticle({ slug: "otter", title: "Otters return", bodyText: "Sea otters.", vertical: "science" });
+    const anonymous = await call("/v1/agent/articles?q=otters");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("WWW-Authenticate")).toBe('Bearer resource_metadata="https://api.test/.well-known/oauth-protected-resource"');
+    const { tokens } = await tokensFor("digester@example.com", "digest:run");
+    const narrow = await call("/v1/agent/articles?q=otters", { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    expect(narrow.status).toBe(403);
+    expect(narrow.headers.get("WWW-Authenticate")).toContain('error="insufficient_scope", scope="articles:read"');
   });
 
   it("answers 422 naming each bad parameter", async () => {
@@ -72,11 +85,13 @@ describe("subscriptions and digest", () => {
 describe("rate limits (README Rules 8)", () => {
   it("allow RATE_LIMIT_READ_PER_MINUTE tool calls a minute per agent, then 429 with Retry-After", async () => {
     const limit = Number(env.RATE_LIMIT_READ_PER_MINUTE);
-    for (let i = 0; i < limit; i++) expect((await call("/v1/agent/articles?q=a", { ip: "198.51.100.50" })).status).toBe(200);
-    const over = await call("/v1/agent/articles?q=a", { ip: "198.51.100.50" });
+    await addArticle({ slug: "heron", bodyText: "Herons wade." });
+    const read = (ip: string) => call("/v1/agent/articles/heron", { ip });
+    for (let i = 0; i < limit; i++) expect((await read("198.51.100.50")).status).toBe(200);
+    const over = await read("198.51.100.50");
     expect(over.status).toBe(429);
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await call("/v1/agent/articles?q=a", { ip: "198.51.100.51" })).status).toBe(200);
+    expect((await read("198.51.100.51")).status).toBe(200);
   });
 });
 

@@ -1,4 +1,6 @@
+import { ApiError } from "../core/errors";
 import type { ResponseDoc } from "../core/route";
+import { bearerChallenge, requireScope } from "../kernel/oauth/bearer";
 import { resolveCaller } from "./caller";
 import { accessOf, actingCaller, paidTerms, paidWork, signIn } from "./dispatch";
 import { invoke } from "./invoke";
@@ -15,9 +17,22 @@ const json = (out: unknown) => Response.json(out, { headers: { "Cache-Control": 
  * does). The caller is the bearer token's (401 for a bad one); a paid tool without the token's scope
  * goes through the x402 HTTP transport (402 PAYMENT-REQUIRED, PAYMENT-SIGNATURE, PAYMENT-RESPONSE);
  * a wallet acting for its subscription without a token signs in with the SIGN-IN-WITH-X header.
+ * `bearer`: the operation takes a bearer token with the tool's scope and nothing else (README "REST
+ * for agents": GET /v1/agent/articles), so without one it is 401 with the RFC 9728 challenge.
  */
-export async function toolResponse<T extends Tool>(tool: T, input: Parameters<T["run"]>[0], request: Request, env: Env): Promise<Response> {
-  const caller = actingCaller(tool, await resolveCaller(request, env));
+export async function toolResponse<T extends Tool>(
+  tool: T,
+  input: Parameters<T["run"]>[0],
+  request: Request,
+  env: Env,
+  options: { bearer?: boolean } = {},
+): Promise<Response> {
+  const resolved = await resolveCaller(request, env);
+  if (options.bearer) {
+    if (!resolved.agentKey.startsWith("oauth:")) throw new ApiError("unauthorized", "a bearer access token is required", bearerChallenge(env));
+    requireScope(resolved, tool.scope);
+  }
+  const caller = actingCaller(tool, resolved);
   const access = accessOf(tool, caller);
   if (access.kind === "run") return json(await invoke(tool, input, caller, env));
   if (access.kind === "pay") {
@@ -38,11 +53,14 @@ export async function toolResponse<T extends Tool>(tool: T, input: Parameters<T[
   return json(await invoke(tool, input, signed.caller, env));
 }
 
-/** The responses every agent operation documents besides its 200 and 422. */
-export function toolResponses(tool: Tool): Record<number, ResponseDoc> {
+/** The responses every agent operation documents besides its 200 and 422 (`bearer` as for toolResponse). */
+export function toolResponses(tool: Tool, options: { bearer?: boolean } = {}): Record<number, ResponseDoc> {
   const docs: Record<number, ResponseDoc> = {
     200: { description: tool.title, schema: tool.output },
-    401: { description: "An invalid, expired or revoked bearer token", headers: { "WWW-Authenticate": "Bearer resource_metadata=..." } },
+    401: {
+      description: options.bearer ? "No bearer token, or an invalid, expired or revoked one" : "An invalid, expired or revoked bearer token",
+      headers: { "WWW-Authenticate": "Bearer resource_metadata=..." },
+    },
     429: { description: "The agent's per-minute budget is spent", headers: { "Retry-After": "seconds" } },
   };
   if (tool.tier === "paid") {
@@ -53,6 +71,6 @@ export function toolResponses(tool: Tool): Record<number, ResponseDoc> {
   } else if (tool.actsForListener) {
     docs[402] = { description: "No token: a wallet signs in with SIGN-IN-WITH-X (the challenge is in PAYMENT-REQUIRED)", headers: { "PAYMENT-REQUIRED": "base64 PaymentRequired" } };
   }
-  if (tool.actsForListener) docs[403] = { description: `A bearer token without ${tool.scope}`, headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope"' } };
+  if (tool.actsForListener || options.bearer) docs[403] = { description: `A bearer token without ${tool.scope}`, headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope"' } };
   return docs;
 }

@@ -1,6 +1,7 @@
 import { database } from "../db";
 import { feedUnavailable } from "../kernel/feed-paths";
 import { listenerByFeedToken, requireListener, type Listener } from "../kernel/listener-tokens";
+import { findPublisherKey, webhookSecretOf } from "../kernel/publisher-keys";
 import { config } from "./config";
 import { secretsEqual } from "./crypto";
 import { ApiError } from "./errors";
@@ -16,14 +17,36 @@ async function anyMatches(given: (string | null)[], expected: string[]): Promise
   return results.includes(true);
 }
 
-/** The API key of render, jobs and plays: query api_key, header x-service-key or x-legacy-key (README "Rules" 5). */
-export async function hasApiKey(env: object, request: Request, url: URL): Promise<boolean> {
-  const given = [url.searchParams.get("api_key"), request.headers.get("x-service-key"), request.headers.get("x-legacy-key")];
-  return anyMatches(given, [config(env).SERVICE_API_KEY]);
+/** The service API key where README "Rules" 5 puts it: query api_key, header x-service-key or x-legacy-key. */
+function serviceKeysGiven(request: Request, url: URL): (string | null)[] {
+  return [url.searchParams.get("api_key"), request.headers.get("x-service-key"), request.headers.get("x-legacy-key")];
 }
 
-async function requireApiKey(env: object, request: Request, url: URL): Promise<void> {
-  if (!(await hasApiKey(env, request, url))) throw new ApiError("unauthorized", "a valid API key is required");
+/** True when the request carries the operator's SERVICE_API_KEY. */
+export async function hasApiKey(env: object, request: Request, url: URL): Promise<boolean> {
+  return anyMatches(serviceKeysGiven(request, url), [config(env).SERVICE_API_KEY]);
+}
+
+/**
+ * Who holds the API key or signed the webhook: the operator (SERVICE_API_KEY, PUBLISH_WEBHOOK_SECRET)
+ * or one publisher, by its own key or signing secret (README "Publisher keys").
+ */
+export type ApiCaller = { kind: "operator" } | { kind: "publisher"; publisher: string };
+
+const OPERATOR: ApiCaller = { kind: "operator" };
+
+/** True when `caller` may act on an article of `publisher`: the operator on any, a publisher on its own. */
+export function mayActFor(caller: ApiCaller, publisher: string): boolean {
+  return caller.kind === "operator" || caller.publisher === publisher;
+}
+
+/** The operator by SERVICE_API_KEY (also accepted as a Bearer token), else a publisher by `Authorization: Bearer npk_...`. */
+async function requireApiKey(env: Env, request: Request, url: URL): Promise<ApiCaller> {
+  const bearer = /^Bearer[ \t]+(\S+)$/i.exec(request.headers.get("Authorization") ?? "")?.[1] ?? null;
+  if (await anyMatches([...serviceKeysGiven(request, url), bearer], [config(env).SERVICE_API_KEY])) return OPERATOR;
+  const key = bearer ? await findPublisherKey(env, bearer) : null;
+  if (!key) throw new ApiError("unauthorized", "a valid API key is required");
+  return { kind: "publisher", publisher: key.publisher };
 }
 
 /** x-service-email-token must hold the admin token or the legacy intake token. */
@@ -33,12 +56,30 @@ async function requireAdmin(env: object, request: Request): Promise<void> {
   if (!ok) throw new ApiError("unauthorized", "a valid admin token is required");
 }
 
-/** The publish webhook signature (x-legacy-signature) over the exact bytes sent; answers those bytes as text. */
-async function requireSignedBody(env: object, request: Request): Promise<string> {
+/** The `publisher` member of a JSON body as sent, or "": it only picks which publisher's secret to try. */
+function claimedPublisher(bytes: Uint8Array): string {
+  try {
+    const publisher: unknown = JSON.parse(new TextDecoder().decode(bytes))?.publisher;
+    return typeof publisher === "string" ? publisher : "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The publish webhook signature (x-legacy-signature) over the exact bytes sent, by the global secret
+ * (the operator's legacy integration) or by the publisher's own secret. The body's publisher merely
+ * picks the secret to try: nothing else about the body counts until a signature verifies.
+ */
+async function requireSignedBody(env: Env, request: Request): Promise<{ signedBody: string; caller: ApiCaller }> {
   const bytes = await readBodyBytes(request);
-  const ok = await verifyWebhook(config(env).PUBLISH_WEBHOOK_SECRET, request.headers.get("x-legacy-signature"), bytes);
-  if (!ok) throw new ApiError("unauthorized", "missing, malformed, wrong or stale x-legacy-signature");
-  return new TextDecoder().decode(bytes);
+  const signature = request.headers.get("x-legacy-signature");
+  const signedBody = () => new TextDecoder().decode(bytes);
+  if (await verifyWebhook(config(env).PUBLISH_WEBHOOK_SECRET, signature, bytes)) return { signedBody: signedBody(), caller: OPERATOR };
+  const publisher = signature ? claimedPublisher(bytes) : "";
+  const own = publisher ? await webhookSecretOf(env, publisher) : null;
+  if (own !== null && (await verifyWebhook(own, signature, bytes))) return { signedBody: signedBody(), caller: { kind: "publisher", publisher } };
+  throw new ApiError("unauthorized", "missing, malformed, wrong or stale x-legacy-signature");
 }
 
 /**
@@ -53,9 +94,10 @@ async function requireFeedListener(env: Env, token: string): Promise<Listener> {
   return listener;
 }
 
-/** What a resolved credential proved: the listener of a path token, or the signed body of a webhook. */
+/** What a resolved credential proved: the listener of a path token, the API caller, or the signed body of a webhook and its signer. */
 export interface Credential {
   listener?: Listener;
+  caller?: ApiCaller;
   signedBody?: string;
 }
 
@@ -75,7 +117,7 @@ export async function resolveCredential(
     case "none":
       return {};
     case "api_key":
-      return requireApiKey(env, request, url).then(() => ({}));
+      return { caller: await requireApiKey(env, request, url) };
     case "admin":
       return requireAdmin(env, request).then(() => ({}));
     case "listener_token":
@@ -84,6 +126,6 @@ export async function resolveCredential(
       return { listener: await requireFeedListener(env, params?.token ?? "") };
     case "webhook_signature":
       // Verified before parsing: nothing about an unsigned body is trusted, not even its shape.
-      return { signedBody: await requireSignedBody(env, request) };
+      return requireSignedBody(env, request);
   }
 }

@@ -38,10 +38,11 @@ async function run(table: readonly Route[], r: Route, request: IRequest, env: En
   const headerCredential = r.auth === "api_key" || r.auth === "admin";
   const early = headerCredential ? await resolveCredential(r.auth, env, request, url, undefined) : {};
   const params = r.params ? parseParams(r.params, decodeParams(request.params)) : undefined;
-  const { listener, signedBody } = headerCredential ? early : await resolveCredential(r.auth, env, request, url, params);
+  const { listener, caller, signedBody } = headerCredential ? early : await resolveCredential(r.auth, env, request, url, params);
 
   const response = await r.handle({
     listener,
+    caller,
     params,
     query: r.query ? parseQuery(r.query, url) : undefined,
     headers: r.headers ? parseHeaders(r.headers, request.headers) : undefined,

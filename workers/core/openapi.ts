@@ -27,7 +27,7 @@ const ValidationErrorBody = named(
 
 const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   none: undefined,
-  api_key: [{ ApiKeyQuery: [] }, { ServiceKey: [] }, { LegacyKey: [] }],
+  api_key: [{ ApiKeyQuery: [] }, { ServiceKey: [] }, { LegacyKey: [] }, { PublisherKey: [] }],
   admin: [{ AdminToken: [] }],
   listener_token: undefined,
   webhook_signature: [{ WebhookSignature: [] }],
@@ -55,6 +55,11 @@ const API_KEY_SCHEMES = {
   ApiKeyQuery: { type: "apiKey", in: "query", name: "api_key", description: "The service API key (SERVICE_API_KEY)." },
   ServiceKey: { type: "apiKey", in: "header", name: "x-service-key", description: "The service API key (SERVICE_API_KEY)." },
   LegacyKey: { type: "apiKey", in: "header", name: "x-legacy-key", description: "The service API key, legacy header." },
+  PublisherKey: {
+    type: "http",
+    scheme: "bearer",
+    description: "A publisher API key (npk_..., POST /v1/admin/publishers/{publisher}/keys): acts on that publisher's articles only. SERVICE_API_KEY is accepted as a Bearer token too.",
+  },
   AdminToken: {
     type: "apiKey",
     in: "header",
@@ -65,7 +70,7 @@ const API_KEY_SCHEMES = {
     type: "apiKey",
     in: "header",
     name: "x-legacy-signature",
-    description: 't=<unix seconds>,v1=<hex HMAC-SHA256(PUBLISH_WEBHOOK_SECRET, "<t>.<raw body>")>; 300 s tolerance.',
+    description: 't=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>, the secret being PUBLISH_WEBHOOK_SECRET or the publisher\'s own; 300 s tolerance.',
   },
 };
 

@@ -1,5 +1,6 @@
 import type * as v from "valibot";
 import type { Listener } from "../kernel/listener-tokens";
+import type { ApiCaller } from "./auth";
 import type { RateBucket } from "./rate-limit";
 
 export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -28,6 +29,8 @@ type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 export interface RouteInput<P, Q, B, H, A extends AuthKind = AuthKind> {
   /** The listener whose account token (`listener_token`) or private feed token (`feed_token`) is in the path. */
   listener: A extends "listener_token" | "feed_token" ? Listener : undefined;
+  /** Who holds the API key (`api_key`) or signed the webhook (`webhook_signature`): the operator or one publisher. */
+  caller: A extends "api_key" | "webhook_signature" ? ApiCaller : undefined;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;

@@ -5,6 +5,7 @@ import * as ledger from "./tables/ledger";
 import * as listeners from "./tables/listeners";
 import * as mail from "./tables/mail";
 import * as narration from "./tables/narration";
+import * as publishers from "./tables/publishers";
 import * as web from "./tables/web";
 import * as x402 from "./tables/x402";
 
@@ -14,10 +15,11 @@ export * from "./tables/ledger";
 export * from "./tables/listeners";
 export * from "./tables/mail";
 export * from "./tables/narration";
+export * from "./tables/publishers";
 export * from "./tables/web";
 export * from "./tables/x402";
 
-export const schema = { ...agents, ...articles, ...ledger, ...listeners, ...mail, ...narration, ...web, ...x402 };
+export const schema = { ...agents, ...articles, ...ledger, ...listeners, ...mail, ...narration, ...publishers, ...web, ...x402 };
 
 /** The drizzle client over the D1 binding. */
 export function database(env: Pick<Env, "DB">) {

@@ -41,10 +41,10 @@ export async function createJob(env: Pick<Env, "DB" | "RENDER_QUEUE">, job: NewJ
   return row;
 }
 
-/** A job with the slug of its article (null for raw-text jobs), or undefined when unknown. */
-export async function findJob(db: Database, id: string): Promise<{ job: JobRow; slug: string | null } | undefined> {
+/** A job with the slug and publisher of its article (null for raw-text jobs), or undefined when unknown. */
+export async function findJob(db: Database, id: string): Promise<{ job: JobRow; slug: string | null; publisher: string | null } | undefined> {
   const [hit] = await db
-    .select({ job: renderJobs, slug: articles.slug })
+    .select({ job: renderJobs, slug: articles.slug, publisher: articles.publisher })
     .from(renderJobs)
     .leftJoin(articles, eq(articles.id, renderJobs.articleId))
     .where(eq(renderJobs.id, id))

@@ -1,5 +1,6 @@
 import { eq, like, or, sql } from "drizzle-orm";
 import { contentHash } from "../kernel/article-text";
+import { mayActFor, type ApiCaller } from "../core/auth";
 import { ApiError, ValidationError } from "../core/errors";
 import { articles, creators, database, isActiveJob, renderJobs, type Database } from "../db";
 import { latestJob } from "./article-audio-service";
@@ -50,12 +51,14 @@ async function renderInFlight(db: Database, articleId: number): Promise<boolean>
  * Upserts a published article and queues its pre-render when it is new, its text or voice
  * changed, or its last render failed. Article and job are written in one D1 batch; the Queue message follows.
  */
-export async function publishArticle(env: Pick<Env, "DB" | "RENDER_QUEUE">, req: PublishRequest): Promise<PublishResponse> {
+export async function publishArticle(env: Pick<Env, "DB" | "RENDER_QUEUE">, req: PublishRequest, caller: ApiCaller): Promise<PublishResponse> {
   const db = database(env);
   const { slug, existing } = await target(db, req);
   if (existing?.visibility === "listener_private") {
     throw new ApiError("conflict", "that slug belongs to a listener-forwarded article");
   }
+  // A publisher's own signing secret publishes and updates that publisher's articles only.
+  if (existing && !mayActFor(caller, existing.publisher)) throw new ApiError("conflict", "that slug belongs to another publisher's article");
   const creatorId = req.creator ? await creatorIdOf(db, req.creator) : null;
   const hash = await contentHash(req);
   const changed = !existing || existing.contentHash !== hash;

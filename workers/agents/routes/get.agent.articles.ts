@@ -10,12 +10,13 @@ export const getAgentArticles = route({
   path: "/v1/agent/articles",
   tag: "agents",
   operationId: "search_articles",
-  summary: "search_articles: full-text search of the public archive",
+  summary: "search_articles: full-text search of the public archive (OAuth bearer token with articles:read)",
   description: search_articles.description,
   auth: "none",
   query: v.object({ q: query, vertical, limit }),
-  responses: toolResponses(search_articles),
+  responses: toolResponses(search_articles, { bearer: true }),
   handle({ query, request, env }) {
-    return toolResponse(search_articles, { query: query.q, vertical: query.vertical, limit: query.limit }, request, env);
+    // README "REST for agents": this operation takes a bearer token (MCP's search_articles stays open).
+    return toolResponse(search_articles, { query: query.q, vertical: query.vertical, limit: query.limit }, request, env, { bearer: true });
   },
 });

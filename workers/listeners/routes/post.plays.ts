@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import * as v from "valibot";
+import { mayActFor } from "../../core/auth";
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
@@ -45,13 +46,14 @@ export const recordPlay = route({
     200: { description: "The play and its legs", schema: PlayResponse },
     404: { description: "Unknown article or listener token" },
   },
-  async handle({ env, body }) {
+  async handle({ env, body, caller }) {
     const db = database(env);
     const [article, listener] = await Promise.all([
       db.query.articles.findFirst({ where: eq(articles.slug, body.article_slug), columns: { id: true, publisher: true } }),
       body.listener_token ? listenerByToken(db, body.listener_token) : undefined,
     ]);
-    if (!article) throw new ApiError("not_found", "no article with this slug");
+    // A publisher key records plays of its own publisher's articles only; another's is not found.
+    if (!article || !mayActFor(caller, article.publisher)) throw new ApiError("not_found", "no article with this slug");
     if (body.listener_token && !listener) throw new ApiError("not_found", "no listener with this token");
     const listenerId = listener?.id ?? null;
     const split = splitPlay(body.amount_micros);

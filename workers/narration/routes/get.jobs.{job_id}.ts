@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { mayActFor } from "../../core/auth";
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
 import { database } from "../../db/index";
@@ -17,9 +18,10 @@ export const getJob = route({
     200: { description: "The job", schema: JobView },
     404: { description: "Unknown job" },
   },
-  async handle({ env, params }) {
+  async handle({ env, params, caller }) {
     const hit = await findJob(database(env), params.job_id);
-    if (!hit) throw new ApiError("not_found", "no job with that id");
+    // A publisher key sees the jobs of its own articles; a raw-text job is open to whoever holds its random id.
+    if (!hit || (hit.publisher !== null && !mayActFor(caller, hit.publisher))) throw new ApiError("not_found", "no job with that id");
     return Response.json(jobView(env, hit.job, hit.slug), { headers: { "Cache-Control": "no-store" } });
   },
 });

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import * as v from "valibot";
+import { mayActFor } from "../../core/auth";
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
@@ -40,16 +41,17 @@ export const postJob = route({
     202: { description: "The queued job", schema: JobView, headers: { Location: "/v1/jobs/{job_id}" } },
     404: { description: "Unknown article_slug" },
   },
-  async handle({ env, body }) {
+  async handle({ env, body, caller }) {
     let articleId: number | null = null;
     let voice = body.voice ?? null;
     let slug: string | null = null;
     if (body.article_slug !== undefined) {
       const article = await database(env).query.articles.findFirst({
-        columns: { id: true, slug: true, voice: true },
+        columns: { id: true, slug: true, voice: true, publisher: true },
         where: eq(articles.slug, body.article_slug),
       });
-      if (!article) throw new ApiError("not_found", "no article with that slug");
+      // A publisher key narrates its own publisher's articles only; another's is not found.
+      if (!article || !mayActFor(caller, article.publisher)) throw new ApiError("not_found", "no article with that slug");
       ({ id: articleId, slug } = article);
       voice ??= article.voice;
     }

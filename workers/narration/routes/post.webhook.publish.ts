@@ -8,16 +8,17 @@ export const postPublishWebhook = route({
   tag: "narration",
   summary: "Publisher CMS webhook: upsert an article and pre-render its audio",
   description:
-    "Signed with header x-legacy-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(PUBLISH_WEBHOOK_SECRET, \"<t>.<raw body>\")>. " +
+    "Signed with header x-legacy-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, \"<t>.<raw body>\")>, where the secret is PUBLISH_WEBHOOK_SECRET " +
+    "or the publisher's own signing secret (POST /v1/admin/publishers/{publisher}/webhook-secret), which publishes that publisher's articles only. " +
     "A missing, malformed or wrong signature, or a timestamp more than 300 s from now, answers 401 and changes nothing. " +
     "Re-publishing updates the article and renders again only when the title, body or voice changed.",
   auth: "webhook_signature",
   body: PublishRequest,
   responses: {
     200: { description: "The article was stored", schema: PublishResponse },
-    409: { description: "The slug belongs to a listener-forwarded article" },
+    409: { description: "The slug belongs to a listener-forwarded article, or to another publisher's article (publisher secret)" },
   },
-  async handle({ env, body }) {
-    return Response.json(await publishArticle(env, body));
+  async handle({ env, body, caller }) {
+    return Response.json(await publishArticle(env, body, caller));
   },
 });
