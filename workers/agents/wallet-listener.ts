@@ -25,8 +25,8 @@ export function findWalletListener(env: Pick<Env, "DB">, address: string): Promi
 
 /**
  * The listener the wallet at `address` holds, created on its first subscription. One upsert, so
- * concurrent first calls give one row. A row that has the placeholder e-mail but another (or no)
- * wallet was not made here (someone subscribed that address by e-mail): it is never taken over.
+ * concurrent first calls give one row. The e-mail endpoints refuse .invalid addresses, and a row with
+ * the placeholder e-mail but another (or no) wallet is still never taken over.
  */
 export async function walletListener(env: Pick<Env, "DB"> & object, address: string): Promise<Listener> {
   const [account, feed] = await Promise.all([mintToken(env), mintToken(env)]);

@@ -9,6 +9,9 @@ export const Email = v.pipe(
   v.toLowerCase(),
   v.maxLength(254),
   v.email("must be an e-mail address"),
+  // RFC 6761 §6.4: nothing under .invalid receives mail. Wallet-held subscriptions use such addresses
+  // as placeholders (workers/agents/wallet-listener.ts), so a person can never claim one by e-mail.
+  v.check((email) => !/\.invalid$/.test(email), "must be an address that can receive mail (not under .invalid)"),
   v.description("E-mail address; compared case-insensitively."),
 );
 

@@ -41,6 +41,7 @@ describe("POST /v1/listeners/subscribe", () => {
   it.each([
     ["a vertical outside the catalog", { email: "x@example.test", verticals: ["astrology"] }],
     ["a bad e-mail", { email: "not-an-email", verticals: [] }],
+    ["a wallet placeholder address under .invalid", { email: "0xabc@wallet.invalid", verticals: [] }],
   ])("rejects %s with 422 and writes nothing", async (_, body) => {
     const res = await call("/v1/listeners/subscribe", jsonBody("POST", body));
     expect(res.status).toBe(422);
