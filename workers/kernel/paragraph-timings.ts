@@ -46,6 +46,15 @@ export function startsInSeconds(samples: number[] | null, paragraphs: number): n
   return samples.map((s) => s / MASTER_SAMPLE_RATE);
 }
 
+// Encoder delay. Starts are on the master's timeline, which every encoding shares: the WAV is the
+// master's samples; an Ogg Opus decoder drops the pre-skip its OpusHead records (RFC 7845 §4.2), so
+// Opus plays master sample n at n / rate. The MP3 has no gapless (LAME/Xing) header, so a decoder
+// plays LAME's delay first (576 encoder plus 529 decoder samples: 46 ms at 24 kHz) and every moment
+// comes up to 46 ms after its master time. A recorded start sits in the pause before its paragraph,
+// 15 ms ahead of the onset (the join's guard), so in the MP3 the paragraph's speech begins 15 to 61 ms
+// after its recorded start: a highlight leads the voice a little and never trails it. Shifting the
+// starts by the delay would put them wrong for Opus, WAV and the decoders that do trim it.
+
 /**
  * Where each paragraph of narratedParagraphs(article) starts in the article's audio
  * (article.audioKey), in seconds from the start of the canonical audio: ascending, the first at
