@@ -57,9 +57,10 @@ export function startsInSeconds(samples: number[] | null, paragraphs: number): n
 
 /**
  * Where each paragraph of narratedParagraphs(article) starts in the article's audio
- * (article.audioKey), in seconds from the start of the canonical audio: ascending, the first at
- * about 0.1 s (the lead-in silence), one per paragraph. The same timeline holds for the MP3, the Opus
- * and the WAV (README "Paragraph timings" on encoder delay). Null when the article has no audio yet,
+ * (article.audioKey), in seconds from the start of the audio: ascending, the first at about 0.1 s
+ * (the lead-in silence), one per paragraph, each in the pause just before its paragraph's speech.
+ * They hold for the MP3 the player plays, and for the Opus and the WAV (encoder delay above). Pass
+ * the article's row (or its slug's title, body_text and audio_key). Null when the article has no audio yet,
  * or its audio was rendered before timings were recorded, or for another version of its text: then
  * the caller has no timings and must not invent them.
  */
