@@ -1,6 +1,7 @@
 // vitest globalSetup: a loopback HTTP service through which tests running in workerd check rendered
-// files with ffprobe (codec, duration) and ffmpeg's ebur128 filter (integrated loudness, true peak).
-// Tests POST the file's bytes to the URL provided as "audioProbeUrl".
+// files with ffprobe (codec, duration) and ffmpeg's ebur128 filter (integrated loudness, true peak),
+// or find their pauses with ffmpeg's silencedetect filter. Tests POST the file's bytes to the URL
+// provided as "audioProbeUrl" (/probe), or to its sibling /silences.
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -30,16 +31,38 @@ async function probe(file) {
   };
 }
 
+/**
+ * The silences ffmpeg's silencedetect finds in the decoded file: stretches below `noise` dBFS lasting
+ * at least `min` seconds, as [start, end] in seconds of the decoded stream. A silence still open at
+ * the end of the file has no silence_end line and ends at the file's end.
+ */
+async function silences(file, noise, min) {
+  const { stderr } = await run("ffmpeg", ["-nostats", "-hide_banner", "-i", file, "-af", `silencedetect=noise=${noise}dB:d=${min}`, "-f", "null", "-"], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const found = [];
+  for (const [, kind, at] of stderr.matchAll(/silence_(start|end): (-?[\d.]+)/g)) {
+    if (kind === "start") found.push([Number(at), null]);
+    else if (found.length) found[found.length - 1][1] = Number(at);
+  }
+  const { stdout } = await run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file]);
+  return found.map(([start, end]) => [start, end ?? Number(stdout)]);
+}
+
 export default async function setup({ provide }) {
   const dir = await mkdtemp(path.join(tmpdir(), "audio-probe-"));
   let n = 0;
   const server = createServer(async (req, res) => {
     const chunks = [];
     for await (const c of req) chunks.push(c);
-    const file = path.join(dir, `${n++}.${new URL(req.url, "http://x").searchParams.get("ext") ?? "bin"}`);
+    const url = new URL(req.url, "http://x");
+    const file = path.join(dir, `${n++}.${url.searchParams.get("ext") ?? "bin"}`);
     try {
       await writeFile(file, Buffer.concat(chunks));
-      const result = await probe(file);
+      const result =
+        url.pathname === "/silences"
+          ? await silences(file, Number(url.searchParams.get("noise")), Number(url.searchParams.get("min")))
+          : await probe(file);
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result));
     } catch (err) {
       res.writeHead(500).end(String(err?.stderr || err));

@@ -22,3 +22,16 @@ export async function probeAudio(bytes: BodyInit, ext: string): Promise<Probe> {
   if (!res.ok) throw new Error(`ffprobe failed: ${await res.text()}`);
   return res.json();
 }
+
+/**
+ * The pauses of an audio file by ffmpeg's silencedetect: [start, end] in seconds of the decoded
+ * stream for every stretch below `noiseDb` dBFS lasting at least `minSeconds`, in order.
+ */
+export async function detectSilences(bytes: BodyInit, ext: string, noiseDb: number, minSeconds: number): Promise<[number, number][]> {
+  const url = new URL(inject("audioProbeUrl"));
+  url.pathname = "/silences";
+  url.search = new URLSearchParams({ ext, noise: String(noiseDb), min: String(minSeconds) }).toString();
+  const res = await fetch(url, { method: "POST", body: bytes });
+  if (!res.ok) throw new Error(`silencedetect failed: ${await res.text()}`);
+  return res.json();
+}

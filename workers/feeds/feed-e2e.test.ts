@@ -47,6 +47,9 @@ describe("a published article becomes an episode", () => {
 
     const transcript = await call(new URL(item.podcast!.transcripts![0].url!).pathname);
     expect(transcript.status).toBe(200);
-    expect(await transcript.text()).toContain("Then the captain struck from distance.");
+    const vtt = await transcript.text();
+    expect(vtt).toContain("Then the captain struck from distance.");
+    // The render recorded where each paragraph starts: the title is its own cue, from the end of the 0.1 s lead-in.
+    expect(vtt).toMatch(/^WEBVTT\n\n1\n00:00:00\.100 --> [\d:.]+\nLate Winner at the Harbour Ground\.\n\n2\n/);
   });
 });

@@ -1,7 +1,9 @@
 /**
- * WebVTT transcripts built from the article text (https://www.w3.org/TR/webvtt1/). The narration
- * reads the text in order at a steady pace, so each cue's timing is its share of the characters
- * times the audio duration: close enough for following along and for search.
+ * WebVTT transcripts built from the article text (https://www.w3.org/TR/webvtt1/). The text comes in
+ * stretches whose start in the audio is known: each paragraph at the start the render recorded
+ * (README "Paragraph timings"), or, for audio rendered before timings, the whole text from 0. Within
+ * a stretch the narration reads at a steady pace, so each cue's timing is its share of the stretch's
+ * characters times the stretch's duration: exact at every paragraph, close enough between.
  */
 
 /** Longest cue text, in characters (a two-line caption). */
@@ -49,15 +51,25 @@ function escapeCue(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** The WebVTT document for `text` narrated over `durationSeconds`. */
-export function webVtt(text: string, durationSeconds: number): string {
-  const cues = cueTexts(text);
-  const total = cues.reduce((n, c) => n + c.length, 0) || 1;
-  let at = 0;
-  const blocks = cues.map((cue, i) => {
-    const start = at;
-    at += (cue.length / total) * durationSeconds;
-    return `${i + 1}\n${timestamp(start)} --> ${timestamp(Math.max(at, start + 0.001))}\n${escapeCue(cue)}`;
+/** A stretch of narrated text and where its narration starts, in seconds; it lasts until the next one starts. */
+export interface TimedText {
+  text: string;
+  start: number;
+}
+
+/** The WebVTT document for `stretches` (in order) narrated in audio of `durationSeconds`. */
+export function webVtt(stretches: TimedText[], durationSeconds: number): string {
+  const blocks: string[] = [];
+  stretches.forEach(({ text, start }, s) => {
+    const end = stretches[s + 1]?.start ?? durationSeconds;
+    const cues = cueTexts(text);
+    const total = cues.reduce((n, c) => n + c.length, 0) || 1;
+    let at = start;
+    for (const cue of cues) {
+      const from = at;
+      at += (cue.length / total) * (end - start);
+      blocks.push(`${blocks.length + 1}\n${timestamp(from)} --> ${timestamp(Math.max(at, from + 0.001))}\n${escapeCue(cue)}`);
+    }
   });
   return ["WEBVTT", ...blocks].join("\n\n") + "\n";
 }
