@@ -12,6 +12,8 @@ const WIDTHS = [
   { name: "1280", width: 1280, height: 800 },
 ];
 const LISTENER_EMAIL = "screenshots@example.test";
+/** The listener's pages under /listen, signed in: overview, queue, flo, account, and the delete confirmation. */
+const LISTENER_PAGES = ["", "/queue", "/flo", "/account", "/delete"];
 
 let platform;
 const base = process.env.BASE ?? (platform = await startPlatform(Number(process.env.PORT ?? 8806), ".wrangler/screenshots-state")).base;
@@ -80,8 +82,9 @@ try {
     await shoot(context, "article", `/articles/${slug}`, size);
     // The embed as a publisher's iframe shows it: the snippet's height.
     await shoot(context, "embed", `/embed/article/${slug}`, size, { fullPage: false, height: 420 });
+    if (signedIn) await shoot(context, "listen-signed-out", "/listen", size);
     await context.close();
-    if (signedIn) for (const p of ["", "/queue", "/flo", "/account"]) await shoot(listener, `listen${p.replace("/", "-")}`, `/listen${p}`, size);
+    if (signedIn) for (const p of LISTENER_PAGES) await shoot(listener, `listen${p.replace("/", "-")}`, `/listen${p}`, size);
   }
   if (!signedIn) console.log("(no listener pages on this platform: /listen answered 404)");
 } finally {
