@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addArticle } from "../../test/support/articles";
+import { call } from "../../test/support/client";
 import { addNarratedArticle, openPage } from "../../test/support/web";
 
 /** The embeddable player at {WEB_URL}/embed/article/{slug} (README "Web front-end"). */
@@ -32,6 +33,14 @@ describe("embed player page", () => {
     expect(html).toContain('aria-label="Seek"');
     expect(html).toContain('type="application/json+oembed"');
     expect(html).toContain(`<link rel="canonical" href="https://web.test/articles/${article.slug}">`);
+  });
+
+  it("answers HEAD with the headers of GET and no body", async () => {
+    const { article } = await addNarratedArticle();
+    const res = await call(`https://web.test/embed/article/${article.slug}`, { method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors *");
+    expect(await res.text()).toBe("");
   });
 
   it("without recorded timings, shows the text but invents no starts", async () => {

@@ -63,6 +63,9 @@ async function render(page: Page, request: Request, env: Env, ctx: ExecutionCont
 
 /** The response of a web page, or undefined when the request is for none of them. */
 export function serveWebPage(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> | undefined {
-  const page = pageFor(request.method, new URL(request.url).pathname);
-  return page ? render(page, request, env, ctx) : undefined;
+  // HEAD is GET without the body (RFC 9110 §9.3.2): link checkers and oEmbed consumers send it.
+  const head = request.method === "HEAD";
+  const page = pageFor(head ? "GET" : request.method, new URL(request.url).pathname);
+  if (!page) return undefined;
+  return head ? render(page, request, env, ctx).then((res) => new Response(null, res)) : render(page, request, env, ctx);
 }

@@ -107,8 +107,11 @@ function setUp(root: HTMLElement): void {
   audio.addEventListener("ratechange", () => (speed.value = String(audio.playbackRate)));
   audio.addEventListener("error", () => (status.textContent = "The audio could not be loaded."));
 
-  // Keyboard shortcuts anywhere in the player, as video sites use them: k or Space, j and l, arrows.
-  document.addEventListener("keydown", (e) => {
+  // Keyboard shortcuts, as video sites use them: k or Space, j and l, arrows. In the embed the whole
+  // frame is the player; on the article page only the player is, so Space still scrolls the text.
+  const scope: HTMLElement | Document = document.body.classList.contains("embed") ? document : root;
+  scope.addEventListener("keydown", (event) => {
+    const e = event as KeyboardEvent;
     const target = e.target as HTMLElement;
     if (e.altKey || e.ctrlKey || e.metaKey || target.closest("input, select, textarea, button, a, [data-start]")) return;
     const keys: Record<string, () => void> = {
