@@ -1,4 +1,5 @@
 import { articlePageUrl, embedPlayerUrl, webUrl } from "../core/config";
+import { verticalLabel } from "../kernel/verticals";
 import { articleView, type ArticleView } from "./article-view";
 import { PUBLIC_CACHE } from "./embed";
 import { oembedDiscovery } from "./oembed";
@@ -37,7 +38,7 @@ function cardTags(env: object, view: ArticleView): string {
     meta("property", "og:image", image),
     meta("property", "og:image:width", "1200"),
     meta("property", "og:image:height", "630"),
-    meta("property", "og:image:alt", `${view.vertical.replace(/_/g, " ")} topic art`),
+    meta("property", "og:image:alt", `${verticalLabel(view.vertical)} topic art`),
     meta("name", "description", description(view)),
     meta("name", "twitter:title", view.title),
     meta("name", "twitter:description", description(view)),
@@ -72,7 +73,7 @@ export function articleJsonLd(env: object, view: ArticleView): Record<string, un
     image: [articleArtUrl(env, view)],
     datePublished: (view.publishedAt ?? view.createdAt).toISOString(),
     dateModified: (view.updatedAt ?? view.publishedAt ?? view.createdAt).toISOString(),
-    articleSection: view.vertical,
+    articleSection: verticalLabel(view.vertical),
     publisher: { "@type": "Organization", name: view.publisher },
     author: { "@type": "Organization", name: view.publisher },
     ...(view.url ? { isBasedOn: view.url } : {}),
@@ -97,7 +98,7 @@ function jsonScript(value: unknown): string {
 }
 
 function byline(view: ArticleView): string {
-  const parts = [escapeHtml(view.publisher), escapeHtml(view.vertical.replace(/_/g, " "))];
+  const parts = [escapeHtml(view.publisher), escapeHtml(verticalLabel(view.vertical))];
   const date = view.publishedAt ?? view.createdAt;
   parts.push(`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 10)}</time>`);
   if (view.listenSeconds) parts.push(`${Math.max(1, Math.round(view.listenSeconds / 60))} min listen`);

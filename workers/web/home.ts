@@ -1,14 +1,12 @@
 import { articlePageUrl, baseUrl, webUrl } from "../core/config";
 import { serviceFeedPath } from "../kernel/feed-paths";
 import { trendingArticles } from "../kernel/trending";
-import { LISTENER_VERTICALS, PODCAST_VERTICALS } from "../kernel/verticals";
+import { PODCAST_VERTICALS, verticalLabel as label } from "../kernel/verticals";
 import { escapeHtml } from "./page";
 import { siteFooter, siteHeader } from "./site-chrome";
 import { sitePage } from "./site-page";
 
 const TRENDING_COUNT = 10;
-
-const label = (slug: string) => LISTENER_VERTICALS.find((v) => v.slug === slug)?.label ?? slug.replace(/_/g, " ");
 
 /** Each podcast vertical with its public feed (README "Podcast feeds"). */
 function verticalsSection(env: object): string {
