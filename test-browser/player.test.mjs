@@ -80,6 +80,14 @@ test("the player plays inside another site's frame, and the highlight follows th
   // Past the first paragraph's start, the first paragraph (index 1) is the one highlighted.
   await until(frame, (s) => document.querySelector("audio").currentTime > s + 0.3, paragraphStarts[1], "playback reaches the first paragraph");
   assert.deepEqual(await highlighted(frame), [1]);
+
+  // Duration and remaining time from the audio itself; lock-screen metadata from the article.
+  const duration = await audio.evaluate((a) => a.duration);
+  const clock = (s) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, "0")}`;
+  assert.equal(await frame.locator('[data-el="duration"]').textContent(), clock(duration));
+  assert.match(await frame.locator('[data-el="remaining"]').textContent(), /^-\d+:\d\d$/);
+  const metadata = await frame.evaluate(() => ({ title: navigator.mediaSession.metadata?.title, artist: navigator.mediaSession.metadata?.artist }));
+  assert.deepEqual(metadata, { title: ARTICLE.title, artist: ARTICLE.publisher });
   await page.close();
 });
 
@@ -97,10 +105,15 @@ test("a click on a paragraph seeks there; the speed control sets playbackRate", 
   await frame.getByLabel("Speed").selectOption("0.75");
   assert.equal(await audio.evaluate((a) => a.playbackRate), 0.75);
 
-  // Skip back from the keyboard: Tab to the button, Enter.
+  // From the keyboard: Enter on a focused paragraph plays from there; Enter on "Back 15 seconds" skips.
+  await frame.locator('[data-index="2"]').focus();
+  await page.keyboard.press("Enter");
+  await until(frame, (s) => Math.abs(document.querySelector("audio").currentTime - s) < 1, paragraphStarts[2], "Enter on paragraph 2 seeks there");
+  assert.deepEqual(await highlighted(frame), [2]);
+  const before = await currentTime(audio);
   await frame.getByRole("button", { name: "Back 15 seconds" }).focus();
   await page.keyboard.press("Enter");
-  await until(frame, () => document.querySelector("audio").currentTime < 3, undefined, "skip back 15 s");
+  await until(frame, (t) => document.querySelector("audio").currentTime < Math.max(1, t - 10), before, "skip back 15 s");
   await page.close();
 });
 
