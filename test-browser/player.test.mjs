@@ -136,6 +136,11 @@ test("axe-core finds no serious or critical violation on the player, the article
     await page.waitForLoadState("load");
     await expectAccessible(page, path);
   }
+  // The built script is served by wrangler's assets under its content hash, cached immutable.
+  const script = await page.locator('script[type="module"]').getAttribute("src");
+  const asset = await fetch(`${platform.base}${script}`);
+  assert.equal(asset.status, 200);
+  assert.equal(asset.headers.get("cache-control"), "public, max-age=31536000, immutable");
   // The embed at 320 px wide: nothing scrolls sideways.
   await page.setViewportSize({ width: 320, height: 480 });
   await page.goto(`${platform.base}/embed/article/${ARTICLE.slug}`);

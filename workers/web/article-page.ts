@@ -1,12 +1,11 @@
 import { articlePageUrl, embedPlayerUrl, webUrl } from "../core/config";
 import { verticalLabel } from "../kernel/verticals";
 import { articleView, type ArticleView } from "./article-view";
-import { PUBLIC_CACHE } from "./embed";
 import { oembedDiscovery } from "./oembed";
 import { escapeHtml } from "./page";
 import { articleArtUrl, EMBED_HEIGHT, embedSnippet, paragraphAttributes, playerMarkup, subscribeUrl } from "./player-markup";
 import { siteFooter, siteHeader } from "./site-chrome";
-import { sitePage } from "./site-page";
+import { PUBLIC_CACHE, sitePage } from "./site-page";
 
 /** The description cards and search results show: the summary, else the start of the text. */
 function description(view: ArticleView): string {

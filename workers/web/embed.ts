@@ -1,13 +1,9 @@
 import { articlePageUrl } from "../core/config";
-import type { ArticleView } from "./article-view";
-import { articleView } from "./article-view";
+import { articleView, type ArticleView } from "./article-view";
 import { oembedDiscovery } from "./oembed";
 import { escapeHtml } from "./page";
 import { paragraphAttributes, playerMarkup, subscribeUrl } from "./player-markup";
-import { sitePage } from "./site-page";
-
-/** Public pages may sit in shared caches for a minute, as GET /v1/articles/{slug} does. */
-export const PUBLIC_CACHE = { "Cache-Control": "public, max-age=60" } as const;
+import { PUBLIC_CACHE, sitePage } from "./site-page";
 
 /** The framed page of an article that is not there for anonymous viewers: no audio, noindex. */
 function missing(env: object): Response {

@@ -4,7 +4,7 @@ import { trendingArticles } from "../kernel/trending";
 import { PODCAST_VERTICALS, verticalLabel as label } from "../kernel/verticals";
 import { escapeHtml } from "./page";
 import { siteFooter, siteHeader } from "./site-chrome";
-import { sitePage } from "./site-page";
+import { PUBLIC_CACHE, sitePage } from "./site-page";
 
 const TRENDING_COUNT = 10;
 
@@ -43,6 +43,6 @@ ${search}<section aria-labelledby="trending"><h2 id="trending">Trending now</h2>
 ${verticalsSection(env)}</main>${siteFooter(env)}`,
     scripts: ["home.js"],
     canonical: `${webUrl(env)}/`,
-    headers: { "Cache-Control": "public, max-age=60" },
+    headers: PUBLIC_CACHE,
   });
 }

@@ -10,6 +10,9 @@ export function assetPath(name: AssetName): string {
   return assets[name];
 }
 
+/** Pages the same for everyone may sit in shared caches for a minute, as GET /v1/articles/{slug} does. */
+export const PUBLIC_CACHE = { "Cache-Control": "public, max-age=60" } as const;
+
 /** What a public page of the web front-end holds; every string field is plain text except `body` and `head`. */
 export interface SitePage {
   title: string;
