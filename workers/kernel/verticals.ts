@@ -40,3 +40,9 @@ export function canonicalPodcastVertical(input: string): string | null {
   const slug = input === "trending" ? "trending" : canonicalVertical(input);
   return slug !== null && (PODCAST_VERTICALS as readonly string[]).includes(slug) ? slug : null;
 }
+
+/** A vertical's name for people ("Finance and markets"); an unknown slug reads as its words. */
+export function verticalLabel(slug: string): string {
+  const canonical = canonicalVertical(slug);
+  return LISTENER_VERTICALS.find((v) => v.slug === canonical)?.label ?? slug.replace(/[_-]/g, " ");
+}
