@@ -2,8 +2,9 @@ import { ApiError } from "../core/errors";
 import { enforceRateLimit } from "../core/rate-limit";
 import { OAUTH_PATHS } from "../kernel/oauth/server";
 import { answerConsent, authorizePage } from "./authorize";
+import { LISTEN_PAGES } from "./listen/pages";
 import { escapeHtml, htmlPage } from "./page";
-import { confirmPage, confirmSignIn, requestSignIn, signOut, SIGN_IN_PATHS } from "./sign-in";
+import { confirmPage, confirmSignIn, requestSignIn, safeNext, signInPage, signOut, SIGN_IN_PATHS } from "./sign-in";
 
 type Page = (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
 
@@ -11,10 +12,12 @@ type Page = (request: Request, env: Env, ctx: ExecutionContext) => Response | Pr
 const PAGES: Record<string, Page> = {
   [`GET ${OAUTH_PATHS.authorize}`]: authorizePage,
   [`POST ${OAUTH_PATHS.authorize}`]: answerConsent,
+  [`GET ${SIGN_IN_PATHS.request}`]: (request) => signInPage(safeNext(new URL(request.url).searchParams.get("next"))),
   [`POST ${SIGN_IN_PATHS.request}`]: requestSignIn,
   [`GET ${SIGN_IN_PATHS.confirm}`]: (request) => confirmPage(new URL(request.url)),
   [`POST ${SIGN_IN_PATHS.confirm}`]: confirmSignIn,
   [`POST ${SIGN_IN_PATHS.signOut}`]: signOut,
+  ...LISTEN_PAGES,
 };
 
 async function render(page: Page, request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
