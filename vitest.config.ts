@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { buildWeb } from "./scripts/build-web.mjs";
 import { buildRenderWorker, renderTestWorker } from "./scripts/render-test-worker.mjs";
 import { testVars } from "./test/vars.ts";
 
@@ -11,6 +12,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(readFileSync("wrangler.toml", "utf8"))?.[1];
   buildRenderWorker();
+  // The pages name their built assets through the manifest the build writes (workers/web/client-assets.json).
+  buildWeb();
   // Two projects over the same Workers: in "e2e" the render Worker consumes the render queue. It is a
   // project of its own because a live consumer finishes jobs that other tests hold in flight, and
   // storage resets between tests cannot reach messages already queued.

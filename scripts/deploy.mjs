@@ -5,6 +5,7 @@
 // where `wrangler dev` could not serve it offline). Provider keys are secrets of the render Worker:
 // `wrangler secret put OPENAI_API_KEY -c workers/render/wrangler.toml --env production`, and so on.
 import { execFileSync } from "node:child_process";
+import { buildWeb } from "./build-web.mjs";
 import { buildVars } from "./local.mjs";
 
 function wrangler(args) {
@@ -14,6 +15,7 @@ function wrangler(args) {
 
 const varArgs = Object.entries(buildVars()).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
 
+buildWeb();
 wrangler(["d1", "migrations", "apply", "DB", "--remote", "-c", "wrangler.toml"]);
 wrangler(["deploy", "-c", "wrangler.toml", ...varArgs]);
 wrangler(["deploy", "-c", "workers/render/wrangler.toml", "--env", "production"]);

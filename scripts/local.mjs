@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { redactCredentials } from "../workers/core/redact.ts";
+import { buildWeb } from "./build-web.mjs";
 
 /** The configuration files of the two Workers; the first is the one served on the port. */
 export const CONFIGS = ["-c", "wrangler.toml", "-c", "workers/render/wrangler.toml"];
@@ -115,6 +116,8 @@ export function buildVars() {
  * With `log` (openLog), all of wrangler's output goes there; `quiet` drops its standard output.
  */
 export async function startDev({ port, persistTo, vars = {}, quiet = false, log, configs = CONFIGS, readyPath = "/v1/health", readyStatus = 200 }) {
+  // The pages' scripts and styles, current with workers/web/client (wrangler serves them as assets).
+  buildWeb();
   const varArgs = Object.entries({ ...buildVars(), ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const extra = persistTo ? ["--persist-to", persistTo] : [];
   // --local: Workers AI and other remote bindings cannot be reached offline.

@@ -22,6 +22,12 @@ export const audioObjects = sqliteTable("audio_objects", {
   wavBytes: integer("wav_bytes"),
   /** Segments the text was rendered in, one master object each (objects.ts masterObjectPaths). */
   segments: integer("segments").notNull().default(1),
+  /**
+   * Where each paragraph of the narrated text starts, in samples at MASTER_SAMPLE_RATE from the start
+   * of the master (kernel/paragraph-timings.ts), as recorded by the join; null for audio rendered
+   * before timings were recorded.
+   */
+  paragraphStarts: text("paragraph_starts", { mode: "json" }).$type<number[]>(),
   createdAt: createdAt(),
 });
 

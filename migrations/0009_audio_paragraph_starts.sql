@@ -1,0 +1,1 @@
+ALTER TABLE `audio_objects` ADD `paragraph_starts` text;

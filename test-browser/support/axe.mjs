@@ -1,0 +1,23 @@
+// The accessibility check of the browser tests: axe-core (from node_modules, never a CDN) run in the
+// page under test; a serious or critical violation fails the test with what and where it is.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/**
+ * Runs axe-core on `page` (a playwright-core Page or Frame) and fails on serious or critical
+ * violations. page.evaluate runs outside the page's Content-Security-Policy, so pages whose CSP
+ * allows only their own scripts are checked as served.
+ */
+export async function expectAccessible(page, label = page.url()) {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const result = await globalThis.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")) }));
+  });
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  assert.deepEqual(serious, [], `${label}: axe-core found serious or critical violations:\n${JSON.stringify(serious, null, 2)}`);
+  return violations;
+}

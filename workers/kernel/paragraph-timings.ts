@@ -1,0 +1,63 @@
+// The paragraphs of a narration and where each starts in its audio. The render voices the text
+// paragraph by paragraph and records, from the join itself, the sample at which each paragraph
+// starts (README "Paragraph timings"); the embed player and the feeds' WebVTT transcripts read
+// those starts back here. One split serves both sides, so the nth start is the nth paragraph.
+import { eq } from "drizzle-orm";
+import { audioObjects, database } from "../db";
+import { MASTER_SAMPLE_RATE } from "./audio-objects";
+
+/** A blank line (whitespace only between two line breaks) ends a paragraph. */
+const BLANK_LINE = /\r?\n[^\S\n]*\r?\n/;
+
+/**
+ * The paragraphs of `text`, in order: blank lines separate paragraphs; a text without any blank line
+ * takes each line break as a paragraph break. Each paragraph is trimmed with every run of whitespace
+ * made one space (a hard-wrapped line is not a paragraph); empty ones are dropped. The render splits
+ * its input with this function, so a text with no line break is one paragraph, as before.
+ */
+export function paragraphsOf(text: string): string[] {
+  return text
+    .split(BLANK_LINE.test(text) ? new RegExp(`(?:${BLANK_LINE.source})+`) : /\r?\n/)
+    .map((p) => p.replace(/\s+/g, " ").trim())
+    .filter((p) => p !== "");
+}
+
+/**
+ * The paragraphs an article's narration reads, exactly as the render splits them: the title (with a
+ * full stop, as it is read) is the first, then the body's paragraphs (paragraphsOf). `narratedText`
+ * joins these with blank lines, so paragraphsOf(narratedText(a)) equals narratedParagraphs(a).
+ */
+export function narratedParagraphs(article: { title: string; bodyText: string }): string[] {
+  return [`${article.title}.`.replace(/\s+/g, " ").trim(), ...paragraphsOf(article.bodyText)];
+}
+
+/**
+ * Recorded starts (samples at MASTER_SAMPLE_RATE, as stored in audio_objects.paragraph_starts) in
+ * seconds, or null when none were recorded (audio rendered before timings) or they do not count
+ * `paragraphs` paragraphs (audio of another version of the text).
+ */
+export function startsInSeconds(samples: number[] | null, paragraphs: number): number[] | null {
+  if (!samples || samples.length !== paragraphs) return null;
+  return samples.map((s) => s / MASTER_SAMPLE_RATE);
+}
+
+/**
+ * Where each paragraph of narratedParagraphs(article) starts in the article's audio
+ * (article.audioKey), in seconds from the start of the canonical audio: ascending, the first at
+ * about 0.1 s (the lead-in silence), one per paragraph. The same timeline holds for the MP3, the Opus
+ * and the WAV (README "Paragraph timings" on encoder delay). Null when the article has no audio yet,
+ * or its audio was rendered before timings were recorded, or for another version of its text: then
+ * the caller has no timings and must not invent them.
+ */
+export async function paragraphStarts(
+  env: Pick<Env, "DB">,
+  article: { audioKey: string | null; title: string; bodyText: string },
+): Promise<number[] | null> {
+  if (!article.audioKey) return null;
+  const row = await database(env)
+    .select({ starts: audioObjects.paragraphStarts })
+    .from(audioObjects)
+    .where(eq(audioObjects.key, article.audioKey))
+    .get();
+  return row ? startsInSeconds(row.starts, narratedParagraphs(article).length) : null;
+}
