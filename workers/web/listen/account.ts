@@ -13,6 +13,7 @@ export async function accountPage(request: Request, env: Env): Promise<Response>
   const who = await requireSignedIn(request, env);
   if (who instanceof Response) return who;
   return listenPage(
+    env,
     LISTEN_PATHS.account,
     "Your account",
     who.session,
@@ -43,6 +44,7 @@ export async function deleteConfirmPage(request: Request, env: Env): Promise<Res
   const who = await requireSignedIn(request, env);
   if (who instanceof Response) return who;
   return listenPage(
+    env,
     LISTEN_PATHS.remove,
     "Delete your account?",
     who.session,
@@ -57,7 +59,7 @@ and your sign-in stop working, and this cannot be undone.</p>
 export async function deletePage(request: Request, env: Env): Promise<Response> {
   const write = await guardWrite(request, env, LISTEN_PATHS.remove);
   if (write instanceof Response) return write;
-  if (write.field("confirm") !== "delete") return refusedWrite(LISTEN_PATHS.remove, "Confirm with the delete button.", 422, write.session);
+  if (write.field("confirm") !== "delete") return refusedWrite(env, LISTEN_PATHS.remove, "Confirm with the delete button.", 422, write.session);
   await closeAccount(env, write.listener.id);
   return seeOther(withNotice(LISTEN_PATHS.home, "deleted"), { "Set-Cookie": await endSession(request, env) });
 }

@@ -55,6 +55,7 @@ export async function floPage(request: Request, env: Env): Promise<Response> {
   const { view, queues } = await blocksWithQueues(env, who);
   const blocks = view.blocks.map((b, i) => blockHtml(who.session.csrf, b, queues[i], b.id === view.active_block.id)).join("");
   return listenPage(
+    env,
     LISTEN_PATHS.flo,
     "Your flo",
     who.session,
@@ -93,7 +94,7 @@ export async function saveFloOrder(request: Request, env: Env): Promise<Response
   const order = v.safeParse(Order, write.fields("order"));
   const shown = await shownOf(env, write, write.field("block"));
   if (!order.success || !shown || !order.output.every((s) => shown.slugs.includes(s))) {
-    return refusedWrite(LISTEN_PATHS.flo, "That order does not match the page. Reload it and try again.", 422, write.session);
+    return refusedWrite(env, LISTEN_PATHS.flo, "That order does not match the page. Reload it and try again.", 422, write.session);
   }
   await saveOrder(env, write, shown.block, order.output);
   if (request.headers.get("Accept")?.includes("application/json")) return Response.json({ manual_order: order.output }, { headers: { "Cache-Control": "no-store" } });
@@ -109,7 +110,7 @@ export async function moveFloItem(request: Request, env: Env): Promise<Response>
   const from = shown ? shown.slugs.indexOf(write.field("slug")) : -1;
   const to = direction === "up" ? from - 1 : direction === "down" ? from + 1 : -1;
   if (!shown || from < 0 || to < 0 || to >= shown.slugs.length) {
-    return refusedWrite(LISTEN_PATHS.flo, "That article cannot move there. Reload the page and try again.", 422, write.session);
+    return refusedWrite(env, LISTEN_PATHS.flo, "That article cannot move there. Reload the page and try again.", 422, write.session);
   }
   const order = [...shown.slugs];
   [order[from], order[to]] = [order[to], order[from]];

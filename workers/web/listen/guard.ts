@@ -32,8 +32,8 @@ export async function requireSignedIn(request: Request, env: Env): Promise<Signe
 }
 
 /** A refused write: nothing was changed. */
-export function refusedWrite(path: string, message: string, status: number, session: Session | null = null): Response {
-  return listenPage(path, "Not changed", session, `<p>${escapeHtml(message)}</p><p><a href="${escapeHtml(path)}">Back</a></p>`, { status });
+export function refusedWrite(env: object, path: string, message: string, status: number, session: Session | null = null): Response {
+  return listenPage(env, path, "Not changed", session, `<p>${escapeHtml(message)}</p><p><a href="${escapeHtml(path)}">Back</a></p>`, { status });
 }
 
 /**
@@ -43,12 +43,12 @@ export function refusedWrite(path: string, message: string, status: number, sess
  * the SameSite=Lax cookie as a third layer). Returns the listener and the form's fields, or the refusal.
  */
 export async function guardWrite(request: Request, env: Env, back: string): Promise<(SignedIn & { field: (name: string) => string; fields: (name: string) => string[] }) | Response> {
-  if (!fromOwnOrigin(request, env)) return refusedWrite(back, "This form must be sent from this site's own page.", 403);
+  if (!fromOwnOrigin(request, env)) return refusedWrite(env, back, "This form must be sent from this site's own page.", 403);
   const form = await request.formData().catch(() => null);
   const fields = (name: string) => (form?.getAll(name) ?? []).filter((v): v is string => typeof v === "string");
   const field = (name: string) => fields(name)[0] ?? "";
   const who = await signedIn(request, env);
   if (!who) return toSignIn(back);
-  if (!(await csrfMatches(who.session, field("csrf")))) return refusedWrite(back, "This form is out of date. Reload the page and try again.", 403, who.session);
+  if (!(await csrfMatches(who.session, field("csrf")))) return refusedWrite(env, back, "This form is out of date. Reload the page and try again.", 403, who.session);
   return { ...who, field, fields };
 }

@@ -20,8 +20,9 @@ function verticalBoxes(chosen: readonly string[]): string {
   ).join("");
 }
 
-function signedOutPage(request: Request): Response {
+function signedOutPage(request: Request, env: Env): Response {
   return listenPage(
+    env,
     LISTEN_PATHS.home,
     "Listen to the news",
     null,
@@ -72,9 +73,10 @@ function digestSection({ session, listener }: SignedIn): string {
 /** GET /listen */
 export async function overviewPage(request: Request, env: Env): Promise<Response> {
   const who = await signedIn(request, env);
-  if (!who) return signedOutPage(request);
+  if (!who) return signedOutPage(request, env);
   const url = feedUrl(env, await privateFeedToken(env, who.listener));
   return listenPage(
+    env,
     LISTEN_PATHS.home,
     "Your listening",
     who.session,
@@ -90,13 +92,14 @@ const SubscribeForm = v.object({ email: Email, verticals: VerticalList });
  * never shows the token: the mailed link proves the address before anything of the account is shown.
  */
 export async function subscribePage(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  if (!fromOwnOrigin(request, env)) return refusedWrite(LISTEN_PATHS.home, "This form must be sent from this site's own page.", 403);
+  if (!fromOwnOrigin(request, env)) return refusedWrite(env, LISTEN_PATHS.home, "This form must be sent from this site's own page.", 403);
   const form = await request.formData().catch(() => null);
   const input = v.safeParse(SubscribeForm, { email: form?.get("email") ?? "", verticals: form?.getAll("verticals") ?? [] });
-  if (!input.success) return refusedWrite(LISTEN_PATHS.home, "Give an e-mail address and choose topics from the list.", 422);
+  if (!input.success) return refusedWrite(env, LISTEN_PATHS.home, "Give an e-mail address and choose topics from the list.", 422);
   await subscribe(env, input.output.email, input.output.verticals);
   mailSignInLink(env, ctx, input.output.email, LISTEN_PATHS.home);
   return listenPage(
+    env,
     LISTEN_PATHS.subscribe,
     "Check your mail",
     null,
@@ -114,7 +117,7 @@ export async function saveVerticals(request: Request, env: Env): Promise<Respons
   const write = await guardWrite(request, env, LISTEN_PATHS.home);
   if (write instanceof Response) return write;
   const input = v.safeParse(VerticalsForm, { verticals: write.fields("verticals"), pinned: write.field("pinned") });
-  if (!input.success) return refusedWrite(LISTEN_PATHS.home, "Choose topics from the list.", 422, write.session);
+  if (!input.success) return refusedWrite(env, LISTEN_PATHS.home, "Choose topics from the list.", 422, write.session);
   await savePreferences(env, write.listener, { verticals: input.output.verticals, preferredVertical: input.output.pinned || null });
   return seeOther(withNotice(LISTEN_PATHS.home, "verticals"));
 }
@@ -124,7 +127,7 @@ export async function saveDigest(request: Request, env: Env): Promise<Response> 
   const write = await guardWrite(request, env, LISTEN_PATHS.home);
   if (write instanceof Response) return write;
   const digest = write.field("digest");
-  if (digest !== "on" && digest !== "off") return refusedWrite(LISTEN_PATHS.home, "Choose on or off.", 422, write.session);
+  if (digest !== "on" && digest !== "off") return refusedWrite(env, LISTEN_PATHS.home, "Choose on or off.", 422, write.session);
   await savePreferences(env, write.listener, { active: digest === "on" });
   return seeOther(withNotice(LISTEN_PATHS.home, digest === "on" ? "digest_on" : "digest_off"));
 }

@@ -25,5 +25,5 @@ export async function queuePage(request: Request, env: Env): Promise<Response> {
   const body = items.length
     ? `<p class="note">${counts}</p><ol>${rows}</ol>`
     : `<p>Nothing yet: new articles of your verticals appear here as they are published.</p>`;
-  return listenPage(LISTEN_PATHS.queue, "Your queue", who.session, body);
+  return listenPage(env, LISTEN_PATHS.queue, "Your queue", who.session, body);
 }
