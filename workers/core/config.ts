@@ -145,7 +145,12 @@ export function webUrl(env: object): string {
   return config(env).WEB_URL.replace(/\/+$/, "");
 }
 
-/** An article's page on the web front-end (README "Rules" 4: {web_url}/embed/article/{slug}). */
+/** An article's page on the web front-end, with its text and player (README "Web front-end"). */
 export function articlePageUrl(env: object, slug: string): string {
+  return `${webUrl(env)}/articles/${encodeURIComponent(slug)}`;
+}
+
+/** An article's embeddable player (README "Rules" 4: {web_url}/embed/article/{slug}). */
+export function embedPlayerUrl(env: object, slug: string): string {
   return `${webUrl(env)}/embed/article/${encodeURIComponent(slug)}`;
 }

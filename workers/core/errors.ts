@@ -16,6 +16,7 @@ const STATUS = {
   validation_failed: 422,
   rate_limited: 429,
   internal: 500,
+  not_implemented: 501,
   unavailable: 503,
 } as const;
 

@@ -1,3 +1,4 @@
+import { serviceFeedPath } from "../kernel/feed-paths";
 import { canonicalPodcastVertical, PODCAST_VERTICALS } from "../kernel/verticals";
 import type { HOSTS as HOST_SLUGS } from "../kernel/hosts";
 
@@ -121,7 +122,7 @@ export function serviceFeed(slug: string): FeedDefinition | undefined {
   const isVertical = (PODCAST_VERTICALS as readonly string[]).includes(canonical);
   return {
     key: `service:${canonical}`,
-    path: `/v1/podcasts/service-${canonical}.xml`,
+    path: serviceFeedPath(canonical),
     ...persona,
     author: AUTHOR,
     artPrompt: `${canonical.replace(/_/g, " ")} stories`,

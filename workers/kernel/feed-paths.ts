@@ -9,6 +9,11 @@ export function privateFeedPath(token: string): string {
   return `/v1/podcasts/u/${encodeURIComponent(token)}.xml`;
 }
 
+/** Canonical path of the public feed of a podcast vertical or host persona, e.g. service-tech. */
+export function serviceFeedPath(slug: string): string {
+  return `/v1/podcasts/service-${slug}.xml`;
+}
+
 /** How long a podcast app should wait after a 503 from a feed (README "Rules" 4: feed build failure). */
 const FEED_RETRY_AFTER_SECONDS = 60;
 

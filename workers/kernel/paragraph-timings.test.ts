@@ -10,25 +10,29 @@ describe("paragraphsOf", () => {
     expect(paragraphsOf("One line\nwrapped.\n\n \n\nTwo.\r\n\r\nThree.  ")).toEqual(["One line wrapped.", "Two.", "Three."]);
   });
 
-  it("takes line breaks as paragraph breaks in a text without blank lines", () => {
-    expect(paragraphsOf("First.\nSecond.\r\nThird.")).toEqual(["First.", "Second.", "Third."]);
-  });
-
-  it("reads a text without line breaks as one paragraph", () => {
-    expect(paragraphsOf("  Just one.   Paragraph here. ")).toEqual(["Just one. Paragraph here."]);
+  it("reads a text without blank lines as one paragraph (line breaks are whitespace, as the cache key has it)", () => {
+    expect(paragraphsOf("  Just one.\nParagraph   here. ")).toEqual(["Just one. Paragraph here."]);
   });
 });
 
 describe("narratedParagraphs", () => {
-  it("is the title then the body's paragraphs, and what the render finds in narratedText", () => {
+  it("is the title then the body's paragraphs", () => {
+    expect(narratedParagraphs({ title: "A title", bodyText: "First\nwrapped.\n\nSecond." })).toEqual(["A title.", "First wrapped.", "Second."]);
+  });
+
+  it("splits a body without blank lines where a line ends a sentence, and nowhere else", () => {
+    const bodyText = "First line\nwrapped here.\nSecond ends with a quote.\u201d\nThird: a list\nfollows?";
+    expect(narratedParagraphs({ title: "T", bodyText })).toEqual(["T.", "First line wrapped here.", "Second ends with a quote.\u201d", "Third: a list follows?"]);
+  });
+
+  it("is exactly what the render finds in narratedText", () => {
     for (const article of [
       { title: "A title", bodyText: "First.\nSecond." },
-      { title: "A title", bodyText: "First\nwrapped.\n\nSecond." },
+      { title: "A title", bodyText: "First\nwrapped.\n\n\nSecond." },
       { title: "Odd\n\ntitle", bodyText: "Only one." },
     ]) {
       expect(paragraphsOf(narratedText(article))).toEqual(narratedParagraphs(article));
     }
-    expect(narratedParagraphs({ title: "A title", bodyText: "First.\nSecond." })).toEqual(["A title.", "First.", "Second."]);
   });
 });
 

@@ -7,28 +7,33 @@ import { audioObjects, database } from "../db";
 import { MASTER_SAMPLE_RATE } from "./audio-objects";
 
 /** A blank line (whitespace only between two line breaks) ends a paragraph. */
-const BLANK_LINE = /\r?\n[^\S\n]*\r?\n/;
+const BLANK_LINES = /(?:\r?\n[^\S\n]*)+\r?\n/;
+/** A line break after the end of a sentence (closing quotes and brackets allowed). */
+const SENTENCE_END_LINE = /(?<=[.!?…:]["'”’)\]]*)[^\S\n]*\r?\n/;
+
+/** Each paragraph trimmed, every run of whitespace one space (a hard-wrapped line is no paragraph); empty ones dropped. */
+function tidy(paragraphs: string[]): string[] {
+  return paragraphs.map((p) => p.replace(/\s+/g, " ").trim()).filter((p) => p !== "");
+}
 
 /**
- * The paragraphs of `text`, in order: blank lines separate paragraphs; a text without any blank line
- * takes each line break as a paragraph break. Each paragraph is trimmed with every run of whitespace
- * made one space (a hard-wrapped line is not a paragraph); empty ones are dropped. The render splits
- * its input with this function, so a text with no line break is one paragraph, as before.
+ * The paragraphs of narrated `text`, in order: blank lines separate paragraphs. The render splits
+ * its input with this function, so a text without a blank line is one paragraph, as before timings.
  */
 export function paragraphsOf(text: string): string[] {
-  return text
-    .split(BLANK_LINE.test(text) ? new RegExp(`(?:${BLANK_LINE.source})+`) : /\r?\n/)
-    .map((p) => p.replace(/\s+/g, " ").trim())
-    .filter((p) => p !== "");
+  return tidy(text.split(BLANK_LINES));
 }
 
 /**
  * The paragraphs an article's narration reads, exactly as the render splits them: the title (with a
- * full stop, as it is read) is the first, then the body's paragraphs (paragraphsOf). `narratedText`
- * joins these with blank lines, so paragraphsOf(narratedText(a)) equals narratedParagraphs(a).
+ * full stop, as it is read) is the first, then the body's paragraphs. The body's paragraphs are
+ * separated by blank lines; a body without any blank line is split where a line ends a sentence
+ * (plain text that puts one paragraph on each line), while other line breaks are wrapping.
+ * `narratedText` joins these with blank lines, so paragraphsOf(narratedText(a)) equals narratedParagraphs(a).
  */
 export function narratedParagraphs(article: { title: string; bodyText: string }): string[] {
-  return [`${article.title}.`.replace(/\s+/g, " ").trim(), ...paragraphsOf(article.bodyText)];
+  const body = article.bodyText;
+  return tidy([`${article.title}.`, ...body.split(BLANK_LINES.test(body) ? BLANK_LINES : SENTENCE_END_LINE)]);
 }
 
 /**

@@ -25,3 +25,8 @@ export function openableBy(
   if (article.visibility !== "listener_private") return true;
   return listenerId !== null && article.ownerListenerId === listenerId;
 }
+
+/** Whether an anonymous viewer sees this article in full: the row form of `shownInFull`. */
+export function isShownInFull(article: { visibility: (typeof articles.$inferSelect)["visibility"] }): boolean {
+  return article.visibility === "public";
+}

@@ -24,7 +24,7 @@ describe("daily digest (README Rules 3, 6, 8)", () => {
     expect(mail.to).toBe("digest@example.test");
     expect(mail.text.indexOf("Curated & chosen")).toBeLessThan(mail.text.indexOf("Fresh"));
     expect(mail.text).not.toContain("Off topic");
-    expect(mail.text).toContain(`/embed/article/${curated.slug}`);
+    expect(mail.text).toContain(`/articles/${curated.slug}`);
     expect(mail.text).toContain(sub.feed_url);
     expect(mail.html).toContain("Curated &amp; chosen");
     expect(mail.html).toContain(sub.feed_url);

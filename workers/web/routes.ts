@@ -1,15 +1,24 @@
 import { ApiError } from "../core/errors";
 import { enforceRateLimit } from "../core/rate-limit";
 import { OAUTH_PATHS } from "../kernel/oauth/server";
+import { articlePage } from "./article-page";
 import { answerConsent, authorizePage } from "./authorize";
+import { embedPage } from "./embed";
+import { homePage } from "./home";
 import { LISTEN_PAGES } from "./listen/pages";
+import { oembed, OEMBED_PATH } from "./oembed";
 import { escapeHtml, htmlPage } from "./page";
 import { confirmPage, confirmSignIn, requestSignIn, safeNext, signInPage, signOut, SIGN_IN_PATHS } from "./sign-in";
+import { robots, sitemap } from "./sitemap";
 
 type Page = (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
 
 /** The server-rendered pages of the web front-end, by method and path. */
 const PAGES: Record<string, Page> = {
+  "GET /": (_request, env) => homePage(env),
+  "GET /sitemap.xml": (_request, env) => sitemap(env),
+  "GET /robots.txt": (_request, env) => robots(env),
+  [`GET ${OEMBED_PATH}`]: oembed,
   [`GET ${OAUTH_PATHS.authorize}`]: authorizePage,
   [`POST ${OAUTH_PATHS.authorize}`]: answerConsent,
   [`GET ${SIGN_IN_PATHS.request}`]: (request) => signInPage(safeNext(new URL(request.url).searchParams.get("next"))),
@@ -19,6 +28,28 @@ const PAGES: Record<string, Page> = {
   [`POST ${SIGN_IN_PATHS.signOut}`]: signOut,
   ...LISTEN_PAGES,
 };
+
+/** Pages of one article, by method and the path before its slug (the last path segment). */
+const ARTICLE_PAGES: Record<string, (env: Env, slug: string) => Promise<Response>> = {
+  "GET /embed/article/": embedPage,
+  "GET /articles/": articlePage,
+};
+
+/** The page for `method` and `path`: an exact entry of PAGES, else an article page with its slug. */
+function pageFor(method: string, path: string): Page | undefined {
+  const exact = PAGES[`${method} ${path}`];
+  if (exact) return exact;
+  const cut = path.lastIndexOf("/") + 1;
+  const articlePage = ARTICLE_PAGES[`${method} ${path.slice(0, cut)}`];
+  if (!articlePage) return undefined;
+  let slug: string;
+  try {
+    slug = decodeURIComponent(path.slice(cut));
+  } catch {
+    return undefined;
+  }
+  return (_request, env) => articlePage(env, slug);
+}
 
 async function render(page: Page, request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   try {
@@ -35,6 +66,6 @@ async function render(page: Page, request: Request, env: Env, ctx: ExecutionCont
 
 /** The response of a web page, or undefined when the request is for none of them. */
 export function serveWebPage(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> | undefined {
-  const page = PAGES[`${request.method} ${new URL(request.url).pathname}`];
+  const page = pageFor(request.method, new URL(request.url).pathname);
   return page ? render(page, request, env, ctx) : undefined;
 }

@@ -1,13 +1,27 @@
 // Joins separately synthesised pieces into one seamless track. Each piece is trimmed to its audible
 // span, faded in and out over a few milliseconds with a raised cosine (so no cut lands on a non-zero
-// sample: no clicks), and the pieces are separated by one consistent pause (no gaps that vary).
+// sample: no clicks), and the pieces are separated by fixed pauses (no gaps that vary): a sentence
+// break between pieces of one paragraph, a longer paragraph break where a paragraph begins. The join
+// reports where each piece starts, in samples, which is where the paragraph timings come from.
 // Pieces and the joined master are 16-bit, so the join peaks at 4 bytes a sample (pieces + master).
 import { floatToInt16, type Pcm, type Pcm16 } from "./pcm";
 
-/** Silence between pieces: about a sentence break. */
-const PAUSE_MS = 300;
-/** Silence kept before the first and after the last piece. */
-const EDGE_MS = 100;
+/**
+ * What precedes a piece: "start" (nothing: the start of the audio), a sentence break within a
+ * paragraph, or a paragraph break. A listener hears the structure in the pause lengths.
+ */
+export type Break = "start" | "sentence" | "paragraph";
+
+/**
+ * Silence before a piece, by its break. README "Paragraph timings": no pause is over 700 ms; a
+ * sentence break is about 0.3 s, a paragraph break about 0.6 s, and the start keeps a short lead-in.
+ * The silence after the last piece equals the lead-in; a join whose first piece follows a break
+ * (a later segment of a long render, after one ending in that silence) leads in with the rest of the
+ * pause, so segments meet with the same pauses as pieces do.
+ */
+export const PAUSE_MS: Record<Break, number> = { start: 100, sentence: 300, paragraph: 600 };
+/** Silence kept after the last piece (and before the first: PAUSE_MS.start). */
+const EDGE_MS = PAUSE_MS.start;
 /** Level under which a sample counts as silence. */
 const SILENCE_DBFS = -50;
 /** Audio kept outside the detected span, so soft onsets and releases (s, f, h) survive. */
@@ -38,12 +52,26 @@ function audibleSpan(x: Int16Array, threshold: number, guard: number): [number, 
   return [Math.max(0, start - guard), Math.min(x.length, end + guard)];
 }
 
+/** A joined track and where each piece starts in it. */
+export interface Joined extends Pcm16 {
+  /**
+   * Sample offset of each input piece's first kept sample (its audible span, with the guard). A
+   * silent piece, which is dropped, starts where the next kept piece does; null when no kept piece
+   * follows it in this join.
+   */
+  starts: (number | null)[];
+}
+
 /**
- * Joins pieces of one sample rate (from pieceToInt16); silent pieces are dropped. Consumes `pieces`:
- * each leaves the array as soon as it is copied, so the master grows while the pieces shrink.
+ * Joins pieces of one sample rate (from pieceToInt16); silent pieces are dropped. `breaks[i]` is what
+ * precedes piece i (default: "start" for the first, "sentence" for the rest); a dropped piece's break
+ * passes to the next kept piece when stronger, so a paragraph that opens with silence still gets its
+ * paragraph pause. Consumes `pieces`: each leaves the array as soon as it is copied, so the master
+ * grows while the pieces shrink.
  */
-export function joinPieces(pieces: Pcm16[]): Pcm16 {
+export function joinPieces(pieces: Pcm16[], breaks: Break[] = pieces.map((_, i) => (i === 0 ? "start" : "sentence"))): Joined {
   if (pieces.length === 0) throw new Error("joinPieces: no pieces");
+  if (breaks.length !== pieces.length) throw new Error("joinPieces: one break per piece");
   const rate = pieces[0].sampleRate;
   if (pieces.some((p) => p.sampleRate !== rate)) throw new Error("joinPieces: pieces differ in sample rate");
   const samples = (ms: number) => Math.round((ms / 1000) * rate);
@@ -51,29 +79,47 @@ export function joinPieces(pieces: Pcm16[]): Pcm16 {
   const guard = samples(GUARD_MS);
   const fade = samples(FADE_MS);
   const edge = samples(EDGE_MS);
-  const pause = samples(PAUSE_MS);
 
-  // Spans first, so the master is allocated once at its final size.
+  // Spans and pauses first, so the master is allocated once at its final size.
   const spans = pieces.map((p) => audibleSpan(p.samples, threshold, guard));
+  const pauses: number[] = [];
+  let pending: Break | null = null;
+  spans.forEach(([start, end], i) => {
+    pending = stronger(pending, breaks[i]);
+    if (end > start) {
+      const leadIn = pauses.length === 0 && pending !== "start" ? EDGE_MS : 0;
+      pauses.push(samples(PAUSE_MS[pending] - leadIn));
+      pending = null;
+    }
+  });
   const kept = spans.filter(([start, end]) => end > start);
-  const total = 2 * edge + kept.reduce((n, [start, end]) => n + end - start, 0) + pause * Math.max(0, kept.length - 1);
-  const out = new Int16Array(total);
-  let offset = edge;
-  let first = true;
+  const total = edge + kept.reduce((n, [start, end]) => n + end - start, 0) + pauses.reduce((n, p) => n + p, 0);
+  const out = new Int16Array(kept.length ? total : 2 * edge);
+  const starts: (number | null)[] = [];
+  let offset = 0;
+  let k = 0;
   for (const [start, end] of spans) {
     const piece = pieces.shift()!; // the last reference the join holds: the piece is garbage once copied
+    starts.push(null);
     if (end === start) continue;
-    if (!first) offset += pause;
-    first = false;
+    offset += pauses[k++];
+    // This piece's start is also that of the silent pieces just before it.
+    for (let j = starts.length - 1; j >= 0 && starts[j] === null; j--) starts[j] = offset;
     const length = end - start;
     out.set(piece.samples.subarray(start, end), offset);
     const f = Math.min(fade, length >> 1);
-    for (let k = 0; k < f; k++) {
-      const gain = 0.5 - 0.5 * Math.cos((Math.PI * (k + 0.5)) / f); // raised cosine, 0 -> 1
-      out[offset + k] = Math.round(out[offset + k] * gain);
-      out[offset + length - 1 - k] = Math.round(out[offset + length - 1 - k] * gain);
+    for (let n = 0; n < f; n++) {
+      const gain = 0.5 - 0.5 * Math.cos((Math.PI * (n + 0.5)) / f); // raised cosine, 0 -> 1
+      out[offset + n] = Math.round(out[offset + n] * gain);
+      out[offset + length - 1 - n] = Math.round(out[offset + length - 1 - n] * gain);
     }
     offset += length;
   }
-  return { samples: out, sampleRate: rate };
+  return { samples: out, sampleRate: rate, starts };
+}
+
+/** The break that sets the pause when both precede one piece: the start of the audio, then a paragraph. */
+function stronger(a: Break | null, b: Break): Break {
+  const rank: Record<Break, number> = { sentence: 0, paragraph: 1, start: 2 };
+  return a !== null && rank[a] > rank[b] ? a : b;
 }

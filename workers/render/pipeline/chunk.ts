@@ -1,3 +1,5 @@
+import type { Break } from "../engine/join";
+
 /**
  * Splits text into pieces of at most `maxChars`, cutting only between sentences where it can: a
  * sentence longer than the limit is cut between words, and a word longer than the limit is cut
@@ -32,4 +34,39 @@ function words(sentence: string, maxChars: number): string[] {
     for (let i = 0; i < word.length; i += maxChars) cuts.push(word.slice(i, i + maxChars));
     return cuts;
   });
+}
+
+/** A stretch of one paragraph voiced within one segment, and the break that precedes it. */
+export interface Passage {
+  /** Index of the paragraph it belongs to. */
+  paragraph: number;
+  text: string;
+  brk: Break;
+}
+
+/**
+ * Cuts paragraphs into segments of at most `maxChars` characters (one between passages), keeping
+ * paragraphs whole where they fit: a paragraph longer than the limit is cut between sentences
+ * (splitText) and continues in the next segment after a sentence break. The first passage of all
+ * follows the "start", every other paragraph's first passage a paragraph break. An empty paragraph
+ * has no passage. Segments are never empty.
+ */
+export function segmentParagraphs(paragraphs: string[], maxChars: number): Passage[][] {
+  const segments: Passage[][] = [];
+  let current: Passage[] = [];
+  let chars = 0;
+  paragraphs.forEach((paragraph, index) => {
+    const parts = paragraph.length <= maxChars ? (paragraph ? [paragraph] : []) : splitText(paragraph, maxChars);
+    parts.forEach((text, k) => {
+      const brk: Break = k > 0 ? "sentence" : segments.length === 0 && current.length === 0 ? "start" : "paragraph";
+      if (current.length > 0 && chars + 1 + text.length > maxChars) {
+        segments.push(current);
+        current = [];
+      }
+      chars = current.length === 0 ? text.length : chars + 1 + text.length;
+      current.push({ paragraph: index, text, brk });
+    });
+  });
+  if (current.length > 0) segments.push(current);
+  return segments;
 }

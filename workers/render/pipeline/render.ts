@@ -8,9 +8,11 @@ import type { Synthesizer } from "../providers/synthesizer";
 import { MAX_NARRATED_CHARS, SEGMENT_CHARS, type RenderInput, type RenderResult } from "../../kernel/render-contract";
 import { cacheKey } from "./cache-key";
 import { normaliseText } from "./normalize-text";
-import { splitText } from "./chunk";
+import { segmentParagraphs, type Passage } from "./chunk";
 import { renderWriter, type RenderWriter } from "./store";
 import { synthesizeText } from "./synthesize";
+import { ParagraphTimeline } from "./timeline";
+import { paragraphsOf } from "../../kernel/paragraph-timings";
 
 /** The configured providers of this isolate; a provider missing here is unavailable. */
 export type Synthesizers = Partial<Record<ProviderId, Synthesizer>>;
@@ -26,23 +28,28 @@ export type Synthesizers = Partial<Record<ProviderId, Synthesizer>>;
  */
 export function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, synthesizers: Synthesizers): Promise<RenderResult> {
   const voice = input.voice ?? DEFAULT_VOICE;
-  const text = normaliseText(input.text);
+  // Paragraphs (kernel/paragraph-timings.ts) are normalised one by one and joined by a line break,
+  // which normalised text never contains: the key covers the paragraph structure, since it changes
+  // the pauses and the timings, and a text of one paragraph keys as it did before paragraphs.
+  const paragraphs = paragraphsOf(input.text).map(normaliseText);
+  const text = paragraphs.join("\n");
   // Concurrent renders of one text and voice in this isolate share one render: R2 takes one write per
   // second per key, and the provider is paid once.
   const id = `${voice}\n${text}`;
   const pending = inFlight.get(id);
   if (pending) return pending;
-  const render = renderOnce(env, voice, text, synthesizers).finally(() => inFlight.delete(id));
+  const render = renderOnce(env, voice, paragraphs, synthesizers).finally(() => inFlight.delete(id));
   inFlight.set(id, render);
   return render;
 }
 
 const inFlight = new Map<string, Promise<RenderResult>>();
 
-async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: string, synthesizers: Synthesizers): Promise<RenderResult> {
+async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, paragraphs: string[], synthesizers: Synthesizers): Promise<RenderResult> {
+  const text = paragraphs.join("\n");
   const offers = candidates(voice, (p) => synthesizers[p] !== undefined && isHealthy(p));
   if (!offers) throw new Error(`unknown_voice: ${voice} is not in the catalogue`);
-  if (!text) throw new Error("no_provider: nothing to read aloud");
+  if (!paragraphs.some(Boolean)) throw new Error("no_provider: nothing to read aloud");
   // Before any provider is paid: a longer render would outlast a Queue consumer's wall time.
   if (text.length > MAX_NARRATED_CHARS) {
     throw new Error(`too_long: ${text.length} characters; one render narrates at most ${MAX_NARRATED_CHARS}`);
@@ -52,9 +59,9 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: s
   if (cached) return cached;
 
   // One segment's audio fits the isolate (render-contract.ts); the segments are voiced one at a time
-  // and each is dropped once stored. Segments meet at sentence boundaries (the normalised text has no
-  // paragraphs left); the key covers the whole text. A text of one segment is voiced as it is.
-  const segments = text.length <= SEGMENT_CHARS ? [text] : splitText(text, SEGMENT_CHARS);
+  // and each is dropped once stored. Segments meet between paragraphs where they can, else between
+  // sentences; the key covers the whole text.
+  const segments = segmentParagraphs(paragraphs, SEGMENT_CHARS);
   const failures: string[] = [];
   const failed = new Set<ProviderId>();
   for (const offer of offers) {
@@ -62,12 +69,12 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: s
     const synthesizer = synthesizers[offer.provider]!; // candidates() kept only providers with one
     const key = await cacheKey(offer.provider, offer.id, text);
     const writer = await renderWriter(env, { key, provider: offer.provider, voice: offer.id }, segments.length);
-    const result = await voiceSegments(segments, offer, synthesizer, writer).catch((err: unknown) => {
+    const result = await voiceSegments(segments, paragraphs.length, offer, synthesizer, writer).catch((err: unknown) => {
       writer.discard();
       throw err;
     });
     if (result.ok) {
-      const stored = await writer.finish();
+      const stored = await writer.finish(result.paragraphStarts);
       return { key, provider: stored.provider, voice: stored.voice, cached: false, duration_seconds: stored.durationSeconds };
     }
     writer.discard();
@@ -79,14 +86,25 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: s
   throw new Error(`no_provider: ${failures.length ? failures.join("; ") : "no configured provider offers this voice"}`);
 }
 
-/** Voices every segment with one provider and voice, so one article never mixes voices. */
-async function voiceSegments(segments: string[], offer: VoiceOffer, synthesizer: Synthesizer, writer: RenderWriter): Promise<{ ok: true } | SynthFailure> {
+/**
+ * Voices every segment with one provider and voice, so one article never mixes voices, and records
+ * where each of the `paragraphs` paragraphs starts (samples from the start of the master).
+ */
+async function voiceSegments(
+  segments: Passage[][],
+  paragraphs: number,
+  offer: VoiceOffer,
+  synthesizer: Synthesizer,
+  writer: RenderWriter,
+): Promise<{ ok: true; paragraphStarts: number[] } | SynthFailure> {
+  const timeline = new ParagraphTimeline(paragraphs);
   for (const segment of segments) {
     const voiced = await synthesizeText(segment, offer, synthesizer);
     if (!voiced.ok) return voiced;
+    timeline.add(segment, voiced.starts, voiced.pcm.samples.length);
     await writer.add(voiced.pcm);
   }
-  return { ok: true };
+  return { ok: true, paragraphStarts: timeline.finish() };
 }
 
 async function findCached(env: Pick<Env, "DB">, voice: string, text: string): Promise<RenderResult | null> {

@@ -22,8 +22,11 @@ export interface StoredRender {
 export interface RenderWriter {
   /** Stores the segment's master and feeds it to the MP3 and Opus encoders; the caller may drop it afterwards. */
   add(pcm: Pcm16): Promise<void>;
-  /** Stores the MP3 and the Opus, then the audio_objects row: a row always means every object exists. */
-  finish(): Promise<StoredRender>;
+  /**
+   * Stores the MP3 and the Opus, then the audio_objects row with where each paragraph starts (samples
+   * from the start of the master): a row always means every object exists.
+   */
+  finish(paragraphStarts: number[]): Promise<StoredRender>;
   /** Frees the encoders of a render given up (a provider failed); nothing is written. */
   discard(): void;
 }
@@ -59,7 +62,7 @@ export async function renderWriter(env: Storage, render: Omit<StoredRender, "dur
       await env.AUDIO.put(masters[added++], int16LeBytes(pcm.samples));
       samples += pcm.samples.length;
     },
-    async finish() {
+    async finish(paragraphStarts) {
       if (added !== segments) throw new Error(`render ${render.key} got ${added} of ${segments} segments`);
       parts.push(mp3.finish());
       closeOpus();
@@ -67,7 +70,7 @@ export async function renderWriter(env: Storage, render: Omit<StoredRender, "dur
       const durationSeconds = samples / MASTER_SAMPLE_RATE;
       await database(env)
         .insert(audioObjects)
-        .values({ ...render, durationSeconds, mp3Bytes, opusBytes, segments })
+        .values({ ...render, durationSeconds, mp3Bytes, opusBytes, segments, paragraphStarts })
         .onConflictDoNothing();
       return { ...render, durationSeconds };
     },

@@ -1,4 +1,4 @@
-import { joinPieces, pieceToInt16 } from "../engine/join";
+import { joinPieces, pieceToInt16, type Break } from "../engine/join";
 import { normalizeLoudness } from "../engine/loudness";
 import type { Pcm16 } from "../engine/pcm";
 import { resample } from "../engine/resample";
@@ -7,35 +7,43 @@ import { PROVIDERS, type VoiceOffer } from "../../kernel/voice-catalogue";
 import type { SynthFailure } from "../providers/result";
 import type { Synthesizer } from "../providers/synthesizer";
 import { mapBounded } from "./bounded";
-import { splitText } from "./chunk";
-
-/** A voiced text: the 16-bit master at MASTER_SAMPLE_RATE, or the first piece's failure. */
-export type VoicedText = { ok: true; pcm: Pcm16 } | SynthFailure;
+import { splitText, type Passage } from "./chunk";
 
 /**
- * Voices `text` with one provider and voice: split within the provider's limit at sentence
- * boundaries, pieces synthesised concurrently (bounded), brought to the master rate, joined without
- * clicks or gaps, and normalised to -16 LUFS integrated with true peak at most -1 dBTP. The first
- * failing piece fails the whole text, so one article never mixes voices.
+ * A voiced segment: the 16-bit master at MASTER_SAMPLE_RATE and, per passage, the sample at which it
+ * starts in the master (null: nothing audible from there on), or the first piece's failure.
  */
-export async function synthesizeText(text: string, offer: VoiceOffer, synthesizer: Synthesizer): Promise<VoicedText> {
-  const pieces = await synthesizePieces(text, offer, synthesizer);
+export type VoicedText = { ok: true; pcm: Pcm16; starts: (number | null)[] } | SynthFailure;
+
+/**
+ * Voices a segment's passages with one provider and voice: each split within the provider's limit
+ * at sentence boundaries, pieces synthesised concurrently (bounded), brought to the master rate,
+ * joined without clicks with the pause each break calls for, and normalised to -16 LUFS integrated
+ * with true peak at most -1 dBTP. Normalising changes levels, never lengths, so the join's starts
+ * hold for the master. The first failing piece fails the whole text, so one article never mixes voices.
+ */
+export async function synthesizeText(passages: Passage[], offer: VoiceOffer, synthesizer: Synthesizer): Promise<VoicedText> {
+  // A piece never spans two passages, so each passage starts with a piece of its own.
+  const plan = passages.flatMap((passage, index) =>
+    splitText(passage.text, PROVIDERS[offer.provider].maxCharsPerRequest).map((text, k) => ({ text, index, brk: k === 0 ? passage.brk : ("sentence" as Break) })),
+  );
+  const pieces = await synthesizePieces(plan.map((p) => p.text), offer, synthesizer);
   if (!Array.isArray(pieces)) return pieces;
   // joinPieces empties `pieces` as it copies, and nothing else refers to them: the join peaks at
   // pieces plus master, and from then on the master is the only copy, normalised in place.
-  const master = joinPieces(pieces);
+  const master = joinPieces(pieces, plan.map((p) => p.brk));
   normalizeLoudness(master.samples, master.sampleRate);
-  return { ok: true, pcm: master };
+  const starts = passages.map((_, index) => master.starts[plan.findIndex((p) => p.index === index)] ?? null);
+  return { ok: true, pcm: { samples: master.samples, sampleRate: master.sampleRate }, starts };
 }
 
-async function synthesizePieces(text: string, offer: VoiceOffer, synthesizer: Synthesizer): Promise<Pcm16[] | SynthFailure> {
-  const texts = splitText(text, PROVIDERS[offer.provider].maxCharsPerRequest);
+async function synthesizePieces(texts: string[], offer: VoiceOffer, synthesizer: Synthesizer): Promise<Pcm16[] | SynthFailure> {
   // Each piece is brought to the master rate and to 16 bits as it arrives, so the provider's copy
   // and the float copy are dropped early.
   const results = await mapBounded(
     texts,
     PROVIDERS[offer.provider].concurrency,
-    async (piece): Promise<VoicedText> => {
+    async (piece): Promise<{ ok: true; pcm: Pcm16 } | SynthFailure> => {
       const r = await synthesizer.synthesize(piece, offer);
       return r.ok ? { ok: true, pcm: pieceToInt16(resample(r.pcm, MASTER_SAMPLE_RATE)) } : r;
     },

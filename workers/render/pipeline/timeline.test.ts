@@ -1,0 +1,97 @@
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { tonePcm16 } from "../../../test/support/fake-fetch";
+import { audioObjects, database } from "../../db/index";
+import { narratedText } from "../../kernel/article-text";
+import { paragraphStarts } from "../../kernel/paragraph-timings";
+import { joinPieces, PAUSE_MS } from "../engine/join";
+import type { Pcm16 } from "../engine/pcm";
+import type { FetchFn } from "../providers/http";
+import { openAiSynthesizer } from "../providers/openai";
+import { segmentParagraphs } from "./chunk";
+import { renderText } from "./render";
+import { ParagraphTimeline } from "./timeline";
+
+const RATE = 24_000;
+const ms = (n: number) => Math.round((n / 1000) * RATE);
+/** A piece that is audible from its first sample to its last (a tone riding on an offset). */
+const tone = (seconds: number): Pcm16 => ({
+  samples: Int16Array.from({ length: ms(seconds * 1000) }, (_, i) => Math.round(4000 + 3000 * Math.sin((2 * Math.PI * 200 * i) / RATE))),
+  sampleRate: RATE,
+});
+const silence = (seconds: number): Pcm16 => ({ samples: new Int16Array(ms(seconds * 1000)), sampleRate: RATE });
+
+describe("the join's pauses and starts", () => {
+  it("puts a sentence pause within a paragraph and a longer paragraph pause between them, and reports each piece's start", () => {
+    const joined = joinPieces([tone(0.5), tone(0.25), tone(1)], ["start", "sentence", "paragraph"]);
+    expect(PAUSE_MS).toEqual({ start: 100, sentence: 300, paragraph: 600 });
+    expect(joined.starts).toEqual([ms(100), ms(100 + 500 + 300), ms(100 + 500 + 300 + 250 + 600)]);
+    expect(joined.samples.length).toBe(ms(100 + 500 + 300 + 250 + 600 + 1000 + 100));
+  });
+
+  it("gives a silent piece the next kept piece's start and passes its paragraph break on", () => {
+    const joined = joinPieces([tone(0.5), silence(0.4), tone(0.5), silence(0.2)], ["start", "paragraph", "sentence", "paragraph"]);
+    expect(joined.starts).toEqual([ms(100), ms(1200), ms(1200), null]);
+    expect(joined.samples.length).toBe(ms(1200 + 500 + 100));
+  });
+
+  it("leads a later segment in with the rest of its pause, so segments meet with the same pauses as pieces", () => {
+    const paragraph = joinPieces([tone(0.5)], ["paragraph"]);
+    const sentence = joinPieces([tone(0.5)], ["sentence"]);
+    // The segment before ends in PAUSE_MS.start of silence.
+    expect(paragraph.starts).toEqual([ms(600 - PAUSE_MS.start)]);
+    expect(sentence.starts).toEqual([ms(300 - PAUSE_MS.start)]);
+  });
+});
+
+describe("segmentParagraphs", () => {
+  it("keeps paragraphs whole where they fit and marks what precedes each passage", () => {
+    const segments = segmentParagraphs(["Title.", "", "One two. Three four.", "Five six seven. Eight nine ten."], 20);
+    expect(segments).toEqual([
+      [{ paragraph: 0, text: "Title.", brk: "start" }],
+      [{ paragraph: 2, text: "One two. Three four.", brk: "paragraph" }],
+      [{ paragraph: 3, text: "Five six seven.", brk: "paragraph" }],
+      [{ paragraph: 3, text: "Eight nine ten.", brk: "sentence" }],
+    ]);
+    expect(segmentParagraphs(["A b.", "C d."], 100)).toEqual([
+      [
+        { paragraph: 0, text: "A b.", brk: "start" },
+        { paragraph: 1, text: "C d.", brk: "paragraph" },
+      ],
+    ]);
+  });
+});
+
+describe("ParagraphTimeline", () => {
+  it("adds the length of the segments before to each start, and gives a paragraph with no audio the next start", () => {
+    const timeline = new ParagraphTimeline(5);
+    timeline.add([{ paragraph: 0, text: "a", brk: "start" }, { paragraph: 1, text: "b", brk: "paragraph" }], [2400, 30_000], 50_000);
+    // Paragraph 2 is empty (no passage); paragraph 3 continues from one segment into the next.
+    timeline.add([{ paragraph: 3, text: "c", brk: "paragraph" }], [12_000], 40_000);
+    timeline.add([{ paragraph: 3, text: "d", brk: "sentence" }, { paragraph: 4, text: "e", brk: "paragraph" }], [4800, null], 30_000);
+    expect(timeline.finish()).toEqual([2400, 30_000, 62_000, 62_000, 120_000]);
+  });
+});
+
+describe("a render records paragraph starts from its join", () => {
+  it("stores where each paragraph starts, whatever the lengths of the texts, and the readers get them in seconds", async () => {
+    // Each text's audio lasts as long as its first word says, not as long as its characters would.
+    const seconds: Record<string, number> = { Headline: 2, Tiny: 3, Long: 0.5 };
+    const fetchFn: FetchFn = async (_url, init) => new Response(tonePcm16(seconds[/\w+/.exec(JSON.parse(String(init.body)).input)![0]], RATE));
+    const article = { title: "Headline", bodyText: `Tiny.\n\nLong ${"words that take no time at all ".repeat(8)}end.` };
+    const result = await renderText(env, { text: narratedText(article), voice: "onyx" }, { openai: openAiSynthesizer("sk-test", fetchFn) });
+
+    // 0.1 s lead-in, each tone, a paragraph pause (0.6 s) before each paragraph after the first.
+    const expected = [ms(100), ms(100 + 2000 + 600), ms(100 + 2000 + 600 + 3000 + 600)];
+    const row = await database(env).select().from(audioObjects).where(eq(audioObjects.key, result.key)).get();
+    expect(row!.paragraphStarts).toEqual(expected);
+    expect(result.duration_seconds).toBeCloseTo((expected[2] + ms(500 + 100)) / RATE, 6);
+    const starts = await paragraphStarts(env, { ...article, audioKey: result.key });
+    expect(starts).toEqual(expected.map((s) => s / RATE));
+    // Shares of the characters would put the last paragraph seconds away from where it is heard.
+    const chars = narratedText(article).length;
+    const byChars = (narratedText(article).indexOf("Long") / chars) * result.duration_seconds;
+    expect(Math.abs(byChars - starts![2])).toBeGreaterThan(1);
+  });
+});

@@ -1,0 +1,60 @@
+import { eq } from "drizzle-orm";
+import { articles, database } from "../db/index";
+import { audioUrl } from "../kernel/audio-urls";
+import { narratedParagraphs, paragraphStarts } from "../kernel/paragraph-timings";
+import { isShownInFull, openableBy } from "../kernel/visibility";
+
+/** One paragraph of the narration, with where it starts in the audio when the render recorded it. */
+export interface Paragraph {
+  text: string;
+  /** Seconds from the start of the audio; null when no timings were recorded. */
+  start: number | null;
+}
+
+/** An article as the public pages show it to an anonymous viewer. */
+export interface ArticleView {
+  slug: string;
+  title: string;
+  publisher: string;
+  vertical: string;
+  summary: string;
+  /** The original on the publisher's site. */
+  url: string | null;
+  /** A thin stub (README "Rules" 2): no text, no audio, noindex. */
+  stub: boolean;
+  /** The narrated paragraphs, the title first; empty on a stub. */
+  paragraphs: Paragraph[];
+  /** The audio in each format the player offers, MP3 first (the canonical); null on stubs and before a render is done. */
+  audio: { mp3: string; opus: string } | null;
+  listenSeconds: number | null;
+  publishedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date | null;
+}
+
+/**
+ * The article `slug` as an anonymous viewer may see it, or null when there is none for them: a
+ * listener_private article exists only for its owner, who is not signed in on a public page, so it
+ * reads exactly like a missing one (README "Rules" 2).
+ */
+export async function articleView(env: Pick<Env, "DB"> & object, slug: string): Promise<ArticleView | null> {
+  const row = await database(env).query.articles.findFirst({ where: eq(articles.slug, slug) });
+  if (!row || !openableBy(row, null)) return null;
+  const full = isShownInFull(row);
+  const starts = full ? await paragraphStarts(env, row) : null;
+  return {
+    slug: row.slug,
+    title: row.title,
+    publisher: row.publisher,
+    vertical: row.vertical,
+    summary: full ? row.summary : "",
+    url: row.url,
+    stub: !full,
+    paragraphs: full ? narratedParagraphs(row).map((text, i) => ({ text, start: starts?.[i] ?? null })) : [],
+    audio: full && row.audioKey ? { mp3: audioUrl(env, row.audioKey, "mp3"), opus: audioUrl(env, row.audioKey, "opus") } : null,
+    listenSeconds: row.listenSeconds,
+    publishedAt: row.publishedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

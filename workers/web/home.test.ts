@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { addArticle } from "../../test/support/articles";
+import { addNarratedArticle, openPage } from "../../test/support/web";
+
+/** The home page at {WEB_URL}/ (README "Web front-end"). */
+describe("home page", () => {
+  it("lists trending public articles with links to their pages, and each topic with its feed", async () => {
+    const { article } = await addNarratedArticle({ title: "Hot <news>" });
+    const stub = await addNarratedArticle({ visibility: "publisher_only", title: "Stub title" });
+    await addArticle({ visibility: "listener_private", title: "Private title" });
+    const res = await openPage("/");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toContain("script-src 'self'");
+    const html = await res.text();
+    expect(html).toContain(`<a href="https://web.test/articles/${article.slug}">Hot &lt;news&gt;</a>`);
+    expect(html).not.toContain(stub.article.slug);
+    expect(html).not.toContain("Private title");
+    expect(html).toContain('href="https://api.test/v1/podcasts/service-tech.xml"');
+    expect(html).toContain('href="https://api.test/v1/podcasts/service-young_moms.xml"');
+    expect(html).toContain('href="https://web.test/listen"');
+    expect(html).toMatch(/<script type="module" src="\/assets\/home-[A-Z0-9]+\.js"><\/script>/);
+    expect(html).toContain('data-api="https://api.test"');
+  });
+});
