@@ -4,18 +4,14 @@
 // reload, and deletes the account; axe-core checks every page on the way. Runs against the platform
 // under wrangler dev: `npm run test:browser` (PORT moves it, default 8803).
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
-import { ensureDevVars, executeSql, migrate, startDev } from "../scripts/local.mjs";
+import { executeSql } from "../scripts/local.mjs";
 import { seedArticles } from "../scripts/seed.mjs";
 import { expectAccessible } from "./support/axe.mjs";
+import { launchBrowser, startFramingSite, startPlatform } from "./support/platform.mjs";
 
 const PORT = Number(process.env.PORT ?? 8803);
-const STATE = ".wrangler/browser-test-state";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// Headless in a container: no sandbox, GPU or background traffic (the machine has no internet).
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const STATE = ".wrangler/browser-test-listener-state";
 
 let platform;
 let browser;
@@ -39,8 +35,8 @@ async function mailTo(base, to) {
 const sqlText = (value) => `'${String(value).replaceAll("'", "''")}'`;
 
 /**
- * The demo articles of `vertical`, written straight into the local D1 before the platform starts.
- * Not through the publish webhook: that renders their audio at once, and in wrangler dev the render
+ * The demo articles of `vertical`, written straight into the platform's local D1. Not through the
+ * publish webhook: that renders their audio at once, and in wrangler dev the render
  * Worker's engine then holds the pages for tens of seconds. The pages need the articles, not the audio.
  */
 function addArticles(vertical) {
@@ -56,13 +52,9 @@ function addArticles(vertical) {
 let science;
 
 before(async () => {
-  ensureDevVars();
-  rmSync(STATE, { recursive: true, force: true });
-  migrate(STATE);
+  platform = await startPlatform(PORT, STATE);
   science = addArticles("science");
-  const base = `http://127.0.0.1:${PORT}`;
-  platform = await startDev({ port: PORT, persistTo: STATE, quiet: true, vars: { BASE_URL: base, WEB_URL: base, MAIL_OUTBOX: "true" } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchBrowser();
 });
 
 after(async () => {
@@ -161,9 +153,17 @@ test("a listener subscribes, signs in by mail, sets verticals, copies the feed, 
 });
 
 test("the listener pages refuse to render inside another site's frame", async () => {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`data:text/html,<iframe id="f" src="${platform.base}/listen"></iframe>`);
-  const frame = await (await page.waitForSelector("#f")).contentFrame();
-  await frame.waitForLoadState();
-  assert.equal(await frame.locator("input[type=email]").count(), 0);
+  const site = await startFramingSite();
+  try {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${site.origin}/?src=${encodeURIComponent(`${platform.base}/listen`)}`);
+    const frame = await (await page.waitForSelector("iframe")).contentFrame();
+    await frame.waitForLoadState();
+    // Chromium blocks the framed page (CSP frame-ancestors 'none'): the frame holds no subscribe form.
+    assert.equal(await frame.locator("input[type=email]").count(), 0);
+    await page.goto(`${platform.base}/listen`);
+    assert.equal(await page.locator("input[type=email]").count(), 1);
+  } finally {
+    site.server.close();
+  }
 });
