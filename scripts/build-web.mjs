@@ -4,7 +4,7 @@
 // served `immutable` (workers/web/public/_headers). The pages find the current names in the manifest
 // workers/web/client-assets.json ({"player.js": "/assets/player-HASH.js", ...}), which the Worker
 // bundles. Both outputs are generated (gitignored); this runs at install, `npm start`, the tests and deploy.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
@@ -30,7 +30,12 @@ export function buildWeb() {
     target: ["es2022", "chrome109", "firefox115", "safari16"],
     metafile: true,
     logLevel: "warning",
+    write: false,
   });
+  // Only new files are written, and the manifest only when it changes: a running `wrangler dev`
+  // watches both, and reloading it mid-request (e.g. when a test run builds) fails that request.
+  mkdirSync(OUT, { recursive: true });
+  for (const file of result.outputFiles) if (!existsSync(file.path)) writeFileSync(file.path, file.contents);
   const manifest = {};
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     if (!output.entryPoint) continue;
@@ -40,9 +45,9 @@ export function buildWeb() {
   // Stale builds go after the new ones are written, so a server reading the folder meanwhile never
   // misses a file its manifest names.
   const current = new Set(Object.keys(result.metafile.outputs).map((f) => path.basename(f)));
-  mkdirSync(OUT, { recursive: true });
   for (const f of readdirSync(OUT)) if (!current.has(f)) rmSync(path.join(OUT, f), { force: true });
-  writeFileSync(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
+  const text = `${JSON.stringify(manifest, null, 2)}\n`;
+  if (!existsSync(MANIFEST) || readFileSync(MANIFEST, "utf8") !== text) writeFileSync(MANIFEST, text);
   return manifest;
 }
 

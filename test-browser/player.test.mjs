@@ -104,6 +104,18 @@ test("a click on a paragraph seeks there; the speed control sets playbackRate", 
   await page.close();
 });
 
+test("the home page searches as you type and links each result to its article page", async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${platform.base}/`);
+  await page.getByLabel("Search the archive").pressSequentially("harmonic", { delay: 30 });
+  const result = page.locator("[data-search-results] a", { hasText: ARTICLE.title });
+  await result.waitFor({ timeout: 10_000 });
+  await result.click();
+  await page.waitForURL(`${platform.base}/articles/${ARTICLE.slug}`);
+  assert.equal(await page.locator("h1").textContent(), ARTICLE.title);
+  await page.close();
+});
+
 test("axe-core finds no serious or critical violation on the player, the article page and the home page", async () => {
   const page = await (await browser.newContext()).newPage();
   for (const path of [`/embed/article/${ARTICLE.slug}`, `/articles/${ARTICLE.slug}`, "/"]) {

@@ -45,7 +45,7 @@ export function playerMarkup(env: object, view: ArticleView): string {
 <button type="button" class="play" data-action="play" aria-label="Play"><span aria-hidden="true" class="icon"></span></button>
 <button type="button" data-action="forward" aria-label="Forward 15 seconds"><span aria-hidden="true">15↻</span></button>
 <input type="range" class="seek" data-el="seek" min="0" max="${seconds}" step="1" value="0" aria-label="Seek">
-<span class="times"><span data-el="elapsed">0:00</span> / <span data-el="duration">0:00</span> <span class="remaining">(<span data-el="remaining"></span> <span class="visually-hidden">remaining</span>)</span></span>
+<span class="times"><span data-el="elapsed">0:00</span> / <span data-el="duration">0:00</span> <span class="remaining">(<span data-el="remaining"></span><span class="visually-hidden"> remaining</span>)</span></span>
 <label class="speed">Speed <select data-el="speed">${speeds}</select></label>
 </div>
 <p class="status" data-el="status" role="status"></p>

@@ -14,6 +14,14 @@ describe("site page shell", () => {
     expect(html).toContain(`<link rel="stylesheet" href="${path}">`);
   });
 
+  it("keeps the player's script within its budget: 3 KB gzipped (README \"Web front-end\" says 1.7 KB)", async () => {
+    const res = await env.ASSETS.fetch(new URL(assetPath("player.js"), env.WEB_URL));
+    expect(res.status).toBe(200);
+    const gzipped = await new Response(res.body!.pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
+    expect(gzipped.byteLength).toBeGreaterThan(500);
+    expect(gzipped.byteLength).toBeLessThan(3 * 1024);
+  });
+
   it("allows only its own scripts and refuses framing unless the page is framable", async () => {
     const page = sitePage(env, { title: "<T>", body: "<p>x</p>" });
     const csp = page.headers.get("content-security-policy")!;

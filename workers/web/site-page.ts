@@ -72,7 +72,7 @@ export function sitePage(env: object, page: SitePage): Response {
   const styles = (page.styles ?? ["site.css"]).map((s) => `<link rel="stylesheet" href="${assetPath(s)}">`).join("");
   const scripts = (page.scripts ?? []).map((s) => `<script type="module" src="${assetPath(s)}"></script>`).join("");
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(page.title)}</title>${page.noindex ? '<meta name="robots" content="noindex">' : ""}${
+<title>${escapeHtml(page.title)}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml">${page.noindex ? '<meta name="robots" content="noindex">' : ""}${
     page.canonical ? `<link rel="canonical" href="${escapeHtml(page.canonical)}">` : ""
   }${styles}${scripts}${page.head ?? ""}</head>
 <body${page.bodyClass ? ` class="${escapeHtml(page.bodyClass)}"` : ""}>${page.body}</body></html>`;
