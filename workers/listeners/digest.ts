@@ -5,7 +5,7 @@ import { named } from "../core/schema-registry";
 import { articles, database, listeners } from "../db";
 import { escapeHtml, htmlDocument, type MailMessage } from "../kernel/mail/message";
 import { mailer } from "../kernel/mail/mailer";
-import { feedUrl, privateFeedToken } from "./account";
+import { feedUrl, privateFeedToken } from "../kernel/listener-account";
 import { articlesWithStatus, ofListener, resolvedAudioUrl, type ListenerArticle } from "../kernel/listener-articles";
 import type { Listener } from "../kernel/listener-tokens";
 import { unsubscribeUrl } from "./unsubscribe-link";

@@ -5,9 +5,10 @@ import { articlePage } from "./article-page";
 import { answerConsent, authorizePage } from "./authorize";
 import { embedPage } from "./embed";
 import { homePage } from "./home";
+import { LISTEN_PAGES } from "./listen/pages";
 import { oembed, OEMBED_PATH } from "./oembed";
 import { escapeHtml, htmlPage } from "./page";
-import { confirmPage, confirmSignIn, requestSignIn, signOut, SIGN_IN_PATHS } from "./sign-in";
+import { confirmPage, confirmSignIn, requestSignIn, safeNext, signInPage, signOut, SIGN_IN_PATHS } from "./sign-in";
 import { robots, sitemap } from "./sitemap";
 
 type Page = (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
@@ -20,10 +21,12 @@ const PAGES: Record<string, Page> = {
   [`GET ${OEMBED_PATH}`]: oembed,
   [`GET ${OAUTH_PATHS.authorize}`]: authorizePage,
   [`POST ${OAUTH_PATHS.authorize}`]: answerConsent,
+  [`GET ${SIGN_IN_PATHS.request}`]: (request) => signInPage(safeNext(new URL(request.url).searchParams.get("next"))),
   [`POST ${SIGN_IN_PATHS.request}`]: requestSignIn,
   [`GET ${SIGN_IN_PATHS.confirm}`]: (request) => confirmPage(new URL(request.url)),
   [`POST ${SIGN_IN_PATHS.confirm}`]: confirmSignIn,
   [`POST ${SIGN_IN_PATHS.signOut}`]: signOut,
+  ...LISTEN_PAGES,
 };
 
 /** Pages of one article, by method and the path before its slug (the last path segment). */

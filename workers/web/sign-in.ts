@@ -54,6 +54,20 @@ export async function formFields(request: Request): Promise<(name: string) => st
   };
 }
 
+/**
+ * Mails a sign-in link returning to `next` when `email` has a subscription. Looked up and sent after
+ * the answer (ctx.waitUntil), so the answer's timing says nothing about the address.
+ */
+export function mailSignInLink(env: Env, ctx: ExecutionContext, email: string, next: string): void {
+  const landing = (secret: string) => `${webUrl(env)}${SIGN_IN_PATHS.confirm}?${new URLSearchParams({ magic: secret, next })}`;
+  ctx.waitUntil(
+    (async () => {
+      const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.email, email) });
+      if (listener) await mailMagicLink(env, "listener", email, listener.id, landing);
+    })(),
+  );
+}
+
 /** POST /sign-in: mails a link when the address has a subscription; the answer is the same either way (no account enumeration). */
 export async function requestSignIn(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   if (!fromOwnOrigin(request, env)) return refused();
@@ -61,15 +75,7 @@ export async function requestSignIn(request: Request, env: Env, ctx: ExecutionCo
   const next = safeNext(field("next"));
   const email = v.safeParse(Email, field("email"));
   if (!email.success) return htmlPage("Sign in", `<p>That is not an e-mail address.</p><p><a href="${escapeHtml(next)}">Try again</a></p>`, { status: 422 });
-  const landing = (secret: string) =>
-    `${webUrl(env)}${SIGN_IN_PATHS.confirm}?${new URLSearchParams({ magic: secret, next })}`;
-  // Looked up and sent after the answer, so its timing says nothing about the address.
-  ctx.waitUntil(
-    (async () => {
-      const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.email, email.output) });
-      if (listener) await mailMagicLink(env, "listener", email.output, listener.id, landing);
-    })(),
-  );
+  mailSignInLink(env, ctx, email.output, next);
   return htmlPage(
     "Check your mail",
     `<p>If <strong>${escapeHtml(email.output)}</strong> has a subscription, a sign-in link is on its way.

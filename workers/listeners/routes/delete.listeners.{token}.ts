@@ -1,8 +1,7 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
-import { deleteListener } from "../account";
+import { closeAccount } from "../../kernel/listener-account";
 import { TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
-import { revokeAllGrants } from "../../kernel/oauth/grants";
 
 export const deleteSubscription = route({
   method: "DELETE",
@@ -16,9 +15,7 @@ export const deleteSubscription = route({
     404: TOKEN_NOT_FOUND,
   },
   async handle({ listener, env }) {
-    // Grants first: should the delete then fail, no agent keeps acting for a listener who asked to leave.
-    await revokeAllGrants(env, listener.id);
-    await deleteListener(env, listener.id);
+    await closeAccount(env, listener.id);
     return Response.json({ deleted: true });
   },
 });

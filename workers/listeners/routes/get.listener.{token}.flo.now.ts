@@ -1,15 +1,10 @@
-import { and, inArray } from "drizzle-orm";
 import * as v from "valibot";
-import { listedFor } from "../../kernel/visibility";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { articles, database } from "../../db/index";
-import { floView, orderForBlock } from "../flo";
-import { articlesWithStatus, ofListener, resolvedAudioUrl } from "../../kernel/listener-articles";
+import { database } from "../../db/index";
+import { blockQueue, floView } from "../../kernel/flo";
+import { resolvedAudioUrl } from "../../kernel/listener-articles";
 import { limitQuery, TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
-
-/** How many recent candidates are ranked; the block's queue is drawn from these plus its manual_order. */
-const CANDIDATES = 200;
 
 const FloNow = named(
   "FloNow",
@@ -46,26 +41,17 @@ export const getFloNow = route({
   async handle({ listener, env, query }) {
     const db = database(env);
     const { active_block: block } = await floView(db, listener);
-    const [recent, pinned] = await Promise.all([
-      articlesWithStatus(db, ofListener(listener, block.verticals), CANDIDATES),
-      block.manual_order.length === 0
-        ? []
-        : articlesWithStatus(db, and(inArray(articles.slug, block.manual_order), listedFor(listener.id))!, block.manual_order.length),
-    ]);
-    const unique = new Map([...pinned, ...recent].map((a) => [a.slug, a]));
     const manual = new Set(block.manual_order);
-    const items = orderForBlock(block, [...unique.values()])
-      .slice(0, query.limit)
-      .map((a) => ({
-        slug: a.slug,
-        title: a.title,
-        vertical: a.vertical,
-        listen_seconds: a.listenSeconds,
-        audio_ready: a.audioReady,
-        audio_url: resolvedAudioUrl(env, a),
-        pinned: manual.has(a.slug),
-        created_at: a.createdAt.toISOString(),
-      }));
+    const items = (await blockQueue(db, listener, block, query.limit)).map((a) => ({
+      slug: a.slug,
+      title: a.title,
+      vertical: a.vertical,
+      listen_seconds: a.listenSeconds,
+      audio_ready: a.audioReady,
+      audio_url: resolvedAudioUrl(env, a),
+      pinned: manual.has(a.slug),
+      created_at: a.createdAt.toISOString(),
+    }));
     return Response.json({ block_id: block.id, items }, { headers: { "Cache-Control": "no-store" } });
   },
 });

@@ -1,10 +1,7 @@
-import { eq } from "drizzle-orm";
 import * as v from "valibot";
-import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { database, listeners } from "../../db/index";
-import { nowMs } from "../../db/tables/columns";
+import { savePreferences, type PreferenceChanges } from "../../kernel/listener-preferences";
 import { ListenerPreferencesView, preferencesView } from "../preferences";
 import { Email, TimeZone, TOKEN_NOT_FOUND, TokenParams, VerticalList, VerticalSlug } from "../../kernel/fields";
 
@@ -34,28 +31,14 @@ export const patchPreferences = route({
     409: { description: "The intake e-mail belongs to another listener" },
   },
   async handle({ listener, env, body }) {
-    const db = database(env);
-    const set: Partial<typeof listeners.$inferInsert> = {};
+    const set: PreferenceChanges = {};
     if (body.verticals !== undefined) set.verticals = body.verticals;
     if (body.preferred_vertical !== undefined) set.preferredVertical = body.preferred_vertical;
     if (body.timezone !== undefined) set.timezone = body.timezone;
     if (body.wallet_address !== undefined) set.walletAddress = body.wallet_address;
     if (body.intake_listener_email !== undefined) set.intakeListenerEmail = body.intake_listener_email;
     if (body.active !== undefined) set.active = body.active;
-    if (Object.keys(set).length === 0) return Response.json(preferencesView(listener));
-    const [updated] = await db
-      .update(listeners)
-      .set({ ...set, updatedAt: nowMs })
-      .where(eq(listeners.id, listener.id))
-      .returning()
-      .catch((err: unknown) => {
-        // The unique index decides, so two PATCHes racing for one address cannot both win.
-        if (err instanceof Error && /UNIQUE constraint failed: listeners\.intake_listener_email/.test(`${err.message} ${String(err.cause)}`)) {
-          throw new ApiError("conflict", "this intake e-mail belongs to another listener");
-        }
-        throw err;
-      });
-    if (!updated) throw new ApiError("not_found", "no listener with this token");
+    const updated = await savePreferences(env, listener, set);
     return Response.json(preferencesView(updated), { headers: { "Cache-Control": "no-store" } });
   },
 });

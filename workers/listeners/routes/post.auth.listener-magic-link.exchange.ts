@@ -4,7 +4,7 @@ import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { database, listeners } from "../../db/index";
 import { eq } from "drizzle-orm";
-import { feedUrl, privateFeedToken } from "../account";
+import { feedUrl, privateFeedToken } from "../../kernel/listener-account";
 import { MagicExchangeRequest, redeemMagicToken, requireMagic } from "../../kernel/magic-links";
 import { FeedUrl } from "../../kernel/fields";
 import { decryptToken } from "../../kernel/listener-tokens";

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { subscribe } from "../account";
+import { subscribe } from "../../kernel/listener-account";
 import { Email, FeedUrl, VerticalList } from "../../kernel/fields";
 
 const ListenerSubscribeRequest = named(

@@ -1,10 +1,8 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { rotate } from "../account";
+import { rotateCredentials } from "../../kernel/listener-account";
 import { FeedUrl, TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
-import { revokeAllGrants } from "../../kernel/oauth/grants";
-import { endAllSessions } from "../../kernel/web-session";
 
 const RotateResponse = named(
   "ListenerRotateResponse",
@@ -26,10 +24,7 @@ export const rotateToken = route({
     404: TOKEN_NOT_FOUND,
   },
   async handle({ listener, env }) {
-    const rotated = await rotate(env, listener);
-    // A rotation says the old credentials may be known to someone else: every agent the listener
-    // allowed and every signed-in browser loses access with it.
-    await Promise.all([revokeAllGrants(env, listener.id), endAllSessions(env, listener.id)]);
+    const rotated = await rotateCredentials(env, listener);
     const out: v.InferOutput<typeof RotateResponse> = { token: rotated.token, feed_url: rotated.feedUrl };
     return Response.json(out, { headers: { "Cache-Control": "no-store" } });
   },

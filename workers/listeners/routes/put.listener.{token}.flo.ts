@@ -1,9 +1,8 @@
-import { sql } from "drizzle-orm";
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { database, floOverrides } from "../../db/index";
-import { BLOCK_IDS, floView, TONES } from "../flo";
+import { database } from "../../db/index";
+import { BLOCK_IDS, floView, saveFloBlocks, TONES } from "../../kernel/flo";
 import { FloView } from "./get.listener.{token}.flo";
 import { TOKEN_NOT_FOUND, TokenParams, VerticalList } from "../../kernel/fields";
 
@@ -43,19 +42,7 @@ export const putFlo = route({
   },
   async handle({ listener, env, body }) {
     const db = database(env);
-    const now = new Date();
-    const writes = body.blocks.map((b) => {
-      const set = {
-        ...(b.verticals !== undefined && { verticals: b.verticals }),
-        ...(b.tone !== undefined && { tone: b.tone }),
-        ...(b.manual_order !== undefined && { manualOrder: b.manual_order }),
-      };
-      return db
-        .insert(floOverrides)
-        .values({ listenerId: listener.id, blockId: b.id, ...set, updatedAt: now })
-        .onConflictDoUpdate({ target: [floOverrides.listenerId, floOverrides.blockId], set: { ...set, updatedAt: sql`excluded.updated_at` } });
-    });
-    await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
+    await saveFloBlocks(db, listener.id, body.blocks as [(typeof body.blocks)[number], ...typeof body.blocks]);
     return Response.json(await floView(db, listener));
   },
 });

@@ -1,9 +1,8 @@
-import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { database, listeners } from "../../db/index";
+import { savePreferences } from "../../kernel/listener-preferences";
 import { TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
 import { canonicalVertical } from "../../kernel/verticals";
 
@@ -36,12 +35,11 @@ export const putPreferredVertical = route({
     404: TOKEN_NOT_FOUND,
   },
   async handle({ listener, env, body }) {
-    const db = database(env);
     const slug = body.vertical === null ? null : canonicalVertical(body.vertical);
     if (body.vertical !== null && slug === null) {
       throw new ApiError("bad_request", `unknown vertical ${JSON.stringify(body.vertical)}; see GET /v1/listeners/verticals`);
     }
-    await db.update(listeners).set({ preferredVertical: slug }).where(eq(listeners.id, listener.id));
+    await savePreferences(env, listener, { preferredVertical: slug });
     return Response.json({ preferred_vertical: slug });
   },
 });

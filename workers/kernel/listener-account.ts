@@ -3,12 +3,14 @@ import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import { agentFeeds, articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs, webSessions } from "../db";
 import { nowMs } from "../db/tables/columns";
-import { privateFeedPath } from "../kernel/feed-paths";
-import { decryptToken, mintToken, type Listener } from "../kernel/listener-tokens";
+import { privateFeedPath } from "./feed-paths";
+import { decryptToken, mintToken, type Listener } from "./listener-tokens";
+import { revokeAllGrants } from "./oauth/grants";
+import { endAllSessions } from "./web-session";
 
 /**
  * The listener account: subscription, the two credentials and their lifecycle. Shared by the
- * listener endpoints, the magic-link exchange, the digest and the admin pre-warm.
+ * listener endpoints, the magic-link exchange, the digest, the agent tools and the listener's web pages.
  */
 
 /** The private podcast feed URL; it carries the private feed token, never the account token. */
@@ -62,7 +64,7 @@ export async function privateFeedToken(env: Pick<Env, "DB"> & object, listener: 
 }
 
 /** Replaces both credentials; the old account token and old feed URL stop working with this write. */
-export async function rotate(env: Pick<Env, "DB"> & object, listener: Listener) {
+async function rotate(env: Pick<Env, "DB"> & object, listener: Listener) {
   const [account, feed] = await Promise.all([mintToken(env), mintToken(env)]);
   const changed = await database(env)
     .update(listeners)
@@ -81,10 +83,27 @@ export async function rotate(env: Pick<Env, "DB"> & object, listener: Listener) 
 }
 
 /**
+ * Rotation as the listener asks for it (API or web page): new credentials, and since a rotation says
+ * the old ones may be known to someone else, every agent the listener allowed and every signed-in
+ * browser loses access with it (README "OAuth for agents").
+ */
+export async function rotateCredentials(env: Env, listener: Listener) {
+  const rotated = await rotate(env, listener);
+  await Promise.all([revokeAllGrants(env, listener.id), endAllSessions(env, listener.id)]);
+  return rotated;
+}
+
+/** The listener leaves: grants first, so that should the delete then fail, no agent keeps acting for them. */
+export async function closeAccount(env: Env, listenerId: number): Promise<void> {
+  await revokeAllGrants(env, listenerId);
+  await deleteListener(env, listenerId);
+}
+
+/**
  * Hard delete in one batch. The children carry no ON DELETE CASCADE (see db/tables/listeners.ts),
  * so the listener's own rows go and the accounting rows keep their amounts with the link nulled.
  */
-export async function deleteListener(env: Pick<Env, "DB">, listenerId: number): Promise<void> {
+async function deleteListener(env: Pick<Env, "DB">, listenerId: number): Promise<void> {
   const db = database(env);
   await db.batch([
     db.delete(magicTokens).where(eq(magicTokens.listenerId, listenerId)),

@@ -1,7 +1,9 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import * as v from "valibot";
-import { floOverrides, type Database } from "../db";
-import type { ListenerArticle } from "../kernel/listener-articles";
+import { articles, floOverrides, type Database } from "../db";
+import { articlesWithStatus, ofListener, type ListenerArticle } from "./listener-articles";
+import type { Listener } from "./listener-tokens";
+import { listedFor } from "./visibility";
 
 /**
  * The flo: the listener's day in time blocks (README "Rules" 2, Flo). Blocks and their defaults live
@@ -98,6 +100,49 @@ export function orderForBlock<T extends Pick<ListenerArticle, "slug" | "vertical
     (a, b) =>
       rank(a) - rank(b) || score(block, b) - score(block, a) || b.createdAt.getTime() - a.createdAt.getTime(),
   );
+}
+
+/** How many recent candidates are ranked; a block's queue is drawn from these plus its manual_order. */
+const CANDIDATES = 200;
+
+/**
+ * The first `limit` articles of `block` for the listener (flo/now, the flo page), in queue order. The
+ * manually ordered slugs are fetched on their own, so a pinned article stays in the queue however old.
+ */
+export async function blockQueue(db: Database, listener: Listener, block: FloBlock, limit: number): Promise<ListenerArticle[]> {
+  const [recent, pinned] = await Promise.all([
+    articlesWithStatus(db, ofListener(listener, block.verticals), CANDIDATES),
+    block.manual_order.length === 0
+      ? []
+      : articlesWithStatus(db, and(inArray(articles.slug, block.manual_order), listedFor(listener.id))!, block.manual_order.length),
+  ]);
+  const unique = new Map([...pinned, ...recent].map((a) => [a.slug, a]));
+  return orderForBlock(block, [...unique.values()]).slice(0, limit);
+}
+
+/** A change to one block: only the fields present change. */
+export interface FloBlockChange {
+  id: string;
+  verticals?: string[];
+  tone?: Tone;
+  manual_order?: string[];
+}
+
+/** Writes the changes of one or more blocks in one batch (all or nothing). */
+export async function saveFloBlocks(db: Database, listenerId: number, changes: [FloBlockChange, ...FloBlockChange[]]): Promise<void> {
+  const now = new Date();
+  const writes = changes.map((b) => {
+    const set = {
+      ...(b.verticals !== undefined && { verticals: b.verticals }),
+      ...(b.tone !== undefined && { tone: b.tone }),
+      ...(b.manual_order !== undefined && { manualOrder: b.manual_order }),
+    };
+    return db
+      .insert(floOverrides)
+      .values({ listenerId, blockId: b.id, ...set, updatedAt: now })
+      .onConflictDoUpdate({ target: [floOverrides.listenerId, floOverrides.blockId], set: { ...set, updatedAt: sql`excluded.updated_at` } });
+  });
+  await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
 }
 
 /** The JSON shape of a block on the wire. */

@@ -1,0 +1,169 @@
+// The listener's pages in a real browser (README "Listener pages"): Debian's Chromium, driven by
+// playwright-core, subscribes, signs in with the mailed link from the local outbox, changes verticals,
+// copies the private feed URL, reorders a flo block by drag and drop and finds the order after a
+// reload, and deletes the account; axe-core checks every page on the way. Runs against the platform
+// under wrangler dev: `npm run test:browser` (PORT moves it, default 8803).
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { executeSql } from "../scripts/local.mjs";
+import { seedArticles } from "../scripts/seed.mjs";
+import { expectAccessible } from "./support/axe.mjs";
+import { launchBrowser, startFramingSite, startPlatform } from "./support/platform.mjs";
+
+const PORT = Number(process.env.PORT ?? 8803);
+const STATE = ".wrangler/browser-test-listener-state";
+
+let platform;
+let browser;
+
+async function json(res) {
+  assert.ok(res.ok, `${res.url} answered ${res.status}`);
+  return res.json();
+}
+
+/** The newest outbox mail to `to`, once it has arrived (the sign-in mail is sent after the answer). */
+async function mailTo(base, to) {
+  for (let i = 0; i < 50; i++) {
+    const { messages } = await json(await fetch(`${base}/v1/dev/outbox?limit=10`));
+    const mail = messages.find((m) => m.to === to);
+    if (mail) return mail;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no mail to ${to}`);
+}
+
+const sqlText = (value) => `'${String(value).replaceAll("'", "''")}'`;
+
+/**
+ * The demo articles of `vertical`, written straight into the platform's local D1. Not through the
+ * publish webhook: that renders their audio at once, and in wrangler dev the render
+ * Worker's engine then holds the pages for tens of seconds. The pages need the articles, not the audio.
+ */
+function addArticles(vertical) {
+  const chosen = seedArticles().filter((a) => a.vertical === vertical);
+  const rows = chosen.map(
+    (a, i) =>
+      `(${[a.slug, a.title, a.publisher, a.vertical, a.summary, a.body_text, `browser-test-${i}`].map(sqlText).join(", ")}, ${Date.parse(a.published_at)})`,
+  );
+  executeSql(STATE, `INSERT INTO articles (slug, title, publisher, vertical, summary, body_text, content_hash, created_at) VALUES ${rows.join(",\n")};`);
+  return chosen;
+}
+
+let science;
+
+before(async () => {
+  platform = await startPlatform(PORT, STATE);
+  science = addArticles("science");
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  platform?.child.kill();
+});
+
+/** The slugs of the night block's list, in the order shown. */
+function nightOrder(page) {
+  return page.locator('ol.flo[data-block="night"] > li').evaluateAll((items) => items.map((li) => li.dataset.slug));
+}
+
+test("a listener subscribes, signs in by mail, sets verticals, copies the feed, reorders the flo and leaves", async () => {
+  const base = platform.base;
+  const email = "listener-pages@example.test";
+  assert.ok(science.length >= 3);
+  const context = await browser.newContext();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  const page = await context.newPage();
+
+  // Subscribe.
+  await page.goto(`${base}/listen`);
+  await expectAccessible(page, "/listen (signed out)");
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByRole("checkbox", { name: "Science" }).check();
+  await page.getByRole("button", { name: "Subscribe" }).click();
+  await page.getByText("We mailed a sign-in link").waitFor();
+  await expectAccessible(page, "/listen/subscribe");
+
+  // Sign in through the mailed link.
+  const mail = await mailTo(base, email);
+  const link = /http:\/\/127\.0\.0\.1:\d+\/sign-in\/confirm\?\S+/.exec(mail.text)[0];
+  await page.goto(link);
+  await page.getByRole("button", { name: "Continue signing in" }).click();
+  await page.getByRole("heading", { name: "Your private feed" }).waitFor();
+  assert.equal(new URL(page.url()).pathname, "/listen");
+  await expectAccessible(page, "/listen");
+
+  // Verticals and the pin.
+  await page.getByRole("checkbox", { name: "Technology" }).check();
+  await page.getByRole("radio", { name: "Science" }).check();
+  await page.getByRole("button", { name: "Save verticals" }).click();
+  await page.getByText("Your verticals are saved.").waitFor();
+  await page.reload();
+  assert.ok(await page.getByRole("checkbox", { name: "Technology" }).isChecked());
+  assert.ok(await page.getByRole("checkbox", { name: "Science" }).isChecked());
+  assert.ok(await page.getByRole("radio", { name: "Science" }).isChecked());
+
+  // The private feed: the copy button (the script's) puts the URL on the clipboard.
+  const feedUrl = await page.locator("#feed-url").inputValue();
+  assert.match(feedUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1\/podcasts\/u\/[\w-]+\.xml$/);
+  await page.getByRole("button", { name: "Copy" }).click();
+  await page.getByText("Feed URL copied.").waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), feedUrl);
+  assert.equal((await fetch(feedUrl)).status, 200);
+  assert.equal(await page.getByRole("link", { name: "Overcast" }).getAttribute("href"), `overcast://x-callback-url/add?url=${encodeURIComponent(feedUrl)}`);
+
+  // The queue, with render states.
+  await page.getByRole("link", { name: "Queue" }).click();
+  await page.getByRole("heading", { name: "Your queue" }).waitFor();
+  assert.ok((await page.locator("main li").count()) >= science.length);
+  await expectAccessible(page, "/listen/queue");
+
+  // The flo: drag the night block's last article to the top; the order survives a reload.
+  await page.getByRole("link", { name: "Flo" }).click();
+  await page.getByRole("heading", { name: "Your flo" }).waitFor();
+  await expectAccessible(page, "/listen/flo");
+  const before = await nightOrder(page);
+  assert.ok(before.length >= 3, `night block shows ${before.length} articles`);
+  const items = page.locator('ol.flo[data-block="night"] > li');
+  await items.last().dragTo(items.first(), { targetPosition: { x: 10, y: 3 } });
+  await page.getByText("Order saved.").waitFor();
+  const moved = [before.at(-1), ...before.slice(0, -1)];
+  assert.deepEqual(await nightOrder(page), moved);
+  await page.reload();
+  assert.deepEqual(await nightOrder(page), moved);
+  // The keyboard way: the move buttons, also saved.
+  await items.first().getByRole("button", { name: / down$/ }).focus();
+  await page.keyboard.press("Enter");
+  await page.getByText("Order saved.").waitFor();
+  const swapped = [moved[1], moved[0], ...moved.slice(2)];
+  await page.reload();
+  assert.deepEqual(await nightOrder(page), swapped);
+
+  // Delete, after the confirmation step.
+  await page.getByRole("link", { name: "Account" }).click();
+  await expectAccessible(page, "/listen/account");
+  await page.getByRole("link", { name: "Delete my account…" }).click();
+  await page.getByRole("heading", { name: "Delete your account?" }).waitFor();
+  await expectAccessible(page, "/listen/delete");
+  await page.getByRole("button", { name: "Yes, delete my account" }).click();
+  await page.getByText("Your account is deleted.").waitFor();
+  assert.equal((await fetch(feedUrl)).status, 404);
+  await page.goto(`${base}/listen/flo`);
+  assert.equal(new URL(page.url()).pathname, "/sign-in");
+});
+
+test("the listener pages refuse to render inside another site's frame", async () => {
+  const site = await startFramingSite();
+  try {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${site.origin}/?src=${encodeURIComponent(`${platform.base}/listen`)}`);
+    const frame = await (await page.waitForSelector("iframe")).contentFrame();
+    await frame.waitForLoadState();
+    // Chromium blocks the framed page (CSP frame-ancestors 'none'): the frame holds no subscribe form.
+    assert.equal(await frame.locator("input[type=email]").count(), 0);
+    await page.goto(`${platform.base}/listen`);
+    assert.equal(await page.locator("input[type=email]").count(), 1);
+  } finally {
+    site.server.close();
+  }
+});

@@ -1,0 +1,119 @@
+import * as v from "valibot";
+import { database } from "../../db";
+import { blockQueue, floView, saveFloBlocks, type FloBlock } from "../../kernel/flo";
+import type { ListenerArticle } from "../../kernel/listener-articles";
+import { LISTENER_VERTICALS } from "../../kernel/verticals";
+import { escapeHtml, hiddenInputs, seeOther } from "../page";
+import { guardWrite, refusedWrite, requireSignedIn, type SignedIn } from "./guard";
+import { listenPage } from "./layout";
+import { noticeOf, withNotice } from "./notices";
+import { LISTEN_PATHS } from "./paths";
+
+/**
+ * {WEB_URL}/listen/flo: the listener's day in blocks, each with its queue in the order flo/now plays it.
+ * Reordering persists the block's manual_order (README "Flo"): by drag and drop (the script), or by
+ * the move up and move down buttons, which are plain forms and so work from the keyboard and without script.
+ */
+
+/** How many articles of each block the page shows, and so how many a reorder can place. */
+const SHOWN = 10;
+
+const label = new Map(LISTENER_VERTICALS.map((vt) => [vt.slug, vt.label]));
+
+function hours(b: FloBlock): string {
+  const h = (n: number) => `${String(n).padStart(2, "0")}:00`;
+  return `${h(b.start_hour)}–${h(b.end_hour)}`;
+}
+
+function itemHtml(csrf: string, block: FloBlock, a: ListenerArticle, i: number, count: number): string {
+  const title = escapeHtml(a.title);
+  const move = (direction: "up" | "down", text: string, disabled: boolean) =>
+    `<form method="post" action="${LISTEN_PATHS.floMove}">${hiddenInputs({ csrf, block: block.id, slug: a.slug, direction })}<button type="submit" aria-label="Move ${title} ${direction}"${disabled ? " disabled" : ""}>${text}</button></form>`;
+  return `<li data-slug="${escapeHtml(a.slug)}"><span>${title}</span> <span class="note">${escapeHtml(label.get(a.vertical) ?? a.vertical)}</span>
+${move("up", "↑", i === 0)}${move("down", "↓", i === count - 1)}</li>`;
+}
+
+function blockHtml(csrf: string, block: FloBlock, items: ListenerArticle[], active: boolean): string {
+  const heading = `${escapeHtml(block.label)} <span class="note">${hours(block)} · ${escapeHtml(block.tone)}${active ? " · now" : ""}</span>`;
+  const topics = block.verticals.map((s) => escapeHtml(label.get(s) ?? s)).join(", ");
+  const list = items.length
+    ? `<ol class="flo" data-block="${block.id}" aria-labelledby="block-${block.id}">${items.map((a, i) => itemHtml(csrf, block, a, i, items.length)).join("")}</ol>`
+    : `<p class="note">No articles of these topics yet.</p>`;
+  return `<section><h2 id="block-${block.id}">${heading}</h2><p class="note">Topics: ${topics}</p>${list}</section>`;
+}
+
+async function blocksWithQueues(env: Env, who: SignedIn) {
+  const db = database(env);
+  const view = await floView(db, who.listener);
+  return { view, queues: await Promise.all(view.blocks.map((b) => blockQueue(db, who.listener, b, SHOWN))) };
+}
+
+/** GET /listen/flo */
+export async function floPage(request: Request, env: Env): Promise<Response> {
+  const who = await requireSignedIn(request, env);
+  if (who instanceof Response) return who;
+  const { view, queues } = await blocksWithQueues(env, who);
+  const blocks = view.blocks.map((b, i) => blockHtml(who.session.csrf, b, queues[i], b.id === view.active_block.id)).join("");
+  return listenPage(
+    env,
+    LISTEN_PATHS.flo,
+    "Your flo",
+    who.session,
+    `${noticeOf(request)}<p>Your day in blocks (time zone ${escapeHtml(view.timezone)}). Drag an article, or use its arrows, to set what plays first.</p>
+<p class="note" id="order-status" role="status"></p>${blocks}`,
+  );
+}
+
+/** The block named by the form and the slugs its page shows now; a reorder may only place these. */
+async function shownOf(env: Env, who: SignedIn, blockId: string): Promise<{ block: FloBlock; slugs: string[] } | null> {
+  const db = database(env);
+  const block = (await floView(db, who.listener)).blocks.find((b) => b.id === blockId);
+  if (!block) return null;
+  return { block, slugs: (await blockQueue(db, who.listener, block, SHOWN)).map((a) => a.slug) };
+}
+
+function saveOrder(env: Env, who: SignedIn, block: FloBlock, order: string[]): Promise<void> {
+  return saveFloBlocks(database(env), who.listener.id, [{ id: block.id, manual_order: order }]);
+}
+
+const Order = v.pipe(
+  v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+  v.minLength(1),
+  v.maxLength(SHOWN),
+  v.check((slugs) => new Set(slugs).size === slugs.length, "each article may appear once"),
+);
+
+/**
+ * POST /listen/flo/order (the script, after a drop): the block's articles in their new order. Only
+ * articles the block's page shows may be placed; anything else changes nothing. The script asks for
+ * JSON; a form gets the page back.
+ */
+export async function saveFloOrder(request: Request, env: Env): Promise<Response> {
+  const write = await guardWrite(request, env, LISTEN_PATHS.flo);
+  if (write instanceof Response) return write;
+  const order = v.safeParse(Order, write.fields("order"));
+  const shown = await shownOf(env, write, write.field("block"));
+  if (!order.success || !shown || !order.output.every((s) => shown.slugs.includes(s))) {
+    return refusedWrite(env, LISTEN_PATHS.flo, "That order does not match the page. Reload it and try again.", 422, write.session);
+  }
+  await saveOrder(env, write, shown.block, order.output);
+  if (request.headers.get("Accept")?.includes("application/json")) return Response.json({ manual_order: order.output }, { headers: { "Cache-Control": "no-store" } });
+  return seeOther(withNotice(LISTEN_PATHS.flo, "order"));
+}
+
+/** POST /listen/flo/move: one article one place up or down; the block's shown order becomes its manual_order. */
+export async function moveFloItem(request: Request, env: Env): Promise<Response> {
+  const write = await guardWrite(request, env, LISTEN_PATHS.flo);
+  if (write instanceof Response) return write;
+  const shown = await shownOf(env, write, write.field("block"));
+  const direction = write.field("direction");
+  const from = shown ? shown.slugs.indexOf(write.field("slug")) : -1;
+  const to = direction === "up" ? from - 1 : direction === "down" ? from + 1 : -1;
+  if (!shown || from < 0 || to < 0 || to >= shown.slugs.length) {
+    return refusedWrite(env, LISTEN_PATHS.flo, "That article cannot move there. Reload the page and try again.", 422, write.session);
+  }
+  const order = [...shown.slugs];
+  [order[from], order[to]] = [order[to], order[from]];
+  await saveOrder(env, write, shown.block, order);
+  return seeOther(`${withNotice(LISTEN_PATHS.flo, "order")}#block-${shown.block.id}`);
+}

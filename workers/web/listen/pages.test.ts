@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { addArticle } from "../../../test/support/articles";
+import { feedTokenOf } from "../../../test/support/listeners";
+import { Browser, hiddenField } from "../../../test/support/oauth-agent";
+import { signedInListener, urlsIn } from "../../../test/support/listen-pages";
+import { testVars } from "../../../test/vars";
+import { LISTEN_PATHS } from "./paths";
+
+/** The listener pages (README "Listener pages"): who may see them, what they show, and what they never show. */
+
+const PAGES = [LISTEN_PATHS.home, LISTEN_PATHS.queue, LISTEN_PATHS.flo, LISTEN_PATHS.account, LISTEN_PATHS.remove];
+
+describe("listener pages: session", () => {
+  it("sends a signed-out browser to the sign-in page, which comes back to the page asked for", async () => {
+    for (const path of PAGES.filter((p) => p !== LISTEN_PATHS.home)) {
+      const res = await new Browser().get(path);
+      expect(res.status, path).toBe(303);
+      const location = new URL(res.headers.get("Location")!, testVars.WEB_URL);
+      expect(location.pathname).toBe("/sign-in");
+      expect(location.searchParams.get("next")).toBe(path);
+    }
+    const form = await (await new Browser().get("/sign-in?next=/listen/flo")).text();
+    expect(form).toContain('action="/sign-in"');
+    expect(hiddenField(form, "next")).toBe("/listen/flo");
+  });
+
+  it("shows a signed-out browser the subscribe form and a way to sign in, and no account", async () => {
+    const res = await new Browser().get(LISTEN_PATHS.home);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`action="${LISTEN_PATHS.subscribe}"`);
+    expect(html).toContain('name="verticals" value="young_moms"');
+    expect(html).toContain(`href="/sign-in?next=%2Flisten"`);
+    expect(html).not.toContain("Your private feed");
+  });
+
+  it("ends with the session: after sign-out the pages send the browser to sign in again", async () => {
+    const { browser, csrf } = await signedInListener("out@example.test");
+    expect((await browser.post("/sign-out", { csrf, next: LISTEN_PATHS.home })).status).toBe(303);
+    expect((await browser.get(LISTEN_PATHS.queue)).status).toBe(303);
+  });
+});
+
+describe("listener pages: what they show", () => {
+  it("shows the private feed with one-tap links for podcast apps and a copyable URL", async () => {
+    const { html, subscription } = await signedInListener("feed@example.test", ["science"]);
+    const feed = subscription.feed_url;
+    const bare = feed.replace(/^https:\/\//, "");
+    expect(html).toContain(`id="feed-url" type="text" readonly value="${feed}"`);
+    expect(html).toContain('data-copy="feed-url" hidden>Copy</button>');
+    for (const href of [
+      `podcast://${bare}`,
+      `overcast://x-callback-url/add?url=${encodeURIComponent(feed)}`,
+      `pktc://subscribe/${bare}`,
+      `castro://subscribe/${bare}`,
+      `antennapod-subscribe://${bare}`,
+      `feed://${bare}`,
+    ]) expect(urlsIn(html)).toContain(href);
+    expect(html).toContain('name="verticals" value="science" checked');
+    expect(html).toContain('name="pinned" value="" checked');
+    expect(html).toContain("The daily digest e-mail is <strong>on</strong>");
+  });
+
+  it("shows the queue with each article's render state", async () => {
+    const { browser } = await signedInListener("queue@example.test", ["science"]);
+    await addArticle({ slug: "ready-one", title: "Ready one", vertical: "science", audioKey: "k".repeat(64) });
+    await addArticle({ slug: "waiting-one", title: "Waiting one", vertical: "science" });
+    await addArticle({ slug: "other-topic", title: "Other topic", vertical: "sports" });
+    const html = await (await browser.get(LISTEN_PATHS.queue)).text();
+    expect(html).toMatch(/Ready one<\/a>[\s\S]*?status-done">Ready</);
+    expect(html).toMatch(/Waiting one<\/a>[\s\S]*?status-pending">Waiting</);
+    expect(html).not.toContain("Other topic");
+    expect(html).toContain("Ready: 1 · Rendering: 0 · Waiting: 1 · Failed: 0");
+  });
+
+  it("shows every flo block with its articles and move buttons", async () => {
+    const { browser } = await signedInListener("flo@example.test");
+    await addArticle({ slug: "cells", title: "Cells", vertical: "science" });
+    await addArticle({ slug: "stars", title: "Stars", vertical: "science" });
+    const html = await (await browser.get(LISTEN_PATHS.flo)).text();
+    for (const id of ["morning", "focus", "midday", "afternoon", "evening", "night"]) expect(html).toContain(`id="block-${id}"`);
+    expect(html).toContain('<ol class="flo" data-block="night"');
+    expect(html).toContain('aria-label="Move Stars up" disabled');
+    expect(html).toContain('aria-label="Move Cells down" disabled');
+  });
+});
+
+describe("listener pages: headers and the token", () => {
+  it("keep every token out of their URLs, and may not be framed, cached or indexed", async () => {
+    const { browser, subscription } = await signedInListener("leak@example.test", ["science"]);
+    await addArticle({ slug: "leak-check", title: "Leak check", vertical: "science" });
+    const feedToken = feedTokenOf(subscription.feed_url);
+    for (const path of PAGES) {
+      const res = await browser.get(path);
+      expect(res.status, path).toBe(200);
+      const html = await res.text();
+      // The account token is never on a page; the feed token only inside the feed URL itself.
+      expect(html, path).not.toContain(subscription.token);
+      for (const url of urlsIn(html).filter((u) => u.includes(feedToken))) {
+        expect(url, path).toMatch(/^(podcast|overcast|pktc|castro|antennapod-subscribe|feed):\/\//);
+      }
+      expect(res.headers.get("Referrer-Policy"), path).toBe("same-origin");
+      expect(res.headers.get("Content-Security-Policy"), path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get("X-Frame-Options"), path).toBe("DENY");
+      expect(res.headers.get("Cache-Control"), path).toBe("no-store");
+      expect(res.headers.get("X-Robots-Tag"), path).toBe("noindex");
+    }
+  });
+
+  it("load their script and styles from the built assets of this origin (served by wrangler [assets]; test-browser runs them)", async () => {
+    const { html } = await signedInListener("assets@example.test");
+    expect(html).toMatch(/<script type="module" src="\/assets\/listen-[A-Z0-9]+\.js"><\/script>/);
+    expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/listen-[A-Z0-9]+\.css">/);
+    expect(html).not.toMatch(/<script>|<style>| style="/);
+  });
+});
