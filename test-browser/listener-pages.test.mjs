@@ -9,28 +9,13 @@ import { executeSql } from "../scripts/local.mjs";
 import { seedArticles } from "../scripts/seed.mjs";
 import { expectAccessible } from "./support/axe.mjs";
 import { launchBrowser, startFramingSite, startPlatform } from "./support/platform.mjs";
+import { json, mailTo } from "./support/outbox.mjs";
 
 const PORT = Number(process.env.PORT ?? 8803);
 const STATE = ".wrangler/browser-test-listener-state";
 
 let platform;
 let browser;
-
-async function json(res) {
-  assert.ok(res.ok, `${res.url} answered ${res.status}`);
-  return res.json();
-}
-
-/** The newest outbox mail to `to`, once it has arrived (the sign-in mail is sent after the answer). */
-async function mailTo(base, to) {
-  for (let i = 0; i < 50; i++) {
-    const { messages } = await json(await fetch(`${base}/v1/dev/outbox?limit=10`));
-    const mail = messages.find((m) => m.to === to);
-    if (mail) return mail;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no mail to ${to}`);
-}
 
 const sqlText = (value) => `'${String(value).replaceAll("'", "''")}'`;
 

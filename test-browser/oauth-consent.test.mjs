@@ -9,6 +9,7 @@ import { after, before, test } from "node:test";
 import * as oauth from "oauth4webapi";
 import { chromium } from "playwright-core";
 import { ensureDevVars, migrate, startDev } from "../scripts/local.mjs";
+import { json, mailTo } from "./support/outbox.mjs";
 
 const PORT = Number(process.env.PORT ?? 8803);
 const STATE = ".wrangler/browser-test-state";
@@ -42,22 +43,6 @@ function startAgentApp() {
       resolve({ server, origin, callbacks: () => new Promise((r) => (onCallback = r)) });
     }),
   );
-}
-
-async function json(res) {
-  assert.ok(res.ok, `${res.url} answered ${res.status}`);
-  return res.json();
-}
-
-/** The newest outbox mail to `to`, once it has arrived (the sign-in mail is sent after the answer). */
-async function mailTo(base, to) {
-  for (let i = 0; i < 50; i++) {
-    const { messages } = await json(await fetch(`${base}/v1/dev/outbox?limit=10`));
-    const mail = messages.find((m) => m.to === to);
-    if (mail) return mail;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no mail to ${to}`);
 }
 
 before(async () => {
