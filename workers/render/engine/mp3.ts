@@ -11,7 +11,7 @@ const BITRATE = 64;
 /**
  * LAME's frames decode at 0.95 of its input level (-0.45 dB, the same at every rate and bit rate we
  * tried, with ffmpeg's decoder and mpg123 alike), so the input is raised by the inverse and the MP3
- * plays at the master's -16 LUFS. The master peaks at -3 dBTP, so this cannot clip.
+ * plays at the master's -16 LUFS. The master peaks at -4 dBTP (loudness.ts), so this cannot clip.
  */
 const INPUT_SCALE = 1 / 0.95 / 32768;
 /** Samples per encode() call, bounding the encoder's buffer and the float block (256 KB). */
