@@ -53,11 +53,14 @@ export const ROUND = Number(process.env.BENCH_REQUESTS ?? 1000);
 
 /**
  * A hot path against the hello-world Worker: two interleaved rounds of each (hello, path, hello, path),
- * so both meet the same background load; the better round of each is kept. The ratio is the path's
- * requests per second over hello-world's: 1.0 means the platform adds nothing to the runtime's floor.
+ * so both meet the same background load; the better round of each is kept. Hello-world answers as
+ * many bytes as the path does, so the ratio (the path's requests per second over hello-world's) is
+ * what the platform adds to the runtime moving those bytes: 1.0 means nothing.
  */
 export async function versusHello(label, makeRequest, { hello, total = ROUND, concurrency = 8 }) {
-  const helloRequest = () => fetch(`${hello}/`);
+  const bytes = (await (await makeRequest()).arrayBuffer()).byteLength;
+  const helloUrl = bytes > 64 ? `${hello}/?bytes=${bytes}` : `${hello}/`;
+  const helloRequest = () => fetch(helloUrl);
   const best = (a, b) => (!a || b.rps > a.rps ? b : a);
   let floor;
   let path;
@@ -65,20 +68,23 @@ export async function versusHello(label, makeRequest, { hello, total = ROUND, co
     floor = best(floor, await load(helloRequest, { total, concurrency }));
     path = best(path, await load(makeRequest, { total, concurrency }));
   }
-  return {
+  const result = {
     hotPath: label,
+    bytes,
     rps: path.rps,
     p50: percentile(path.latencies, 50),
     p95: percentile(path.latencies, 95),
     helloRps: floor.rps,
     ratio: path.rps / floor.rps,
   };
+  console.log(`  ${label}: ${result.rps.toFixed(0)} req/s, hello-world ${result.helloRps.toFixed(0)}, ratio ${result.ratio.toFixed(2)}`);
+  return result;
 }
 
 /** The hot-path table: one line per path with its ratio to hello-world. */
 export function hotPathTable(results) {
-  const head = "| hot path | req/s | p50 ms | p95 ms | hello-world req/s | ratio |\n|---|---:|---:|---:|---:|---:|\n";
-  return head + results.map((r) => `| ${r.hotPath} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.helloRps.toFixed(0)} | ${r.ratio.toFixed(2)} |`).join("\n") + "\n";
+  const head = "| hot path | body bytes | req/s | p50 ms | p95 ms | hello-world req/s | ratio |\n|---|---:|---:|---:|---:|---:|---:|\n";
+  return head + results.map((r) => `| ${r.hotPath} | ${r.bytes} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.helloRps.toFixed(0)} | ${r.ratio.toFixed(2)} |`).join("\n") + "\n";
 }
 
 /** One stateless MCP request: a tools/call POST with the headers Streamable HTTP asks of clients. */
