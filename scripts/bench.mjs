@@ -3,9 +3,10 @@
 // prints the tables and writes them to bench/results.md.
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { ensureDevVars, migrate, readVars, startDev } from "./local.mjs";
+import { ensureDevVars, migrate, readVars, startDev, startWorker } from "./local.mjs";
 import { hotPathTable } from "../bench/http.mjs";
 
+/** The API on BENCH_PORT, hello-world on the next port, the render Worker on the one after. */
 const PORT = Number(process.env.BENCH_PORT ?? 8899);
 const STATE = ".wrangler/bench-state";
 /**
@@ -17,14 +18,14 @@ const LIMITS = { RATE_LIMIT_READ_PER_MINUTE: "6000000", RATE_LIMIT_ADMIN_PER_MIN
 ensureDevVars();
 rmSync(STATE, { recursive: true, force: true });
 migrate(STATE);
-const hello = await startDev({
+const hello = await startWorker({
   port: PORT + 1,
   persistTo: ".wrangler/bench-hello-state",
   quiet: true,
   configs: ["-c", "bench/hello-world/wrangler.toml"],
   readyPath: "/",
 });
-const { child, base } = await startDev({ port: PORT, persistTo: STATE, quiet: true, vars: LIMITS });
+const { child, base, renderBase } = await startDev({ port: PORT, renderPort: PORT + 2, persistTo: STATE, quiet: true, vars: LIMITS });
 
 const rows = [];
 const hotPaths = [];
@@ -34,7 +35,7 @@ try {
   for (const file of files) {
     console.log(`running ${file}`);
     const mod = await import(`../bench/${file}`);
-    const out = await mod.run({ base, hello: hello.base, port: PORT, vars: readVars(), persistTo: STATE });
+    const out = await mod.run({ base, renderBase, apiPid: child.children[0].pid, hello: hello.base, port: PORT, vars: readVars(), persistTo: STATE });
     if (Array.isArray(out)) rows.push(...out);
     else {
       rows.push(...(out.rows ?? []));

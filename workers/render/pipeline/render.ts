@@ -11,6 +11,7 @@ import { normaliseText } from "./normalize-text";
 import { splitText } from "./chunk";
 import { renderWriter, type RenderWriter } from "./store";
 import { synthesizeText } from "./synthesize";
+import { timed, type RenderPhases } from "../phases";
 
 /** The configured providers of this isolate; a provider missing here is unavailable. */
 export type Synthesizers = Partial<Record<ProviderId, Synthesizer>>;
@@ -22,9 +23,9 @@ export type Synthesizers = Partial<Record<ProviderId, Synthesizer>>;
  * selection rule are tried in order; a provider that fails with a provider-side reason sits out a
  * cool-down. Throws "unknown_voice: ...", "too_long: ..." or "no_provider: ..." (render-contract.ts); the message
  * names providers and reasons only, since it becomes the job's visible error, and the providers'
- * own messages go to the log.
+ * own messages go to the log. With `phases`, the time spent synthesising and encoding is added to it.
  */
-export function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, synthesizers: Synthesizers): Promise<RenderResult> {
+export function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
   const voice = input.voice ?? DEFAULT_VOICE;
   const text = normaliseText(input.text);
   // Concurrent renders of one text and voice in this isolate share one render: R2 takes one write per
@@ -32,14 +33,14 @@ export function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, s
   const id = `${voice}\n${text}`;
   const pending = inFlight.get(id);
   if (pending) return pending;
-  const render = renderOnce(env, voice, text, synthesizers).finally(() => inFlight.delete(id));
+  const render = renderOnce(env, voice, text, synthesizers, phases).finally(() => inFlight.delete(id));
   inFlight.set(id, render);
   return render;
 }
 
 const inFlight = new Map<string, Promise<RenderResult>>();
 
-async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: string, synthesizers: Synthesizers): Promise<RenderResult> {
+async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: string, synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
   const offers = candidates(voice, (p) => synthesizers[p] !== undefined && isHealthy(p));
   if (!offers) throw new Error(`unknown_voice: ${voice} is not in the catalogue`);
   if (!text) throw new Error("no_provider: nothing to read aloud");
@@ -61,8 +62,8 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: s
     if (failed.has(offer.provider)) continue;
     const synthesizer = synthesizers[offer.provider]!; // candidates() kept only providers with one
     const key = await cacheKey(offer.provider, offer.id, text);
-    const writer = await renderWriter(env, { key, provider: offer.provider, voice: offer.id }, segments.length);
-    const result = await voiceSegments(segments, offer, synthesizer, writer).catch((err: unknown) => {
+    const writer = await renderWriter(env, { key, provider: offer.provider, voice: offer.id }, segments.length, phases);
+    const result = await voiceSegments(segments, offer, synthesizer, writer, phases).catch((err: unknown) => {
       writer.discard();
       throw err;
     });
@@ -80,9 +81,15 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, text: s
 }
 
 /** Voices every segment with one provider and voice, so one article never mixes voices. */
-async function voiceSegments(segments: string[], offer: VoiceOffer, synthesizer: Synthesizer, writer: RenderWriter): Promise<{ ok: true } | SynthFailure> {
+async function voiceSegments(
+  segments: string[],
+  offer: VoiceOffer,
+  synthesizer: Synthesizer,
+  writer: RenderWriter,
+  phases?: RenderPhases,
+): Promise<{ ok: true } | SynthFailure> {
   for (const segment of segments) {
-    const voiced = await synthesizeText(segment, offer, synthesizer);
+    const voiced = await timed(phases, "synthesisMs", () => synthesizeText(segment, offer, synthesizer));
     if (!voiced.ok) return voiced;
     await writer.add(voiced.pcm);
   }
