@@ -35,7 +35,7 @@ async function jobState(base, vars, id) {
   return (await fetchOk(`${base}/v1/jobs/${id}`, { headers: { "x-service-key": vars.SERVICE_API_KEY } })).body;
 }
 
-async function publish(base, vars, body) {
+export async function publish(base, vars, body) {
   const raw = JSON.stringify(body);
   const t = String(Math.floor(Date.now() / 1000));
   const v1 = createHmac("sha256", vars.PUBLISH_WEBHOOK_SECRET).update(`${t}.${raw}`).digest("hex");
@@ -48,7 +48,7 @@ async function publish(base, vars, body) {
   return res.json();
 }
 
-async function untilDone(base, vars, id, timeoutMs = 600_000) {
+export async function untilDone(base, vars, id, timeoutMs = 600_000) {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     const { state, error } = JSON.parse(await jobState(base, vars, id));
