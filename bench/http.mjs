@@ -28,7 +28,8 @@ export async function load(makeRequest, { total = 500, concurrency = 8 } = {}) {
     while (next < total) {
       next++;
       const t0 = performance.now();
-      const res = await makeRequest();
+      // As in fetchOk: a keep-alive socket the server closed during a long pause fails once.
+      const res = await makeRequest().catch(() => makeRequest());
       await res.arrayBuffer();
       if (!res.ok && res.status !== 304) throw new Error(`bench request failed: ${res.status}`);
       latencies.push(performance.now() - t0);
