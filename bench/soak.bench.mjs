@@ -12,7 +12,13 @@ const CONCURRENCY = 32;
 
 /** RSS in MB of the largest workerd under `pid` (wrangler's own runtime, not its proxy). */
 function workerdRssMb(pid) {
-  const children = (p) => execFileSync("ps", ["-o", "pid=", "--ppid", String(p)]).toString().split("\n").map((s) => s.trim()).filter(Boolean);
+  const children = (p) => {
+    try {
+      return execFileSync("ps", ["-o", "pid=", "--ppid", String(p)]).toString().split("\n").map((s) => s.trim()).filter(Boolean);
+    } catch {
+      return []; // ps exits 1 when a process has no children
+    }
+  };
   const all = [];
   const walk = (p) => {
     for (const c of children(p)) {
@@ -20,11 +26,7 @@ function workerdRssMb(pid) {
       walk(c);
     }
   };
-  try {
-    walk(pid);
-  } catch {
-    // ps exits 1 when a process has no children
-  }
+  walk(pid);
   let best = 0;
   for (const p of all) {
     try {
