@@ -15,11 +15,6 @@ const STATE = ".wrangler/bench-state";
  */
 const LIMITS = { RATE_LIMIT_READ_PER_MINUTE: "6000000", RATE_LIMIT_ADMIN_PER_MINUTE: "6000000", RATE_LIMIT_FEEDS_PER_MINUTE: "6000000" };
 
-// wrangler 4's local observability adds a streaming tail to every Worker it runs, which receives an
-// event for each log line and subrequest; production has nothing of the kind on a request's path.
-// Off for every process started here, hello-world and the platform alike (bench/README.md).
-process.env.X_LOCAL_OBSERVABILITY ??= "false";
-
 ensureDevVars();
 rmSync(STATE, { recursive: true, force: true });
 migrate(STATE);
