@@ -2,7 +2,7 @@
 // over /mcp/v1 (stateless Streamable HTTP, one JSON-RPC POST per call), beside GET
 // /v1/stories/search and GET /v1/articles/{slug} of the same query and article, over 5,000 articles.
 import { executeSql } from "../scripts/local.mjs";
-import { fetchOk, load, loadRows } from "./http.mjs";
+import { fetchOk, load, loadRows, rpcResult, toolCall } from "./http.mjs";
 
 const ARTICLES = 5_000;
 const ROWS_PER_INSERT = 40;
@@ -28,24 +28,6 @@ function seed(persistTo) {
   executeSql(persistTo, statements.join("\n"));
 }
 
-/** One stateless MCP request: a tools/call POST with the headers Streamable HTTP asks of clients. */
-function toolCall(base, name, args) {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
-  return () =>
-    fetch(`${base}/mcp/v1`, {
-      method: "POST",
-      body,
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
-    });
-}
-
-/** The JSON-RPC result of a response that may come as JSON or as one SSE event. */
-async function rpcResult(res) {
-  const text = await res.text();
-  const json = res.headers.get("content-type")?.includes("text/event-stream") ? /^data: (.*)$/m.exec(text)[1] : text;
-  return JSON.parse(json).result;
-}
-
 export async function run({ base, persistTo }) {
   seed(persistTo);
   const q = "cobalt";
@@ -64,8 +46,9 @@ export async function run({ base, persistTo }) {
   return [
     ...loadRows(`agents: REST GET /v1/stories/search "${q}", ${ARTICLES} articles (cached)`, await load(() => fetch(restSearch), opts)),
     ...loadRows(`agents: MCP tools/call search_articles "${q}" (cached search)`, await load(mcpSearch, opts)),
-    ...loadRows(`agents: REST GET /v1/agent/articles?q=${q}`, await load(() => fetch(`${base}/v1/agent/articles?q=${q}`), opts)),
     ...loadRows("agents: REST GET /v1/articles/{slug}", await load(() => fetch(`${base}/v1/articles/${slug}`), opts)),
+    // GET /v1/agent/articles takes a bearer token (README "Agents"); get_article's REST form is open.
+    ...loadRows("agents: REST GET /v1/agent/articles/{slug}", await load(() => fetch(`${base}/v1/agent/articles/${slug}`), opts)),
     ...loadRows("agents: MCP tools/call get_article", await load(mcpGet, opts)),
   ];
 }

@@ -1,5 +1,5 @@
 // Podcast feeds: the build of a feed of 100 and of 1,000 episodes (private feeds are built on every
-// request, so their latency is the build), then a cached public feed as directories poll it.
+// request, so their latency is the build). Cached public feeds are hot paths (hot-paths.bench.mjs).
 import { executeSql } from "../scripts/local.mjs";
 import { fetchOk, load, loadRows, sha256Hex } from "./http.mjs";
 
@@ -38,14 +38,5 @@ export async function run({ base, persistTo }) {
     rows.push(...loadRows(`feed build, ${items} items (private feed, uncached)`, result).slice(0, 2));
   }
 
-  const cached = `${base}/v1/podcasts/service-science.xml`;
-  const etag = (await fetchOk(cached)).res.headers.get("etag"); // builds once and fills the edge cache
-  rows.push(...loadRows("GET cached public feed, 1,000 items", await load(() => fetch(cached), { total: 500 })));
-  rows.push(
-    ...loadRows(
-      "GET cached public feed, If-None-Match (304)",
-      await load(() => fetch(cached, { headers: { "If-None-Match": etag } }), { total: 1000 }),
-    ),
-  );
   return rows;
 }

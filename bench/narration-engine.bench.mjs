@@ -1,9 +1,6 @@
 // Offline engine speed (real-time factor, characters per CPU second) and MP3 and Opus encode speed
-// (x real time), measured inside workerd: the render Worker runs alone under `wrangler dev` on its own
-// port and times each stage of one article (workers/render/measure.ts).
-import { createServer } from "node:net";
-import { startDev } from "../scripts/local.mjs";
-
+// (x real time), measured inside workerd: the render Worker, in its own wrangler dev process beside
+// the API's (scripts/local.mjs startDev), times each stage of one article (workers/render/measure.ts).
 const ARTICLE = `The city council met on Tuesday evening to discuss the long-awaited cycling lanes on the main road.
 Residents had waited two years for a decision, and more than a hundred of them came to listen. The plan adds
 protected lanes in both directions, removes forty parking spaces and lowers the speed limit to thirty
@@ -12,41 +9,19 @@ would stay open before ten in the morning. After a debate of almost three hours 
 seven votes to four. Work on the first section will begin in the spring, the mayor said, and the whole
 route should be finished before the end of next year. A public survey will follow six months later.`.replace(/\s+/g, " ");
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-export async function run() {
-  // The render Worker alone: its own 404 for GET /bench means it is up.
-  const { child, base } = await startDev({
-    port: await freePort(),
-    persistTo: ".wrangler/bench-render-state",
-    quiet: true,
-    configs: ["-c", "workers/render/wrangler.toml"],
-    readyPath: "/bench",
-    readyStatus: 404,
-  });
-  try {
-    const measure = async () => (await fetch(`${base}/bench`, { method: "POST", body: ARTICLE })).json();
-    await measure(); // warm-up: compiles and caches the WebAssembly modules
-    const runs = [];
-    for (let i = 0; i < 3; i++) runs.push(await measure());
-    const median = (f) => runs.map(f).sort((a, b) => a - b)[1];
-    const m = runs[0];
-    const bench = `offline engine (eSpeak NG WASM) + encoders, one ${m.characters}-character article`;
-    return [
-      { benchmark: bench, metric: "audio produced", value: m.audio_seconds.toFixed(1), unit: "s" },
-      { benchmark: bench, metric: "engine real-time factor", value: median((r) => r.audio_seconds / (r.synth_ms / 1000)).toFixed(0), unit: "x real time" },
-      { benchmark: bench, metric: "engine speed", value: median((r) => r.characters / (r.synth_ms / 1000)).toFixed(0), unit: "chars/CPU s" },
-      { benchmark: bench, metric: "MP3 encode (64 kbit/s CBR)", value: median((r) => r.audio_seconds / (r.mp3_ms / 1000)).toFixed(0), unit: "x real time" },
-      { benchmark: bench, metric: "Opus encode (32 kbit/s, 24 kHz)", value: median((r) => r.audio_seconds / (r.opus_ms / 1000)).toFixed(0), unit: "x real time" },
-    ];
-  } finally {
-    child.kill();
-  }
+export async function run({ renderBase: base }) {
+  const measure = async () => (await fetch(`${base}/bench`, { method: "POST", body: ARTICLE })).json();
+  await measure(); // warm-up: compiles and caches the WebAssembly modules
+  const runs = [];
+  for (let i = 0; i < 3; i++) runs.push(await measure());
+  const median = (f) => runs.map(f).sort((a, b) => a - b)[1];
+  const m = runs[0];
+  const bench = `offline engine (eSpeak NG WASM) + encoders, one ${m.characters}-character article`;
+  return [
+    { benchmark: bench, metric: "audio produced", value: m.audio_seconds.toFixed(1), unit: "s" },
+    { benchmark: bench, metric: "engine real-time factor", value: median((r) => r.audio_seconds / (r.synth_ms / 1000)).toFixed(0), unit: "x real time" },
+    { benchmark: bench, metric: "engine speed", value: median((r) => r.characters / (r.synth_ms / 1000)).toFixed(0), unit: "chars/CPU s" },
+    { benchmark: bench, metric: "MP3 encode (64 kbit/s CBR)", value: median((r) => r.audio_seconds / (r.mp3_ms / 1000)).toFixed(0), unit: "x real time" },
+    { benchmark: bench, metric: "Opus encode (32 kbit/s, 24 kHz)", value: median((r) => r.audio_seconds / (r.opus_ms / 1000)).toFixed(0), unit: "x real time" },
+  ];
 }

@@ -1,13 +1,15 @@
 // Shared by the start, seed and bench scripts: the local configuration and the wrangler commands.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { EventEmitter } from "node:events";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { redactCredentials } from "../workers/core/redact.ts";
 import { buildWeb } from "./build-web.mjs";
 
-/** The configuration files of the two Workers; the first is the one served on the port. */
+/** The configuration files of the two Workers: the API Worker, then the render Worker. */
 export const CONFIGS = ["-c", "wrangler.toml", "-c", "workers/render/wrangler.toml"];
 
 /** The render Worker's own .dev.vars: wrangler reads one beside each configuration file. */
@@ -110,15 +112,24 @@ export function buildVars() {
   };
 }
 
+/** A free TCP port on the loopback interface. */
+export function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /**
- * Starts the Workers of `configs` (both by default) with wrangler dev on `port`; resolves once a GET
- * of `readyPath` gets the `readyStatus` the Worker itself answers (wrangler's proxy answers 5xx first).
- * With `log` (openLog), all of wrangler's output goes there; `quiet` drops its standard output.
+ * Starts the Worker of `configs` with wrangler dev on `port`; resolves once a GET of `readyPath`
+ * gets the `readyStatus` the Worker itself answers (wrangler's proxy answers 5xx first). With `log`
+ * (openLog), all of wrangler's output goes there; `quiet` drops its standard output. `registry` is
+ * the dev registry directory through which Workers in other wrangler dev processes find each other.
  */
-export async function startDev({ port, persistTo, vars = {}, quiet = false, log, configs = CONFIGS, readyPath = "/v1/health", readyStatus = 200 }) {
-  // The pages' scripts and styles, current with workers/web/client (wrangler serves them as assets).
-  buildWeb();
-  const varArgs = Object.entries({ ...buildVars(), ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+export async function startWorker({ port, persistTo, vars = {}, quiet = false, log, configs, readyPath = "/v1/health", readyStatus = 200, registry }) {
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const extra = persistTo ? ["--persist-to", persistTo] : [];
   // --local: Workers AI and other remote bindings cannot be reached offline.
   const child = spawn(
@@ -128,7 +139,12 @@ export async function startDev({ port, persistTo, vars = {}, quiet = false, log,
       stdio: log ? ["ignore", "pipe", "pipe"] : quiet ? ["ignore", "ignore", "inherit"] : "inherit",
       // Offline by design: no metrics, and no fetch of the Request.cf placeholder from Cloudflare
       // (miniflare falls back to a default one, with a stack trace, when the fetch fails).
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: "false",
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
+        ...(registry ? { WRANGLER_REGISTRY_PATH: registry } : {}),
+      },
     },
   );
   if (log) {
@@ -148,4 +164,54 @@ export async function startDev({ port, persistTo, vars = {}, quiet = false, log,
   }
   child.kill();
   throw new Error(`wrangler dev did not become ready within 120 s${log ? `; see ${log.path}` : ""}`);
+}
+
+/** Both wrangler dev processes as one: killing it kills both, and it exits when either does. */
+class Platform extends EventEmitter {
+  constructor(children) {
+    super();
+    this.children = children;
+    for (const child of children) child.once("exit", (code, signal) => this.emit("exit", code, signal));
+  }
+
+  get exitCode() {
+    return this.children.find((c) => c.exitCode !== null)?.exitCode ?? null;
+  }
+
+  kill(signal) {
+    for (const child of this.children) child.kill(signal);
+  }
+}
+
+/**
+ * Starts the platform on `port`: the render Worker and the API Worker in two wrangler dev
+ * processes, so that synthesis, which holds its thread for seconds, never stalls an API request
+ * (on Cloudflare each Worker has its own isolates anyway). They share the state under `persistTo`
+ * and find each other through a dev registry of their own (service binding, Durable Objects and
+ * the render Queue, whose messages the API side's broker hands to the consumer in the render
+ * process); a registry shared with other wrangler sessions on the machine could bind the API to
+ * someone else's render Worker. `renderPort` defaults to a free port. Resolves with `child` (both
+ * processes), the API's `base` and the render Worker's `renderBase` (its POST /bench).
+ */
+export async function startDev({ port, renderPort, persistTo, vars = {}, quiet = false, log }) {
+  // The pages' scripts and styles, current with workers/web/client (wrangler serves them as assets).
+  buildWeb();
+  const registry = mkdtempSync(join(tmpdir(), "narration-registry-"));
+  const render = await startWorker({
+    port: renderPort ?? (await freePort()),
+    persistTo,
+    quiet,
+    log,
+    configs: CONFIGS.slice(2),
+    readyPath: "/bench",
+    readyStatus: 404,
+    registry,
+  });
+  try {
+    const api = await startWorker({ port, persistTo, vars: { ...buildVars(), ...vars }, quiet, log, configs: CONFIGS.slice(0, 2), registry });
+    return { child: new Platform([api.child, render.child]), base: api.base, renderBase: render.base };
+  } catch (err) {
+    render.child.kill();
+    throw err;
+  }
 }

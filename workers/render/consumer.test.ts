@@ -56,6 +56,15 @@ describe("render queue consumer", () => {
     expect(await env.AUDIO.head(audioObjectPath(done!.audioKey!, "mp3"))).not.toBeNull();
   });
 
+  it("records the synthesis and encoding time of the render a job ran, and none for audio found cached", async () => {
+    await db().insert(renderJobs).values([{ id: "job-timed", text: "Timed once." }, { id: "job-cached", text: "Timed once." }]);
+    await consumeRenderBatch(batchOf("job-timed"), env, offline);
+    await consumeRenderBatch(batchOf("job-cached"), env, offline);
+    const rendered = await job("job-timed");
+    expect(rendered).toMatchObject({ state: "done", synthesisMs: expect.any(Number), encodingMs: expect.any(Number) });
+    expect(await job("job-cached")).toMatchObject({ state: "done", synthesisMs: null, encodingMs: null });
+  });
+
   it("renders an article longer than one segment in segments, and the job is done", async () => {
     const bodyText = "Each paragraph of this long article adds a little more to the story. ".repeat(360); // about 25,000 characters
     const [article] = await db()

@@ -68,11 +68,14 @@ async function runJob(env: ConsumerEnv, jobId: string, synthesizers: Synthesizer
     .update(renderJobs)
     .set({ state: "running", attempts: job.attempts + 1, startedAt: new Date() })
     .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ACTIVE_JOB_STATES)));
-  const result = await renderText(env, { text, voice: job.voice ?? article?.voice ?? undefined }, synthesizers);
+  const phases = { synthesisMs: 0, encodingMs: 0 };
+  const result = await renderText(env, { text, voice: job.voice ?? article?.voice ?? undefined }, synthesizers, phases);
 
+  // The phases of the render this job ran (none for audio found cached): README "Benchmarks".
+  const timing = result.cached ? { synthesisMs: null, encodingMs: null } : phases;
   const markDone = db
     .update(renderJobs)
-    .set({ state: "done", audioKey: result.key, provider: result.provider, voice: result.voice, error: null, finishedAt: new Date() })
+    .set({ state: "done", audioKey: result.key, provider: result.provider, voice: result.voice, error: null, finishedAt: new Date(), ...timing })
     .where(and(eq(renderJobs.id, jobId), eq(renderJobs.state, "running")));
   // The article takes the audio only if its text is still the one rendered (a re-publish may have changed it).
   const setArticleAudio = article

@@ -7,17 +7,13 @@ import { resample } from "./engine/resample";
 import { MASTER_SAMPLE_RATE } from "../kernel/audio-objects";
 import { splitText } from "./pipeline/chunk";
 import { PROVIDERS } from "../kernel/voice-catalogue";
+import { tick } from "./phases";
 
 /**
- * Engine and encoder speed inside workerd, for bench/narration-engine.bench.mjs. workerd advances
- * Date.now() only across I/O, so each stage is bracketed by a timer wait; an isolate runs one thing
- * at a time, so a stage's wall time is its CPU time.
+ * Engine and encoder speed inside workerd, for bench/narration-engine.bench.mjs; each stage is
+ * bracketed by a timer wait (phases.ts tick).
  */
 export async function measureEngine(text: string) {
-  const tick = async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    return Date.now();
-  };
   const t0 = await tick();
   const pieces = [];
   for (const piece of splitText(text, PROVIDERS.offline.maxCharsPerRequest)) pieces.push(await espeak(piece, "en-us"));

@@ -56,6 +56,13 @@ export const renderJobs = sqliteTable(
     createdAt: createdAt(),
     startedAt: integer("started_at", { mode: "timestamp_ms" }),
     finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+    /**
+     * Where a done job's time went (README "Benchmarks", publish to audio ready): milliseconds of
+     * synthesis and of encoding; queue wait is startedAt - createdAt, and the rest of
+     * finishedAt - startedAt is bookkeeping (reads, storage, the cache lookup). Null for a cache hit.
+     */
+    synthesisMs: integer("synthesis_ms"),
+    encodingMs: integer("encoding_ms"),
   },
   (t) => [
     index("render_jobs_article_state_idx").on(t.articleId, t.state),

@@ -86,13 +86,25 @@ export function protectedResourceMetadataUrl(env: object): string {
  * origin, or undefined for any other request. The consent page at /oauth/authorize is not one.
  */
 export function serveAuthorizationServer(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> | undefined {
+  const { origin, paths } = providerEndpoints(webUrl(env));
   const url = new URL(request.url);
-  const issuer = new URL(webUrl(env));
-  // RFC 8414 §3.1: an issuer with a path has its metadata at the well-known path followed by that path.
-  const metadata = `${OAUTH_PATHS.metadata}${issuer.pathname === "/" ? "" : issuer.pathname}`;
-  const paths: string[] = [metadata, OAUTH_PATHS.token, OAUTH_PATHS.register];
-  if (url.origin !== issuer.origin || !paths.includes(url.pathname)) return undefined;
+  if (url.origin !== origin || !paths.has(url.pathname)) return undefined;
   return throttled(request, env, () => authorizationServer(env).fetch(request, env, ctx));
+}
+
+const endpoints = new Map<string, { origin: string; paths: Set<string> }>();
+
+/** The provider's endpoint paths on the issuer's origin; every request asks, so computed once per issuer. */
+function providerEndpoints(web: string): { origin: string; paths: Set<string> } {
+  let known = endpoints.get(web);
+  if (!known) {
+    const issuer = new URL(web);
+    // RFC 8414 §3.1: an issuer with a path has its metadata at the well-known path followed by that path.
+    const metadata = `${OAUTH_PATHS.metadata}${issuer.pathname === "/" ? "" : issuer.pathname}`;
+    known = { origin: issuer.origin, paths: new Set([metadata, OAUTH_PATHS.token, OAUTH_PATHS.register]) };
+    endpoints.set(web, known);
+  }
+  return known;
 }
 
 /** The provider's endpoints share the per-IP read budget: registration, for one, writes to KV for anyone. */

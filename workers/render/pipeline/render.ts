@@ -13,6 +13,7 @@ import { renderWriter, type RenderWriter } from "./store";
 import { synthesizeText } from "./synthesize";
 import { ParagraphTimeline } from "./timeline";
 import { paragraphsOf } from "../../kernel/paragraph-timings";
+import { timed, type RenderPhases } from "../phases";
 
 /** The configured providers of this isolate; a provider missing here is unavailable. */
 export type Synthesizers = Partial<Record<ProviderId, Synthesizer>>;
@@ -24,9 +25,9 @@ export type Synthesizers = Partial<Record<ProviderId, Synthesizer>>;
  * selection rule are tried in order; a provider that fails with a provider-side reason sits out a
  * cool-down. Throws "unknown_voice: ...", "too_long: ..." or "no_provider: ..." (render-contract.ts); the message
  * names providers and reasons only, since it becomes the job's visible error, and the providers'
- * own messages go to the log.
+ * own messages go to the log. With `phases`, the time spent synthesising and encoding is added to it.
  */
-export function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, synthesizers: Synthesizers): Promise<RenderResult> {
+export function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
   const voice = input.voice ?? DEFAULT_VOICE;
   // Paragraphs (kernel/paragraph-timings.ts) are normalised one by one and joined by a line break,
   // which normalised text never contains: the key covers the paragraph structure, since it changes
@@ -38,14 +39,14 @@ export function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, s
   const id = `${voice}\n${text}`;
   const pending = inFlight.get(id);
   if (pending) return pending;
-  const render = renderOnce(env, voice, paragraphs, synthesizers).finally(() => inFlight.delete(id));
+  const render = renderOnce(env, voice, paragraphs, synthesizers, phases).finally(() => inFlight.delete(id));
   inFlight.set(id, render);
   return render;
 }
 
 const inFlight = new Map<string, Promise<RenderResult>>();
 
-async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, paragraphs: string[], synthesizers: Synthesizers): Promise<RenderResult> {
+async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, paragraphs: string[], synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
   const text = paragraphs.join("\n");
   const offers = candidates(voice, (p) => synthesizers[p] !== undefined && isHealthy(p));
   if (!offers) throw new Error(`unknown_voice: ${voice} is not in the catalogue`);
@@ -68,8 +69,8 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, paragra
     if (failed.has(offer.provider)) continue;
     const synthesizer = synthesizers[offer.provider]!; // candidates() kept only providers with one
     const key = await cacheKey(offer.provider, offer.id, text);
-    const writer = await renderWriter(env, { key, provider: offer.provider, voice: offer.id }, segments.length);
-    const result = await voiceSegments(segments, paragraphs.length, offer, synthesizer, writer).catch((err: unknown) => {
+    const writer = await renderWriter(env, { key, provider: offer.provider, voice: offer.id }, segments.length, phases);
+    const result = await voiceSegments(segments, paragraphs.length, offer, synthesizer, writer, phases).catch((err: unknown) => {
       writer.discard();
       throw err;
     });
@@ -96,10 +97,11 @@ async function voiceSegments(
   offer: VoiceOffer,
   synthesizer: Synthesizer,
   writer: RenderWriter,
+  phases?: RenderPhases,
 ): Promise<{ ok: true; paragraphStarts: number[] } | SynthFailure> {
   const timeline = new ParagraphTimeline(paragraphs);
   for (const segment of segments) {
-    const voiced = await synthesizeText(segment, offer, synthesizer);
+    const voiced = await timed(phases, "synthesisMs", () => synthesizeText(segment, offer, synthesizer));
     if (!voiced.ok) return voiced;
     timeline.add(segment, voiced.starts, voiced.pcm.samples.length);
     await writer.add(voiced.pcm);

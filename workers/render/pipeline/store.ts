@@ -7,6 +7,7 @@ import { wavHeader } from "../engine/wav";
 import { AUDIO_CONTENT_TYPES, audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPaths } from "../../kernel/audio-objects";
 import type { LazyFormat } from "../../kernel/render-contract";
 import type { AudioFormat } from "../../kernel/audio-urls";
+import { timed, type RenderPhases } from "../phases";
 
 type Storage = Pick<Env, "DB" | "AUDIO">;
 
@@ -40,7 +41,12 @@ const opusSerial = (key: string) => parseInt(key.slice(0, 8), 16);
  * second) are kept until the end. The Opus is built now rather than on first request so that feeds
  * list its exact size from the start: podcast parsers drop an alternate enclosure without a length.
  */
-export async function renderWriter(env: Storage, render: Omit<StoredRender, "durationSeconds">, segments: number): Promise<RenderWriter> {
+export async function renderWriter(
+  env: Storage,
+  render: Omit<StoredRender, "durationSeconds">,
+  segments: number,
+  phases?: RenderPhases,
+): Promise<RenderWriter> {
   const mp3 = await mp3Stream(MASTER_SAMPLE_RATE);
   const opus = await oggOpusStream(MASTER_SAMPLE_RATE, opusSerial(render.key));
   const masters = masterObjectPaths(render.key, segments);
@@ -56,16 +62,20 @@ export async function renderWriter(env: Storage, render: Omit<StoredRender, "dur
   return {
     async add(pcm) {
       if (added === segments) throw new Error(`render ${render.key} has only ${segments} segments`);
-      parts.push(...mp3.encode(pcm.samples));
-      pages.push(...opus.encode(pcm.samples));
+      await timed(phases, "encodingMs", () => {
+        parts.push(...mp3.encode(pcm.samples));
+        pages.push(...opus.encode(pcm.samples));
+      });
       // The master's own bytes, not a copy: a segment's master is the largest thing in the isolate.
       await env.AUDIO.put(masters[added++], int16LeBytes(pcm.samples));
       samples += pcm.samples.length;
     },
     async finish(paragraphStarts) {
       if (added !== segments) throw new Error(`render ${render.key} got ${added} of ${segments} segments`);
-      parts.push(mp3.finish());
-      closeOpus();
+      await timed(phases, "encodingMs", () => {
+        parts.push(mp3.finish());
+        closeOpus();
+      });
       const [mp3Bytes, opusBytes] = await Promise.all([putParts(env, render.key, "mp3", parts), putParts(env, render.key, "opus", pages)]);
       const durationSeconds = samples / MASTER_SAMPLE_RATE;
       await database(env)

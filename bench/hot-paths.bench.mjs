@@ -1,0 +1,82 @@
+// The hot paths a podcast app, a directory or a listener hits, each against the hello-world Worker
+// measured interleaved in the same run (bench/http.mjs versusHello): cached audio whole and ranged,
+// a cached public feed of 32 and of 1,000 items and its 304, a search cache hit, the anonymous
+// stories feed and the free MCP tools. The ratio is what the platform keeps of the runtime's floor.
+import { executeSql } from "../scripts/local.mjs";
+import { fetchOk, rpcResult, toolCall, versusHello } from "./http.mjs";
+
+const TEXT = "Benchmarks measure what matters. This sentence is rendered once and then served from the cache.";
+
+/** `items` narrated public articles of `vertical` (audio rows only: a feed reads sizes, not bytes). */
+function seedSql(vertical, items, prefix) {
+  const key = `printf('${prefix}%063d', i)`;
+  const rows = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${items})`;
+  return `
+${rows} INSERT INTO audio_objects (key, provider, voice, duration_seconds, mp3_bytes, opus_bytes)
+  SELECT ${key}, 'bench', 'bench', 180.5 + i, 2900000 + i, 1400000 + i FROM n;
+${rows} INSERT INTO articles (slug, title, publisher, vertical, summary, body_text, content_hash, audio_key, created_at)
+  SELECT 'bench-hot-${vertical}-' || i, 'Hot path story ' || i || ' about ${vertical}', 'Bench Times', '${vertical}',
+    'A summary of hot path story ' || i || ', long enough to look like the real thing in a feed reader.',
+    'Body of a hot path story.', 'bench-hot-hash-${vertical}-' || i, ${key}, 1763800000000 + i * 60000 FROM n;
+`;
+}
+
+let prepared;
+
+/**
+ * Seeds 32 and 1,000 narrated articles, renders one text and fills every cache once; the URLs of the
+ * hot paths. Once per bench run: the soak (soak.bench.mjs) reads the same paths.
+ */
+export function prepare({ base, vars, persistTo }) {
+  prepared ??= (async () => {
+    executeSql(persistTo, seedSql("finance", 32, "c") + seedSql("news", 1000, "d"));
+    const rendered = await fetch(`${base}/v1/render`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-service-key": vars.SERVICE_API_KEY },
+      body: JSON.stringify({ text: TEXT }),
+    });
+    if (!rendered.ok) throw new Error(`render for the audio hot path answered ${rendered.status}: ${await rendered.text()}`);
+    const audio = `${base}/v1/audio/${(await rendered.json()).key}.mp3`;
+    await fetchOk(audio); // fills the edge cache
+
+    const feed32 = `${base}/v1/podcasts/service-finance.xml`;
+    const feed1000 = `${base}/v1/podcasts/service-news.xml`;
+    for (const [url, items] of [[feed32, 32], [feed1000, 1000]]) {
+      const count = (await fetchOk(url)).body.split("<item>").length - 1;
+      if (count !== items) throw new Error(`expected ${items} items in ${url}, got ${count}`);
+    }
+    const etag = (await fetchOk(feed1000)).res.headers.get("etag");
+    const search = `${base}/v1/stories/search?q=${encodeURIComponent("hot path story")}&expand=false`;
+    await fetchOk(search);
+    const stories = `${base}/v1/stories/feed?limit=20`;
+    await fetchOk(stories);
+    return { audio, feed32, feed1000, etag, search, stories, health: `${base}/v1/health` };
+  })();
+  return prepared;
+}
+
+export async function run({ base, hello, vars, persistTo }) {
+  const { audio, feed32, feed1000, etag, search, stories, health } = await prepare({ base, vars, persistTo });
+  const mcpSearch = toolCall(base, "search_articles", { query: "hot path story", limit: 20 });
+  const mcpGet = toolCall(base, "get_article", { slug: "bench-hot-finance-7" });
+  for (const call of [mcpSearch, mcpGet]) {
+    const result = await rpcResult(await call());
+    if (result.isError) throw new Error(`MCP tool failed: ${JSON.stringify(result).slice(0, 200)}`);
+  }
+
+  const paths = [
+    ["GET /v1/health", () => fetch(health)],
+    ["GET cached .mp3, whole", () => fetch(audio)],
+    ["GET cached .mp3, Range bytes=0-1", () => fetch(audio, { headers: { Range: "bytes=0-1" } })],
+    ["GET cached public feed, 32 items", () => fetch(feed32)],
+    ["GET cached public feed, 1,000 items", () => fetch(feed1000)],
+    ["GET cached public feed, If-None-Match (304)", () => fetch(feed1000, { headers: { "If-None-Match": etag } })],
+    ["GET /v1/stories/search, cache hit", () => fetch(search)],
+    ["GET /v1/stories/feed, anonymous", () => fetch(stories)],
+    ["MCP tools/call search_articles (free)", mcpSearch],
+    ["MCP tools/call get_article (free)", mcpGet],
+  ];
+  const results = [];
+  for (const [label, request] of paths) results.push(await versusHello(label, request, { hello }));
+  return { hotPaths: results };
+}
