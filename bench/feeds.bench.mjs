@@ -2,24 +2,16 @@
 // request, so their latency is the build). Cached public feeds are hot paths (hot-paths.bench.mjs).
 import { executeSql } from "../scripts/local.mjs";
 import { fetchOk, load, loadRows, sha256Hex } from "./http.mjs";
+import { narratedArticlesSql } from "./seed.mjs";
 
 const SIZES = [
   { vertical: "science", items: 1000, prefix: "a" },
   { vertical: "young_moms", items: 100, prefix: "b" },
 ];
 
-
 /** SQL that seeds `items` narrated articles of `vertical` and a listener following it with feed token `token`. */
 function seedSql({ vertical, items, prefix }, token) {
-  const key = `printf('${prefix}%063d', i)`;
-  const rows = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${items})`;
-  return `
-${rows} INSERT INTO audio_objects (key, provider, voice, duration_seconds, mp3_bytes, opus_bytes)
-  SELECT ${key}, 'bench', 'bench', 180.5 + i, 2900000 + i, 1400000 + i FROM n;
-${rows} INSERT INTO articles (slug, title, publisher, vertical, summary, body_text, content_hash, audio_key, created_at)
-  SELECT 'bench-feeds-${vertical}-' || i, 'Bench story ' || i || ' about ${vertical}', 'Bench Times', '${vertical}',
-    'A summary of bench story ' || i || ', long enough to look like the real thing in a feed reader.',
-    'Body.', 'bench-hash-${vertical}-' || i, ${key}, 1763700000000 + i * 60000 FROM n;
+  return `${narratedArticlesSql({ vertical, items, prefix, slugPrefix: "bench-feeds", title: "Bench story", createdFrom: 1763700000000 })}
 INSERT INTO listeners (email, token_hash, token_encrypted, private_feed_token_hash, private_feed_token_encrypted, verticals)
   VALUES ('bench-feeds-${vertical}@example.test', '${sha256Hex(`account-${token}`)}', 'unused', '${sha256Hex(token)}', 'unused', '["${vertical}"]');
 `;

@@ -4,21 +4,13 @@
 // stories feed and the free MCP tools. The ratio is what the platform keeps of the runtime's floor.
 import { executeSql } from "../scripts/local.mjs";
 import { fetchOk, rpcResult, toolCall, versusHello } from "./http.mjs";
+import { narratedArticlesSql } from "./seed.mjs";
 
 const TEXT = "Benchmarks measure what matters. This sentence is rendered once and then served from the cache.";
 
-/** `items` narrated public articles of `vertical` (audio rows only: a feed reads sizes, not bytes). */
+/** `items` narrated public articles of `vertical`. */
 function seedSql(vertical, items, prefix) {
-  const key = `printf('${prefix}%063d', i)`;
-  const rows = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${items})`;
-  return `
-${rows} INSERT INTO audio_objects (key, provider, voice, duration_seconds, mp3_bytes, opus_bytes)
-  SELECT ${key}, 'bench', 'bench', 180.5 + i, 2900000 + i, 1400000 + i FROM n;
-${rows} INSERT INTO articles (slug, title, publisher, vertical, summary, body_text, content_hash, audio_key, created_at)
-  SELECT 'bench-hot-${vertical}-' || i, 'Hot path story ' || i || ' about ${vertical}', 'Bench Times', '${vertical}',
-    'A summary of hot path story ' || i || ', long enough to look like the real thing in a feed reader.',
-    'Body of a hot path story.', 'bench-hot-hash-${vertical}-' || i, ${key}, 1763800000000 + i * 60000 FROM n;
-`;
+  return narratedArticlesSql({ vertical, items, prefix, slugPrefix: "bench-hot", title: "Hot path story", createdFrom: 1763800000000 });
 }
 
 let prepared;
