@@ -73,6 +73,7 @@ test("a listener subscribes, signs in by mail, sets verticals, copies the feed, 
   const mail = await mailTo(base, email);
   const link = /http:\/\/127\.0\.0\.1:\d+\/sign-in\/confirm\?\S+/.exec(mail.text)[0];
   await page.goto(link);
+  await expectAccessible(page, "/sign-in/confirm");
   await page.getByRole("button", { name: "Continue signing in" }).click();
   await page.getByRole("heading", { name: "Your private feed" }).waitFor();
   assert.equal(new URL(page.url()).pathname, "/listen");
@@ -135,6 +136,7 @@ test("a listener subscribes, signs in by mail, sets verticals, copies the feed, 
   assert.equal((await fetch(feedUrl)).status, 404);
   await page.goto(`${base}/listen/flo`);
   assert.equal(new URL(page.url()).pathname, "/sign-in");
+  await expectAccessible(page, "/sign-in");
 });
 
 test("the listener pages refuse to render inside another site's frame", async () => {

@@ -9,6 +9,7 @@ import { after, before, test } from "node:test";
 import * as oauth from "oauth4webapi";
 import { chromium } from "playwright-core";
 import { ensureDevVars, migrate, startDev } from "../scripts/local.mjs";
+import { expectAccessible } from "./support/axe.mjs";
 import { json, mailTo } from "./support/outbox.mjs";
 
 const PORT = Number(process.env.PORT ?? 8803);
@@ -93,6 +94,7 @@ test("a listener signs in by magic link on the consent page and allows an agent"
   const page = await (await browser.newContext()).newPage();
 
   await page.goto(agent.url.href);
+  await expectAccessible(page, "/oauth/authorize (sign-in)");
   await page.getByLabel("E-mail address").fill(email);
   await page.getByRole("button", { name: "Mail me a sign-in link" }).click();
   await page.getByText("a sign-in link is on its way").waitFor();
@@ -103,6 +105,7 @@ test("a listener signs in by magic link on the consent page and allows an agent"
   await page.getByRole("button", { name: "Continue signing in" }).click();
 
   await page.getByText("Browser Test Agent asks to act for you").waitFor();
+  await expectAccessible(page, "/oauth/authorize (consent)");
   assert.ok(await page.getByText("Search and read articles, and get their audio, as you").isVisible());
   assert.ok(await page.getByText("Subscribe you to topics").isVisible());
   assert.ok(await page.getByText(`Signed in as ${email}`).isVisible());
