@@ -3,7 +3,7 @@ import { verticalLabel } from "../kernel/verticals";
 import { articleView, type ArticleView } from "./article-view";
 import { oembedDiscovery } from "./oembed";
 import { escapeHtml } from "./page";
-import { articleArtUrl, EMBED_HEIGHT, embedSnippet, paragraphAttributes, playerMarkup, subscribeUrl } from "./player-markup";
+import { articleArtUrl, bodyParagraphs, EMBED_HEIGHT, embedSnippet, paragraphAttributes, playerOrNotice, subscribeUrl } from "./player-markup";
 import { siteFooter, siteHeader } from "./site-chrome";
 import { PUBLIC_CACHE, sitePage } from "./site-page";
 
@@ -107,17 +107,12 @@ function byline(view: ArticleView): string {
 function articleBody(env: object, view: ArticleView): string {
   const original = view.url ? `<p><a href="${escapeHtml(view.url)}">Read the original at ${escapeHtml(view.publisher)}</a></p>` : "";
   if (view.stub) return `<p>The publisher keeps this article on its own site; only its title is shown here.</p>${original}`;
-  const player = playerMarkup(env, view) || `<p class="status">The narration is not ready yet. Try again in a minute.</p>`;
-  const text = view.paragraphs
-    .slice(1)
-    .map((p, i) => `<p${paragraphAttributes(p, i + 1)}>${escapeHtml(p.text)}</p>`)
-    .join("");
   const embed = view.audio
     ? `<details class="embed-snippet"><summary>Embed this player</summary><label for="snippet">Paste this HTML into your page:</label>
 <textarea id="snippet" class="snippet" rows="4" readonly>${escapeHtml(embedSnippet(env, view))}</textarea>
 <p class="muted">Or paste the article's address into a CMS that reads oEmbed.</p></details>`
     : "";
-  return `${player}<div class="article-text">${text}</div>${original}${embed}<p><a href="${escapeHtml(subscribeUrl(env))}">Subscribe: get articles like this in your podcast app</a></p>`;
+  return `${playerOrNotice(env, view)}<div class="article-text">${bodyParagraphs(view)}</div>${original}${embed}<p><a href="${escapeHtml(subscribeUrl(env))}">Subscribe: get articles like this in your podcast app</a></p>`;
 }
 
 /**

@@ -3,9 +3,9 @@ import type { GrantProps } from "../kernel/oauth/bearer";
 import { grantUserId, type GrantMetadata } from "../kernel/oauth/grants";
 import { offeredScopes, SCOPES, type Scope } from "../kernel/oauth/scopes";
 import { OAUTH_PATHS, oauthApi } from "../kernel/oauth/server";
-import { escapeHtml, hiddenInputs, htmlPage } from "./page";
+import { escapeHtml, formFields, hiddenInputs, htmlPage } from "./page";
 import { csrfMatches, currentSession, fromOwnOrigin, type Session } from "../kernel/web-session";
-import { formFields, signInPage, SIGN_IN_PATHS } from "./sign-in";
+import { signInPage, SIGN_IN_PATHS } from "./sign-in";
 
 /**
  * The consent page of the OAuth authorization endpoint, {WEB_URL}/oauth/authorize (README

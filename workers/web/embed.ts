@@ -2,7 +2,7 @@ import { articlePageUrl } from "../core/config";
 import { articleView, type ArticleView } from "./article-view";
 import { oembedDiscovery } from "./oembed";
 import { escapeHtml } from "./page";
-import { paragraphAttributes, playerMarkup, subscribeUrl } from "./player-markup";
+import { bodyParagraphs, paragraphAttributes, playerOrNotice, subscribeUrl } from "./player-markup";
 import { PUBLIC_CACHE, sitePage } from "./site-page";
 
 /** The framed page of an article that is not there for anonymous viewers: no audio, noindex. */
@@ -26,13 +26,7 @@ function embedBody(env: object, view: ArticleView): string {
     const original = view.url ? ` ${open(view.url, `Read it at ${view.publisher}`)}.` : "";
     return `<p>The publisher keeps this article on its own site; there is no narration to play here.${original}</p>${links}`;
   }
-  const player = playerMarkup(env, view) || `<p class="status">The narration is not ready yet. Try again in a minute.</p>`;
-  // The title is the first narrated paragraph (kernel/paragraph-timings.ts): it lives in the <h1>.
-  const text = view.paragraphs
-    .slice(1)
-    .map((p, i) => `<p${paragraphAttributes(p, i + 1)}>${escapeHtml(p.text)}</p>`)
-    .join("");
-  return `${player}<div class="transcript" data-transcript role="region" aria-label="Article text" tabindex="0">${text}</div>${links}`;
+  return `${playerOrNotice(env, view)}<div class="transcript" data-transcript role="region" aria-label="Article text" tabindex="0">${bodyParagraphs(view)}</div>${links}`;
 }
 
 /**

@@ -50,3 +50,15 @@ export function hiddenInputs(fields: Record<string, string>): string {
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join("");
 }
+
+/** Every string value of field `name` in a form POST; a body that is not a form has none. */
+export async function formValues(request: Request): Promise<(name: string) => string[]> {
+  const form = await request.formData().catch(() => null);
+  return (name) => (form?.getAll(name) ?? []).filter((v): v is string => typeof v === "string");
+}
+
+/** The first value of each field of a form POST, "" when absent. */
+export async function formFields(request: Request): Promise<(name: string) => string> {
+  const values = await formValues(request);
+  return (name) => values(name)[0] ?? "";
+}

@@ -29,12 +29,25 @@ export function paragraphAttributes(p: Paragraph, index: number): string {
   return p.start === null ? "" : ` data-start="${p.start.toFixed(3)}" data-index="${index}"`;
 }
 
+/** The paragraphs after the title (the first narrated paragraph, kernel/paragraph-timings.ts, lives in the <h1>). */
+export function bodyParagraphs(view: ArticleView): string {
+  return view.paragraphs
+    .slice(1)
+    .map((p, i) => `<p${paragraphAttributes(p, i + 1)}>${escapeHtml(p.text)}</p>`)
+    .join("");
+}
+
+/** The player, or a notice while the narration is not rendered yet. */
+export function playerOrNotice(env: object, view: ArticleView): string {
+  return playerMarkup(env, view) || `<p class="status">The narration is not ready yet. Try again in a minute.</p>`;
+}
+
 /**
  * The player: a native <audio controls> (MP3 first, the canonical; Opus as an alternative source)
  * that plays without script, and the custom controls client/player.ts reveals. Empty when the article
  * has no audio (a stub, or a render not done yet).
  */
-export function playerMarkup(env: object, view: ArticleView): string {
+function playerMarkup(env: object, view: ArticleView): string {
   if (!view.audio) return "";
   const speeds = SPEEDS.map((s) => `<option value="${s}"${s === 1 ? " selected" : ""}>${s}×</option>`).join("");
   const seconds = view.listenSeconds ?? 0;

@@ -4,7 +4,7 @@ import { webUrl } from "../core/config";
 import { database, listeners } from "../db";
 import { mailMagicLink, MAGIC_LINK_TTL_MS, redeemMagicToken } from "../kernel/magic-links";
 import { Email } from "../kernel/fields";
-import { escapeHtml, hiddenInputs, htmlPage, seeOther } from "./page";
+import { escapeHtml, formFields, hiddenInputs, htmlPage, seeOther } from "./page";
 import { csrfMatches, currentSession, endSession, fromOwnOrigin, startSession } from "../kernel/web-session";
 
 /**
@@ -38,20 +38,6 @@ export function signInPage(next: string, status = 200): Response {
 
 function refused(): Response {
   return htmlPage("Sign in", "<p>This form must be sent from this site's own page. Go back and try again.</p>", { status: 403 });
-}
-
-/** The fields of a form POST as strings; a body that is not a form has none. */
-export async function formFields(request: Request): Promise<(name: string) => string> {
-  let form: FormData | null = null;
-  try {
-    form = await request.formData();
-  } catch {
-    // Not a form body: every field reads as empty.
-  }
-  return (name) => {
-    const value = form?.get(name);
-    return typeof value === "string" ? value : "";
-  };
 }
 
 /**

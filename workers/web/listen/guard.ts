@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { database, listeners } from "../../db";
 import type { Listener } from "../../kernel/listener-tokens";
 import { csrfMatches, currentSession, fromOwnOrigin, type Session } from "../../kernel/web-session";
-import { escapeHtml, seeOther } from "../page";
+import { escapeHtml, formValues, seeOther } from "../page";
 import { SIGN_IN_PATHS } from "../sign-in";
 import { listenPage } from "./layout";
 
@@ -44,8 +44,7 @@ export function refusedWrite(env: object, path: string, message: string, status:
  */
 export async function guardWrite(request: Request, env: Env, back: string): Promise<(SignedIn & { field: (name: string) => string; fields: (name: string) => string[] }) | Response> {
   if (!fromOwnOrigin(request, env)) return refusedWrite(env, back, "This form must be sent from this site's own page.", 403);
-  const form = await request.formData().catch(() => null);
-  const fields = (name: string) => (form?.getAll(name) ?? []).filter((v): v is string => typeof v === "string");
+  const fields = await formValues(request);
   const field = (name: string) => fields(name)[0] ?? "";
   const who = await signedIn(request, env);
   if (!who) return toSignIn(back);

@@ -4,7 +4,7 @@ import { feedUrl, privateFeedToken, subscribe } from "../../kernel/listener-acco
 import { savePreferences } from "../../kernel/listener-preferences";
 import { LISTENER_VERTICALS } from "../../kernel/verticals";
 import { fromOwnOrigin } from "../../kernel/web-session";
-import { escapeHtml, hiddenInputs, seeOther } from "../page";
+import { escapeHtml, formValues, hiddenInputs, seeOther } from "../page";
 import { mailSignInLink, SIGN_IN_PATHS } from "../sign-in";
 import { guardWrite, refusedWrite, signedIn, type SignedIn } from "./guard";
 import { listenPage } from "./layout";
@@ -93,8 +93,8 @@ const SubscribeForm = v.object({ email: Email, verticals: VerticalList });
  */
 export async function subscribePage(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   if (!fromOwnOrigin(request, env)) return refusedWrite(env, LISTEN_PATHS.home, "This form must be sent from this site's own page.", 403);
-  const form = await request.formData().catch(() => null);
-  const input = v.safeParse(SubscribeForm, { email: form?.get("email") ?? "", verticals: form?.getAll("verticals") ?? [] });
+  const values = await formValues(request);
+  const input = v.safeParse(SubscribeForm, { email: values("email")[0] ?? "", verticals: values("verticals") });
   if (!input.success) return refusedWrite(env, LISTEN_PATHS.home, "Give an e-mail address and choose topics from the list.", 422);
   await subscribe(env, input.output.email, input.output.verticals);
   mailSignInLink(env, ctx, input.output.email, LISTEN_PATHS.home);
