@@ -209,9 +209,12 @@ export async function startDev({ port, renderPort, persistTo, vars = {}, quiet =
   });
   try {
     const api = await startWorker({ port, persistTo, vars: { ...buildVars(), ...vars }, quiet, log, configs: CONFIGS.slice(0, 2), registry });
-    return { child: new Platform([api.child, render.child]), base: api.base, renderBase: render.base };
+    const child = new Platform([api.child, render.child]);
+    child.once("exit", () => rmSync(registry, { recursive: true, force: true }));
+    return { child, base: api.base, renderBase: render.base };
   } catch (err) {
     render.child.kill();
+    rmSync(registry, { recursive: true, force: true });
     throw err;
   }
 }
