@@ -47,7 +47,8 @@ export function prepare({ base, vars, persistTo }) {
   return prepared;
 }
 
-export async function run({ base, hello, vars, persistTo }) {
+/** The hot paths, each as [label, a function that sends one request]; the MCP tools checked once. */
+export async function hotPaths({ base, vars, persistTo }) {
   const { audio, feed32, feed1000, etag, search, stories, health } = await prepare({ base, vars, persistTo });
   const mcpSearch = toolCall(base, "search_articles", { query: "hot path story", limit: 20 });
   const mcpGet = toolCall(base, "get_article", { slug: "bench-hot-finance-7" });
@@ -55,8 +56,7 @@ export async function run({ base, hello, vars, persistTo }) {
     const result = await rpcResult(await call());
     if (result.isError) throw new Error(`MCP tool failed: ${JSON.stringify(result).slice(0, 200)}`);
   }
-
-  const paths = [
+  return [
     ["GET /v1/health", () => fetch(health)],
     ["GET cached .mp3, whole", () => fetch(audio)],
     ["GET cached .mp3, Range bytes=0-1", () => fetch(audio, { headers: { Range: "bytes=0-1" } })],
@@ -68,7 +68,10 @@ export async function run({ base, hello, vars, persistTo }) {
     ["MCP tools/call search_articles (free)", mcpSearch],
     ["MCP tools/call get_article (free)", mcpGet],
   ];
+}
+
+export async function run({ base, hello, vars, persistTo }) {
   const results = [];
-  for (const [label, request] of paths) results.push(await versusHello(label, request, { hello }));
+  for (const [label, request] of await hotPaths({ base, vars, persistTo })) results.push(await versusHello(label, request, { hello }));
   return { hotPaths: results };
 }

@@ -126,11 +126,12 @@ export function freePort() {
  * Starts the Worker of `configs` with wrangler dev on `port`; resolves once a GET of `readyPath`
  * gets the `readyStatus` the Worker itself answers (wrangler's proxy answers 5xx first). With `log`
  * (openLog), all of wrangler's output goes there; `quiet` drops its standard output. `registry` is
- * the dev registry directory through which Workers in other wrangler dev processes find each other.
+ * the dev registry directory through which Workers in other wrangler dev processes find each other;
+ * `inspectorPort`, where wrangler serves the Worker's DevTools protocol (bench/profile.mjs).
  */
-export async function startWorker({ port, persistTo, vars = {}, quiet = false, log, configs, readyPath = "/v1/health", readyStatus = 200, registry }) {
+export async function startWorker({ port, persistTo, vars = {}, quiet = false, log, configs, readyPath = "/v1/health", readyStatus = 200, registry, inspectorPort }) {
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  const extra = persistTo ? ["--persist-to", persistTo] : [];
+  const extra = [...(persistTo ? ["--persist-to", persistTo] : []), ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : [])];
   // --local: Workers AI and other remote bindings cannot be reached offline.
   const child = spawn(
     "wrangler",
@@ -193,7 +194,7 @@ class Platform extends EventEmitter {
  * someone else's render Worker. `renderPort` defaults to a free port. Resolves with `child` (both
  * processes), the API's `base` and the render Worker's `renderBase` (its POST /bench).
  */
-export async function startDev({ port, renderPort, persistTo, vars = {}, quiet = false, log }) {
+export async function startDev({ port, renderPort, persistTo, vars = {}, quiet = false, log, inspectorPort }) {
   // The pages' scripts and styles, current with workers/web/client (wrangler serves them as assets).
   buildWeb();
   const registry = mkdtempSync(join(tmpdir(), "narration-registry-"));
@@ -208,7 +209,7 @@ export async function startDev({ port, renderPort, persistTo, vars = {}, quiet =
     registry,
   });
   try {
-    const api = await startWorker({ port, persistTo, vars: { ...buildVars(), ...vars }, quiet, log, configs: CONFIGS.slice(0, 2), registry });
+    const api = await startWorker({ port, persistTo, vars: { ...buildVars(), ...vars }, quiet, log, configs: CONFIGS.slice(0, 2), registry, inspectorPort });
     const child = new Platform([api.child, render.child]);
     child.once("exit", () => rmSync(registry, { recursive: true, force: true }));
     return { child, base: api.base, renderBase: render.base };

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { enforceRateLimit, type RateBucket } from "../workers/core/rate-limit";
+import { enforceRateLimit, spendUnits, type RateBucket } from "../workers/core/rate-limit";
 import { ApiError } from "../workers/core/errors";
 import { routes } from "../workers/router";
 import { call } from "./support/client";
@@ -42,6 +42,25 @@ describe("per-IP rate limiting", () => {
     const limit = Number(testVars.RATE_LIMIT_READ_PER_MINUTE);
     const results = await Promise.all(Array.from({ length: limit + 20 }, () => outcome("198.51.100.10", "read")));
     expect(results.filter((r) => r.status === 200)).toHaveLength(limit);
+  });
+
+  it("spends weighted units from leases: one limiter call per lease, never past the limit", async () => {
+    let calls = 0;
+    const counting = {
+      RATE_LIMITER: {
+        getByName: (name: string) => {
+          calls++;
+          return env.RATE_LIMITER.getByName(name);
+        },
+      },
+    } as unknown as Env;
+    // 600 a minute: leases of 10 units; weight 3 leaves units a lease cannot cover, asked for again.
+    let allowed = 0;
+    for (let i = 0; i < 250; i++) if ((await spendUnits(counting, "agent:lease-test", "agent_tools", 600, 3)) === null) allowed++;
+    expect(allowed).toBe(200);
+    expect(calls).toBeLessThanOrEqual(1 + 250 - 200 + 600 / 9);
+    const refused = await spendUnits(counting, "agent:lease-test", "agent_tools", 600, 1);
+    expect(refused?.retryAfter).toBeGreaterThanOrEqual(1);
   });
 
   it("gives podcast feeds and transcripts their own budget, sized for aggregators", async () => {

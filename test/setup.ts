@@ -1,5 +1,6 @@
 import { applyD1Migrations, env, reset, type D1Migration } from "cloudflare:test";
 import { beforeEach } from "vitest";
+import { forgetCopies } from "../workers/core/edge-cache";
 
 // vitest.config.ts reads migrations/ and passes it as a binding only tests have.
 const { TEST_MIGRATIONS } = env as typeof env & { TEST_MIGRATIONS: D1Migration[] };
@@ -7,5 +8,6 @@ const { TEST_MIGRATIONS } = env as typeof env & { TEST_MIGRATIONS: D1Migration[]
 // Storage is shared across tests in the Workers pool: start every test from the migrated, empty state.
 beforeEach(async () => {
   await reset();
+  forgetCopies();
   await applyD1Migrations(env.DB, TEST_MIGRATIONS);
 });

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { addArticle } from "./articles";
 import { sha256Hex } from "../../workers/core/crypto";
+import { cacheDelete } from "../../workers/core/edge-cache";
 import { articles, audioObjects, database, listeners } from "../../workers/db/index";
 import { mintToken } from "../../workers/kernel/listener-tokens";
 import { audioObjectPath } from "../../workers/kernel/audio-objects";
@@ -15,9 +16,9 @@ export const PUBLIC_FEED_PATHS = [
   ),
 ];
 
-/** The edge cache outlives the storage reset of test/setup.ts: forget what earlier tests cached. */
+/** The edge cache and the isolate's copies outlive the storage reset of test/setup.ts: forget what earlier tests cached. */
 export async function forgetEdgeCache(paths: string[]): Promise<void> {
-  await Promise.all(paths.map((p) => caches.default.delete(new Request(new URL(p, env.BASE_URL)))));
+  await Promise.all(paths.map((p) => cacheDelete(new URL(p, env.BASE_URL).href)));
 }
 
 /** Stand-in MP3 bytes: a frame header followed by `size - 4` filler bytes. */

@@ -1,23 +1,23 @@
 import type * as v from "valibot";
 import { config } from "../core/config";
 import { ApiError } from "../core/errors";
+import { spendUnits } from "../core/rate-limit";
 import type { Caller } from "./caller";
 import type { Tool } from "./tools";
 
-const WINDOW_MS = 60_000;
-
 /**
  * The per-agent budget (README Rules 8): RATE_LIMIT_READ_PER_MINUTE units a minute per agent key,
- * in one RateLimiter Durable Object per key. A read tool takes one unit, the digest more
- * (Tool.budgetCost), so it is limited lower and weighs more against the same budget.
+ * in one RateLimiter Durable Object per key, leased to the isolate as the per-IP budgets are. A read
+ * tool takes one unit, the digest more (Tool.budgetCost), so it is limited lower and weighs more
+ * against the same budget.
  */
 async function spendBudget(env: Env, caller: Caller, tool: Tool): Promise<void> {
   const limit = config(env).RATE_LIMIT_READ_PER_MINUTE;
   if (limit <= 0) return;
-  const decision = await env.RATE_LIMITER.getByName(caller.agentKey).hit("agent_tools", limit, WINDOW_MS, tool.budgetCost);
-  if (!decision.allowed) {
-    throw new ApiError("rate_limited", `${tool.name}: the budget of ${limit} units a minute for this agent is spent (this tool takes ${tool.budgetCost}); retry in ${decision.retryAfter} s`, {
-      "Retry-After": String(decision.retryAfter),
+  const refused = await spendUnits(env, caller.agentKey, "agent_tools", limit, tool.budgetCost);
+  if (refused) {
+    throw new ApiError("rate_limited", `${tool.name}: the budget of ${limit} units a minute for this agent is spent (this tool takes ${tool.budgetCost}); retry in ${refused.retryAfter} s`, {
+      "Retry-After": String(refused.retryAfter),
     });
   }
 }

@@ -47,7 +47,10 @@ export type SearchBody = v.InferOutput<typeof SearchResponse>;
 export type SearchParams = { q: string; vertical?: string; limit: number; offset: number; expand: boolean };
 export type CacheOutcome = "hit" | "miss" | "bypass";
 
-const cache = new TtlCache<SearchBody>();
+/** A search's answer, with its JSON text made once: a cache hit over REST sends it as it is. */
+export type SearchAnswer = { body: SearchBody; json: string };
+
+const cache = new TtlCache<SearchAnswer>();
 
 /** The search cache's live TTL and capacity. */
 function searchCacheSettings(env: object): CacheSettings {
@@ -94,13 +97,17 @@ export async function cachedSearch(
   p: SearchParams,
   bypass: boolean,
   fetcher: typeof fetch = fetch,
-): Promise<{ body: SearchBody; cache: CacheOutcome }> {
+): Promise<SearchAnswer & { cache: CacheOutcome }> {
   const settings = searchCacheSettings(env);
-  if (bypass) return { body: await runSearch(env, p, fetcher), cache: "bypass" };
+  const answer = async () => {
+    const body = await runSearch(env, p, fetcher);
+    return { body, json: JSON.stringify(body) };
+  };
+  if (bypass) return { ...(await answer()), cache: "bypass" };
   const key = JSON.stringify([p.q, p.vertical ?? "", p.limit, p.offset, p.expand]);
   const hit = cache.get(key, settings);
-  if (hit) return { body: hit, cache: "hit" };
-  const body = await runSearch(env, p, fetcher);
-  if (!body.degraded || config(env).SEARCH_CACHE_DEGRADED) cache.set(key, body, settings);
-  return { body, cache: "miss" };
+  if (hit) return { ...hit, cache: "hit" };
+  const fresh = await answer();
+  if (!fresh.body.degraded || config(env).SEARCH_CACHE_DEGRADED) cache.set(key, fresh, settings);
+  return { ...fresh, cache: "miss" };
 }

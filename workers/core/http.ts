@@ -56,13 +56,19 @@ async function run(table: readonly Route[], r: Route, request: IRequest, env: En
   return request.method === "HEAD" ? new Response(null, response) : response;
 }
 
+/** Reads that succeed are the bulk of the traffic (feed polls, ranged audio) and tell nothing new. */
+const QUIET_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /**
- * One log line per request with the route pattern it matched (/v1/listeners/:token), never its path:
- * a token in a path is a credential. An unmatched path is logged with credential-like parts redacted.
- * On deploy these lines are the request log; Workers Logs' invocation logs, which record full URLs,
- * are off (wrangler.toml [observability.logs]).
+ * One log line per write and per failed request, with the route pattern it matched
+ * (/v1/listeners/:token), never its path: a token in a path is a credential. An unmatched path is
+ * logged with credential-like parts redacted. On deploy these lines are the request log; Workers
+ * Logs' invocation logs, which record full URLs, are off (wrangler.toml [observability.logs]), and
+ * successful reads are counted by status in the Worker's metrics instead: a line for each would cost
+ * every hot path its largest share of time (bench/README.md, "Where the time went").
  */
 function logRequest(response: Response, request: IRequest): Response {
+  if (response.status < 400 && QUIET_METHODS.has(request.method)) return response;
   const route = request.route && request.route !== "*" ? request.route : redactCredentials(new URL(request.url).pathname);
   console.log(`${request.method} ${route} ${response.status}`);
   return response;

@@ -40,6 +40,36 @@ export function leaseSize(limit: number): number {
   return Math.max(1, Math.floor(limit / 60));
 }
 
+/**
+ * Spends `weight` units of `bucket` for `subject` (a client IP, an agent key) against `limit` units a
+ * minute: from this isolate's lease when it holds enough, else from the subject's RateLimiter object,
+ * which grants a new lease. Resolves with the seconds to wait when the budget is spent, else null.
+ */
+export async function spendUnits(
+  env: Pick<Env, "RATE_LIMITER">,
+  subject: string,
+  bucket: string,
+  limit: number,
+  weight = 1,
+): Promise<{ retryAfter: number } | null> {
+  const key = `${bucket} ${subject}`;
+  const now = Date.now();
+  const held = leases.get(key);
+  if (held && held.left >= weight && now < held.until) {
+    held.left -= weight;
+    return null;
+  }
+  const decision = await env.RATE_LIMITER.getByName(subject).hit(bucket, limit, WINDOW_MS, weight, leaseSize(limit));
+  if (!decision.allowed) return { retryAfter: decision.retryAfter };
+  if (decision.granted === weight) return null;
+  if (leases.size >= SWEEP_AT) for (const [k, lease] of leases) if (lease.until <= now) leases.delete(k);
+  // Concurrent misses may each take a lease: units of the same window add up, none is lost.
+  const current = leases.get(key);
+  if (current && current.until === decision.windowEnds) current.left += decision.granted - weight;
+  else leases.set(key, { left: decision.granted - weight, until: decision.windowEnds });
+  return null;
+}
+
 /** Counts the request against `bucket`; throws 429 with Retry-After when the budget is spent. */
 export async function enforceRateLimit(
   env: Pick<Env, "RATE_LIMITER"> & object,
@@ -48,24 +78,10 @@ export async function enforceRateLimit(
 ): Promise<void> {
   const limit = BUCKETS[bucket](env as Env);
   if (limit <= 0) return;
-  const ip = clientIp(request);
-  const key = `${bucket} ${ip}`;
-  const now = Date.now();
-  const held = leases.get(key);
-  if (held && held.left > 0 && now < held.until) {
-    held.left--;
-    return;
-  }
-  const decision = await env.RATE_LIMITER.getByName(ip).hit(bucket, limit, WINDOW_MS, 1, leaseSize(limit));
-  if (!decision.allowed) {
+  const refused = await spendUnits(env, clientIp(request), bucket, limit);
+  if (refused) {
     throw new ApiError("rate_limited", `rate limit of ${limit} requests per minute exceeded`, {
-      "Retry-After": String(decision.retryAfter),
+      "Retry-After": String(refused.retryAfter),
     });
   }
-  if (decision.granted === 1) return;
-  if (leases.size >= SWEEP_AT) for (const [k, lease] of leases) if (lease.until <= now) leases.delete(k);
-  // Concurrent misses may each take a lease: units of the same window add up, none is lost.
-  const current = leases.get(key);
-  if (current && current.until === decision.windowEnds) current.left += decision.granted - 1;
-  else leases.set(key, { left: decision.granted - 1, until: decision.windowEnds });
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call } from "../../test/support/client";
+import { call, jsonBody } from "../../test/support/client";
 import { feedTokenOf, subscribeVia } from "../../test/support/listeners";
 import { redactCredentials, REDACTED } from "./redact";
 
@@ -17,15 +17,18 @@ async function logged(run: () => Promise<unknown>): Promise<string> {
 }
 
 describe("request logs name the route, never a credential in the path", () => {
-  it("logs the route pattern of listener and private feed paths, with the status", async () => {
+  it("logs writes and failures by route pattern, with the status; successful reads not at all", async () => {
     const { token, feed_url } = await subscribeVia("logs@example.test", ["tech"]);
     const feedToken = feedTokenOf(feed_url);
     const out = await logged(async () => {
       await call(`/v1/listeners/${token}`);
+      await call(`/v1/listeners/${token}`, jsonBody("PATCH", { verticals: ["tech"] }));
       await call(`/v1/podcasts/u/${feedToken}.xml`);
+      await call(`/v1/podcasts/u/${feedToken}x.xml`);
     });
-    expect(out).toContain("GET /v1/listeners/:token 200");
-    expect(out).toMatch(/^GET \/v1\/podcasts\/u\/\S+ 200$/m);
+    expect(out).toContain("PATCH /v1/listeners/:token 200");
+    expect(out).toMatch(/^GET \/v1\/podcasts\/u\/\S+ 404$/m);
+    expect(out).not.toMatch(/^GET .* 200$/m);
     expect(out).not.toContain(token);
     expect(out).not.toContain(feedToken);
   });

@@ -3,6 +3,7 @@ import { ApiError } from "../core/errors";
 import type { FeedDefinition } from "./catalog";
 import { publicFeedItems } from "./feed-items";
 import { conditional, entityTag } from "../core/conditional";
+import { cacheMatch, cachePut } from "../core/edge-cache";
 import { feedResponse, RSS_CONTENT_TYPE, type FeedBody } from "./feed-response";
 import { feedUnavailable } from "../kernel/feed-paths";
 import { renderRss } from "./rss";
@@ -12,7 +13,8 @@ import { renderRss } from "./rss";
  *
  * - Edge: caches.default keeps each feed's 200 for FEED_TTL_SECONDS under its canonical path, so a
  *   directory's poll is answered without D1, whichever alias it took (the Cache API is per data
- *   centre; the origin builds once per TTL each).
+ *   centre; the origin builds once per TTL each); the isolate keeps a copy in front of it that
+ *   expires with it (workers/core/edge-cache.ts).
  * - Durable: every build whose bytes changed is written to R2 (feeds/<key>.xml) with its ETag and
  *   the time the bytes changed, which is the Last-Modified of every later identical build.
  * - Failure: when a build throws (D1 down, a bad row), the R2 copy is served however old it is
@@ -77,8 +79,8 @@ export async function servePublicFeed(
 ): Promise<Response> {
   // One cache entry per feed: aliases serve the same bytes, and query strings (cache busters) do
   // not multiply builds either.
-  const cacheKey = new Request(`${url.origin}${path}`);
-  const hit = await caches.default.match(cacheKey);
+  const cacheKey = `${url.origin}${path}`;
+  const hit = await cacheMatch(cacheKey);
   if (hit) return conditional(request, hit);
 
   let response: Response;
@@ -93,7 +95,6 @@ export async function servePublicFeed(
     if (!stale) throw feedUnavailable();
     response = feedResponse(stale, { "Cache-Control": `public, max-age=${STALE_TTL_SECONDS}` });
   }
-  // The edge copy is an optimisation: failing to store it must not fail the answer.
-  await caches.default.put(cacheKey, response.clone()).catch(() => undefined);
+  await cachePut(cacheKey, response);
   return conditional(request, response);
 }

@@ -1,6 +1,7 @@
 import { desc, inArray, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { route } from "../../core/route";
+import { cacheMatch, cachePut } from "../../core/edge-cache";
 import { named } from "../../core/schema-registry";
 import { articles, database, type Database } from "../../db/index";
 import { ArticleSummary, presentSummary } from "../present";
@@ -59,12 +60,12 @@ const listingColumns = {
 const EDGE_SECONDS = 30;
 
 /** One cache entry per distinct validated query, whatever the parameter order or spelled-out defaults. */
-function edgeCacheKey(query: Record<string, unknown>): Request {
+function edgeCacheKey(query: Record<string, unknown>): string {
   const params = Object.entries(query)
     .filter(([, value]) => value !== undefined)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, value]) => [key, String(value)]);
-  return new Request(`https://stories-feed.cache/?${new URLSearchParams(params)}`);
+  return `https://stories-feed.cache/?${new URLSearchParams(params)}`;
 }
 
 type Listing = { [K in keyof typeof listingColumns]: (typeof articles.$inferSelect)[K] };
@@ -114,7 +115,7 @@ export const storiesFeed = route({
     // Anonymous pages are the same for everyone: the edge cache answers them for EDGE_SECONDS.
     // Without a token `personalized` changes nothing, so it does not split the cache.
     const edgeKey = query.listener_token ? null : edgeCacheKey({ ...query, personalized: undefined });
-    const cached = edgeKey && (await caches.default.match(edgeKey));
+    const cached = edgeKey && (await cacheMatch(edgeKey));
     if (cached) return cached;
     const db = database(env);
     const listener = await listingViewer(db, query.listener_token);
@@ -153,7 +154,7 @@ export const storiesFeed = route({
     };
     const cacheControl = edgeKey ? `public, max-age=${EDGE_SECONDS}` : "private, no-store";
     const response = Response.json(body, { headers: { "Cache-Control": cacheControl } });
-    if (edgeKey) ctx.waitUntil(caches.default.put(edgeKey, response.clone()));
+    if (edgeKey) ctx.waitUntil(cachePut(edgeKey, response));
     return response;
   },
 });

@@ -26,7 +26,9 @@ export const storiesSearch = route({
     200: { description: "Results, best first", schema: SearchResponse, headers: { "x-service-search-cache": "hit, miss or bypass" } },
   },
   async handle({ env, query, headers }) {
-    const { body, cache } = await cachedSearch(env, query, headers["x-service-search-cache"] === "bypass");
-    return Response.json(body, { headers: { "x-service-search-cache": cache, "Cache-Control": "no-store" } });
+    const { json, cache } = await cachedSearch(env, query, headers["x-service-search-cache"] === "bypass");
+    return new Response(json, {
+      headers: { "Content-Type": "application/json", "x-service-search-cache": cache, "Cache-Control": "no-store" },
+    });
   },
 });

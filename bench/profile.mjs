@@ -1,0 +1,80 @@
+// `npm run profile [label]`: where the API isolate spends its time on each hot path. Starts the
+// platform as `npm run bench` does, with wrangler's DevTools endpoint on the API Worker, runs each hot
+// path whose label contains the argument (bench/hot-paths.bench.mjs) under V8's sampling profiler, and
+// prints the functions with the most self time, and the share of samples the isolate was idle.
+import { rmSync } from "node:fs";
+import WebSocket from "ws";
+import { ensureDevVars, migrate, readVars, startDev } from "../scripts/local.mjs";
+import { load, ROUND } from "./http.mjs";
+import { hotPaths } from "./hot-paths.bench.mjs";
+
+const PORT = Number(process.env.BENCH_PORT ?? 8899);
+const INSPECTOR_PORT = PORT + 10;
+const STATE = ".wrangler/profile-state";
+const TOP = 25;
+const LIMITS = { RATE_LIMIT_READ_PER_MINUTE: "6000000", RATE_LIMIT_ADMIN_PER_MINUTE: "6000000", RATE_LIMIT_FEEDS_PER_MINUTE: "6000000" };
+
+/** A DevTools protocol session: `send(method, params)` resolves with the result. */
+async function devtools(url) {
+  const socket = new WebSocket(url);
+  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+  let id = 0;
+  const pending = new Map();
+  socket.on("message", (data) => {
+    const message = JSON.parse(String(data));
+    const waiter = pending.get(message.id);
+    if (!waiter) return;
+    pending.delete(message.id);
+    if (message.error) waiter.reject(new Error(`${message.error.message}`));
+    else waiter.resolve(message.result);
+  });
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve, reject) => {
+        pending.set(++id, { resolve, reject });
+        socket.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => socket.close(),
+  };
+}
+
+/** Self time by function (name, file and line) of a V8 CPU profile, largest first, in percent of all samples. */
+function selfTimes(profile) {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const counts = new Map();
+  for (const id of profile.samples) {
+    const { functionName, url, lineNumber } = byNode.get(id).callFrame;
+    const file = url.split("/").pop() || "(native)";
+    const key = `${functionName || "(anonymous)"} ${file}:${lineNumber + 1}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const total = profile.samples.length;
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => ({ name, percent: (100 * n) / total }));
+}
+
+ensureDevVars();
+rmSync(STATE, { recursive: true, force: true });
+migrate(STATE);
+const { child, base } = await startDev({ port: PORT, renderPort: PORT + 2, persistTo: STATE, quiet: true, vars: LIMITS, inspectorPort: INSPECTOR_PORT });
+try {
+  const [target] = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json/list`)).json();
+  const session = await devtools(target.webSocketDebuggerUrl);
+  await session.send("Profiler.enable");
+  await session.send("Profiler.setSamplingInterval", { interval: 100 });
+  const only = process.argv[2];
+  for (const [label, request] of await hotPaths({ base, vars: readVars(), persistTo: STATE })) {
+    if (only && !label.includes(only)) continue;
+    await load(request, { total: 200 }); // warm: compiled code, filled caches
+    await session.send("Profiler.start");
+    const { rps } = await load(request, { total: ROUND });
+    const { profile } = await session.send("Profiler.stop");
+    const rows = selfTimes(profile);
+    const idle = rows.find((r) => r.name.startsWith("(idle)"))?.percent ?? 0;
+    console.log(`\n${label}: ${rps.toFixed(0)} req/s while profiled; isolate idle ${idle.toFixed(1)} % of samples`);
+    for (const r of rows.filter((r) => !r.name.startsWith("(idle)")).slice(0, TOP)) console.log(`  ${r.percent.toFixed(1).padStart(5)} %  ${r.name}`);
+  }
+  session.close();
+} finally {
+  child.kill();
+}
+process.exit(0);
