@@ -116,6 +116,16 @@ describe("/mcp/v1 transport rules", () => {
     expect((await post({})).status).toBe(200);
   });
 
+  it("answers a body that is not JSON with the JSON-RPC parse error", async () => {
+    const res = await call("/mcp/v1", {
+      method: "POST",
+      body: "{not json",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
+  });
+
   it("answers GET with 405: a stateless server offers no server-initiated stream", async () => {
     const res = await call("/mcp/v1", { headers: { accept: "text/event-stream" } });
     expect(res.status).toBe(405);

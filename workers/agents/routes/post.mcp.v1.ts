@@ -2,6 +2,7 @@ import { createMcpHandler } from "agents/mcp/server";
 import { localhostAllowedOrigins } from "@modelcontextprotocol/server";
 import { baseUrl, webUrl } from "../../core/config";
 import { route } from "../../core/route";
+import { readBodyText } from "../../core/validate";
 import { resolveCaller } from "../caller";
 import { mcpServer } from "../mcp-server";
 
@@ -30,13 +31,23 @@ export const mcpEndpoint = route({
     401: { description: "An invalid, expired or revoked bearer token", headers: { "WWW-Authenticate": "Bearer resource_metadata=..." } },
     403: { description: "An Origin that is not allowed" },
   },
-  async handle({ request, env, ctx }) {
+  async handle({ request, env }) {
     // A bad bearer token is an HTTP 401 with its challenge before any JSON-RPC is read (README "MCP").
     const caller = await resolveCaller(request, env);
     const handler = createMcpHandler(() => mcpServer(env, caller), {
       route: "/mcp/v1",
       allowedOriginHostnames: allowedOrigins(env),
     });
-    return handler(request, env, ctx);
+    if (request.method !== "POST") return handler.fetch(request);
+    // Parsed once here: without it the handler and the SDK's transport each clone and parse the body.
+    const text = await readBodyText(request);
+    let parsedBody: unknown;
+    try {
+      parsedBody = JSON.parse(text);
+    } catch {
+      // Not JSON: the SDK answers with its JSON-RPC parse error, reading the body itself.
+      return handler.fetch(new Request(request, { body: text }));
+    }
+    return handler.fetch(request, { parsedBody });
   },
 });
