@@ -3,8 +3,8 @@
 // path whose label contains the argument (bench/hot-paths.bench.mjs) under V8's sampling profiler, and
 // prints the functions with the most self time, and the share of samples the isolate was idle.
 import { rmSync } from "node:fs";
-import WebSocket from "ws";
 import { ensureDevVars, migrate, readVars, startDev } from "../scripts/local.mjs";
+import { devtools } from "./devtools.mjs";
 import { load, ROUND } from "./http.mjs";
 import { hotPaths } from "./hot-paths.bench.mjs";
 
@@ -13,30 +13,6 @@ const INSPECTOR_PORT = PORT + 10;
 const STATE = ".wrangler/profile-state";
 const TOP = 25;
 const LIMITS = { RATE_LIMIT_READ_PER_MINUTE: "6000000", RATE_LIMIT_ADMIN_PER_MINUTE: "6000000", RATE_LIMIT_FEEDS_PER_MINUTE: "6000000" };
-
-/** A DevTools protocol session: `send(method, params)` resolves with the result. */
-async function devtools(url) {
-  const socket = new WebSocket(url);
-  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
-  let id = 0;
-  const pending = new Map();
-  socket.on("message", (data) => {
-    const message = JSON.parse(String(data));
-    const waiter = pending.get(message.id);
-    if (!waiter) return;
-    pending.delete(message.id);
-    if (message.error) waiter.reject(new Error(`${message.error.message}`));
-    else waiter.resolve(message.result);
-  });
-  return {
-    send: (method, params = {}) =>
-      new Promise((resolve, reject) => {
-        pending.set(++id, { resolve, reject });
-        socket.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => socket.close(),
-  };
-}
 
 /** Self time by function (name, file and line) of a V8 CPU profile, largest first, in percent of all samples. */
 function selfTimes(profile) {
@@ -57,8 +33,7 @@ rmSync(STATE, { recursive: true, force: true });
 migrate(STATE);
 const { child, base } = await startDev({ port: PORT, renderPort: PORT + 2, persistTo: STATE, quiet: true, vars: LIMITS, inspectorPort: INSPECTOR_PORT });
 try {
-  const [target] = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json/list`)).json();
-  const session = await devtools(target.webSocketDebuggerUrl);
+  const session = await devtools(INSPECTOR_PORT);
   await session.send("Profiler.enable");
   await session.send("Profiler.setSamplingInterval", { interval: 100 });
   const only = process.argv[2];

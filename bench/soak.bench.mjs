@@ -1,9 +1,12 @@
 // A mixed read soak: cached audio whole and ranged, the 32- and 1,000-item public feeds, a search
 // cache hit, the anonymous stories feed and health, 32 requests in flight for SOAK_MINUTES minutes
-// (default 5; 0 skips the soak, so a quick run stays short). Per minute: requests, errors, p50, p99
-// and the memory (RSS) of the API's workerd process, where its isolate and Durable Objects live.
+// (default 5; 0 skips the soak, so a quick run stays short). Per minute: requests, errors, p50, p99,
+// the memory (RSS) of the API's workerd process, where its isolate, its Durable Objects and the local
+// services (D1, cache) live, and the API isolate's own JavaScript heap, read through DevTools: on
+// Cloudflare that heap is what the 128 MB isolate limit counts.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { devtools } from "./devtools.mjs";
 import { percentile } from "./http.mjs";
 import { prepare } from "./hot-paths.bench.mjs";
 
@@ -40,7 +43,7 @@ function workerdRssMb(pid) {
   return best / 1024;
 }
 
-export async function run({ base, vars, persistTo, apiPid }) {
+export async function run({ base, vars, persistTo, apiPid, inspectorPort }) {
   if (MINUTES <= 0) return [];
   const { audio, feed32, feed1000, search, stories, health } = await prepare({ base, vars, persistTo });
   const mix = [
@@ -71,12 +74,20 @@ export async function run({ base, vars, persistTo, apiPid }) {
       bucket.latencies.push(performance.now() - t0);
     }
   }
+  const session = await devtools(inspectorPort);
+  const heapMb = async () => (await session.send("Runtime.getHeapUsage")).usedSize / 1024 / 1024;
   const memory = [];
-  const sampler = setInterval(() => memory.push(workerdRssMb(apiPid)), 60_000);
-  memory.push(workerdRssMb(apiPid));
+  const heap = [];
+  const sample = async () => {
+    memory.push(workerdRssMb(apiPid));
+    heap.push(await heapMb());
+  };
+  await sample();
+  const sampler = setInterval(sample, 60_000);
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   clearInterval(sampler);
-  memory.push(workerdRssMb(apiPid));
+  await sample();
+  session.close();
 
   const rows = [];
   const first = percentile(minutes[0].latencies, 50);
@@ -88,6 +99,7 @@ export async function run({ base, vars, persistTo, apiPid }) {
       { benchmark: label, metric: "p50 latency", value: p50.toFixed(1), unit: `ms (${(p50 / first).toFixed(2)}x minute 1)` },
       { benchmark: label, metric: "p99 latency", value: percentile(latencies, 99).toFixed(1), unit: "ms" },
       { benchmark: label, metric: "API workerd RSS", value: (memory[i + 1] ?? memory.at(-1)).toFixed(0), unit: `MB (${memory[0].toFixed(0)} at start)` },
+      { benchmark: label, metric: "API isolate heap used", value: (heap[i + 1] ?? heap.at(-1)).toFixed(1), unit: `MB (${heap[0].toFixed(1)} at start)` },
     );
   });
   return rows;

@@ -8,6 +8,8 @@ import { hotPathTable } from "../bench/http.mjs";
 
 /** The API on BENCH_PORT, hello-world on the next port, the render Worker on the one after. */
 const PORT = Number(process.env.BENCH_PORT ?? 8899);
+/** The API isolate's DevTools endpoint (the soak reads its heap there; bench/profile.mjs uses the same port). */
+const INSPECTOR_PORT = PORT + 10;
 const STATE = ".wrangler/bench-state";
 /**
  * Per-IP budgets high enough that no bench request is refused, but not off: the limiter's cost is
@@ -25,7 +27,7 @@ const hello = await startWorker({
   configs: ["-c", "bench/hello-world/wrangler.toml"],
   readyPath: "/",
 });
-const { child, base, renderBase } = await startDev({ port: PORT, renderPort: PORT + 2, persistTo: STATE, quiet: true, vars: LIMITS });
+const { child, base, renderBase } = await startDev({ port: PORT, renderPort: PORT + 2, persistTo: STATE, quiet: true, vars: LIMITS, inspectorPort: INSPECTOR_PORT });
 
 const rows = [];
 const hotPaths = [];
@@ -35,7 +37,7 @@ try {
   for (const file of files) {
     console.log(`running ${file}`);
     const mod = await import(`../bench/${file}`);
-    const out = await mod.run({ base, renderBase, apiPid: child.children[0].pid, hello: hello.base, port: PORT, vars: readVars(), persistTo: STATE });
+    const out = await mod.run({ base, renderBase, apiPid: child.children[0].pid, inspectorPort: INSPECTOR_PORT, hello: hello.base, port: PORT, vars: readVars(), persistTo: STATE });
     if (Array.isArray(out)) rows.push(...out);
     else {
       rows.push(...(out.rows ?? []));
