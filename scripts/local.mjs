@@ -167,12 +167,21 @@ export async function startWorker({ port, persistTo, vars = {}, quiet = false, l
   throw new Error(`wrangler dev did not become ready within 120 s${log ? `; see ${log.path}` : ""}`);
 }
 
-/** Both wrangler dev processes as one: killing it kills both, and it exits when either does. */
+/**
+ * Both wrangler dev processes as one: killing it kills both, and it exits when either does. Their
+ * private dev registry goes with them, on kill (callers often exit right after) or on exit.
+ */
 class Platform extends EventEmitter {
-  constructor(children) {
+  constructor(children, registry) {
     super();
     this.children = children;
+    this.registry = registry;
     for (const child of children) child.once("exit", (code, signal) => this.emit("exit", code, signal));
+    this.once("exit", () => this.removeRegistry());
+  }
+
+  removeRegistry() {
+    rmSync(this.registry, { recursive: true, force: true });
   }
 
   get exitCode() {
@@ -181,6 +190,7 @@ class Platform extends EventEmitter {
 
   kill(signal) {
     for (const child of this.children) child.kill(signal);
+    this.removeRegistry();
   }
 }
 
@@ -210,8 +220,7 @@ export async function startDev({ port, renderPort, persistTo, vars = {}, quiet =
   });
   try {
     const api = await startWorker({ port, persistTo, vars: { ...buildVars(), ...vars }, quiet, log, configs: CONFIGS.slice(0, 2), registry, inspectorPort });
-    const child = new Platform([api.child, render.child]);
-    child.once("exit", () => rmSync(registry, { recursive: true, force: true }));
+    const child = new Platform([api.child, render.child], registry);
     return { child, base: api.base, renderBase: render.base };
   } catch (err) {
     render.child.kill();
