@@ -40,9 +40,14 @@ export function mayActFor(caller: ApiCaller, publisher: string): boolean {
   return caller.kind === "operator" || caller.publisher === publisher;
 }
 
+/** RFC 6750 §2.1: the token of `Authorization: Bearer <token>` (the scheme case-insensitive), or null. */
+export function bearerToken(header: string | null): string | null {
+  return header === null ? null : (/^Bearer[ \t]+([^\s,]+)[ \t]*$/i.exec(header)?.[1] ?? null);
+}
+
 /** The operator by SERVICE_API_KEY (also accepted as a Bearer token), else a publisher by `Authorization: Bearer npk_...`. */
 async function requireApiKey(env: Env, request: Request, url: URL): Promise<ApiCaller> {
-  const bearer = /^Bearer[ \t]+(\S+)$/i.exec(request.headers.get("Authorization") ?? "")?.[1] ?? null;
+  const bearer = bearerToken(request.headers.get("Authorization"));
   if (await anyMatches([...serviceKeysGiven(request, url), bearer], [config(env).SERVICE_API_KEY])) return OPERATOR;
   const key = bearer ? await findPublisherKey(env, bearer) : null;
   if (!key) throw new ApiError("unauthorized", "a valid API key is required");

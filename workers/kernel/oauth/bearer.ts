@@ -1,3 +1,4 @@
+import { bearerToken } from "../../core/auth";
 import { ApiError } from "../../core/errors";
 import type { Scope } from "./scopes";
 import { authorizationServer, protectedResource, protectedResourceMetadataUrl } from "./server";
@@ -23,11 +24,6 @@ export function bearerChallenge(env: object, error?: "invalid_token"): Record<st
   const params = [`resource_metadata="${protectedResourceMetadataUrl(env)}"`];
   if (error) params.push(`error="${error}"`);
   return { "WWW-Authenticate": `Bearer ${params.join(", ")}` };
-}
-
-/** RFC 6750 §2.1: `Authorization: Bearer <token>`, the scheme case-insensitive. */
-function bearerToken(header: string): string | null {
-  return /^Bearer[ \t]+([^\s,]+)[ \t]*$/i.exec(header)?.[1] ?? null;
 }
 
 /**
