@@ -1,8 +1,9 @@
 /**
- * The edge cache (caches.default) with a copy in the isolate in front of it, for the few public
- * responses every client asks for: the public podcast feeds and the anonymous stories feed. A
- * directory polling a feed is then answered from memory, without the Cache API's subrequest and
- * copy (bench/README.md, "Where the time went").
+ * The edge cache (caches.default) with a copy in the isolate in front of it, for the public
+ * responses every client asks for: the public podcast feeds, the anonymous stories feed and the
+ * episodes' audio. A directory polling a feed or a podcast app fetching a new episode is then
+ * answered from memory, without the Cache API's subrequest and copy (bench/README.md, "Where the
+ * time went").
  *
  * The copy never outlives the edge entry it mirrors: both expire at the response's `Date` plus its
  * `max-age`, so a change shows up exactly as late as it did with the edge cache alone. The copies
@@ -11,8 +12,11 @@
 
 type Copy = { body: ArrayBuffer; status: number; headers: [string, string][]; expires: number };
 
-/** The copies' total size: a few feeds of 1,000 items (about 1 MB each) and many small pages. */
+/** The copies' total size: a few feeds of 1,000 items (about 1 MB each), the newest episodes and many small pages. */
 const MAX_BYTES = 24 * 1024 * 1024;
+
+/** The largest body copied: a quarter of the total, about 25 minutes of MP3 at 128 kbit/s. */
+export const MAX_COPY_BYTES = MAX_BYTES / 4;
 
 const copies = new Map<string, Copy>();
 let bytes = 0;
@@ -31,13 +35,21 @@ function freshUntil(response: Response): number {
   return maxAge === undefined || Number.isNaN(date) ? 0 : date + Number(maxAge) * 1000;
 }
 
-async function remember(key: string, response: Response): Promise<void> {
+/**
+ * Keeps a copy of `response` (a whole 200) under `key` in the isolate while it is fresh and no
+ * larger than MAX_COPY_BYTES; reads or cancels its body.
+ */
+export async function keepCopy(key: string, response: Response): Promise<void> {
   drop(key);
   const expires = freshUntil(response);
-  if (expires <= Date.now()) return;
+  if (expires <= Date.now() || Number(response.headers.get("Content-Length") ?? 0) > MAX_COPY_BYTES) {
+    // Unread, this body (often one branch of a clone) would be buffered for nothing.
+    await response.body?.cancel();
+    return;
+  }
   const body = await response.arrayBuffer();
-  if (body.byteLength > MAX_BYTES / 4) return;
-  drop(key); // a concurrent remember of the same key may have finished first
+  if (body.byteLength > MAX_COPY_BYTES) return;
+  drop(key); // a concurrent keepCopy of the same key may have finished first
   copies.set(key, { body, status: response.status, headers: [...response.headers], expires });
   bytes += body.byteLength;
   for (const oldest of copies.keys()) {
@@ -46,19 +58,26 @@ async function remember(key: string, response: Response): Promise<void> {
   }
 }
 
+/** The isolate's fresh copy of `key` (a URL), if it has one. */
+export function cachedCopy(key: string): Pick<Copy, "body" | "status" | "headers"> | undefined {
+  const copy = copies.get(key);
+  if (!copy || copy.expires <= Date.now()) {
+    drop(key);
+    return undefined;
+  }
+  // Most recently used last: the eviction loop walks the Map from its oldest entry.
+  copies.delete(key);
+  copies.set(key, copy);
+  return copy;
+}
+
 /** The cached response for `key` (a URL), from the isolate's copy or else the edge; undefined on a miss. */
 export async function cacheMatch(key: string): Promise<Response | undefined> {
-  const copy = copies.get(key);
-  if (copy && copy.expires > Date.now()) {
-    // Most recently used last: the eviction loop walks the Map from its oldest entry.
-    copies.delete(key);
-    copies.set(key, copy);
-    return new Response(copy.body, { status: copy.status, headers: copy.headers });
-  }
-  drop(key);
+  const copy = cachedCopy(key);
+  if (copy) return new Response(copy.body, { status: copy.status, headers: copy.headers });
   const hit = await caches.default.match(key);
   if (!hit) return undefined;
-  await remember(key, hit.clone());
+  await keepCopy(key, hit.clone());
   return hit;
 }
 
@@ -69,7 +88,7 @@ export async function cacheMatch(key: string): Promise<Response | undefined> {
  */
 export async function cachePut(key: string, response: Response): Promise<void> {
   if (!response.headers.has("Date")) response.headers.set("Date", new Date().toUTCString());
-  await Promise.all([caches.default.put(key, response.clone()).catch(() => undefined), remember(key, response.clone())]);
+  await Promise.all([caches.default.put(key, response.clone()).catch(() => undefined), keepCopy(key, response.clone())]);
 }
 
 /** Drops `key` from the isolate and the edge, so the next request builds the response afresh. */

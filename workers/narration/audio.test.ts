@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { sha256Hex } from "../core/crypto";
 import { PRESIGNED_URL_SECONDS, mp3RedirectUrl } from "./audio-redirect";
 import { audioObjectPath } from "../kernel/audio-objects";
+import { forgetCopies } from "../core/edge-cache";
 import { callWith, FakeRender, fakeBytes } from "../../test/support/narration";
+import { testVars } from "../../test/vars";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -70,6 +72,41 @@ describe("GET /v1/audio/{key}.mp3 streamed from R2", () => {
     const ranged = await callWith(null, `/v1/audio/${key}.mp3`, { headers: { Range: "bytes=10-19" } });
     expect(ranged.status).toBe(206);
     expect(new Uint8Array(await ranged.arrayBuffer())).toEqual(fakeBytes(key, "mp3").slice(10, 20));
+  });
+
+  it("answers repeats from the isolate's copy once the edge entry and the object are gone", async () => {
+    const key = await rendered();
+    const url = new URL(`/v1/audio/${key}.mp3`, testVars.BASE_URL).href;
+    const etag = (await callWith(null, `/v1/audio/${key}.mp3`)).headers.get("etag")!;
+    await env.AUDIO.delete(audioObjectPath(key, "mp3"));
+    await caches.default.delete(url);
+    const bytes = fakeBytes(key, "mp3");
+    const whole = await callWith(null, `/v1/audio/${key}.mp3`);
+    expect(new Uint8Array(await whole.arrayBuffer())).toEqual(bytes);
+    const ranged = await callWith(null, `/v1/audio/${key}.mp3`, { headers: { Range: "bytes=10-19" } });
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get("content-range")).toBe("bytes 10-19/1000");
+    expect(new Uint8Array(await ranged.arrayBuffer())).toEqual(bytes.slice(10, 20));
+    expect((await callWith(null, `/v1/audio/${key}.mp3`, { headers: { "If-None-Match": etag } })).status).toBe(304);
+    expect((await callWith(null, `/v1/audio/${key}.mp3`, { headers: { Range: "bytes=1000-" } })).status).toBe(416);
+    // Without the copy nothing is left: the answers above came from it.
+    forgetCopies();
+    expect((await callWith(null, `/v1/audio/${key}.mp3`)).status).toBe(404);
+  });
+
+  it("copies an edge hit, ranged or whole, into the isolate", async () => {
+    const cases: Record<string, string>[] = [{ Range: "bytes=0-1" }, {}];
+    for (const headers of cases) {
+      const key = await rendered();
+      const url = new URL(`/v1/audio/${key}.mp3`, testVars.BASE_URL).href;
+      expect((await callWith(null, `/v1/audio/${key}.mp3`)).status).toBe(200);
+      await env.AUDIO.delete(audioObjectPath(key, "mp3"));
+      forgetCopies(); // as in another isolate: only the edge has the episode
+      expect((await callWith(null, `/v1/audio/${key}.mp3`, { headers })).status).toBe("Range" in headers ? 206 : 200);
+      await caches.default.delete(url);
+      const again = await callWith(null, `/v1/audio/${key}.mp3`);
+      expect(new Uint8Array(await again.arrayBuffer())).toEqual(fakeBytes(key, "mp3"));
+    }
   });
 
   it("a first ranged request stores the whole object in the edge cache", async () => {

@@ -1,4 +1,6 @@
 import * as v from "valibot";
+import { answerFromBytes, outOfRange, unsatisfiable } from "../../core/byte-ranges";
+import { cachedCopy, cachePut, keepCopy, MAX_COPY_BYTES } from "../../core/edge-cache";
 import { ApiError } from "../../core/errors";
 import { route, type ResponseDoc } from "../../core/route";
 import { mp3RedirectUrl } from "../audio-redirect";
@@ -10,8 +12,9 @@ import { AUDIO_FORMATS, type AudioFormat } from "../../kernel/audio-urls";
 /**
  * The bytes behind an audio URL never change (the key is a hash of what was rendered), so
  * responses are cacheable for a year and immutable: Apple Podcasts never revalidates anyway
- * (Apple Podcasts, "Podcast RSS feed requirements"). Range requests (RFC 9110 §14) are answered with 206 by R2 directly, or by
- * the edge cache from a stored 200 on repeat.
+ * (Apple Podcasts, "Podcast RSS feed requirements"). Range requests (RFC 9110 §14) are answered with 206 by R2 directly, and
+ * on repeat from the isolate's copy of the whole object or, for an episode too long to copy, by the
+ * edge cache from its stored 200.
  */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
@@ -52,18 +55,6 @@ async function load<T>(env: Env, key: string, format: AudioFormat, read: (path: 
   throw new ApiError("not_found", "no audio with that key");
 }
 
-/** A single byte range (RFC 9110 §14.1.2) as asked for; null for none or one we do not parse (served whole). */
-function singleRange(header: string | null): { first: number } | { suffix: number } | null {
-  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!m || (m[1] === "" && m[2] === "")) return null;
-  return m[1] === "" ? { suffix: Number(m[2]) } : { first: Number(m[1]) };
-}
-
-/** RFC 9110 §15.5.17: an unsatisfiable range is a 416 that states the size. */
-function unsatisfiable(size: number): Response {
-  return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}`, "Cache-Control": "no-store" } });
-}
-
 /** R2 may reject an unsatisfiable range with an error rather than an empty range. */
 async function ranged(env: Env, path: string, request: Request): Promise<R2Object | R2ObjectBody | Response | null> {
   try {
@@ -82,9 +73,14 @@ async function serve(env: Env, ctx: ExecutionContext, request: Request, key: str
     headers.set("Content-Length", String(obj.size));
     return new Response(null, { headers });
   }
-  const edge = caches.default;
-  const hit = await edge.match(request);
-  if (hit) return hit;
+  const cacheKey = new Request(request.url, { method: "GET" });
+  const copy = cachedCopy(cacheKey.url);
+  if (copy) return answerFromBytes(request, copy.body, copy.headers);
+  const hit = await caches.default.match(request);
+  if (hit) {
+    copyLater(ctx, cacheKey, hit);
+    return hit;
+  }
 
   const obj = await load(env, key, format, (path) => ranged(env, path, request));
   if (obj instanceof Response) return obj;
@@ -94,25 +90,37 @@ async function serve(env: Env, ctx: ExecutionContext, request: Request, key: str
     const notModified = request.headers.has("if-none-match") || request.headers.has("if-modified-since");
     return new Response(null, { status: notModified ? 304 : 412, headers });
   }
-  const cacheKey = new Request(request.url, { method: "GET" });
-  const wanted = singleRange(request.headers.get("range"));
-  if (wanted && obj.range) {
+  const range = request.headers.get("range");
+  if (range && obj.range) {
     // R2 answers a range past the end with the whole object; RFC 9110 §14.1.2 makes it unsatisfiable.
-    if (("first" in wanted && wanted.first >= obj.size) || ("suffix" in wanted && wanted.suffix === 0)) return unsatisfiable(obj.size);
+    if (outOfRange(obj.size, range)) return unsatisfiable(obj.size);
     const [start, end] = byteSpan(obj.range, obj.size);
     headers.set("Content-Range", `bytes ${start}-${end}/${obj.size}`);
     headers.set("Content-Length", String(end - start + 1));
-    // The Cache API stores only 200s, but serves later ranges from one: store the whole object.
+    // The caches keep only whole 200s, and answer later ranges from one: store the whole object.
     ctx.waitUntil(
       env.AUDIO.get(audioObjectPath(key, format)).then((full) => {
-        if (full) return edge.put(cacheKey, new Response(full.body, { headers: withLength(headersFor(full, format), full.size) }));
+        if (full) return cachePut(cacheKey.url, new Response(full.body, { headers: withLength(headersFor(full, format), full.size) }));
       }),
     );
     return new Response(obj.body, { status: 206, headers });
   }
   const response = new Response(obj.body, { headers: withLength(headers, obj.size) });
-  ctx.waitUntil(edge.put(cacheKey, response.clone()));
+  ctx.waitUntil(cachePut(cacheKey.url, response.clone()));
   return response;
+}
+
+/**
+ * After an edge hit, a copy in the isolate for the next request (another isolate, or this one
+ * after a restart, stored the edge entry). A 206 says the whole size in its Content-Range; the
+ * whole object is then read once more. Two requests racing here both copy; the second replaces
+ * the first.
+ */
+function copyLater(ctx: ExecutionContext, cacheKey: Request, hit: Response): void {
+  const size = Number((hit.status === 206 ? hit.headers.get("Content-Range")?.split("/")[1] : hit.headers.get("Content-Length")) ?? NaN);
+  if (!(size <= MAX_COPY_BYTES)) return;
+  if (hit.status === 200) ctx.waitUntil(keepCopy(cacheKey.url, hit.clone()));
+  else if (hit.status === 206) ctx.waitUntil(caches.default.match(cacheKey).then((whole) => whole && keepCopy(cacheKey.url, whole)));
 }
 
 function withLength(headers: Headers, size: number): Headers {
@@ -146,7 +154,7 @@ function audioRoute(format: AudioFormat) {
     summary: `Audio file as ${format}, with byte ranges`,
     description:
       `Public. ${NOTES[format]} Supports Range (206, Content-Range), ETag / If-None-Match (304) and HEAD; ` +
-      "immutable for a year; repeat reads come from the edge cache.",
+      "immutable for a year; repeat reads come from the isolate's copy or the edge cache.",
     auth: "none",
     rateLimit: "audio",
     params: v.object({ key: AudioKey }),

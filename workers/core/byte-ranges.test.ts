@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { answerFromBytes, outOfRange } from "./byte-ranges";
+
+const BODY = new Uint8Array(Array.from({ length: 100 }, (_, i) => i)).buffer;
+const STORED = { "Content-Type": "audio/mpeg", ETag: '"v1"', "Last-Modified": "Mon, 23 Nov 2026 10:00:00 GMT", "Content-Length": "100" };
+
+function answer(headers: Record<string, string>): Response {
+  return answerFromBytes(new Request("https://byte-ranges.test/a.mp3", { headers }), BODY, STORED);
+}
+
+async function bytes(res: Response): Promise<number[]> {
+  return [...new Uint8Array(await res.arrayBuffer())];
+}
+
+describe("answers from a whole body in memory (RFC 9110 §13, §14)", () => {
+  it("the whole body with its stored headers when nothing is asked", async () => {
+    const res = answer({});
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBe("100");
+    expect(res.headers.get("etag")).toBe('"v1"');
+    expect(await bytes(res)).toHaveLength(100);
+  });
+
+  it("206 with Content-Range for one range, a suffix and an open end", async () => {
+    const first = answer({ Range: "bytes=0-1" });
+    expect(first.status).toBe(206);
+    expect(first.headers.get("content-range")).toBe("bytes 0-1/100");
+    expect(first.headers.get("content-length")).toBe("2");
+    expect(await bytes(first)).toEqual([0, 1]);
+    expect(await bytes(answer({ Range: "bytes=-3" }))).toEqual([97, 98, 99]);
+    const open = answer({ Range: "bytes=95-" });
+    expect(open.headers.get("content-range")).toBe("bytes 95-99/100");
+    // An end past the size is cut to the size (§14.1.2).
+    expect(answer({ Range: "bytes=98-500" }).headers.get("content-range")).toBe("bytes 98-99/100");
+  });
+
+  it("416 stating the size when no range is satisfiable, bytes=-0 included", () => {
+    for (const range of ["bytes=100-200", "bytes=-0"]) {
+      const res = answer({ Range: range });
+      expect(res.status).toBe(416);
+      expect(res.headers.get("content-range")).toBe("bytes */100");
+    }
+    expect(outOfRange(100, "bytes=100-")).toBe(true);
+    expect(outOfRange(100, "bytes=99-")).toBe(false);
+  });
+
+  it("the whole body for several ranges, a malformed range or an If-Range naming another version", () => {
+    const cases: Record<string, string>[] = [{ Range: "bytes=0-1,50-51" }, { Range: "pages=1-2" }, { Range: "bytes=0-1", "If-Range": '"v0"' }];
+    for (const headers of cases) {
+      const res = answer(headers);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-length")).toBe("100");
+    }
+    expect(answer({ Range: "bytes=0-1", "If-Range": '"v1"' }).status).toBe(206);
+  });
+
+  it("304 for a matching If-None-Match (weak or listed) or an If-Modified-Since at or after Last-Modified", () => {
+    const cases: Record<string, string>[] = [
+      { "If-None-Match": '"v1"' },
+      { "If-None-Match": 'W/"v0", W/"v1"' },
+      { "If-None-Match": "*" },
+      { "If-Modified-Since": "Mon, 23 Nov 2026 10:00:00 GMT" },
+    ];
+    for (const headers of cases) {
+      const res = answer(headers);
+      expect(res.status).toBe(304);
+      expect(res.headers.get("etag")).toBe('"v1"');
+      expect(res.body).toBeNull();
+    }
+    expect(answer({ "If-None-Match": '"v0"' }).status).toBe(200);
+    expect(answer({ "If-Modified-Since": "Sun, 22 Nov 2026 10:00:00 GMT" }).status).toBe(200);
+  });
+});

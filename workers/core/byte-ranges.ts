@@ -1,0 +1,48 @@
+import fresh from "fresh";
+import parseRange from "range-parser";
+
+/** RFC 9110 §15.5.17: an unsatisfiable range is a 416 that states the size. */
+export function unsatisfiable(size: number): Response {
+  return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}`, "Cache-Control": "no-store" } });
+}
+
+/** Whether `header` (a Range value) asks only for bytes past the end of a `size`-byte body (RFC 9110 §14.1.1). */
+export function outOfRange(size: number, header: string): boolean {
+  return parseRange(size, header) === -1;
+}
+
+/**
+ * The answer to `request` from a whole 200 held in memory, as the Cache API answers from a stored
+ * 200: 304 when If-None-Match or If-Modified-Since find the client's copy current (RFC 9110 §13.1),
+ * 206 for one satisfiable byte range (§14), 416 when no range is satisfiable, and the whole body
+ * otherwise: several ranges (a server may ignore Range, §14.2), a malformed one, or an If-Range
+ * naming another version (§13.1.5).
+ */
+export function answerFromBytes(request: Request, body: ArrayBuffer, stored: HeadersInit): Response {
+  const headers = new Headers(stored);
+  const etag = headers.get("ETag");
+  const lastModified = headers.get("Last-Modified");
+  const conditions = {
+    "if-none-match": request.headers.get("If-None-Match") ?? undefined,
+    "if-modified-since": request.headers.get("If-Modified-Since") ?? undefined,
+    "cache-control": request.headers.get("Cache-Control") ?? undefined,
+  };
+  if (fresh(conditions, { etag: etag ?? undefined, "last-modified": lastModified ?? undefined })) {
+    headers.delete("Content-Length");
+    return new Response(null, { status: 304, headers });
+  }
+  const range = request.headers.get("Range");
+  const ifRange = request.headers.get("If-Range");
+  if (range && (ifRange === null || ifRange === etag || ifRange === lastModified)) {
+    const ranges = parseRange(body.byteLength, range, { combine: true });
+    if (ranges === -1) return unsatisfiable(body.byteLength);
+    if (ranges !== -2 && ranges.type === "bytes" && ranges.length === 1) {
+      const { start, end } = ranges[0];
+      headers.set("Content-Range", `bytes ${start}-${end}/${body.byteLength}`);
+      headers.set("Content-Length", String(end - start + 1));
+      return new Response(body.slice(start, end + 1), { status: 206, headers });
+    }
+  }
+  headers.set("Content-Length", String(body.byteLength));
+  return new Response(body, { headers });
+}
