@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import { schema } from "../workers/db";
+import { database, schema } from "../workers/db";
 
 interface ColumnInfo {
   name: string;
@@ -38,5 +38,11 @@ describe("drizzle schema vs migrations/", () => {
     for (const table of tables) {
       for (const idx of getTableConfig(table).indexes) expect(names, idx.config.name).toContain(idx.config.name);
     }
+  });
+});
+
+describe("the drizzle client", () => {
+  it("is built once per D1 binding, not per request", () => {
+    expect(database({ DB: env.DB })).toBe(database(env));
   });
 });

@@ -21,12 +21,23 @@ export * from "./tables/x402";
 
 export const schema = { ...agents, ...articles, ...ledger, ...listeners, ...mail, ...narration, ...publishers, ...web, ...x402 };
 
-/** The drizzle client over the D1 binding. */
-export function database(env: Pick<Env, "DB">) {
-  return drizzle(env.DB, { schema });
-}
+const connect = (db: D1Database) => drizzle(db, { schema });
 
-export type Database = ReturnType<typeof database>;
+export type Database = ReturnType<typeof connect>;
+
+// One client per binding for the isolate's life: building one walks the whole schema for its
+// relations, which the profile of every D1 path showed (bench/README.md, "Where the time went").
+const clients = new WeakMap<D1Database, Database>();
+
+/** The drizzle client over the D1 binding. */
+export function database(env: Pick<Env, "DB">): Database {
+  let client = clients.get(env.DB);
+  if (!client) {
+    client = connect(env.DB);
+    clients.set(env.DB, client);
+  }
+  return client;
+}
 
 /** D1 binds at most 100 parameters per statement: lists bound with IN go in parts of this size. */
 export const D1_IN_LIST = 90;
