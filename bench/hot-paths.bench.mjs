@@ -52,7 +52,8 @@ export async function hotPaths({ base, vars, persistTo }) {
   const { audio, feed32, feed1000, etag, search, stories, health } = await prepare({ base, vars, persistTo });
   const mcpSearch = toolCall(base, "search_articles", { query: "hot path story", limit: 20 });
   const mcpGet = toolCall(base, "get_article", { slug: "bench-hot-finance-7" });
-  for (const call of [mcpSearch, mcpGet]) {
+  const mcpSearchModern = toolCall(base, "search_articles", { query: "hot path story", limit: 20 }, { modern: true });
+  for (const call of [mcpSearch, mcpGet, mcpSearchModern]) {
     const result = await rpcResult(await call());
     if (result.isError) throw new Error(`MCP tool failed: ${JSON.stringify(result).slice(0, 200)}`);
   }
@@ -67,6 +68,7 @@ export async function hotPaths({ base, vars, persistTo }) {
     ["GET /v1/stories/feed, anonymous", () => fetch(stories)],
     ["MCP tools/call search_articles (free)", mcpSearch],
     ["MCP tools/call get_article (free)", mcpGet],
+    ["MCP tools/call search_articles (free), 2026-07-28 revision", mcpSearchModern],
   ];
 }
 

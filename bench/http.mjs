@@ -92,15 +92,23 @@ export function hotPathTable(results) {
   return head + results.map((r) => `| ${r.hotPath} | ${r.bytes} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.helloRps.toFixed(0)} | ${r.ratio.toFixed(2)} |`).join("\n") + "\n";
 }
 
-/** One stateless MCP request: a tools/call POST with the headers Streamable HTTP asks of clients. */
-export function toolCall(base, name, args) {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
-  return () =>
-    fetch(`${base}/mcp/v1`, {
-      method: "POST",
-      body,
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
-    });
+/**
+ * One stateless MCP tools/call POST with the headers Streamable HTTP asks of clients, as the SDK
+ * client sends it: by default in the 2025-11-25 revision (what clients use unless pinned), with
+ * `modern` in the 2026-07-28 per-request revision (its _meta and Mcp-Method / Mcp-Name headers).
+ */
+export function toolCall(base, name, args, { modern = false } = {}) {
+  const version = modern ? "2026-07-28" : "2025-11-25";
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": version,
+    "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const params = modern ? { name, arguments: args, _meta } : { name, arguments: args };
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params });
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": version };
+  if (modern) Object.assign(headers, { "mcp-method": "tools/call", "mcp-name": name });
+  return () => fetch(`${base}/mcp/v1`, { method: "POST", body, headers });
 }
 
 /** The JSON-RPC result of a response that may come as JSON or as one SSE event. */

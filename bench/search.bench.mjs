@@ -2,11 +2,13 @@
 // generated text: words made of syllables, drawn with a Zipf distribution so that some terms match
 // a fifth of the archive and others a handful of articles, as in real prose. Articles are written
 // straight into the local D1 file with node:sqlite (the FTS triggers index them as D1 would); at
-// 100,000 the search's own two statements run on that file directly too, for the ratio of the API's
-// p95 to raw FTS5.
+// 100,000 the search's own statement runs on that file directly too, for the ratio of the API's p95
+// to raw FTS5.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { matchExpression, pageStatement } from "../workers/articles/search-index.ts";
 import { fetchOk, load, loadRows, percentile, sha256Hex } from "./http.mjs";
 
 const STEPS = [10_000, 100_000];
@@ -110,37 +112,18 @@ function seedPlays(persistTo, articles) {
 }
 
 /**
- * The two statements of one search page (workers/articles/search-index.ts: the BM25 window, then
- * the page's snippets), run on the D1 file with node:sqlite; p95 of the pair over `total` runs.
+ * The statement of one search page (workers/articles/search-index.ts pageStatement, rendered by
+ * drizzle as D1 gets it), run on the D1 file with node:sqlite; its p95 over `total` runs.
  */
 function rawSearchP95(persistTo, q, total = 200) {
-  const match = q.split(/\s+/).map((t) => `"${t.replaceAll('"', '""')}"`).join(" ");
+  const { sql, params } = new SQLiteSyncDialect().sqlToQuery(pageStatement(matchExpression(q), { limit: 20, offset: 0 }, 200));
   const db = new DatabaseSync(d1File(persistTo), { readOnly: true, timeout: 30_000 });
-  const ranked = db.prepare(`
-    with ranked as (
-      select rowid as id, bm25(articles_fts, 10.0, 4.0, 1.0) as rank from articles_fts where articles_fts match ? order by rank limit 200)
-    select (select count(*) from ranked) as ranked_n, page.id, page.rank
-    from (select 1) left join (
-      select a.id, ranked.rank from ranked join articles a on a.id = ranked.id
-      where a.visibility <> 'listener_private'
-        and (a.visibility = 'public'
-             or exists (select 1 from articles_fts s where s.articles_fts match ? and s.rowid = a.id))
-      order by ranked.rank, a.id desc
-      limit 20 offset 0) page`);
-  const snippets = db.prepare(`
-    select a.id, a.slug, a.title, a.publisher, a.vertical, a.url, a.visibility, a.summary, a.audio_key, a.listen_seconds,
-           a.created_at, a.published_at,
-           case when a.visibility = 'public'
-                then snippet(articles_fts, -1, char(2), char(3), '…', 24)
-                else snippet(articles_fts, 0, char(2), char(3), '…', 24) end as snippet
-    from articles_fts join articles a on a.id = articles_fts.rowid
-    where articles_fts match ? and articles_fts.rowid in (select value from json_each(?))`);
+  const page = db.prepare(sql);
   const latencies = [];
   try {
     for (let i = 0; i < total; i++) {
       const t0 = performance.now();
-      const page = ranked.all(match, `{title summary} : (${match})`).filter((r) => r.id !== null);
-      snippets.all(match, JSON.stringify(page.map((r) => r.id)));
+      page.all(...params);
       latencies.push(performance.now() - t0);
     }
   } finally {

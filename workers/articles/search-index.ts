@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db";
 
 /** One local hit: the listing columns plus a snippet whose matched terms are wrapped in MARK_OPEN/MARK_CLOSE. */
@@ -51,35 +51,7 @@ const BM25 = sql.raw("bm25(articles_fts, 10.0, 4.0, 1.0)");
 const FIRST_WINDOW = 200;
 const WINDOW_GROWTH = 4;
 
-/**
- * Ids of one page of hits, best first. FTS5 ranks the best `window` matches by BM25 alone (cheap:
- * no join, no snippet); the filters then run on that window only. A page that comes out short while
- * the window was full is asked again with a larger window, so the answer is exact, and a common
- * term matching most of the archive costs one BM25 pass instead of a join and a snippet per match.
- */
-async function rankedPage(db: Database, match: string, opts: SearchOptions): Promise<{ id: number; rank: number }[]> {
-  const stubMatch = `{title summary} : (${match})`;
-  const vertical = opts.vertical ? sql`and a.vertical = ${opts.vertical}` : sql``;
-  let window = Math.max(FIRST_WINDOW, (opts.offset + opts.limit) * 2) * (opts.vertical ? 8 : 1);
-  for (;;) {
-    const rows = await db.all<{ ranked_n: number; id: number | null; rank: number | null }>(sql`
-      with ranked as (
-        select rowid as id, ${BM25} as rank from articles_fts where articles_fts match ${match} order by rank limit ${window})
-      select (select count(*) from ranked) as ranked_n, page.id, page.rank
-      from (select 1) left join (
-        select a.id, ranked.rank from ranked join articles a on a.id = ranked.id
-        where a.visibility <> 'listener_private' ${vertical}
-          and (a.visibility = 'public'
-               or exists (select 1 from articles_fts s where s.articles_fts match ${stubMatch} and s.rowid = a.id))
-        order by ranked.rank, a.id desc
-        limit ${opts.limit} offset ${opts.offset}) page`);
-    const page = rows.filter((r): r is { ranked_n: number; id: number; rank: number } => r.id !== null);
-    if (page.length === opts.limit || (rows[0]?.ranked_n ?? 0) < window) return page;
-    window *= WINDOW_GROWTH;
-  }
-}
-
-interface SearchOptions {
+export interface SearchOptions {
   q: string;
   vertical?: string;
   limit: number;
@@ -87,28 +59,61 @@ interface SearchOptions {
 }
 
 /**
+ * One page of hits for the FTS5 expression `match`, best first, in one statement. FTS5 ranks the
+ * best `window` matches by BM25 alone (cheap: no join, no snippet); the filters run on that window
+ * only, and snippets are made for the page only, matched again by rowid (snippet() needs the match
+ * context). Every row carries `ranked_n`, the window's fill, and a page with no hit is one row of
+ * nulls, so the caller knows whether a larger window could find more. Exported for the bench, which
+ * runs this very statement on the database file (bench/search.bench.mjs).
+ */
+export function pageStatement(match: string, opts: Omit<SearchOptions, "q">, window: number): SQL {
+  const stubMatch = `{title summary} : (${match})`;
+  const vertical = opts.vertical ? sql`and a.vertical = ${opts.vertical}` : sql``;
+  return sql`
+    with ranked as (
+      select rowid as id, ${BM25} as rank from articles_fts where articles_fts match ${match} order by rank limit ${window}),
+    page as (
+      select a.id, ranked.rank from ranked join articles a on a.id = ranked.id
+      where a.visibility <> 'listener_private' ${vertical}
+        and (a.visibility = 'public'
+             or exists (select 1 from articles_fts s where s.articles_fts match ${stubMatch} and s.rowid = a.id))
+      order by ranked.rank, a.id desc
+      limit ${opts.limit} offset ${opts.offset})
+    select (select count(*) from ranked) as ranked_n, hit.*
+    from (select 1) left join (
+      select page.rank, a.id, a.slug, a.title, a.publisher, a.vertical, a.url, a.visibility, a.summary, a.audio_key,
+             a.listen_seconds, a.created_at, a.published_at,
+             case when a.visibility = 'public'
+                  then snippet(articles_fts, -1, ${MARK_OPEN}, ${MARK_CLOSE}, '…', 24)
+                  else snippet(articles_fts, 0, ${MARK_OPEN}, ${MARK_CLOSE}, '…', 24) end as snippet
+      from articles_fts join articles a on a.id = articles_fts.rowid join page on page.id = articles_fts.rowid
+      where articles_fts match ${match} and articles_fts.rowid in (select id from page)) hit
+    order by hit.rank, hit.id desc`;
+}
+
+type PageRow = { ranked_n: number; id: number | null } & Record<string, unknown>;
+
+/**
  * Local full-text search, best first. Public by construction: listener_private articles never
  * match. Stubs (publisher_only) are found by their title and summary only, and their snippet comes
- * from the title, so no withheld body text leaks through a snippet.
+ * from the title, so no withheld body text leaks through a snippet. A page that comes out short
+ * while the window was full is asked again with a larger window, so the answer is exact, and a
+ * common term matching most of the archive costs one BM25 pass instead of a join and a snippet per
+ * match.
  */
 export async function searchArticles(db: Database, opts: SearchOptions): Promise<SearchHit[]> {
   const match = matchExpression(opts.q);
   if (!match) return [];
-  const page = await rankedPage(db, match, opts);
-  if (page.length === 0) return [];
-  // Snippets for the page only: snippet() needs the match context, so the page is matched again by rowid.
-  const rows = await db.all<Record<string, unknown>>(sql`
-    select a.id, a.slug, a.title, a.publisher, a.vertical, a.url, a.visibility, a.summary, a.audio_key, a.listen_seconds,
-           a.created_at, a.published_at,
-           case when a.visibility = 'public'
-                then snippet(articles_fts, -1, ${MARK_OPEN}, ${MARK_CLOSE}, '…', 24)
-                else snippet(articles_fts, 0, ${MARK_OPEN}, ${MARK_CLOSE}, '…', 24) end as snippet
-    from articles_fts join articles a on a.id = articles_fts.rowid
-    where articles_fts match ${match} and articles_fts.rowid in (select value from json_each(${JSON.stringify(page.map((p) => p.id))}))`);
-  const byId = new Map(rows.map((r) => [r.id as number, r]));
-  return page.flatMap(({ id, rank }) => {
-    const r = byId.get(id);
-    if (!r) return [];
+  let window = Math.max(FIRST_WINDOW, (opts.offset + opts.limit) * 2) * (opts.vertical ? 8 : 1);
+  let rows: PageRow[];
+  for (;;) {
+    rows = await db.all<PageRow>(pageStatement(match, opts, window));
+    const hits = rows.filter((r) => r.id !== null).length;
+    if (hits === opts.limit || (rows[0]?.ranked_n ?? 0) < window) break;
+    window *= WINDOW_GROWTH;
+  }
+  return rows.flatMap((r) => {
+    if (r.id === null) return [];
     return [
       {
         slug: r.slug as string,
@@ -123,7 +128,7 @@ export async function searchArticles(db: Database, opts: SearchOptions): Promise
         createdAt: new Date(r.created_at as number),
         publishedAt: r.published_at === null ? null : new Date(r.published_at as number),
         snippet: markSnippet(r.snippet as string),
-        rank,
+        rank: r.rank as number,
       },
     ];
   });
