@@ -156,22 +156,27 @@ export async function run({ base, hello, persistTo }) {
     const n = size.toLocaleString("en-US");
     for (const { label, q } of queries) {
       const url = `${base}/v1/stories/search?q=${encodeURIComponent(q)}&expand=false`;
-      const hits = (await check(url, bypass)).results.length;
+      const { results } = await check(url, bypass);
+      const hits = results.length;
       if (label !== "rare term" && hits !== 20) throw new Error(`expected a full page for "${q}", got ${hits}`);
       const api = await load(() => fetch(url, bypass), { total: 200, concurrency: 4 });
       rows.push(...loadRows(`search, ${label}, ${n} articles (cache bypassed)`, api).slice(0, 2));
       if (size === STEPS.at(-1)) {
-        // The same statements on the same file, one at a time in this process: no HTTP, no Worker, no D1 API.
+        // The same statement on the same file, one at a time in this process: no HTTP, no Worker, no D1 API.
         const raw = rawSearchP95(persistTo, q);
         const apiSerial = percentile((await load(() => fetch(url, bypass), { total: 200, concurrency: 1 })).latencies, 95);
-        // The HTTP floor in the same conditions: hello-world, one request at a time.
+        // The floors in the same conditions, one request at a time: hello-world (HTTP alone), and the
+        // cheapest D1-backed request of the API, one article by slug (HTTP, the Worker, one D1 round trip).
         const floor = percentile((await load(() => fetch(`${hello}/`), { total: 200, concurrency: 1 })).latencies, 95);
+        const lookup = percentile((await load(() => fetch(`${base}/v1/articles/${results[0].slug}`), { total: 200, concurrency: 1 })).latencies, 95);
         const bench = `search, ${label}, ${n} articles: API (one at a time) vs raw FTS5 (node:sqlite on the D1 file)`;
         rows.push(
           { benchmark: bench, metric: "raw FTS5 p95", value: raw.toFixed(2), unit: "ms" },
           { benchmark: bench, metric: "API p95", value: apiSerial.toFixed(2), unit: "ms" },
           { benchmark: bench, metric: "hello-world p95 (the HTTP floor)", value: floor.toFixed(2), unit: "ms" },
+          { benchmark: bench, metric: "GET /v1/articles/{slug} p95 (one D1 read through the API)", value: lookup.toFixed(2), unit: "ms" },
           { benchmark: bench, metric: "ratio API / raw", value: (apiSerial / raw).toFixed(2), unit: "x" },
+          { benchmark: bench, metric: "ratio (API - one D1 read) / raw: what the search adds above the cheapest D1 request", value: ((apiSerial - lookup) / raw).toFixed(2), unit: "x" },
         );
       }
     }
