@@ -73,12 +73,11 @@ async function serve(env: Env, ctx: ExecutionContext, request: Request, key: str
     headers.set("Content-Length", String(obj.size));
     return new Response(null, { headers });
   }
-  const cacheKey = new Request(request.url, { method: "GET" });
-  const copy = cachedCopy(cacheKey.url);
+  const copy = cachedCopy(request.url);
   if (copy) return answerFromBytes(request, copy.body, copy.headers);
   const hit = await caches.default.match(request);
   if (hit) {
-    copyLater(ctx, cacheKey, hit);
+    copyLater(ctx, request.url, hit);
     return hit;
   }
 
@@ -100,13 +99,13 @@ async function serve(env: Env, ctx: ExecutionContext, request: Request, key: str
     // The caches keep only whole 200s, and answer later ranges from one: store the whole object.
     ctx.waitUntil(
       env.AUDIO.get(audioObjectPath(key, format)).then((full) => {
-        if (full) return cachePut(cacheKey.url, new Response(full.body, { headers: withLength(headersFor(full, format), full.size) }));
+        if (full) return cachePut(request.url, new Response(full.body, { headers: withLength(headersFor(full, format), full.size) }));
       }),
     );
     return new Response(obj.body, { status: 206, headers });
   }
   const response = new Response(obj.body, { headers: withLength(headers, obj.size) });
-  ctx.waitUntil(cachePut(cacheKey.url, response.clone()));
+  ctx.waitUntil(cachePut(request.url, response.clone()));
   return response;
 }
 
@@ -116,11 +115,11 @@ async function serve(env: Env, ctx: ExecutionContext, request: Request, key: str
  * whole object is then read once more. Two requests racing here both copy; the second replaces
  * the first.
  */
-function copyLater(ctx: ExecutionContext, cacheKey: Request, hit: Response): void {
+function copyLater(ctx: ExecutionContext, url: string, hit: Response): void {
   const size = Number((hit.status === 206 ? hit.headers.get("Content-Range")?.split("/")[1] : hit.headers.get("Content-Length")) ?? NaN);
   if (!(size <= MAX_COPY_BYTES)) return;
-  if (hit.status === 200) ctx.waitUntil(keepCopy(cacheKey.url, hit.clone()));
-  else if (hit.status === 206) ctx.waitUntil(caches.default.match(cacheKey).then((whole) => whole && keepCopy(cacheKey.url, whole)));
+  if (hit.status === 200) ctx.waitUntil(keepCopy(url, hit.clone()));
+  else if (hit.status === 206) ctx.waitUntil(caches.default.match(url).then((whole) => whole && keepCopy(url, whole)));
 }
 
 function withLength(headers: Headers, size: number): Headers {
