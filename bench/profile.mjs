@@ -1,7 +1,8 @@
 // `npm run profile [label]`: where the API isolate spends its time on each hot path. Starts the
 // platform as `npm run bench` does, with wrangler's DevTools endpoint on the API Worker, runs each hot
 // path whose label contains the argument (bench/hot-paths.bench.mjs) under V8's sampling profiler, and
-// prints the functions with the most self time, and the share of samples the isolate was idle.
+// prints the functions with the most self time and with the most total time (callees included),
+// and the share of samples the isolate was idle.
 import { rmSync } from "node:fs";
 import { ensureDevVars, migrate, readVars, startDev } from "../scripts/local.mjs";
 import { devtools } from "./devtools.mjs";
@@ -28,6 +29,30 @@ function selfTimes(profile) {
   return [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => ({ name, percent: (100 * n) / total }));
 }
 
+/**
+ * Total time by function (self plus callees), largest first, in percent of all samples: where a
+ * request's time goes below our own functions, which self time scatters over the SDK's and the runtime's.
+ */
+function totalTimes(profile) {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const counts = new Map();
+  for (const id of profile.samples) {
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const { functionName, url, lineNumber } = byNode.get(at).callFrame;
+      if (!url) continue; // (root), (program), (idle), native frames
+      const key = `${functionName || "(anonymous)"} ${url.split("/").pop()}:${lineNumber + 1}`;
+      if (seen.has(key)) continue; // recursion counts once
+      seen.add(key);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  const total = profile.samples.length;
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => ({ name, percent: (100 * n) / total }));
+}
+
 ensureDevVars();
 rmSync(STATE, { recursive: true, force: true });
 migrate(STATE);
@@ -46,7 +71,10 @@ try {
     const rows = selfTimes(profile);
     const idle = rows.find((r) => r.name.startsWith("(idle)"))?.percent ?? 0;
     console.log(`\n${label}: ${rps.toFixed(0)} req/s while profiled; isolate idle ${idle.toFixed(1)} % of samples`);
+    console.log("  self time:");
     for (const r of rows.filter((r) => !r.name.startsWith("(idle)")).slice(0, TOP)) console.log(`  ${r.percent.toFixed(1).padStart(5)} %  ${r.name}`);
+    console.log("  total time (self and callees):");
+    for (const r of totalTimes(profile).slice(0, TOP)) console.log(`  ${r.percent.toFixed(1).padStart(5)} %  ${r.name}`);
   }
   session.close();
 } finally {
