@@ -3,7 +3,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { EventEmitter } from "node:events";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { constants, setPriority, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { redactCredentials } from "../workers/core/redact.ts";
@@ -127,9 +127,10 @@ export function freePort() {
  * gets the `readyStatus` the Worker itself answers (wrangler's proxy answers 5xx first). With `log`
  * (openLog), all of wrangler's output goes there; `quiet` drops its standard output. `registry` is
  * the dev registry directory through which Workers in other wrangler dev processes find each other;
- * `inspectorPort`, where wrangler serves the Worker's DevTools protocol (bench/profile.mjs).
+ * `inspectorPort`, where wrangler serves the Worker's DevTools protocol (bench/profile.mjs);
+ * `priority`, the scheduling priority of wrangler and, inherited, of the workerd it starts.
  */
-export async function startWorker({ port, persistTo, vars = {}, quiet = false, log, configs, readyPath = "/v1/health", readyStatus = 200, registry, inspectorPort }) {
+export async function startWorker({ port, persistTo, vars = {}, quiet = false, log, configs, readyPath = "/v1/health", readyStatus = 200, registry, inspectorPort, priority }) {
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const extra = [...(persistTo ? ["--persist-to", persistTo] : []), ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : [])];
   // --local: Workers AI and other remote bindings cannot be reached offline.
@@ -148,6 +149,8 @@ export async function startWorker({ port, persistTo, vars = {}, quiet = false, l
       },
     },
   );
+  // Set before wrangler starts workerd (it bundles first), so workerd inherits it.
+  if (priority !== undefined) setPriority(child.pid, priority);
   if (log) {
     log.follow(child.stdout);
     log.follow(child.stderr);
@@ -197,7 +200,8 @@ class Platform extends EventEmitter {
 /**
  * Starts the platform on `port`: the render Worker and the API Worker in two wrangler dev
  * processes, so that synthesis, which holds its thread for seconds, never stalls an API request
- * (on Cloudflare each Worker has its own isolates anyway). They share the state under `persistTo`
+ * (on Cloudflare each Worker has its own isolates anyway). The render process runs below normal
+ * priority: on a machine with few cores the API's requests are interactive and synthesis is not. They share the state under `persistTo`
  * and find each other through a dev registry of their own (service binding, Durable Objects and
  * the render Queue, whose messages the API side's broker hands to the consumer in the render
  * process); a registry shared with other wrangler sessions on the machine could bind the API to
@@ -217,6 +221,7 @@ export async function startDev({ port, renderPort, persistTo, vars = {}, quiet =
     readyPath: "/bench",
     readyStatus: 404,
     registry,
+    priority: constants.priority.PRIORITY_BELOW_NORMAL,
   });
   try {
     const api = await startWorker({ port, persistTo, vars: { ...buildVars(), ...vars }, quiet, log, configs: CONFIGS.slice(0, 2), registry, inspectorPort });
