@@ -1,5 +1,5 @@
-import fresh from "fresh";
 import parseRange from "range-parser";
+import { conditional } from "./conditional";
 
 /** RFC 9110 §15.5.17: an unsatisfiable range is a 416 that states the size. */
 export function unsatisfiable(size: number): Response {
@@ -13,27 +13,19 @@ export function outOfRange(size: number, header: string): boolean {
 
 /**
  * The answer to `request` from a whole 200 held in memory, as the Cache API answers from a stored
- * 200: 304 when If-None-Match or If-Modified-Since find the client's copy current (RFC 9110 §13.1),
+ * 200: 304 when If-None-Match or If-Modified-Since find the client's copy current (the feeds' own
+ * check, core/conditional.ts),
  * 206 for one satisfiable byte range (§14), 416 when no range is satisfiable, and the whole body
  * otherwise: several ranges (a server may ignore Range, §14.2), a malformed one, or an If-Range
  * naming another version (§13.1.5).
  */
 export function answerFromBytes(request: Request, body: ArrayBuffer, stored: HeadersInit): Response {
   const headers = new Headers(stored);
-  const etag = headers.get("ETag");
-  const lastModified = headers.get("Last-Modified");
-  const conditions = {
-    "if-none-match": request.headers.get("If-None-Match") ?? undefined,
-    "if-modified-since": request.headers.get("If-Modified-Since") ?? undefined,
-    "cache-control": request.headers.get("Cache-Control") ?? undefined,
-  };
-  if (fresh(conditions, { etag: etag ?? undefined, "last-modified": lastModified ?? undefined })) {
-    headers.delete("Content-Length");
-    return new Response(null, { status: 304, headers });
-  }
+  const notModified = conditional(request, new Response(null, { headers }));
+  if (notModified.status === 304) return notModified;
   const range = request.headers.get("Range");
   const ifRange = request.headers.get("If-Range");
-  if (range && (ifRange === null || ifRange === etag || ifRange === lastModified)) {
+  if (range && (ifRange === null || ifRange === headers.get("ETag") || ifRange === headers.get("Last-Modified"))) {
     const ranges = parseRange(body.byteLength, range, { combine: true });
     if (ranges === -1) return unsatisfiable(body.byteLength);
     if (ranges !== -2 && ranges.type === "bytes" && ranges.length === 1) {
