@@ -63,6 +63,16 @@ function failure(tool: Tool, err: unknown): CallToolResult {
   return { isError: true, content: [{ type: "text", text: "internal error" }], structuredContent: { detail: "internal error", code: "internal" } };
 }
 
+/**
+ * The request log's line for a tool call. The router logs a POST to /mcp/v1 only when the HTTP
+ * exchange fails (Route.quiet), as reads are not logged: here the calls that may write and the
+ * calls that failed get their line, by tool name (README, the paragraph after the quick start).
+ */
+function logCall(tool: Tool, result: CallToolResult): CallToolResult {
+  if (!tool.annotations.readOnlyHint || result.isError) console.log(`MCP tools/call ${tool.name} ${result.isError ? "error" : "ok"}`);
+  return result;
+}
+
 /** A fresh MCP server with the six tools, acting for `caller` (one per request: the handler is stateless). */
 export function mcpServer(env: Env, caller: Caller): McpServer {
   const server = new McpServer({ name: "narration", title: "Narration: articles read aloud", version: API_VERSION });
@@ -78,9 +88,9 @@ export function mcpServer(env: Env, caller: Caller): McpServer {
       },
       async (args: Record<string, unknown>, ctx) => {
         try {
-          return (await callTool(env, tool, args, caller, ctx.mcpReq._meta)) as CallToolResult;
+          return logCall(tool, (await callTool(env, tool, args, caller, ctx.mcpReq._meta)) as CallToolResult);
         } catch (err) {
-          return failure(tool, err);
+          return logCall(tool, failure(tool, err));
         }
       },
     );

@@ -66,12 +66,15 @@ const QUIET_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Logs' invocation logs, which record full URLs, are off (wrangler.toml [observability.logs]), and
  * successful reads are counted by status in the Worker's metrics instead: a line for each would cost
  * every hot path its largest share of time (bench/README.md, "Where the time went").
+ * `quietPatterns` are the patterns of routes that log their own writes (Route.quiet).
  */
-function logRequest(response: Response, request: IRequest): Response {
-  if (response.status < 400 && QUIET_METHODS.has(request.method)) return response;
-  const route = request.route && request.route !== "*" ? request.route : redactCredentials(new URL(request.url).pathname);
-  console.log(`${request.method} ${route} ${response.status}`);
-  return response;
+function requestLog(quietPatterns: ReadonlySet<string>) {
+  return (response: Response, request: IRequest): Response => {
+    if (response.status < 400 && (QUIET_METHODS.has(request.method) || quietPatterns.has(request.route))) return response;
+    const route = request.route && request.route !== "*" ? request.route : redactCredentials(new URL(request.url).pathname);
+    console.log(`${request.method} ${route} ${response.status}`);
+    return response;
+  };
 }
 
 /** Builds the itty-router for `routes`: registration order is match order. */
@@ -79,7 +82,7 @@ export function buildRouter(routes: Route[]) {
   const router = Router<IRequest, Args>({
     before: [preflight],
     catch: (err) => errorResponse(err),
-    finally: [corsify, logRequest],
+    finally: [corsify, requestLog(new Set(routes.filter((r) => r.quiet).map((r) => r.path)))],
   });
   for (const r of routes) {
     for (const method of methodsOf(r)) {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { call, jsonBody } from "../../test/support/client";
 import { feedTokenOf, subscribeVia } from "../../test/support/listeners";
+import { mcpClient } from "../../test/support/mcp-client";
 import { redactCredentials, REDACTED } from "./redact";
 
 afterEach(() => vi.restoreAllMocks());
@@ -31,6 +32,22 @@ describe("request logs name the route, never a credential in the path", () => {
     expect(out).not.toMatch(/^GET .* 200$/m);
     expect(out).not.toContain(token);
     expect(out).not.toContain(feedToken);
+  });
+
+  it("logs MCP tool calls that may write or fail by tool; successful reads and the handshake not at all", async () => {
+    const out = await logged(async () => {
+      const client = await mcpClient();
+      await client.callTool({ name: "search_articles", arguments: { query: "harbour" } });
+      await client.callTool({ name: "get_article", arguments: { slug: "no-such-article" } });
+      await client.callTool({ name: "subscribe_topic", arguments: { verticals: ["tech"] } });
+      await client.close();
+    });
+    // The client's probe for a server-sent stream is answered 405, stateless, and logged as any 4xx is.
+    expect(out.split("\n").filter((line) => line.startsWith("MCP ") || line.includes("/mcp/v1"))).toEqual([
+      "GET /mcp/v1 405",
+      "MCP tools/call get_article error",
+      "MCP tools/call subscribe_topic error",
+    ]);
   });
 
   it("an unmatched path is logged with any credential-like part redacted", async () => {

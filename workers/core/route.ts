@@ -62,6 +62,11 @@ export interface Route<
   auth: A;
   /** Per-IP budget; /v1/admin/* paths are always throttled by the admin bucket too. */
   rateLimit?: RateBucket;
+  /**
+   * Logged like a read whatever its method: only failures. For a POST that mostly reads (MCP's
+   * JSON-RPC carries every tool call in one), whose handler logs the writes it makes itself.
+   */
+  quiet?: true;
   params?: P;
   query?: Q;
   headers?: H;

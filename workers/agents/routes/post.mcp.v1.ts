@@ -26,6 +26,7 @@ export const mcpEndpoint = route({
     "DELETE answer 405 as the transport allows for servers without sessions. Tools: search_articles, get_article, " +
     "get_audio_url, subscribe_topic, list_subscriptions, digest.",
   auth: "none",
+  quiet: true,
   responses: {
     200: { description: "A JSON-RPC response (application/json or text/event-stream)", contentType: "application/json" },
     401: { description: "An invalid, expired or revoked bearer token", headers: { "WWW-Authenticate": "Bearer resource_metadata=..." } },
