@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import { database, schema } from "../workers/db";
+import { sql } from "drizzle-orm";
+import { database, preparedOnce, schema } from "../workers/db";
 
 interface ColumnInfo {
   name: string;
@@ -44,5 +45,16 @@ describe("drizzle schema vs migrations/", () => {
 describe("the drizzle client", () => {
   it("is built once per D1 binding, not per request", () => {
     expect(database({ DB: env.DB })).toBe(database(env));
+  });
+
+  it("prepares a statement once per client, and runs it with each call's values", async () => {
+    let built = 0;
+    const names = preparedOnce((db) => {
+      built += 1;
+      return db.select({ name: sql<string>`${sql.placeholder("name")}` }).from(sql`(select 1)`).prepare();
+    });
+    expect(await names(database(env)).all({ name: "ada" })).toEqual([{ name: "ada" }]);
+    expect(await names(database(env)).all({ name: "grace" })).toEqual([{ name: "grace" }]);
+    expect(built).toBe(1);
   });
 });

@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, inArray, isNotNull } from "drizzle-orm";
+import { articleBySlug } from "../kernel/article-by-slug";
 import { openableBy } from "../kernel/visibility";
 import { ACTIVE_JOB_STATES, articles, audioObjects, renderJobs, type Database } from "../db";
 import { articleAudio, type ArticleAudio } from "./article-audio-view";
@@ -34,7 +35,7 @@ export function inFlightJobOf(db: Database, articleId: number, listenerId: numbe
 
 /** An article by slug, or undefined when it does not exist or is another listener's private article. */
 export async function articleFor(db: Database, slug: string, listenerId: number | null): Promise<ArticleRow | undefined> {
-  const article = await db.query.articles.findFirst({ where: eq(articles.slug, slug) });
+  const article = await articleBySlug(db, slug);
   return article && openableBy(article, listenerId) ? article : undefined;
 }
 

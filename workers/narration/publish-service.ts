@@ -1,4 +1,5 @@
 import { eq, like, or, sql } from "drizzle-orm";
+import { articleBySlug } from "../kernel/article-by-slug";
 import { contentHash } from "../kernel/article-text";
 import { mayActFor, type ApiCaller } from "../core/auth";
 import { ApiError, ValidationError } from "../core/errors";
@@ -19,7 +20,7 @@ const MAX_SLUG_TRIES = 50;
  * and title match (so re-publishing is idempotent), otherwise the next free "-<n>" is taken.
  */
 async function target(db: Database, req: PublishRequest): Promise<{ slug: string; existing: ArticleRow | undefined }> {
-  if (req.slug) return { slug: req.slug, existing: await db.query.articles.findFirst({ where: eq(articles.slug, req.slug) }) };
+  if (req.slug) return { slug: req.slug, existing: await articleBySlug(db, req.slug) };
   const base = slugify(req.title);
   const taken = await db.query.articles.findMany({
     where: or(eq(articles.slug, base), like(articles.slug, `${base}-%`)),

@@ -1,5 +1,5 @@
-import { eq } from "drizzle-orm";
-import { articles, database } from "../db/index";
+import { database } from "../db/index";
+import { articleBySlug } from "../kernel/article-by-slug";
 import { audioUrl } from "../kernel/audio-urls";
 import { narratedParagraphs, paragraphStarts } from "../kernel/paragraph-timings";
 import { isShownInFull, openableBy } from "../kernel/visibility";
@@ -38,7 +38,7 @@ export interface ArticleView {
  * reads exactly like a missing one (README "Rules" 2).
  */
 export async function articleView(env: Pick<Env, "DB"> & object, slug: string): Promise<ArticleView | null> {
-  const row = await database(env).query.articles.findFirst({ where: eq(articles.slug, slug) });
+  const row = await articleBySlug(database(env), slug);
   if (!row || !openableBy(row, null)) return null;
   const full = isShownInFull(row);
   const starts = full ? await paragraphStarts(env, row) : null;

@@ -20,7 +20,7 @@ export const get_article = defineTool({
   budgetCost: 1,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, caller, env) {
-    // A listener_private article of anyone but the acting listener answers like a missing one (STYLE.md: 404, not 403).
+    // A listener_private article of anyone but the acting listener answers like a missing one (README "Visibility": 404, not 403).
     const article = await articleFor(database(env), input.slug, caller.listenerId);
     if (!article) throw new ApiError("not_found", `no article ${input.slug}`);
     return presentRecord(env, article, article.visibility === "listener_private");

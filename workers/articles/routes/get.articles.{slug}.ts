@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
-import { articles, database } from "../../db/index";
+import { database } from "../../db/index";
+import { articleBySlug } from "../../kernel/article-by-slug";
 import { ArticleRecord, NOINDEX, presentRecord } from "../present";
 import { ListenerTokenParam, viewer } from "../viewer";
 import { openableBy } from "../../kernel/visibility";
@@ -28,10 +28,10 @@ export const getArticle = route({
     const db = database(env);
     const token = query.listener_token ?? headers["x-listener-token"];
     const [row, listener] = await Promise.all([
-      db.query.articles.findFirst({ where: eq(articles.slug, params.slug) }),
+      articleBySlug(db, params.slug),
       viewer(db, token),
     ]);
-    // A private article of someone else answers exactly like a missing one (STYLE.md: 404, not 403).
+    // A private article of someone else answers exactly like a missing one (README "Visibility": 404, not 403).
     if (!row || !openableBy(row, listener?.id ?? null)) throw new ApiError("not_found", `no article ${params.slug}`);
     const body = presentRecord(env, row, row.visibility === "listener_private");
     const headersOut: Record<string, string> = {
