@@ -2,7 +2,7 @@
 // measured interleaved in the same run (bench/http.mjs versusHello): cached audio whole and ranged,
 // a cached public feed of 32 and of 1,000 items and its 304, a search cache hit, the anonymous
 // stories feed and the free MCP tools. The ratio is what the platform keeps of the runtime's floor.
-import { executeSql } from "../scripts/local.mjs";
+import { executeSql, startWorker } from "../scripts/local.mjs";
 import { fetchOk, rpcResult, toolCall, versusHello } from "./http.mjs";
 import { narratedArticlesSql } from "./seed.mjs";
 
@@ -47,15 +47,32 @@ export function prepare({ base, vars, persistTo }) {
   return prepared;
 }
 
-/** The hot paths, each as [label, a function that sends one request]; the MCP tools checked once. */
-export async function hotPaths({ base, vars, persistTo }) {
+/**
+ * The hot paths, each as [label, a function that sends one request]; the MCP tools checked once.
+ * With `mcpFloor` (the base of bench/hello-world-mcp), each MCP row is followed by the same call to
+ * that server, which answers the very result the tool gave: the share of hello-world the MCP handler
+ * and SDK leave before any code of ours runs.
+ */
+export async function hotPaths({ base, vars, persistTo, mcpFloor }) {
   const { audio, feed32, feed1000, etag, search, stories, health } = await prepare({ base, vars, persistTo });
-  const mcpSearch = toolCall(base, "search_articles", { query: "hot path story", limit: 20 });
-  const mcpGet = toolCall(base, "get_article", { slug: "bench-hot-finance-7" });
-  const mcpSearchModern = toolCall(base, "search_articles", { query: "hot path story", limit: 20 }, { modern: true });
-  for (const call of [mcpSearch, mcpGet, mcpSearchModern]) {
+  const tools = [
+    ["MCP tools/call search_articles (free)", "search_articles", { query: "hot path story", limit: 20 }, {}],
+    ["MCP tools/call get_article (free)", "get_article", { slug: "bench-hot-finance-7" }, {}],
+    ["MCP tools/call search_articles (free), 2026-07-28 revision", "search_articles", { query: "hot path story", limit: 20 }, { modern: true }],
+  ];
+  const mcpRows = [];
+  for (const [label, name, args, lane] of tools) {
+    const call = toolCall(base, name, args, lane);
     const result = await rpcResult(await call());
     if (result.isError) throw new Error(`MCP tool failed: ${JSON.stringify(result).slice(0, 200)}`);
+    mcpRows.push([label, call]);
+    if (!mcpFloor) continue;
+    const stored = await fetch(`${mcpFloor}/copy/${name}`, { method: "PUT", body: JSON.stringify(result) });
+    if (!stored.ok) throw new Error(`hello-world-mcp answered ${stored.status} to the copy of ${name}`);
+    const floorCall = toolCall(mcpFloor, name, args, lane);
+    const same = (await rpcResult(await floorCall())).structuredContent;
+    if (JSON.stringify(same) !== JSON.stringify(result.structuredContent)) throw new Error(`the MCP floor did not answer ${name}'s result`);
+    mcpRows.push([`${label}: the MCP floor, the same result from hello-world-mcp`, floorCall]);
   }
   return [
     ["GET /v1/health", () => fetch(health)],
@@ -66,14 +83,26 @@ export async function hotPaths({ base, vars, persistTo }) {
     ["GET cached public feed, If-None-Match (304)", () => fetch(feed1000, { headers: { "If-None-Match": etag } })],
     ["GET /v1/stories/search, cache hit", () => fetch(search)],
     ["GET /v1/stories/feed, anonymous", () => fetch(stories)],
-    ["MCP tools/call search_articles (free)", mcpSearch],
-    ["MCP tools/call get_article (free)", mcpGet],
-    ["MCP tools/call search_articles (free), 2026-07-28 revision", mcpSearchModern],
+    ...mcpRows,
   ];
 }
 
-export async function run({ base, hello, vars, persistTo }) {
-  const results = [];
-  for (const [label, request] of await hotPaths({ base, vars, persistTo })) results.push(await versusHello(label, request, { hello }));
-  return { hotPaths: results };
+/** The MCP floor's port: beside the API (BENCH_PORT), hello-world (+1) and the render Worker (+2). */
+const MCP_FLOOR_OFFSET = 3;
+
+export async function run({ base, hello, port, vars, persistTo }) {
+  const floor = await startWorker({
+    port: port + MCP_FLOOR_OFFSET,
+    persistTo: ".wrangler/bench-hello-mcp-state",
+    quiet: true,
+    configs: ["-c", "bench/hello-world-mcp/wrangler.toml"],
+    readyPath: "/",
+  });
+  try {
+    const results = [];
+    for (const [label, request] of await hotPaths({ base, vars, persistTo, mcpFloor: floor.base })) results.push(await versusHello(label, request, { hello }));
+    return { hotPaths: results };
+  } finally {
+    floor.child.kill();
+  }
 }
