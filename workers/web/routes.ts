@@ -65,10 +65,10 @@ async function render(page: Page, request: Request, env: Env, ctx: ExecutionCont
 }
 
 /** The response of a web page, or undefined when the request is for none of them. */
-export function serveWebPage(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> | undefined {
+export function serveWebPage(request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> | undefined {
   // HEAD is GET without the body (RFC 9110 §9.3.2): link checkers and oEmbed consumers send it.
   const head = request.method === "HEAD";
-  const page = pageFor(head ? "GET" : request.method, new URL(request.url).pathname);
+  const page = pageFor(head ? "GET" : request.method, url.pathname);
   if (!page) return undefined;
   return head ? render(page, request, env, ctx).then((res) => new Response(null, res)) : render(page, request, env, ctx);
 }

@@ -85,9 +85,8 @@ export function protectedResourceMetadataUrl(env: object): string {
  * The provider's own endpoints (metadata, token and revocation, registration) on the issuer's
  * origin, or undefined for any other request. The consent page at /oauth/authorize is not one.
  */
-export function serveAuthorizationServer(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> | undefined {
+export function serveAuthorizationServer(request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> | undefined {
   const { origin, paths } = providerEndpoints(webUrl(env));
-  const url = new URL(request.url);
   if (url.origin !== origin || !paths.has(url.pathname)) return undefined;
   return throttled(request, env, () => authorizationServer(env).fetch(request, env, ctx));
 }
