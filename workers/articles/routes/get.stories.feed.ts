@@ -59,13 +59,17 @@ const listingColumns = {
 /** How long an anonymous feed page is served from the edge cache (and by browsers). */
 const EDGE_SECONDS = 30;
 
-/** One cache entry per distinct validated query, whatever the parameter order or spelled-out defaults. */
+/**
+ * One cache entry per distinct validated query, whatever the parameter order or spelled-out defaults.
+ * Built as a plain string: URLSearchParams, a native object, was a tenth of an anonymous hit's time
+ * in the profile (bench/README.md, "Where the time went").
+ */
 function edgeCacheKey(query: Record<string, unknown>): string {
-  const params = Object.entries(query)
-    .filter(([, value]) => value !== undefined)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, value]) => [key, String(value)]);
-  return `https://stories-feed.cache/?${new URLSearchParams(params)}`;
+  const params = Object.keys(query)
+    .filter((key) => query[key] !== undefined)
+    .sort()
+    .map((key) => `${key}=${encodeURIComponent(String(query[key]))}`);
+  return `https://stories-feed.cache/?${params.join("&")}`;
 }
 
 type Listing = { [K in keyof typeof listingColumns]: (typeof articles.$inferSelect)[K] };
