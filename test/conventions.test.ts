@@ -25,5 +25,7 @@ describe("HTTP conventions", () => {
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
     const res = await call("/v1/health", { headers: { origin: "https://app.example" } });
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    // On the response itself, where a browser reads it (Fetch standard, "CORS protocol").
+    expect(res.headers.get("access-control-expose-headers")).toContain("ETag");
   });
 });
