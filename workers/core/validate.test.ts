@@ -36,6 +36,16 @@ describe("query validation", () => {
     for (const issue of found) expect(issue.msg).toBeTypeOf("string");
   });
 
+  it("checks a repeated query string once, and shares its frozen result", () => {
+    const first = parseQuery(Query, new URL("http://x/?q=harbour&limit=7"));
+    const again = parseQuery(Query, new URL("http://y/other?q=harbour&limit=7"));
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(parseQuery(Query, new URL("http://x/?limit=7&q=harbour"))).toEqual(first);
+    // A refused query is refused every time: only valid ones are kept.
+    for (let i = 0; i < 2; i++) expect(issues(() => parseQuery(Query, new URL("http://x/?q=harbour&limit=700")))[0].loc).toEqual(["query", "limit"]);
+  });
+
   it("rejects text where a number belongs", () => {
     expect(issues(() => parseQuery(Query, new URL("http://x/?q=a&limit=ten")))[0]).toMatchObject({
       loc: ["query", "limit"],

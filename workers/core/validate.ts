@@ -93,14 +93,42 @@ export function parseParams<S extends v.GenericSchema>(schema: S, params: Record
   return check("path", schema, coerce(schema as unknown as Schemaish, params));
 }
 
+/**
+ * Valid queries already checked, by schema and query string. The hot paths are repeats of a few
+ * URLs (feed polls, cached searches), and checking a query (text, coercion, the schema) was the
+ * largest share of ours left on a search cache hit (bench/README.md, "Where the time went"). Bounded
+ * per schema, first in first out; long query strings are not kept. Entries are frozen: every
+ * request that repeats the query shares one.
+ */
+const checkedQueries = new WeakMap<v.GenericSchema, Map<string, unknown>>();
+const CHECKED_PER_SCHEMA = 256;
+const LONGEST_KEPT = 512;
+
+function frozen<T>(output: T): T {
+  if (output && typeof output === "object") {
+    for (const value of Object.values(output)) if (Array.isArray(value)) Object.freeze(value);
+    Object.freeze(output);
+  }
+  return output;
+}
+
 /** Validates the query string. */
 export function parseQuery<S extends v.GenericSchema>(schema: S, url: URL): v.InferOutput<S> {
+  let checked = checkedQueries.get(schema);
+  if (!checked) checkedQueries.set(schema, (checked = new Map()));
+  const known = checked.get(url.search);
+  if (known !== undefined) return known as v.InferOutput<S>;
   const raw: Record<string, string | string[]> = {};
   for (const [k, val] of url.searchParams) {
     const prev = raw[k];
     raw[k] = prev === undefined ? val : ([] as string[]).concat(prev, val);
   }
-  return check("query", schema, coerce(schema as unknown as Schemaish, raw));
+  const output = frozen(check("query", schema, coerce(schema as unknown as Schemaish, raw)));
+  if (url.search.length <= LONGEST_KEPT) {
+    if (checked.size >= CHECKED_PER_SCHEMA) checked.delete(checked.keys().next().value!);
+    checked.set(url.search, output);
+  }
+  return output;
 }
 
 /** Validates the headers a schema names (lower-case keys). */
