@@ -61,14 +61,17 @@ async function run(table: readonly Route[], r: Route, request: IRequest, env: En
   // a listener token is a path parameter, so it is validated (length) first.
   const headerCredential = r.auth === "api_key" || r.auth === "admin";
   const early = headerCredential ? await resolveCredential(r.auth, env, request, url, undefined) : {};
-  const params = r.params ? parseParams(r.params, decodeParams(request.params)) : undefined;
+  // A route that takes no credential may keep its checked path and query for the next request
+  // that repeats them (validate.ts); one with a token or key in its path or query never does.
+  const remember = r.auth === "none";
+  const params = r.params ? parseParams(r.params, decodeParams(request.params), remember) : undefined;
   const { listener, caller, signedBody } = headerCredential ? early : await resolveCredential(r.auth, env, request, url, params);
 
   const response = await r.handle({
     listener,
     caller,
     params,
-    query: r.query ? parseQuery(r.query, url) : undefined,
+    query: r.query ? parseQuery(r.query, url, remember) : undefined,
     headers: r.headers ? parseHeaders(r.headers, request.headers) : undefined,
     body: r.body ? parseJsonBody(r.body, signedBody ?? (await readBodyText(request))) : undefined,
     request,

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "./errors";
-import { parseJsonBody, parseQuery } from "./validate";
+import { parseJsonBody, parseParams, parseQuery } from "./validate";
 
 const Query = v.object({
   q: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
@@ -37,13 +37,29 @@ describe("query validation", () => {
   });
 
   it("checks a repeated query string once, and shares its frozen result", () => {
-    const first = parseQuery(Query, new URL("http://x/?q=harbour&limit=7"));
-    const again = parseQuery(Query, new URL("http://y/other?q=harbour&limit=7"));
+    const first = parseQuery(Query, new URL("http://x/?q=harbour&limit=7"), true);
+    const again = parseQuery(Query, new URL("http://y/other?q=harbour&limit=7"), true);
     expect(again).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
-    expect(parseQuery(Query, new URL("http://x/?limit=7&q=harbour"))).toEqual(first);
+    expect(parseQuery(Query, new URL("http://x/?limit=7&q=harbour"), true)).toEqual(first);
     // A refused query is refused every time: only valid ones are kept.
-    for (let i = 0; i < 2; i++) expect(issues(() => parseQuery(Query, new URL("http://x/?q=harbour&limit=700")))[0].loc).toEqual(["query", "limit"]);
+    for (let i = 0; i < 2; i++) expect(issues(() => parseQuery(Query, new URL("http://x/?q=harbour&limit=700"), true))[0].loc).toEqual(["query", "limit"]);
+  });
+
+  it("never keeps a query that may carry a credential, nor one of a route that takes one", () => {
+    const token = "Xk3_pQ9vLm2-Zr8TnB4wYc6HdE1sJuA0oKfGiVe7Rq5";
+    const withToken = new URL(`http://x/?q=${token}`);
+    expect(parseQuery(Query, withToken, true)).not.toBe(parseQuery(Query, withToken, true));
+    const plain = new URL("http://x/?q=tide&limit=3");
+    expect(parseQuery(Query, plain)).not.toBe(parseQuery(Query, plain));
+  });
+
+  it("checks repeated path parameters once too", () => {
+    const Params = v.object({ key: v.pipe(v.string(), v.regex(/^[0-9a-f]{8}$/)), n: v.number() });
+    const first = parseParams(Params, { key: "0123abcd", n: "3" }, true);
+    expect(first).toEqual({ key: "0123abcd", n: 3 });
+    expect(parseParams(Params, { key: "0123abcd", n: "3" }, true)).toBe(first);
+    for (let i = 0; i < 2; i++) expect(issues(() => parseParams(Params, { key: "0123abcX", n: "3" }, true))[0].loc).toEqual(["path", "key"]);
   });
 
   it("rejects text where a number belongs", () => {

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { ApiError, ValidationError, type ValidationIssue } from "./errors";
+import { redactCredentials } from "./redact";
 import { textProblem } from "./text";
 
 /** Largest JSON body any route takes; article text is the biggest legitimate payload. */
@@ -88,19 +89,15 @@ function check<S extends v.GenericSchema>(where: Location, schema: S, input: unk
   return result.output;
 }
 
-/** Validates path parameters (already URL-decoded by the caller). */
-export function parseParams<S extends v.GenericSchema>(schema: S, params: Record<string, string>): v.InferOutput<S> {
-  return check("path", schema, coerce(schema as unknown as Schemaish, params));
-}
-
 /**
- * Valid queries already checked, by schema and query string. The hot paths are repeats of a few
- * URLs (feed polls, cached searches), and checking a query (text, coercion, the schema) was the
- * largest share of ours left on a search cache hit (bench/README.md, "Where the time went"). Bounded
- * per schema, first in first out; long query strings are not kept. Entries are frozen: every
- * request that repeats the query shares one.
+ * Valid paths and queries already checked, by schema and input. The hot paths are repeats of a few
+ * URLs (an episode's audio, feed polls, cached searches), and checking them (text, coercion, the
+ * schema) was the largest share of ours left on a search cache hit (bench/README.md, "Where the
+ * time went"). Bounded per schema, first in first out. Entries are frozen: every request that
+ * repeats the input shares one. Refused inputs, long ones and those that may carry a credential are
+ * checked every time, so no credential is kept (workers/core/redact.ts says what looks like one).
  */
-const checkedQueries = new WeakMap<v.GenericSchema, Map<string, unknown>>();
+const checkedInputs = new WeakMap<v.GenericSchema, Map<string, unknown>>();
 const CHECKED_PER_SCHEMA = 256;
 const LONGEST_KEPT = 512;
 
@@ -112,23 +109,38 @@ function frozen<T>(output: T): T {
   return output;
 }
 
-/** Validates the query string. */
-export function parseQuery<S extends v.GenericSchema>(schema: S, url: URL): v.InferOutput<S> {
-  let checked = checkedQueries.get(schema);
-  if (!checked) checkedQueries.set(schema, (checked = new Map()));
-  const known = checked.get(url.search);
+/** `checkNow()`, or its earlier output for the same `key`; a null key is never kept. */
+function checkedOnce<S extends v.GenericSchema>(schema: S, key: string | null, checkNow: () => v.InferOutput<S>): v.InferOutput<S> {
+  if (key === null || key.length > LONGEST_KEPT) return checkNow();
+  let checked = checkedInputs.get(schema);
+  if (!checked) checkedInputs.set(schema, (checked = new Map()));
+  const known = checked.get(key);
   if (known !== undefined) return known as v.InferOutput<S>;
-  const raw: Record<string, string | string[]> = {};
-  for (const [k, val] of url.searchParams) {
-    const prev = raw[k];
-    raw[k] = prev === undefined ? val : ([] as string[]).concat(prev, val);
-  }
-  const output = frozen(check("query", schema, coerce(schema as unknown as Schemaish, raw)));
-  if (url.search.length <= LONGEST_KEPT) {
-    if (checked.size >= CHECKED_PER_SCHEMA) checked.delete(checked.keys().next().value!);
-    checked.set(url.search, output);
-  }
+  const output = checkNow();
+  if (redactCredentials(key) !== key) return output;
+  if (checked.size >= CHECKED_PER_SCHEMA) checked.delete(checked.keys().next().value!);
+  checked.set(key, frozen(output));
   return output;
+}
+
+/**
+ * Validates path parameters (already URL-decoded by the caller). `remember`: the path carries no
+ * credential, so a valid one may be kept for the next request that repeats it.
+ */
+export function parseParams<S extends v.GenericSchema>(schema: S, params: Record<string, string>, remember = false): v.InferOutput<S> {
+  return checkedOnce(schema, remember ? JSON.stringify(params) : null, () => check("path", schema, coerce(schema as unknown as Schemaish, params)));
+}
+
+/** Validates the query string; `remember` as for parseParams. */
+export function parseQuery<S extends v.GenericSchema>(schema: S, url: URL, remember = false): v.InferOutput<S> {
+  return checkedOnce(schema, remember ? url.search : null, () => {
+    const raw: Record<string, string | string[]> = {};
+    for (const [k, val] of url.searchParams) {
+      const prev = raw[k];
+      raw[k] = prev === undefined ? val : ([] as string[]).concat(prev, val);
+    }
+    return check("query", schema, coerce(schema as unknown as Schemaish, raw));
+  });
 }
 
 /** Validates the headers a schema names (lower-case keys). */
