@@ -1,5 +1,5 @@
 import parseRange from "range-parser";
-import { conditional } from "./conditional";
+import { notModified } from "./conditional";
 
 /** RFC 9110 §15.5.17: an unsatisfiable range is a 416 that states the size. */
 export function unsatisfiable(size: number): Response {
@@ -14,15 +14,14 @@ export function outOfRange(size: number, header: string): boolean {
 /**
  * The answer to `request` from a whole 200 held in memory, as the Cache API answers from a stored
  * 200: 304 when If-None-Match or If-Modified-Since find the client's copy current (the feeds' own
- * check, core/conditional.ts),
- * 206 for one satisfiable byte range (§14), 416 when no range is satisfiable, and the whole body
- * otherwise: several ranges (a server may ignore Range, §14.2), a malformed one, or an If-Range
- * naming another version (§13.1.5).
+ * check, core/conditional.ts), 206 for one satisfiable byte range (§14), 416 when no range is
+ * satisfiable, and the whole body otherwise: several ranges (a server may ignore Range, §14.2), a
+ * malformed one, or an If-Range naming another version (§13.1.5).
  */
 export function answerFromBytes(request: Request, body: ArrayBuffer, stored: HeadersInit): Response {
   const headers = new Headers(stored);
-  const notModified = conditional(request, new Response(null, { headers }));
-  if (notModified.status === 304) return notModified;
+  const unchanged = notModified(request, headers);
+  if (unchanged) return unchanged;
   const range = request.headers.get("Range");
   const ifRange = request.headers.get("If-Range");
   if (range && (ifRange === null || ifRange === headers.get("ETag") || ifRange === headers.get("Last-Modified"))) {

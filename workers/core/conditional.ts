@@ -12,28 +12,33 @@ function etagsOf(header: string): string[] {
 }
 
 /**
- * `response`, or a 304 when the request's validators match it. If-None-Match wins over
- * If-Modified-Since (RFC 9110 §13.2.2); If-None-Match uses the weak comparison (§13.1.2).
+ * A 304 for `request` when its validators match a 200 with `headers`, else null. If-None-Match wins
+ * over If-Modified-Since (RFC 9110 §13.2.2); If-None-Match uses the weak comparison (§13.1.2).
  */
-export function conditional(request: Request, response: Response): Response {
-  if (response.status !== 200) return response;
-  const etag = response.headers.get("ETag");
+export function notModified(request: Request, headers: Headers): Response | null {
+  const etag = headers.get("ETag");
   const inm = request.headers.get("If-None-Match");
   const ims = request.headers.get("If-Modified-Since");
-  let notModified = false;
+  let unchanged = false;
   if (inm !== null) {
-    notModified = etag !== null && (inm.trim() === "*" || etagsOf(inm).includes(etag.replace(/^W\//, "")));
+    unchanged = etag !== null && (inm.trim() === "*" || etagsOf(inm).includes(etag.replace(/^W\//, "")));
   } else if (ims !== null) {
     const since = Date.parse(ims);
-    const modified = Date.parse(response.headers.get("Last-Modified") ?? "");
-    notModified = !Number.isNaN(since) && !Number.isNaN(modified) && modified <= since;
+    const modified = Date.parse(headers.get("Last-Modified") ?? "");
+    unchanged = !Number.isNaN(since) && !Number.isNaN(modified) && modified <= since;
   }
-  if (!notModified) return response;
+  if (!unchanged) return null;
   // §15.4.5: a 304 carries the validators and caching headers a 200 would have.
-  const headers = new Headers();
+  const kept = new Headers();
   for (const name of ["ETag", "Last-Modified", "Cache-Control", "Vary", "X-Robots-Tag"]) {
-    const value = response.headers.get(name);
-    if (value !== null) headers.set(name, value);
+    const value = headers.get(name);
+    if (value !== null) kept.set(name, value);
   }
-  return new Response(null, { status: 304, headers });
+  return new Response(null, { status: 304, headers: kept });
+}
+
+/** `response`, or a 304 when the request's validators match it (notModified). */
+export function conditional(request: Request, response: Response): Response {
+  if (response.status !== 200) return response;
+  return notModified(request, response.headers) ?? response;
 }

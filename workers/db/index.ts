@@ -25,18 +25,26 @@ const connect = (db: D1Database) => drizzle(db, { schema });
 
 export type Database = ReturnType<typeof connect>;
 
+/** `build(key)` once per key for the isolate's life. */
+function oncePer<K extends object, V>(build: (key: K) => V): (key: K) => V {
+  const built = new WeakMap<K, V>();
+  return (key) => {
+    let value = built.get(key);
+    if (value === undefined) {
+      value = build(key);
+      built.set(key, value);
+    }
+    return value;
+  };
+}
+
 // One client per binding for the isolate's life: building one walks the whole schema for its
 // relations, which the profile of every D1 path showed (bench/README.md, "Where the time went").
-const clients = new WeakMap<D1Database, Database>();
+const clientOf = oncePer(connect);
 
 /** The drizzle client over the D1 binding. */
 export function database(env: Pick<Env, "DB">): Database {
-  let client = clients.get(env.DB);
-  if (!client) {
-    client = connect(env.DB);
-    clients.set(env.DB, client);
-  }
-  return client;
+  return clientOf(env.DB);
 }
 
 /**
@@ -45,15 +53,7 @@ export function database(env: Pick<Env, "DB">): Database {
  * profile (bench/README.md, "Where the time went").
  */
 export function preparedOnce<T>(build: (db: Database) => T): (db: Database) => T {
-  const statements = new WeakMap<Database, T>();
-  return (db) => {
-    let statement = statements.get(db);
-    if (!statement) {
-      statement = build(db);
-      statements.set(db, statement);
-    }
-    return statement;
-  };
+  return oncePer(build);
 }
 
 /** D1 binds at most 100 parameters per statement: lists bound with IN go in parts of this size. */
