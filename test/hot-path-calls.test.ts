@@ -105,4 +105,15 @@ describe("hot paths on a cache hit", () => {
       expect(counts.cache).toBe(0);
     }
   });
+
+  it("an article read a moment ago, over REST and as get_article, reads no D1 (kernel/article-by-slug.ts)", async () => {
+    await readyArticle({ slug: "tides-of-the-north" });
+    const record = await secondRequest("/v1/articles/tides-of-the-north");
+    const tool = await secondRequest("/v1/agent/articles/tides-of-the-north");
+    for (const { status, counts } of [record, tool]) {
+      expect(status).toBe(200);
+      expect(counts.d1).toBe(0);
+      expect(counts.durableObjects).toBeLessThanOrEqual(1);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { applyD1Migrations, env, reset, type D1Migration } from "cloudflare:test";
 import { beforeEach } from "vitest";
 import { forgetCopies } from "../workers/core/edge-cache";
+import { forgetRecentArticles } from "../workers/kernel/article-by-slug";
 
 // vitest.config.ts reads migrations/ and passes it as a binding only tests have.
 const { TEST_MIGRATIONS } = env as typeof env & { TEST_MIGRATIONS: D1Migration[] };
@@ -9,5 +10,6 @@ const { TEST_MIGRATIONS } = env as typeof env & { TEST_MIGRATIONS: D1Migration[]
 beforeEach(async () => {
   await reset();
   forgetCopies();
+  forgetRecentArticles();
   await applyD1Migrations(env.DB, TEST_MIGRATIONS);
 });

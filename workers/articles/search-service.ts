@@ -5,7 +5,7 @@ import { database } from "../db";
 import { fetchNews, newsConfigured } from "./news";
 import { ArticleSummary, presentSummary } from "./present";
 import { matchExpression, searchArticles } from "./search-index";
-import { TtlCache, type CacheSettings } from "./ttl-cache";
+import { TtlCache, type CacheSettings } from "../core/ttl-cache";
 
 /** Fewer local results than this, with expand on, asks external news (README "Rules" 4, search rule 1). */
 const EXPAND_BELOW = 5;

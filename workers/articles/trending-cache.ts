@@ -1,5 +1,5 @@
 import { config } from "../core/config";
-import { TtlCache, type CacheSettings } from "./ttl-cache";
+import { TtlCache, type CacheSettings } from "../core/ttl-cache";
 import { trendingArticles, type TrendingArticle, type TrendingOptions } from "../kernel/trending";
 
 const cache = new TtlCache<TrendingArticle[]>();

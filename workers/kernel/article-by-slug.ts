@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { TtlCache } from "../core/ttl-cache";
 import { articles, preparedOnce, type Database } from "../db";
 
 type ArticleRow = typeof articles.$inferSelect;
@@ -8,4 +9,41 @@ const bySlug = preparedOnce((db) => db.query.articles.findFirst({ where: eq(arti
 /** The article with this slug, whoever may see it: callers decide with `openableBy` (kernel/visibility.ts). */
 export function articleBySlug(db: Database, slug: string): Promise<ArticleRow | undefined> {
   return bySlug(db).execute({ slug });
+}
+
+/**
+ * Articles read in the last few seconds, per isolate, for the paths that only show an article (its
+ * record over REST and MCP). A story many agents ask for at once costs one D1 read per isolate every
+ * five seconds instead of one a call, and concurrent first reads share one query (bench/README,
+ * "Where the time went", item 6). Five seconds is well inside what the record already allows: it is
+ * served with `max-age=60`, and search answers are cached for 60 s (README "Rules" 4). Bodies run
+ * to 200,000 characters, so 32 rows bound the memory to a few MB.
+ */
+const recent = new TtlCache<Promise<ArticleRow | undefined>>();
+const RECENT = { ttlSeconds: 5, capacity: 32 };
+
+/** `articleBySlug`, answered from the isolate's recent reads; an article not found is not kept. */
+export function recentArticleBySlug(db: Database, slug: string): Promise<ArticleRow | undefined> {
+  const kept = recent.get(slug, RECENT);
+  if (kept) return kept;
+  const row = articleBySlug(db, slug);
+  recent.set(slug, row, RECENT);
+  // A slug published a moment later must show at once; a failed read is retried by the next call.
+  row.then(
+    (found) => {
+      if (!found) recent.drop(slug, row);
+    },
+    () => recent.drop(slug, row),
+  );
+  return row;
+}
+
+/** Drops the isolate's recent read of `slug`: its article was just written here. */
+export function forgetRecentArticle(slug: string): void {
+  recent.drop(slug);
+}
+
+/** Drops every recent read (the test setup, whose storage reset removes the articles). */
+export function forgetRecentArticles(): void {
+  recent.clear();
 }

@@ -1,5 +1,5 @@
 import { eq, like, or, sql } from "drizzle-orm";
-import { articleBySlug } from "../kernel/article-by-slug";
+import { articleBySlug, forgetRecentArticle } from "../kernel/article-by-slug";
 import { contentHash } from "../kernel/article-text";
 import { mayActFor, type ApiCaller } from "../core/auth";
 import { ApiError, ValidationError } from "../core/errors";
@@ -118,6 +118,7 @@ export async function publishArticle(env: Pick<Env, "DB" | "RENDER_QUEUE">, req:
     }
     throw err;
   }
+  if (write) forgetRecentArticle(slug);
   if (job) await enqueueJob(env, db, job.id);
   return { slug, job_id: job?.id ?? null, created: !existing, rendered: !changed && existing.audioKey !== null };
 }

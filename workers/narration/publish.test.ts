@@ -100,6 +100,15 @@ describe("POST /v1/webhook/publish: signature (README, Publish webhook)", () => 
 });
 
 describe("POST /v1/webhook/publish: upsert and pre-render", () => {
+  it("shows a re-published text at once where the article was just read (kernel/article-by-slug.ts keeps reads 5 s)", async () => {
+    spyQueue();
+    await publish(article());
+    const read = async () => (await (await call("/v1/agent/articles/tides-of-the-north-sea")).json<{ body_text: string }>()).body_text;
+    expect(await read()).toBe("The tide comes in twice a day. Nobody asked it to.");
+    expect((await publish(article({ body_text: "The tide turned." }))).status).toBe(200);
+    expect(await read()).toBe("The tide turned.");
+  });
+
   it("creates the article with all its fields, queues one job and sends its id", async () => {
     const send = spyQueue();
     const res = await publish(article());

@@ -1,6 +1,6 @@
 import { route } from "../../core/route";
 import { trendingCacheStats } from "../../articles/trending-cache";
-import { CacheStats } from "../../articles/ttl-cache";
+import { CacheStats } from "../../core/ttl-cache";
 
 const noStore = { "Cache-Control": "no-store" };
 

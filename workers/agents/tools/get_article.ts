@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { ArticleRecord, presentRecord } from "../../articles/present";
 import { ApiError } from "../../core/errors";
 import { database } from "../../db";
-import { articleFor } from "../../narration/article-audio-service";
+import { recentArticleBySlug } from "../../kernel/article-by-slug";
+import { openableBy } from "../../kernel/visibility";
 import { SlugField } from "./fields";
 import { defineTool } from "./tool";
 
@@ -21,8 +22,8 @@ export const get_article = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, caller, env) {
     // A listener_private article of anyone but the acting listener answers like a missing one (README "Visibility": 404, not 403).
-    const article = await articleFor(database(env), input.slug, caller.listenerId);
-    if (!article) throw new ApiError("not_found", `no article ${input.slug}`);
+    const article = await recentArticleBySlug(database(env), input.slug);
+    if (!article || !openableBy(article, caller.listenerId)) throw new ApiError("not_found", `no article ${input.slug}`);
     return presentRecord(env, article, article.visibility === "listener_private");
   },
 });

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
 import { database } from "../../db/index";
-import { articleBySlug } from "../../kernel/article-by-slug";
+import { recentArticleBySlug } from "../../kernel/article-by-slug";
 import { ArticleRecord, NOINDEX, presentRecord } from "../present";
 import { ListenerTokenParam, viewer } from "../viewer";
 import { openableBy } from "../../kernel/visibility";
@@ -28,7 +28,7 @@ export const getArticle = route({
     const db = database(env);
     const token = query.listener_token ?? headers["x-listener-token"];
     const [row, listener] = await Promise.all([
-      articleBySlug(db, params.slug),
+      recentArticleBySlug(db, params.slug),
       viewer(db, token),
     ]);
     // A private article of someone else answers exactly like a missing one (README "Visibility": 404, not 403).

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { named } from "../core/schema-registry";
+import { named } from "./schema-registry";
 
 /** Live settings of a cache, read from configuration on every use so a change applies at once. */
 export interface CacheSettings {
@@ -54,6 +54,16 @@ export class TtlCache<V> {
       this.entries.delete(oldest);
       this.evictions += 1;
     }
+  }
+
+  /** Drops `key`; with `value`, only while the entry still holds it (a newer one stays). */
+  drop(key: string, value?: V): void {
+    if (value === undefined || this.entries.get(key)?.value === value) this.entries.delete(key);
+  }
+
+  /** Drops every entry (the test setup, which starts each test from empty storage). */
+  clear(): void {
+    this.entries.clear();
   }
 
   /** The counters of README "Rules" 2 "Search-cache stats". */
