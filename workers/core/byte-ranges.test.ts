@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { answerFromBytes, outOfRange } from "./byte-ranges";
 
 const BODY = new Uint8Array(Array.from({ length: 100 }, (_, i) => i)).buffer;
-const STORED = { "Content-Type": "audio/mpeg", ETag: '"v1"', "Last-Modified": "Mon, 23 Nov 2026 10:00:00 GMT", "Content-Length": "100" };
+const STORED = new Headers({ "Content-Type": "audio/mpeg", ETag: '"v1"', "Last-Modified": "Mon, 23 Nov 2026 10:00:00 GMT", "Content-Length": "100" });
 
 function answer(headers: Record<string, string>): Response {
   return answerFromBytes(new Request("https://byte-ranges.test/a.mp3", { headers }), BODY, STORED);
@@ -28,6 +28,9 @@ describe("answers from a whole body in memory (RFC 9110 §13, §14)", () => {
     expect(first.headers.get("content-length")).toBe("2");
     expect(await bytes(first)).toEqual([0, 1]);
     expect(await bytes(answer({ Range: "bytes=-3" }))).toEqual([97, 98, 99]);
+    // The stored headers are the isolate copy's, shared by every answer: none may change them.
+    expect(STORED.get("content-range")).toBeNull();
+    expect(STORED.get("content-length")).toBe("100");
     const open = answer({ Range: "bytes=95-" });
     expect(open.headers.get("content-range")).toBe("bytes 95-99/100");
     // An end past the size is cut to the size (§14.1.2).

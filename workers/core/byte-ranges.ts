@@ -18,22 +18,24 @@ export function outOfRange(size: number, header: string): boolean {
  * satisfiable, and the whole body otherwise: several ranges (a server may ignore Range, §14.2), a
  * malformed one, or an If-Range naming another version (§13.1.5).
  */
-export function answerFromBytes(request: Request, body: ArrayBuffer, stored: HeadersInit): Response {
-  const headers = new Headers(stored);
-  const unchanged = notModified(request, headers);
+export function answerFromBytes(request: Request, body: ArrayBuffer, stored: Headers): Response {
+  // `stored` is the copy's own: it is read here and copied by each Response, never changed.
+  const unchanged = notModified(request, stored);
   if (unchanged) return unchanged;
   const range = request.headers.get("Range");
   const ifRange = request.headers.get("If-Range");
-  if (range && (ifRange === null || ifRange === headers.get("ETag") || ifRange === headers.get("Last-Modified"))) {
+  if (range && (ifRange === null || ifRange === stored.get("ETag") || ifRange === stored.get("Last-Modified"))) {
     const ranges = parseRange(body.byteLength, range, { combine: true });
     if (ranges === -1) return unsatisfiable(body.byteLength);
     if (ranges !== -2 && ranges.type === "bytes" && ranges.length === 1) {
       const { start, end } = ranges[0];
-      headers.set("Content-Range", `bytes ${start}-${end}/${body.byteLength}`);
-      headers.set("Content-Length", String(end - start + 1));
-      return new Response(body.slice(start, end + 1), { status: 206, headers });
+      const partial = new Response(body.slice(start, end + 1), { status: 206, headers: stored });
+      partial.headers.set("Content-Range", `bytes ${start}-${end}/${body.byteLength}`);
+      partial.headers.set("Content-Length", String(end - start + 1));
+      return partial;
     }
   }
-  headers.set("Content-Length", String(body.byteLength));
-  return new Response(body, { headers });
+  const whole = new Response(body, { headers: stored });
+  whole.headers.set("Content-Length", String(body.byteLength));
+  return whole;
 }

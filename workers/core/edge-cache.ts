@@ -1,3 +1,5 @@
+import { conditional, notModified } from "./conditional";
+
 /**
  * The edge cache (caches.default) with a copy in the isolate in front of it, for the public
  * responses every client asks for: the public podcast feeds, the anonymous stories feed and the
@@ -10,7 +12,8 @@
  * are bounded in bytes and the least recently used goes first.
  */
 
-type Copy = { body: ArrayBuffer; status: number; headers: [string, string][]; expires: number };
+/** A kept response. Its headers are built once and only ever read or copied (new Response copies them). */
+type Copy = { body: ArrayBuffer; status: number; headers: Headers; expires: number };
 
 /** The copies' total size: a few feeds of 1,000 items (about 1 MB each), the newest episodes and many small pages. */
 const MAX_BYTES = 24 * 1024 * 1024;
@@ -50,7 +53,7 @@ export async function keepCopy(key: string, response: Response): Promise<void> {
   const body = await response.arrayBuffer();
   if (body.byteLength > MAX_COPY_BYTES) return;
   drop(key); // a concurrent keepCopy of the same key may have finished first
-  copies.set(key, { body, status: response.status, headers: [...response.headers], expires });
+  copies.set(key, { body, status: response.status, headers: new Headers(response.headers), expires });
   bytes += body.byteLength;
   for (const oldest of copies.keys()) {
     if (bytes <= MAX_BYTES) break;
@@ -71,14 +74,19 @@ export function cachedCopy(key: string): Pick<Copy, "body" | "status" | "headers
   return copy;
 }
 
-/** The cached response for `key` (a URL), from the isolate's copy or else the edge; undefined on a miss. */
-export async function cacheMatch(key: string): Promise<Response | undefined> {
+/**
+ * The cached answer to `request` under `key` (a URL), from the isolate's copy or else the edge:
+ * a 304 when the request's validators match the stored 200 (core/conditional.ts), else the
+ * response; undefined on a miss. A 304 from the copy is built from its headers alone, without
+ * copying the body into a response first.
+ */
+export async function cacheMatch(key: string, request: Request): Promise<Response | undefined> {
   const copy = cachedCopy(key);
-  if (copy) return new Response(copy.body, { status: copy.status, headers: copy.headers });
+  if (copy) return notModified(request, copy.headers) ?? new Response(copy.body, { status: copy.status, headers: copy.headers });
   const hit = await caches.default.match(key);
   if (!hit) return undefined;
   await keepCopy(key, hit.clone());
-  return hit;
+  return conditional(request, hit);
 }
 
 /**

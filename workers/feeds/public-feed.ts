@@ -80,8 +80,8 @@ export async function servePublicFeed(
   // One cache entry per feed: aliases serve the same bytes, and query strings (cache busters) do
   // not multiply builds either.
   const cacheKey = `${url.origin}${path}`;
-  const hit = await cacheMatch(cacheKey);
-  if (hit) return conditional(request, hit);
+  const hit = await cacheMatch(cacheKey, request);
+  if (hit) return hit;
 
   let response: Response;
   try {

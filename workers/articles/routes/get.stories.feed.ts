@@ -115,11 +115,11 @@ export const storiesFeed = route({
   rateLimit: "read",
   query: FeedQuery,
   responses: { 200: { description: "One page of the feed; an unknown listener_token reads as none", schema: FeedResponse } },
-  async handle({ env, ctx, query }) {
+  async handle({ env, ctx, query, request }) {
     // Anonymous pages are the same for everyone: the edge cache answers them for EDGE_SECONDS.
     // Without a token `personalized` changes nothing, so it does not split the cache.
     const edgeKey = query.listener_token ? null : edgeCacheKey({ ...query, personalized: undefined });
-    const cached = edgeKey && (await cacheMatch(edgeKey));
+    const cached = edgeKey && (await cacheMatch(edgeKey, request));
     if (cached) return cached;
     const db = database(env);
     const listener = await listingViewer(db, query.listener_token);
