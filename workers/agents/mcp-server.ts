@@ -73,10 +73,23 @@ function logCall(tool: Tool, result: CallToolResult): CallToolResult {
   return result;
 }
 
-/** A fresh MCP server with the six tools, acting for `caller` (one per request: the handler is stateless). */
-export function mcpServer(env: Env, caller: Caller): McpServer {
+/**
+ * The tools a server for `message` needs. The handler is stateless, so a server answers one
+ * message: a tools/call needs only the tool it names, and registering the other five was about 5 %
+ * of a free call (bench/README, "Where the time went", item 6). Any other message (initialize,
+ * tools/list) and a call of an unknown tool get all six, so the SDK answers them as it always does.
+ */
+function toolsFor(message: unknown): readonly Tool[] {
+  const call = message as { method?: unknown; params?: { name?: unknown } } | null;
+  if (call?.method !== "tools/call") return TOOLS;
+  const named = (TOOLS as readonly Tool[]).find((tool) => tool.name === call.params?.name);
+  return named ? [named] : TOOLS;
+}
+
+/** A fresh MCP server acting for `caller`, for one JSON-RPC `message` (one per request: the handler is stateless). */
+export function mcpServer(env: Env, caller: Caller, message: unknown): McpServer {
   const server = new McpServer({ name: "narration", title: "Narration: articles read aloud", version: API_VERSION });
-  for (const tool of TOOLS as readonly Tool[]) {
+  for (const tool of toolsFor(message)) {
     server.registerTool(
       tool.name,
       {

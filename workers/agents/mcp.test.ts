@@ -54,6 +54,17 @@ describe.each([
     await client.close();
   });
 
+  it("answers a call of a tool it does not have as the SDK does, naming the tool", async () => {
+    const client = await mcpClient({ modern });
+    const outcome = await client.callTool({ name: "get_weather", arguments: {} }).then(
+      (result) => JSON.stringify(result),
+      (err: Error) => err.message,
+    );
+    expect(outcome).toContain("get_weather");
+    expect(outcome).toMatch(/not found/i);
+    await client.close();
+  });
+
   it("answers bad arguments with a tool error naming the argument", async () => {
     const client = await mcpClient({ modern });
     const cases: [string, Record<string, unknown>, string][] = [

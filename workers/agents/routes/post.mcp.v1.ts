@@ -35,11 +35,12 @@ export const mcpEndpoint = route({
   async handle({ request, env }) {
     // A bad bearer token is an HTTP 401 with its challenge before any JSON-RPC is read (README "MCP").
     const caller = await resolveCaller(request, env);
-    const handler = createMcpHandler(() => mcpServer(env, caller), {
-      route: "/mcp/v1",
-      allowedOriginHostnames: allowedOrigins(env),
-    });
-    if (request.method !== "POST") return handler.fetch(request);
+    const handler = (message?: unknown) =>
+      createMcpHandler(() => mcpServer(env, caller, message), {
+        route: "/mcp/v1",
+        allowedOriginHostnames: allowedOrigins(env),
+      });
+    if (request.method !== "POST") return handler().fetch(request);
     // Parsed once here: without it the handler and the SDK's transport each clone and parse the body.
     const text = await readBodyText(request);
     let parsedBody: unknown;
@@ -47,8 +48,8 @@ export const mcpEndpoint = route({
       parsedBody = JSON.parse(text);
     } catch {
       // Not JSON: the SDK answers with its JSON-RPC parse error, reading the body itself.
-      return handler.fetch(new Request(request, { body: text }));
+      return handler().fetch(new Request(request, { body: text }));
     }
-    return handler.fetch(request, { parsedBody });
+    return handler(parsedBody).fetch(request, { parsedBody });
   },
 });
