@@ -49,8 +49,12 @@ export function loadRows(benchmark, { latencies, rps }) {
   ];
 }
 
-/** How many requests a hot-path round sends (BENCH_REQUESTS; the default keeps a run to minutes). */
-export const ROUND = Number(process.env.BENCH_REQUESTS ?? 500);
+/**
+ * How many requests a hot-path round sends (BENCH_REQUESTS). Rounds of 500 lasted about two seconds,
+ * short enough for one GC pause or a cold function to move a round's rate by a tenth; at 1,500 both
+ * sides run warm, and the hot-path bench takes about 20 minutes (bench/README.md, "Results").
+ */
+export const ROUND = Number(process.env.BENCH_REQUESTS ?? 1500);
 
 /** Rounds of hello-world and the path, back to back, per hot path. */
 const PAIRS = 5;

@@ -61,8 +61,8 @@ async function run(table: readonly Route[], r: Route, request: IRequest, env: En
   // a listener token is a path parameter, so it is validated (length) first.
   const headerCredential = r.auth === "api_key" || r.auth === "admin";
   const early = headerCredential ? await resolveCredential(r.auth, env, request, url, undefined) : {};
-  // A route that takes no credential may keep its checked path and query for the next request
-  // that repeats them (validate.ts); one with a token or key in its path or query never does.
+  // A route that takes no credential may keep its checked path, query and (absent) headers for the
+  // next request that repeats them (validate.ts); one with a token or key in them never does.
   const remember = r.auth === "none";
   const params = r.params ? parseParams(r.params, decodeParams(request.params), remember) : undefined;
   const { listener, caller, signedBody } = headerCredential ? early : await resolveCredential(r.auth, env, request, url, params);
@@ -72,7 +72,7 @@ async function run(table: readonly Route[], r: Route, request: IRequest, env: En
     caller,
     params,
     query: r.query ? parseQuery(r.query, url, remember) : undefined,
-    headers: r.headers ? parseHeaders(r.headers, request.headers) : undefined,
+    headers: r.headers ? parseHeaders(r.headers, request.headers, remember) : undefined,
     body: r.body ? parseJsonBody(r.body, signedBody ?? (await readBodyText(request))) : undefined,
     request,
     url,

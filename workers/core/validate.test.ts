@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "./errors";
-import { parseJsonBody, parseParams, parseQuery } from "./validate";
+import { parseHeaders, parseJsonBody, parseParams, parseQuery } from "./validate";
 
 const Query = v.object({
   q: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
@@ -52,6 +52,18 @@ describe("query validation", () => {
     expect(parseQuery(Query, withToken, true)).not.toBe(parseQuery(Query, withToken, true));
     const plain = new URL("http://x/?q=tide&limit=3");
     expect(parseQuery(Query, plain)).not.toBe(parseQuery(Query, plain));
+  });
+
+  it("checks the headers of a request that sends none of them once; sent ones every time", () => {
+    const Headers_ = v.object({ "x-mode": v.optional(v.literal("bypass")), "x-listener-token": v.optional(v.string()) });
+    const none = parseHeaders(Headers_, new Headers({ accept: "*/*" }), true);
+    expect(parseHeaders(Headers_, new Headers(), true)).toBe(none);
+    expect(none).toEqual({});
+    const sent = new Headers({ "x-mode": "bypass" });
+    expect(parseHeaders(Headers_, sent, true)).not.toBe(parseHeaders(Headers_, sent, true));
+    expect(issues(() => parseHeaders(Headers_, new Headers({ "x-mode": "other" }), true))[0].loc).toEqual(["header", "x-mode"]);
+    expect(parseHeaders(Headers_, new Headers(), true)).toBe(none);
+    expect(parseHeaders(Headers_, new Headers())).not.toBe(none);
   });
 
   it("checks repeated path parameters once too", () => {

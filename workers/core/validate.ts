@@ -143,14 +143,21 @@ export function parseQuery<S extends v.GenericSchema>(schema: S, url: URL, remem
   });
 }
 
-/** Validates the headers a schema names (lower-case keys). */
-export function parseHeaders<S extends v.GenericSchema>(schema: S, headers: Headers): v.InferOutput<S> {
+/**
+ * Validates the headers a schema names (lower-case keys). `remember` as for parseParams, and only
+ * when the request sends none of them (most requests), so no header value is ever kept.
+ */
+export function parseHeaders<S extends v.GenericSchema>(schema: S, headers: Headers, remember = false): v.InferOutput<S> {
   const raw: Record<string, string> = {};
+  let given = 0;
   for (const key of Object.keys((schema as unknown as Schemaish).entries ?? {})) {
     const val = headers.get(key);
-    if (val !== null) raw[key] = val;
+    if (val !== null) {
+      raw[key] = val;
+      given++;
+    }
   }
-  return check("header", schema, coerce(schema as unknown as Schemaish, raw));
+  return checkedOnce(schema, remember && given === 0 ? "" : null, () => check("header", schema, coerce(schema as unknown as Schemaish, raw)));
 }
 
 function refuseOversize(size: number): void {
