@@ -71,6 +71,16 @@ async function secondRequest(path: string, headers: Record<string, string> = {})
   return { status: res.status, counts };
 }
 
+/** 200s that read neither D1 nor the Cache API and called at most one Durable Object (the limiter). */
+function answeredFromMemory(...requests: Awaited<ReturnType<typeof secondRequest>>[]): void {
+  for (const { status, counts } of requests) {
+    expect(status).toBe(200);
+    expect(counts.d1).toBe(0);
+    expect(counts.durableObjects).toBeLessThanOrEqual(1);
+    expect(counts.cache).toBe(0);
+  }
+}
+
 describe("hot paths on a cache hit", () => {
   afterEach(() => vi.restoreAllMocks());
 
@@ -98,22 +108,13 @@ describe("hot paths on a cache hit", () => {
     await readyArticle({ title: "Tides of the northern harbour" });
     const search = await secondRequest("/v1/stories/search?q=tides&expand=false");
     const stories = await secondRequest("/v1/stories/feed?limit=20");
-    for (const { status, counts } of [search, stories]) {
-      expect(status).toBe(200);
-      expect(counts.d1).toBe(0);
-      expect(counts.durableObjects).toBeLessThanOrEqual(1);
-      expect(counts.cache).toBe(0);
-    }
+    answeredFromMemory(search, stories);
   });
 
   it("an article read a moment ago, over REST and as get_article, reads no D1 (kernel/article-by-slug.ts)", async () => {
     await readyArticle({ slug: "tides-of-the-north" });
     const record = await secondRequest("/v1/articles/tides-of-the-north");
     const tool = await secondRequest("/v1/agent/articles/tides-of-the-north");
-    for (const { status, counts } of [record, tool]) {
-      expect(status).toBe(200);
-      expect(counts.d1).toBe(0);
-      expect(counts.durableObjects).toBeLessThanOrEqual(1);
-    }
+    answeredFromMemory(record, tool);
   });
 });
