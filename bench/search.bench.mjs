@@ -87,6 +87,16 @@ function write(persistTo, fill) {
   }
 }
 
+/** Runs `use` on the D1 file opened read-only, and closes it. */
+function read(persistTo, use) {
+  const db = new DatabaseSync(d1File(persistTo), { readOnly: true, timeout: 30_000 });
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
 /** Adds articles from..to-1, CHUNK rows per transaction. */
 function seedArticles(persistTo, from, to) {
   const now = Date.now();
@@ -117,18 +127,15 @@ function seedPlays(persistTo, articles) {
  */
 function rawSearchP95(persistTo, q, total = 200) {
   const { sql, params } = new SQLiteSyncDialect().sqlToQuery(pageStatement(matchExpression(q), { limit: 20, offset: 0 }, 200));
-  const db = new DatabaseSync(d1File(persistTo), { readOnly: true, timeout: 30_000 });
-  const page = db.prepare(sql);
   const latencies = [];
-  try {
+  read(persistTo, (db) => {
+    const page = db.prepare(sql);
     for (let i = 0; i < total; i++) {
       const t0 = performance.now();
       page.all(...params);
       latencies.push(performance.now() - t0);
     }
-  } finally {
-    db.close();
-  }
+  });
   return percentile(latencies, 95);
 }
 
@@ -137,12 +144,8 @@ function rawSearchP95(persistTo, q, total = 200) {
  * for 5 s in the isolate (workers/kernel/article-by-slug.ts), so each lookup asks for a new one.
  */
 function publicSlugs(persistTo, offset, count) {
-  const db = new DatabaseSync(d1File(persistTo), { readOnly: true, timeout: 30_000 });
-  try {
-    return db.prepare("SELECT slug FROM articles WHERE visibility = 'public' ORDER BY id LIMIT ? OFFSET ?").all(count, offset).map((row) => row.slug);
-  } finally {
-    db.close();
-  }
+  const query = "SELECT slug FROM articles WHERE visibility = 'public' ORDER BY id LIMIT ? OFFSET ?";
+  return read(persistTo, (db) => db.prepare(query).all(count, offset).map((row) => row.slug));
 }
 
 async function check(url, init) {
