@@ -3,7 +3,7 @@ import { localhostAllowedOrigins } from "@modelcontextprotocol/server";
 import { baseUrl, webUrl } from "../../core/config";
 import { route } from "../../core/route";
 import { readBodyText } from "../../core/validate";
-import { resolveCaller } from "../caller";
+import { resolveCaller, type Caller } from "../caller";
 import { mcpServer } from "../mcp-server";
 
 /**
@@ -14,6 +14,40 @@ import { mcpServer } from "../mcp-server";
  */
 function allowedOrigins(env: object): string[] {
   return [...new Set([...localhostAllowedOrigins(), new URL(baseUrl(env)).hostname, new URL(webUrl(env)).hostname])];
+}
+
+type McpHandler = ReturnType<typeof createMcpHandler>;
+
+/** Who is calling and what they sent, for the request being served (see `handlerFor`). */
+const exchanges = new WeakMap<Request, { caller: Caller; message: unknown }>();
+const handlers = new WeakMap<object, McpHandler>();
+
+/**
+ * The MCP handler of `env`, built once per isolate as the SDK intends (its event bus, listen router
+ * and legacy adapter are made with it); the servers it builds stay one per request. Its factory
+ * finds the request's caller and message by the request it is handed (`requestInfo`, "the original
+ * HTTP request being served"), which `serve` registers first.
+ */
+function handlerFor(env: Env): McpHandler {
+  let handler = handlers.get(env);
+  if (!handler) {
+    handler = createMcpHandler(
+      ({ requestInfo }) => {
+        const exchange = requestInfo && exchanges.get(requestInfo);
+        if (!exchange) throw new Error("an MCP server was asked for a request that was not registered");
+        return mcpServer(env, exchange.caller, exchange.message);
+      },
+      { route: "/mcp/v1", allowedOriginHostnames: allowedOrigins(env) },
+    );
+    handlers.set(env, handler);
+  }
+  return handler;
+}
+
+/** Serves one HTTP request of `caller`, with its JSON-RPC message when the body was parsed. */
+function serve(env: Env, request: Request, caller: Caller, parsedBody?: unknown): Promise<Response> {
+  exchanges.set(request, { caller, message: parsedBody });
+  return handlerFor(env).fetch(request, parsedBody === undefined ? undefined : { parsedBody });
 }
 
 export const mcpEndpoint = route({
@@ -35,12 +69,7 @@ export const mcpEndpoint = route({
   async handle({ request, env }) {
     // A bad bearer token is an HTTP 401 with its challenge before any JSON-RPC is read (README "MCP").
     const caller = await resolveCaller(request, env);
-    const handler = (message?: unknown) =>
-      createMcpHandler(() => mcpServer(env, caller, message), {
-        route: "/mcp/v1",
-        allowedOriginHostnames: allowedOrigins(env),
-      });
-    if (request.method !== "POST") return handler().fetch(request);
+    if (request.method !== "POST") return serve(env, request, caller);
     // Parsed once here: without it the handler and the SDK's transport each clone and parse the body.
     const text = await readBodyText(request);
     let parsedBody: unknown;
@@ -48,8 +77,8 @@ export const mcpEndpoint = route({
       parsedBody = JSON.parse(text);
     } catch {
       // Not JSON: the SDK answers with its JSON-RPC parse error, reading the body itself.
-      return handler().fetch(new Request(request, { body: text }));
+      return serve(env, new Request(request, { body: text }), caller);
     }
-    return handler(parsedBody).fetch(request, { parsedBody });
+    return serve(env, request, caller, parsedBody);
   },
 });
