@@ -93,6 +93,21 @@ describe("what a token reads as the listener", () => {
   });
 });
 
+describe("overlapping MCP calls", () => {
+  it("each act for their own caller: one handler serves the isolate, one server per request", async () => {
+    const { tokens, listener } = await tokensFor("ida@example.test", "articles:read");
+    const owner = await env.DB.prepare("select id from listeners where email = ?").bind(listener.email).first<number>("id");
+    const secret = await addArticle({ visibility: "listener_private", ownerListenerId: owner });
+    const [reader, stranger] = await Promise.all([mcpClient({ headers: { Authorization: `Bearer ${tokens.access_token}` } }), mcpClient()]);
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => (i % 2 ? stranger : reader).callTool({ name: "get_article", arguments: { slug: secret.slug } })),
+    );
+    expect(results.map((r) => r.isError === true)).toEqual([false, true, false, true, false, true]);
+    expect(results[0].structuredContent).toMatchObject({ slug: secret.slug });
+    await Promise.all([reader.close(), stranger.close()]);
+  });
+});
+
 describe("an invalid token", () => {
   it("is an HTTP 401 with WWW-Authenticate naming the resource metadata, on REST and on /mcp/v1", async () => {
     const bad = { Authorization: "Bearer not-a-token" };
