@@ -12,11 +12,11 @@ export { RenderGate } from "../durable-objects/render-gate";
 /** The API Worker: the /v1 API, the podcast feeds, the OpenAPI document, OAuth and the web pages. */
 export default {
   // The OAuth provider's endpoints (metadata, token, revocation, registration), then the
-  // server-rendered pages (sign-in, consent), then the route table. Both first checks read the
-  // request's address, parsed once for them: every request passes through them.
+  // server-rendered pages (sign-in, consent), then the route table. All three read the request's
+  // address, parsed once for them: every request passes through them.
   fetch: (request, env, ctx) => {
     const url = new URL(request.url);
-    return serveAuthorizationServer(request, url, env, ctx) ?? serveWebPage(request, url, env, ctx) ?? router.fetch(request, env, ctx);
+    return serveAuthorizationServer(request, url, env, ctx) ?? serveWebPage(request, url, env, ctx) ?? router.fetch(request, env, ctx, url);
   },
   // Forwarded articles arriving by e-mail (issue 4: listener intake).
   email: async (message, env) => void (await receiveEmail(message, env)),

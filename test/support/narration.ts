@@ -55,8 +55,9 @@ export async function callWith(
   const headers = new Headers(init.headers);
   headers.set("cf-connecting-ip", "203.0.113.9");
   const ctx = createExecutionContext();
-  const request = new Request(new URL(path, testVars.BASE_URL), { ...init, headers });
-  const res = await router.fetch(request, { ...env, ...extraEnv, ...(render ? { RENDER: render } : {}) }, ctx);
+  const url = new URL(path, testVars.BASE_URL);
+  const request = new Request(url, { ...init, headers });
+  const res = await router.fetch(request, { ...env, ...extraEnv, ...(render ? { RENDER: render } : {}) }, ctx, url);
   await waitOnExecutionContext(ctx);
   return res;
 }

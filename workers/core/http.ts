@@ -6,7 +6,8 @@ import { redactCredentials } from "./redact";
 import { methodsOf, type Route } from "./route";
 import { parseHeaders, parseJsonBody, parseParams, parseQuery, readBodyText } from "./validate";
 
-type Args = [Env, ExecutionContext];
+/** What every handler gets besides the request: the address is parsed once, by the Worker's fetch (workers/api.ts). */
+type Args = [Env, ExecutionContext, URL];
 
 /** Response headers a browser client may read beyond the CORS-safelisted ones. */
 const EXPOSED_HEADERS = ["Location", "Retry-After", "WWW-Authenticate", "ETag", "Last-Modified", "Content-Range", "Accept-Ranges", "Content-Length"];
@@ -52,8 +53,7 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
   return out;
 }
 
-async function run(table: readonly Route[], r: Route, request: IRequest, env: Env, ctx: ExecutionContext): Promise<Response> {
-  const url = new URL(request.url);
+async function run(table: readonly Route[], r: Route, request: IRequest, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
   // README "Rules" 5 rule 2: admin paths are throttled per IP by prefix, whatever the route declares.
   const bucket = url.pathname.startsWith("/v1/admin/") ? "admin" : r.rateLimit;
   if (bucket) await enforceRateLimit(env, request, bucket);
@@ -96,9 +96,9 @@ const QUIET_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * `quietPatterns` are the patterns of routes that log their own writes (Route.quiet).
  */
 function requestLog(quietPatterns: ReadonlySet<string>) {
-  return (response: Response, request: IRequest): Response => {
+  return (response: Response, request: IRequest, _env: Env, _ctx: ExecutionContext, url: URL): Response => {
     if (response.status < 400 && (QUIET_METHODS.has(request.method) || quietPatterns.has(request.route))) return response;
-    const route = request.route && request.route !== "*" ? request.route : redactCredentials(new URL(request.url).pathname);
+    const route = request.route && request.route !== "*" ? request.route : redactCredentials(url.pathname);
     console.log(`${request.method} ${route} ${response.status}`);
     return response;
   };
@@ -113,11 +113,10 @@ export function buildRouter(routes: Route[]) {
   });
   for (const r of routes) {
     for (const method of methodsOf(r)) {
-      router[method.toLowerCase()](r.path, (req: IRequest, env: Env, ctx: ExecutionContext) => run(routes, r, req, env, ctx));
+      router[method.toLowerCase()](r.path, (req: IRequest, env: Env, ctx: ExecutionContext, url: URL) => run(routes, r, req, env, ctx, url));
     }
   }
-  router.all("*", (request: IRequest) => {
-    const { pathname } = new URL(request.url);
+  router.all("*", (request: IRequest, _env: Env, _ctx: ExecutionContext, { pathname }: URL) => {
     const allowed = new Set(router.routes.filter(([m, re]) => m !== "ALL" && re.test(pathname)).map(([m]) => m));
     if (allowed.size > 0) {
       throw new ApiError("method_not_allowed", `${request.method} is not allowed on ${pathname}`, {
