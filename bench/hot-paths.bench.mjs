@@ -52,10 +52,11 @@ export function prepare({ base, vars, persistTo }) {
 
 /**
  * The hot paths, each as [label, a function that sends one request]; the MCP tools checked once.
- * With `mcpFloor` (the base of bench/hello-world-mcp), each MCP row is followed by the same call to
- * that server, which answers the very result the tool gave: the share of hello-world the MCP handler
- * and SDK leave before any code of ours runs. With `assetsFloor` (hello-world with the API Worker's
- * static assets, `assetsFloorConfig`), health is followed by the same bytes from it.
+ * With `mcpFloor` (the base of bench/hello-world-mcp, served with the API Worker's static assets),
+ * each MCP row is followed by the same call to that server, which answers the very result the tool
+ * gave: the share of hello-world the asset router, the MCP handler and the SDK leave before any code
+ * of ours runs. With `assetsFloor` (hello-world with the API Worker's static assets), health is
+ * followed by the same bytes from it: the share the asset router leaves.
  */
 export async function hotPaths({ base, vars, persistTo, mcpFloor, assetsFloor }) {
   const { audio, feed32, feed1000, etag, search, stories, health } = await prepare({ base, vars, persistTo });
@@ -105,26 +106,28 @@ const MCP_FLOOR_OFFSET = 3;
 const ASSETS_FLOOR_OFFSET = 4;
 
 /**
- * A configuration of hello-world with the API Worker's static assets, read from wrangler.toml rather
- * than repeated: the same folder and the same `run_worker_first` rules. Under wrangler dev every
- * request to a Worker with assets passes miniflare's asset router first, which matches those rules
- * and hands the request on; on Cloudflare that routing happens ahead of the Worker. Its ratio is the
- * ceiling of every path of the API Worker (bench/README.md, "Where the time went", item 13).
+ * The configuration of the Worker at `configPath` with the API Worker's static assets, read from
+ * wrangler.toml rather than repeated: the same folder and the same `run_worker_first` rules. Under
+ * wrangler dev every request to a Worker with assets passes miniflare's asset router first, which
+ * matches those rules and hands it on (on Cloudflare that routing happens ahead of the Worker), so
+ * a floor is a ceiling of the API's paths only when it pays that hop too (bench/README.md, "Where the
+ * time went", item 13).
  */
-function assetsFloorConfig() {
+function withApiAssets(configPath, name) {
   const api = unstable_readConfig({ config: "wrangler.toml" });
-  const hello = unstable_readConfig({ config: "bench/hello-world/wrangler.toml" });
-  const folder = ".wrangler/bench-hello-assets";
+  const worker = unstable_readConfig({ config: configPath });
+  const folder = path.join(".wrangler", name);
   mkdirSync(folder, { recursive: true });
   const file = path.join(folder, "wrangler.json");
   const config = {
-    name: "bench-hello-world-assets",
-    main: path.resolve(path.dirname(hello.configPath), hello.main),
-    compatibility_date: hello.compatibility_date,
+    name,
+    main: path.resolve(path.dirname(worker.configPath), worker.main),
+    compatibility_date: worker.compatibility_date,
+    compatibility_flags: worker.compatibility_flags,
     assets: { directory: path.resolve(path.dirname(api.configPath), api.assets.directory), run_worker_first: api.assets.run_worker_first },
   };
   writeFileSync(file, JSON.stringify(config, null, 2));
-  return file;
+  return ["-c", file];
 }
 
 export async function run({ base, hello, port, vars, persistTo }) {
@@ -134,7 +137,7 @@ export async function run({ base, hello, port, vars, persistTo }) {
       port: port + MCP_FLOOR_OFFSET,
       persistTo: ".wrangler/bench-hello-mcp-state",
       quiet: true,
-      configs: ["-c", "bench/hello-world-mcp/wrangler.toml"],
+      configs: withApiAssets("bench/hello-world-mcp/wrangler.toml", "bench-hello-world-mcp"),
       readyPath: "/",
     });
     floors.push(mcpFloor);
@@ -142,7 +145,7 @@ export async function run({ base, hello, port, vars, persistTo }) {
       port: port + ASSETS_FLOOR_OFFSET,
       persistTo: ".wrangler/bench-hello-assets-state",
       quiet: true,
-      configs: ["-c", assetsFloorConfig()],
+      configs: withApiAssets("bench/hello-world/wrangler.toml", "bench-hello-world-assets"),
       readyPath: "/",
     });
     floors.push(assetsFloor);
