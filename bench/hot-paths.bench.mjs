@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { unstable_readConfig } from "wrangler";
 import { executeSql, startWorker } from "../scripts/local.mjs";
-import { fetchOk, rpcResult, toolCall, versusHello } from "./http.mjs";
+import { fetchOk, keepCopy, rpcResult, toolCall, versusHello } from "./http.mjs";
 import { narratedArticlesSql } from "./seed.mjs";
 
 const TEXT = "Benchmarks measure what matters. This sentence is rendered once and then served from the cache.";
@@ -72,8 +72,7 @@ export async function hotPaths({ base, vars, persistTo, mcpFloor, assetsFloor })
     if (result.isError) throw new Error(`MCP tool failed: ${JSON.stringify(result).slice(0, 200)}`);
     mcpRows.push([label, call]);
     if (!mcpFloor) continue;
-    const stored = await fetch(`${mcpFloor}/copy/${name}`, { method: "PUT", body: JSON.stringify(result) });
-    if (!stored.ok) throw new Error(`hello-world-mcp answered ${stored.status} to the copy of ${name}`);
+    await keepCopy(`${mcpFloor}/copy/${name}`, JSON.stringify(result), "application/json");
     const floorCall = toolCall(mcpFloor, name, args, lane);
     const same = (await rpcResult(await floorCall())).structuredContent;
     if (JSON.stringify(same) !== JSON.stringify(result.structuredContent)) throw new Error(`the MCP floor did not answer ${name}'s result`);
@@ -83,8 +82,7 @@ export async function hotPaths({ base, vars, persistTo, mcpFloor, assetsFloor })
   if (assetsFloor) {
     const { res, body } = await fetchOk(health);
     const copy = `${assetsFloor}/copy/health`;
-    const stored = await fetch(copy, { method: "PUT", body, headers: { "content-type": res.headers.get("content-type") } });
-    if (stored.status !== 204) throw new Error(`the assets floor answered ${stored.status} to the copy of health`);
+    await keepCopy(copy, body, res.headers.get("content-type"));
     assetsRows.push(["GET /v1/health: the assets floor, the same bytes from hello-world with the API's [assets]", () => fetch(copy)]);
   }
   return [

@@ -60,6 +60,15 @@ export const ROUND = Number(process.env.BENCH_REQUESTS ?? 1500);
 const PAIRS = 5;
 
 /**
+ * Has a floor Worker (bench/hello-world, bench/hello-world-mcp) answer its copy path `url` with
+ * `body`, as `contentType`, from now on.
+ */
+export async function keepCopy(url, body, contentType) {
+  const stored = await fetch(url, { method: "PUT", body, headers: { "content-type": contentType ?? "application/octet-stream" } });
+  if (stored.status !== 204) throw new Error(`${url} did not keep the copy: ${stored.status}`);
+}
+
+/**
  * A hot path against the hello-world Worker: five pairs of rounds, each hello-world then the path
  * back to back, so both sides of a pair meet the same background load; the pair with the median
  * ratio is reported. On two shared cores hello-world alone moves by half between rounds, so a ratio
@@ -73,8 +82,7 @@ export async function versusHello(label, makeRequest, { hello, total = ROUND, co
   const sample = await makeRequest();
   const body = await sample.arrayBuffer();
   const helloUrl = `${hello}/copy/${encodeURIComponent(label)}`;
-  const stored = await fetch(helloUrl, { method: "PUT", body, headers: { "content-type": sample.headers.get("content-type") ?? "application/octet-stream" } });
-  if (stored.status !== 204) throw new Error(`hello-world did not keep the copy: ${stored.status}`);
+  await keepCopy(helloUrl, body, sample.headers.get("content-type"));
   const helloRequest = () => fetch(helloUrl);
   const pairs = [];
   for (let round = 0; round < PAIRS; round++) {
