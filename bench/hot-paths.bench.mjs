@@ -2,9 +2,6 @@
 // measured interleaved in the same run (bench/http.mjs versusHello): cached audio whole and ranged,
 // a cached public feed of 32 and of 1,000 items and its 304, a search cache hit, the anonymous
 // stories feed and the free MCP tools. The ratio is what the platform keeps of the runtime's floor.
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import { unstable_readConfig } from "wrangler";
 import { executeSql, startWorker } from "../scripts/local.mjs";
 import { fetchOk, keepCopy, rpcResult, toolCall, versusHello } from "./http.mjs";
 import { narratedArticlesSql } from "./seed.mjs";
@@ -52,13 +49,11 @@ export function prepare({ base, vars, persistTo }) {
 
 /**
  * The hot paths, each as [label, a function that sends one request]; the MCP tools checked once.
- * With `mcpFloor` (the base of bench/hello-world-mcp, served with the API Worker's static assets),
- * each MCP row is followed by the same call to that server, which answers the very result the tool
- * gave: the share of hello-world the asset router, the MCP handler and the SDK leave before any code
- * of ours runs. With `assetsFloor` (hello-world with the API Worker's static assets), health is
- * followed by the same bytes from it: the share the asset router leaves.
+ * With `mcpFloor` (the base of bench/hello-world-mcp), each MCP row is followed by the same call to
+ * that server, which answers the very result the tool gave: the share of hello-world the MCP
+ * handler and the SDK leave before any code of ours runs.
  */
-export async function hotPaths({ base, vars, persistTo, mcpFloor, assetsFloor }) {
+export async function hotPaths({ base, vars, persistTo, mcpFloor }) {
   const { audio, feed32, feed1000, etag, search, stories, health } = await prepare({ base, vars, persistTo });
   const tools = [
     ["MCP tools/call search_articles (free)", "search_articles", { query: "hot path story", limit: 20 }, {}],
@@ -78,16 +73,8 @@ export async function hotPaths({ base, vars, persistTo, mcpFloor, assetsFloor })
     if (JSON.stringify(same) !== JSON.stringify(result.structuredContent)) throw new Error(`the MCP floor did not answer ${name}'s result`);
     mcpRows.push([`${label}: the MCP floor, the same result from hello-world-mcp`, floorCall]);
   }
-  const assetsRows = [];
-  if (assetsFloor) {
-    const { res, body } = await fetchOk(health);
-    const copy = `${assetsFloor}/copy/health`;
-    await keepCopy(copy, body, res.headers.get("content-type"));
-    assetsRows.push(["GET /v1/health: the assets floor, the same bytes from hello-world with the API's [assets]", () => fetch(copy)]);
-  }
   return [
     ["GET /v1/health", () => fetch(health)],
-    ...assetsRows,
     ["GET cached .mp3, whole", () => fetch(audio)],
     ["GET cached .mp3, Range bytes=0-1", () => fetch(audio, { headers: { Range: "bytes=0-1" } })],
     ["GET cached public feed, 32 items", () => fetch(feed32)],
@@ -99,59 +86,23 @@ export async function hotPaths({ base, vars, persistTo, mcpFloor, assetsFloor })
   ];
 }
 
-/** The floors' ports: beside the API (BENCH_PORT), hello-world (+1) and the render Worker (+2). */
+/** The MCP floor's port: after the API (BENCH_PORT), hello-world (+1) and the render Worker (+2). */
 const MCP_FLOOR_OFFSET = 3;
-const ASSETS_FLOOR_OFFSET = 4;
-
-/**
- * The configuration of the Worker at `configPath` with the API Worker's static assets, read from
- * wrangler.toml rather than repeated: the same folder and the same `run_worker_first` rules. Under
- * wrangler dev every request to a Worker with assets passes miniflare's asset router first, which
- * matches those rules and hands it on (on Cloudflare that routing happens ahead of the Worker), so
- * a floor is a ceiling of the API's paths only when it pays that hop too (bench/README.md, "Where the
- * time went", item 13).
- */
-function withApiAssets(configPath, name) {
-  const api = unstable_readConfig({ config: "wrangler.toml" });
-  const worker = unstable_readConfig({ config: configPath });
-  const folder = path.join(".wrangler", name);
-  mkdirSync(folder, { recursive: true });
-  const file = path.join(folder, "wrangler.json");
-  const config = {
-    name,
-    main: path.resolve(path.dirname(worker.configPath), worker.main),
-    compatibility_date: worker.compatibility_date,
-    compatibility_flags: worker.compatibility_flags,
-    assets: { directory: path.resolve(path.dirname(api.configPath), api.assets.directory), run_worker_first: api.assets.run_worker_first },
-  };
-  writeFileSync(file, JSON.stringify(config, null, 2));
-  return ["-c", file];
-}
 
 export async function run({ base, hello, port, vars, persistTo }) {
-  const floors = [];
+  const mcpFloor = await startWorker({
+    port: port + MCP_FLOOR_OFFSET,
+    persistTo: ".wrangler/bench-hello-mcp-state",
+    quiet: true,
+    configs: ["-c", "bench/hello-world-mcp/wrangler.toml"],
+    readyPath: "/",
+  });
   try {
-    const mcpFloor = await startWorker({
-      port: port + MCP_FLOOR_OFFSET,
-      persistTo: ".wrangler/bench-hello-mcp-state",
-      quiet: true,
-      configs: withApiAssets("bench/hello-world-mcp/wrangler.toml", "bench-hello-world-mcp"),
-      readyPath: "/",
-    });
-    floors.push(mcpFloor);
-    const assetsFloor = await startWorker({
-      port: port + ASSETS_FLOOR_OFFSET,
-      persistTo: ".wrangler/bench-hello-assets-state",
-      quiet: true,
-      configs: withApiAssets("bench/hello-world/wrangler.toml", "bench-hello-world-assets"),
-      readyPath: "/",
-    });
-    floors.push(assetsFloor);
     const results = [];
-    const paths = await hotPaths({ base, vars, persistTo, mcpFloor: mcpFloor.base, assetsFloor: assetsFloor.base });
+    const paths = await hotPaths({ base, vars, persistTo, mcpFloor: mcpFloor.base });
     for (const [label, request] of paths) results.push(await versusHello(label, request, { hello }));
     return { hotPaths: results };
   } finally {
-    for (const floor of floors) floor.child.kill();
+    mcpFloor.child.kill();
   }
 }

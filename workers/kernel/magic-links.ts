@@ -87,7 +87,7 @@ export async function redeemMagicToken(env: Pick<Env, "DB">, secret: string, sco
   return { ok: false, reason: found.usedAt ? "used" : "expired" };
 }
 
-/** The default landing of a sign-in link: the web sign-in page (workers/web/public/magic.html). */
+/** The default landing of a sign-in link: the web sign-in page (workers/web/static/magic.html). */
 function magicPageLink(env: object, scope: MagicScope, secret: string): string {
   return `${webUrl(env)}/magic?${scope === "admin" ? "scope=admin&" : ""}magic=${encodeURIComponent(secret)}`;
 }

@@ -10,6 +10,7 @@ import { oembed, OEMBED_PATH } from "./oembed";
 import { escapeHtml, htmlPage } from "./page";
 import { confirmPage, confirmSignIn, requestSignIn, safeNext, signInPage, signOut, SIGN_IN_PATHS } from "./sign-in";
 import { robots, sitemap } from "./sitemap";
+import { serveStaticFile } from "./static-files";
 
 type Page = (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
 
@@ -64,8 +65,10 @@ async function render(page: Page, request: Request, env: Env, ctx: ExecutionCont
   }
 }
 
-/** The response of a web page, or undefined when the request is for none of them. */
-export function serveWebPage(request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> | undefined {
+/** The response of a web page or static file, or undefined when the request is for none of them. */
+export function serveWebPage(request: Request, url: URL, env: Env, ctx: ExecutionContext): Response | Promise<Response> | undefined {
+  const file = serveStaticFile(request, url);
+  if (file) return file;
   // HEAD is GET without the body (RFC 9110 §9.3.2): link checkers and oEmbed consumers send it.
   const head = request.method === "HEAD";
   const page = pageFor(head ? "GET" : request.method, url.pathname);

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { openPage } from "../../test/support/web";
 import { assetPath, sitePage } from "./site-page";
 
 /** The shared shell of the public pages and the built assets it names (README "Web front-end"). */
@@ -7,7 +8,7 @@ describe("site page shell", () => {
   it("serves the built style sheet it links, under a content-hashed name", async () => {
     const path = assetPath("site.css");
     expect(path).toMatch(/^\/assets\/site-[A-Z0-9]+\.css$/);
-    const res = await env.ASSETS.fetch(new URL(path, env.WEB_URL));
+    const res = await openPage(path);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("--accent");
     const html = await sitePage(env, { title: "T", body: "" }).text();
@@ -15,7 +16,7 @@ describe("site page shell", () => {
   });
 
   it("keeps the player's script within its budget: 3 KB gzipped (README \"Web front-end\" says 1.7 KB)", async () => {
-    const res = await env.ASSETS.fetch(new URL(assetPath("player.js"), env.WEB_URL));
+    const res = await openPage(assetPath("player.js"));
     expect(res.status).toBe(200);
     const gzipped = await new Response(res.body!.pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
     expect(gzipped.byteLength).toBeGreaterThan(500);

@@ -1,13 +1,13 @@
 import { baseUrl } from "../core/config";
 import { escapeHtml } from "./page";
-import assets from "./client-assets.json";
+import built from "./client-assets.json";
 
 /** A file built from workers/web/client (scripts/build-web.mjs), by its entry name, e.g. "player.js". */
-export type AssetName = keyof typeof assets;
+export type AssetName = keyof typeof built.paths;
 
-/** The served path of a built client file (content-hashed, cached immutable). */
+/** The served path of a built client file (content-hashed, cached immutable; workers/web/static-files.ts). */
 export function assetPath(name: AssetName): string {
-  return assets[name];
+  return built.paths[name];
 }
 
 /** Pages the same for everyone may sit in shared caches for a minute, as GET /v1/articles/{slug} does. */

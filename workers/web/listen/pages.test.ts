@@ -107,7 +107,7 @@ describe("listener pages: headers and the token", () => {
     }
   });
 
-  it("load their script and styles from the built assets of this origin (served by wrangler [assets]; test-browser runs them)", async () => {
+  it("load their script and styles from the built assets of this origin (workers/web/static-files.ts; test-browser runs them)", async () => {
     const { html } = await signedInListener("assets@example.test");
     expect(html).toMatch(/<script type="module" src="\/assets\/listen-[A-Z0-9]+\.js"><\/script>/);
     expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/listen-[A-Z0-9]+\.css">/);
