@@ -40,6 +40,7 @@ export function buildWeb() {
     .map((f) => path.join(CLIENT, f));
   const result = buildSync({
     entryPoints,
+    // Nothing is written (write: false), so the output paths are the served paths.
     outdir: "/assets",
     entryNames: "[name]-[hash]",
     bundle: true,

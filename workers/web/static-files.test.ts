@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call } from "../../test/support/client";
 import { openPage } from "../../test/support/web";
@@ -17,13 +18,13 @@ describe("static files", () => {
     const body = await res.text();
     expect(body.length).toBeGreaterThan(500);
 
-    const again = await call(new URL(path, "https://web.test").href, { headers: { "If-None-Match": `W/${etag}` } });
+    const again = await call(new URL(path, env.WEB_URL).href, { headers: { "If-None-Match": `W/${etag}` } });
     expect(again.status).toBe(304);
     expect(again.headers.get("etag")).toBe(etag);
     expect(again.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(await again.text()).toBe("");
 
-    const head = await call(new URL(path, "https://web.test").href, { method: "HEAD" });
+    const head = await call(new URL(path, env.WEB_URL).href, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(head.headers.get("etag")).toBe(etag);
     expect(await head.text()).toBe("");
@@ -45,7 +46,7 @@ describe("static files", () => {
   it("answers 404 for a bundle it does not have, and 405 for a write to one it has", async () => {
     expect((await openPage("/assets/player-NOTBUILT.js")).status).toBe(404);
     expect((await openPage("/magic.html")).status).toBe(404);
-    const post = await call(new URL(assetPath("site.css"), "https://web.test").href, { method: "POST", body: "x" });
+    const post = await call(new URL(assetPath("site.css"), env.WEB_URL).href, { method: "POST", body: "x" });
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET, HEAD");
     expect(await post.json()).toMatchObject({ code: "method_not_allowed" });
