@@ -28,6 +28,8 @@ const PARTS = {
   },
   limits: {
     MAX_IN_FLIGHT_RENDERS_PER_LISTENER: whole(3),
+    /** How long after its creation a subscription's token is handed back to a repeat subscribe (DESIGN.md "Deviations"). */
+    SUBSCRIBE_IDEMPOTENCY_SECONDS: whole(600),
     RATE_LIMIT_READ_PER_MINUTE: whole(60),
     RATE_LIMIT_ADMIN_PER_MINUTE: whole(30),
     RATE_LIMIT_FEEDS_PER_MINUTE: whole(600),

@@ -1,5 +1,5 @@
-import { and, eq, isNull } from "drizzle-orm";
-import { baseUrl } from "../core/config";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { baseUrl, config } from "../core/config";
 import { ApiError } from "../core/errors";
 import { agentFeeds, articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs, webSessions } from "../db";
 import { nowMs } from "../db/tables/columns";
@@ -19,11 +19,24 @@ export function feedUrl(env: object, privateFeedToken: string): string {
 }
 
 /**
- * Subscribes `email` to `verticals`: one upsert, so concurrent subscribes of one address give one
- * row. A repeat keeps the account and feed tokens (README "Rules" 4: idempotent on e-mail, same token) and
- * replaces the verticals filter.
+ * What a subscribe did. `issued`: the account was created now, or within SUBSCRIBE_IDEMPOTENCY_SECONDS
+ * before (a double submit, a retry, a concurrent request), and the caller gets its token. `known`: the
+ * address has had its account for longer, so the caller, who may be anyone who knows the address, gets
+ * no credential and nothing changed (DESIGN.md "Deviations from SPEC.md made for safety").
  */
-export async function subscribe(env: Pick<Env, "DB"> & object, email: string, verticals: string[]) {
+export type Subscription =
+  | { outcome: "issued"; created: boolean; listener: Listener; token: string; feedUrl: string }
+  | { outcome: "known" };
+
+/**
+ * Subscribes `email` to `verticals` in one upsert, so concurrent subscribes of one address give one row
+ * and one token. SPEC.md part 4 makes subscribe idempotent on the e-mail (same token, verticals
+ * replaced); handing the token to every repeat would hand the account to anyone who knows the address,
+ * so the upsert updates and returns the row only inside the window after its creation, measured on
+ * D1's clock like `created_at` itself.
+ */
+export async function subscribe(env: Pick<Env, "DB"> & object, email: string, verticals: string[]): Promise<Subscription> {
+  const windowMs = config(env).SUBSCRIBE_IDEMPOTENCY_SECONDS * 1000;
   const [account, feed] = await Promise.all([mintToken(env), mintToken(env)]);
   const [row] = await database(env)
     .insert(listeners)
@@ -35,12 +48,18 @@ export async function subscribe(env: Pick<Env, "DB"> & object, email: string, ve
       privateFeedTokenHash: feed.hash,
       privateFeedTokenEncrypted: feed.encrypted,
     })
-    .onConflictDoUpdate({ target: listeners.email, set: { verticals, updatedAt: nowMs } })
+    .onConflictDoUpdate({
+      target: listeners.email,
+      set: { verticals, updatedAt: nowMs },
+      // A DO UPDATE whose WHERE is false writes nothing and RETURNING yields no row (SQLite "UPSERT").
+      setWhere: sql`${listeners.createdAt} > ${nowMs} - ${windowMs}`,
+    })
     .returning();
+  if (!row) return { outcome: "known" };
   const created = row.tokenHash === account.hash;
   const token = created ? account.token : await decryptToken(env, row.tokenEncrypted);
   const feedToken = created ? feed.token : await privateFeedToken(env, row);
-  return { listener: row, created, token, feedUrl: feedUrl(env, feedToken) };
+  return { outcome: "issued", created, listener: row, token, feedUrl: feedUrl(env, feedToken) };
 }
 
 /**

@@ -4,7 +4,7 @@ import { webUrl } from "../core/config";
 import { randomToken, sha256Hex } from "../core/crypto";
 import { ApiError } from "../core/errors";
 import { named } from "../core/schema-registry";
-import { database, magicTokens, MAGIC_SCOPES } from "../db/index";
+import { database, listeners, magicTokens, MAGIC_SCOPES } from "../db/index";
 import { mailer } from "./mail/mailer";
 import { escapeHtml, htmlDocument, type MailMessage } from "./mail/message";
 
@@ -133,4 +133,14 @@ export async function mailMagicLink(
   const secret = await issueMagicToken(env, scope, email, listenerId);
   const sent = await mail.send(magicLinkMessage(scope, email, secret, landing(secret)));
   if (!sent.ok) console.warn(`${scope} magic link not delivered: ${sent.reason}`);
+}
+
+/**
+ * Mails a listener sign-in link to `email` when it has a subscription, and nothing otherwise. Callers
+ * run it after their answer (ctx.waitUntil), so neither the answer nor its timing tells whether the
+ * address is subscribed. `landing` as for mailMagicLink.
+ */
+export async function mailListenerSignIn(env: Env, email: string, landing?: (secret: string) => string): Promise<void> {
+  const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.email, email) });
+  if (listener) await mailMagicLink(env, "listener", email, listener.id, landing);
 }

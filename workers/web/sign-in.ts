@@ -1,8 +1,6 @@
-import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { webUrl } from "../core/config";
-import { database, listeners } from "../db";
-import { mailMagicLink, MAGIC_LINK_TTL_MS, redeemMagicToken } from "../kernel/magic-links";
+import { mailListenerSignIn, MAGIC_LINK_TTL_MS, redeemMagicToken } from "../kernel/magic-links";
 import { Email } from "../kernel/fields";
 import { escapeHtml, formFields, hiddenInputs, htmlPage, seeOther } from "./page";
 import { csrfMatches, currentSession, endSession, fromOwnOrigin, startSession } from "../kernel/web-session";
@@ -46,12 +44,7 @@ function refused(): Response {
  */
 export function mailSignInLink(env: Env, ctx: ExecutionContext, email: string, next: string): void {
   const landing = (secret: string) => `${webUrl(env)}${SIGN_IN_PATHS.confirm}?${new URLSearchParams({ magic: secret, next })}`;
-  ctx.waitUntil(
-    (async () => {
-      const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.email, email) });
-      if (listener) await mailMagicLink(env, "listener", email, listener.id, landing);
-    })(),
-  );
+  ctx.waitUntil(mailListenerSignIn(env, email, landing));
 }
 
 /** POST /sign-in: mails a link when the address has a subscription; the answer is the same either way (no account enumeration). */

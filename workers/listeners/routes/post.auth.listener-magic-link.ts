@@ -1,17 +1,10 @@
-import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { database, listeners } from "../../db/index";
-import { acceptMagicLinkRequest, MagicLinkAccepted, mailMagicLink } from "../../kernel/magic-links";
+import { acceptMagicLinkRequest, MagicLinkAccepted, mailListenerSignIn } from "../../kernel/magic-links";
 import { Email } from "../../kernel/fields";
 
 const MagicLinkRequest = named("MagicLinkRequest", v.object({ email: Email }));
-
-async function sendListenerLink(env: Env, email: string): Promise<void> {
-  const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.email, email) });
-  if (listener) await mailMagicLink(env, "listener", email, listener.id);
-}
 
 export const requestListenerMagicLink = route({
   method: "POST",
@@ -22,5 +15,5 @@ export const requestListenerMagicLink = route({
   rateLimit: "read",
   body: MagicLinkRequest,
   responses: { 200: { description: "Accepted", schema: MagicLinkAccepted } },
-  handle: ({ env, ctx, body }) => acceptMagicLinkRequest(ctx, sendListenerLink(env, body.email)),
+  handle: ({ env, ctx, body }) => acceptMagicLinkRequest(ctx, mailListenerSignIn(env, body.email)),
 });

