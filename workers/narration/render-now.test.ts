@@ -118,6 +118,27 @@ describe("POST /v1/articles/{slug}/render-now (README Rules 3)", () => {
     expect(await env.RENDER_GATE.getByName(String(l.id)).inFlight()).toBe(CAP);
   });
 
+  it("50 concurrent requests over more articles than the cap: every 202 names a queued job, at most the cap of them", async () => {
+    // The attack of issue 29 item 6: a request joined a job row that a concurrent request deleted
+    // when the gate refused its slot, so a 202 named a job that never ran.
+    const l = await listener();
+    const slugs = Array.from({ length: CAP + 1 }, (_, i) => `fifty-${i}`);
+    for (const slug of slugs) await article(slug);
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => renderNow(slugs[i % slugs.length], l.token)));
+    expect(results.every((r) => r.status === 202 || r.status === 429)).toBe(true);
+    const accepted = await Promise.all(results.filter((r) => r.status === 202).map((r) => r.json<{ job_id: string; slug: string }>()));
+    const jobIds = new Set(accepted.map((a) => a.job_id));
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(jobIds.size).toBeLessThanOrEqual(CAP);
+    expect(new Set(accepted.map((a) => a.slug)).size).toBeLessThanOrEqual(CAP);
+    for (const id of jobIds) {
+      const job = await env.DB.prepare("SELECT state, listener_id FROM render_jobs WHERE id = ?").bind(id).first();
+      expect(job, id).toEqual({ state: "queued", listener_id: l.id });
+    }
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM render_jobs").first("n")).toBe(jobIds.size);
+    expect(await env.RENDER_GATE.getByName(String(l.id)).inFlight()).toBe(jobIds.size);
+  });
+
   it("each listener has their own cap", async () => {
     const [a, b] = [await listener(), await listener()];
     for (let i = 0; i < CAP; i++) await article(`own-${i}`);

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { baseUrl, config } from "../../core/config";
 import { ApiError } from "../../core/errors";
@@ -69,37 +68,37 @@ export const postRenderNow = route({
     const pending = await inFlightJobOf(db, article.id, listener.id);
     if (pending) return accepted(pending);
 
-    // Concurrent first requests all miss the lookup above. The unique index on in-flight jobs per
-    // listener and article lets exactly one insert through; the others join that job. The job is
-    // written before its slot is taken so that a joining request never takes a slot of its own.
-    const [row] = await db
-      .insert(renderJobs)
-      .values(newJobRow({ articleId: article.id, listenerId: listener.id, text: null, voice: body.voice ?? article.voice, priority: "high" }))
-      .onConflictDoNothing()
-      .returning();
-    if (!row) {
-      const winner = await inFlightJobOf(db, article.id, listener.id);
-      if (winner) return accepted(winner);
-      // The winner finished between its insert and this read: answer as the polling path would.
-      const now = await audioState(env, db, article);
-      return now.state === "done" ? Response.json(now) : Response.json(now, { status: 202, headers: { Location: location } });
-    }
-
-    // The Durable Object serialises acquisitions, so concurrent requests never exceed the cap.
+    // The slot is taken before the job row is written, so every row a request can find and join
+    // holds a slot: a refused request leaves nothing behind that another one could have joined
+    // (issue 29, item 6). The Durable Object serialises acquisitions, so concurrent requests never
+    // exceed the cap.
+    const job = newJobRow({ articleId: article.id, listenerId: listener.id, text: null, voice: body.voice ?? article.voice, priority: "high" });
     const gate = env.RENDER_GATE.getByName(String(listener.id));
-    const slot = await gate.acquire(row.id, config(env).MAX_IN_FLIGHT_RENDERS_PER_LISTENER, RENDER_SLOT_LEASE_MS);
+    const slot = await gate.acquire(job.id, config(env).MAX_IN_FLIGHT_RENDERS_PER_LISTENER, RENDER_SLOT_LEASE_MS);
     if (!slot.ok) {
-      // The job was never queued: remove it so that it neither shows as queued nor blocks a retry.
-      await db.delete(renderJobs).where(eq(renderJobs.id, row.id));
+      // A concurrent request for the same article may have started its job meanwhile: join it.
+      const started = await inFlightJobOf(db, article.id, listener.id);
+      if (started) return accepted(started);
       throw new ApiError("rate_limited", "too many renders in flight for this listener", {
         "Retry-After": String(Math.min(slot.retryAfter, MAX_RETRY_AFTER_SECONDS)),
       });
     }
     try {
+      // Concurrent first requests for one article all get here; the unique index on in-flight jobs
+      // per listener and article lets exactly one insert through, and the others join that job.
+      const [row] = await db.insert(renderJobs).values(job).onConflictDoNothing().returning();
+      if (!row) {
+        await gate.release(job.id);
+        const winner = await inFlightJobOf(db, article.id, listener.id);
+        if (winner) return accepted(winner);
+        // The winner finished between its insert and this read: answer as the polling path would.
+        const now = await audioState(env, db, article);
+        return now.state === "done" ? Response.json(now) : Response.json(now, { status: 202, headers: { Location: location } });
+      }
       await enqueueJob(env, db, row.id);
       return accepted(row);
     } catch (err) {
-      await gate.release(row.id);
+      await gate.release(job.id);
       throw err;
     }
   },
