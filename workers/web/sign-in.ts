@@ -15,11 +15,22 @@ import { csrfMatches, currentSession, endSession, fromOwnOrigin, startSession } 
 export const SIGN_IN_PATHS = { request: "/sign-in", confirm: "/sign-in/confirm", signOut: "/sign-out" } as const;
 
 /**
- * `next` as a path on this site, or "/". Only a single leading slash passes: "//host" and "/\\host"
- * are other sites to a browser, and an open redirect here would lend them the sign-in's trust.
+ * Backslashes and control characters, raw or percent-encoded. No path of ours holds one, and a
+ * browser resolving a Location (WHATWG URL Standard, "basic URL parser") drops tabs and newlines and
+ * reads a backslash as a slash, which turns "/<tab>/host" or "/<backslash>host" into "//host": another site.
  */
-export function safeNext(next: string | null | undefined): string {
-  return next && /^\/(?![/\\])/.test(next) ? next : "/";
+const UNSAFE_IN_NEXT = /[\\\u0000-\u001f\u007f-\u009f]|%(?:[01][0-9a-f]|7f|5c)/i;
+
+/**
+ * `next` as a path on this site, or "/". It is parsed as a browser will parse the Location it ends up
+ * in, against the site's own address, and kept only when the origin stays the same: an open redirect
+ * here would lend another site the sign-in's trust.
+ */
+export function safeNext(next: string | null | undefined, env: object): string {
+  if (!next?.startsWith("/") || UNSAFE_IN_NEXT.test(next)) return "/";
+  const site = new URL(webUrl(env));
+  const url = URL.parse(next, site);
+  return url?.origin === site.origin ? `${url.pathname}${url.search}${url.hash}` : "/";
 }
 
 /** The sign-in form, returning to `next` (a path on this site) once signed in. */
@@ -51,7 +62,7 @@ export function mailSignInLink(env: Env, ctx: ExecutionContext, email: string, n
 export async function requestSignIn(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   if (!fromOwnOrigin(request, env)) return refused();
   const field = await formFields(request);
-  const next = safeNext(field("next"));
+  const next = safeNext(field("next"), env);
   const email = v.safeParse(Email, field("email"));
   if (!email.success) return htmlPage("Sign in", `<p>That is not an e-mail address.</p><p><a href="${escapeHtml(next)}">Try again</a></p>`, { status: 422 });
   mailSignInLink(env, ctx, email.output, next);
@@ -63,9 +74,9 @@ It works once and expires in ${MAGIC_LINK_TTL_MS / 60_000} minutes.</p>`,
 }
 
 /** GET /sign-in/confirm: the mailed link lands here and asks for one click. */
-export function confirmPage(url: URL): Response {
+export function confirmPage(url: URL, env: Env): Response {
   const magic = url.searchParams.get("magic") ?? "";
-  const next = safeNext(url.searchParams.get("next"));
+  const next = safeNext(url.searchParams.get("next"), env);
   return htmlPage(
     "Sign in",
     `<form method="post" action="${SIGN_IN_PATHS.confirm}">${hiddenInputs({ magic, next })}
@@ -77,7 +88,7 @@ export function confirmPage(url: URL): Response {
 export async function confirmSignIn(request: Request, env: Env): Promise<Response> {
   if (!fromOwnOrigin(request, env)) return refused();
   const field = await formFields(request);
-  const next = safeNext(field("next"));
+  const next = safeNext(field("next"), env);
   const redeemed = await redeemMagicToken(env, field("magic"), "listener");
   if (!redeemed.ok || redeemed.listenerId === null) {
     const gone = !redeemed.ok && (redeemed.reason === "used" || redeemed.reason === "expired");
@@ -96,5 +107,5 @@ export async function signOut(request: Request, env: Env): Promise<Response> {
   const field = await formFields(request);
   const session = await currentSession(request, env);
   if (session && !(await csrfMatches(session, field("csrf")))) return refused();
-  return seeOther(safeNext(field("next")), { "Set-Cookie": await endSession(request, env) });
+  return seeOther(safeNext(field("next"), env), { "Set-Cookie": await endSession(request, env) });
 }
