@@ -1,27 +1,9 @@
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "@x402/core/types";
 import { authorizationTypes } from "@x402/evm";
 import { getAddress, verifyTypedData } from "viem";
-import * as v from "valibot";
 import { database, x402LocalNonces } from "../../db";
+import { type Authorization, type AuthorizationKey, authorizationKey, eip3009, FACILITATOR_VALID_BEFORE_MARGIN_SECONDS, secondsLeft } from "./authorization";
 import type { Facilitator } from "./facilitator";
-
-const hex = (digits: number, what: string) => v.pipe(v.string(), v.regex(new RegExp(`^0x[0-9a-fA-F]{${digits}}$`), what));
-const uint256 = v.pipe(v.string(), v.regex(/^\d{1,78}$/, "an unsigned integer in decimal"));
-
-/** The `exact` EVM payload for EIP-3009 assets (scheme_exact_evm.md, "EIP-3009"): an authorization and its signature. */
-const Eip3009Payload = v.object({
-  signature: v.pipe(v.string(), v.regex(/^0x(?:[0-9a-fA-F]{2})+$/, "a hex signature")),
-  authorization: v.object({
-    from: hex(40, "an address"),
-    to: hex(40, "an address"),
-    value: uint256,
-    validAfter: uint256,
-    validBefore: uint256,
-    nonce: hex(64, "a 32-byte nonce"),
-  }),
-});
-
-type Authorization = v.InferOutput<typeof Eip3009Payload>["authorization"];
 
 /**
  * Facilitator error codes, as @x402/evm's exact facilitator names them (x402-specification-v2.md 9), so
@@ -39,9 +21,6 @@ export const FACILITATOR_REASONS = {
   nonceUsed: "invalid_exact_evm_nonce_already_used",
 } as const;
 
-/** An authorization must still be valid this long after verification, as @x402/evm's facilitator demands. */
-const VALID_BEFORE_MARGIN_SECONDS = 6;
-
 /**
  * The one-machine facilitator (X402_FACILITATOR_URL=local). It checks what the token contract would
  * check of an EIP-3009 transferWithAuthorization (the EIP-712 signature, value, recipient, validity
@@ -55,8 +34,9 @@ export class LocalFacilitator implements Facilitator {
   async verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse> {
     const checked = await checkAuthorization(payload, requirements);
     if (!checked.ok) return { isValid: false, invalidReason: checked.reason, payer: checked.payer };
+    const { network, asset, payer, nonce } = checked.key;
     const spent = await database({ DB: this.db }).query.x402LocalNonces.findFirst({
-      where: (n, { and, eq }) => and(eq(n.network, requirements.network), eq(n.asset, checked.asset), eq(n.payer, checked.payerKey), eq(n.nonce, checked.nonce)),
+      where: (n, { and, eq }) => and(eq(n.network, network), eq(n.asset, asset), eq(n.payer, payer), eq(n.nonce, nonce)),
       columns: { id: true },
     });
     if (spent) return { isValid: false, invalidReason: FACILITATOR_REASONS.nonceUsed, payer: checked.payer };
@@ -72,7 +52,7 @@ export class LocalFacilitator implements Facilitator {
     // settlements of this authorization insert its row, as the contract would let exactly one transfer.
     const [row] = await database({ DB: this.db })
       .insert(x402LocalNonces)
-      .values({ network: requirements.network, asset: checked.asset, payer: checked.payerKey, nonce: checked.nonce, amount: checked.value })
+      .values({ ...checked.key, amount: checked.value })
       .onConflictDoNothing()
       .returning({ id: x402LocalNonces.id });
     if (!row) return { success: false, errorReason: FACILITATOR_REASONS.nonceUsed, payer: checked.payer, transaction: "", network: requirements.network };
@@ -80,15 +60,13 @@ export class LocalFacilitator implements Facilitator {
   }
 }
 
-type Checked =
-  | { ok: true; payer: string; payerKey: string; asset: string; nonce: string; value: string }
-  | { ok: false; reason: string; payer?: string };
+type Checked = { ok: true; payer: string; key: AuthorizationKey; value: string } | { ok: false; reason: string; payer?: string };
 
 /** The checks of scheme_exact_evm.md "Verification Logic" that need no chain, in its order. */
 async function checkAuthorization(payload: PaymentPayload, requirements: PaymentRequirements): Promise<Checked> {
-  const parsed = v.safeParse(Eip3009Payload, payload.payload);
-  if (!parsed.success) return { ok: false, reason: FACILITATOR_REASONS.invalidPayload };
-  const { signature, authorization } = parsed.output;
+  const parsed = eip3009(payload.payload);
+  if (!parsed) return { ok: false, reason: FACILITATOR_REASONS.invalidPayload };
+  const { signature, authorization } = parsed;
   const payer = address(authorization.from);
   if (payload.accepted.scheme !== "exact" || requirements.scheme !== "exact") return { ok: false, reason: FACILITATOR_REASONS.scheme, payer };
   const chainId = /^eip155:(\d+)$/.exec(requirements.network)?.[1];
@@ -107,18 +85,11 @@ async function checkAuthorization(payload: PaymentPayload, requirements: Payment
   }).catch(() => false);
   if (!valid) return { ok: false, reason: FACILITATOR_REASONS.signature, payer };
   if (address(authorization.to) !== address(requirements.payTo)) return { ok: false, reason: FACILITATOR_REASONS.recipient, payer };
-  const now = BigInt(Math.floor(Date.now() / 1000));
-  if (BigInt(authorization.validBefore) < now + BigInt(VALID_BEFORE_MARGIN_SECONDS)) return { ok: false, reason: FACILITATOR_REASONS.expired, payer };
-  if (BigInt(authorization.validAfter) > now) return { ok: false, reason: FACILITATOR_REASONS.notYetValid, payer };
+  if (secondsLeft(authorization) < BigInt(FACILITATOR_VALID_BEFORE_MARGIN_SECONDS)) return { ok: false, reason: FACILITATOR_REASONS.expired, payer };
+  if (BigInt(authorization.validAfter) > BigInt(Math.floor(Date.now() / 1000))) return { ok: false, reason: FACILITATOR_REASONS.notYetValid, payer };
+  // The exact scheme: the authorization moves exactly the price, not a unit more or less (scheme_exact_evm.md).
   if (BigInt(authorization.value) !== BigInt(requirements.amount)) return { ok: false, reason: FACILITATOR_REASONS.value, payer };
-  return {
-    ok: true,
-    payer,
-    payerKey: payer.toLowerCase(),
-    asset: requirements.asset.toLowerCase(),
-    nonce: authorization.nonce.toLowerCase(),
-    value: authorization.value,
-  };
+  return { ok: true, payer, key: authorizationKey(requirements.network, requirements.asset, authorization), value: authorization.value };
 }
 
 /**

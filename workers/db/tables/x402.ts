@@ -50,6 +50,27 @@ export const x402LocalNonces = sqliteTable(
 );
 
 /**
+ * EIP-3009 authorizations a paid call has taken (workers/agents/x402/reservations.ts). Verification alone
+ * does not spend an authorization: until it settles, the same signed payment verifies again, so a call
+ * takes its authorization here first, and the unique index lets exactly one of any number of concurrent
+ * calls with one authorization do any work. Kept once the payment was settled or its settlement tried.
+ */
+export const x402Reservations = sqliteTable(
+  "x402_reservations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    network: text("network").notNull(),
+    /** Token contract, lower-case hex. */
+    asset: text("asset").notNull(),
+    /** Authorizer (`authorization.from`), lower-case hex. */
+    payer: text("payer").notNull(),
+    nonce: text("nonce").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("x402_reservations_authorization_idx").on(t.network, t.asset, t.payer, t.nonce)],
+);
+
+/**
  * Sign-In-With-X nonces already used: a signed sign-in message is accepted once (CAIP-122 nonce). Keyed by
  * wallet too, so that one wallet cannot burn a nonce another wallet was challenged with.
  */
