@@ -21,12 +21,13 @@ export type Access =
   | { kind: "sign_in" };
 
 /**
- * The caller `tool` runs for. Reading articles as the listener (their listener_private ones) is what
- * articles:read grants (kernel/oauth/scopes.ts): a token without it reads as nobody in particular,
- * so a token granted only for subscriptions or the digest cannot read the listener's private articles.
+ * The caller `tool` runs for. A tool that does not act for a listener (search, article, audio, digest)
+ * uses the listener only to read their listener_private articles, and reading articles as the
+ * listener is what articles:read grants (kernel/oauth/scopes.ts): without it the call reads as nobody
+ * in particular, so a token granted only for subscriptions or the digest shows no private article.
  */
 export function actingCaller(tool: Tool, caller: Caller): Caller {
-  if (tool.scope !== "articles:read" || caller.scopes.includes(tool.scope)) return caller;
+  if (tool.actsForListener || caller.scopes.includes("articles:read")) return caller;
   return { ...caller, listenerId: null };
 }
 
