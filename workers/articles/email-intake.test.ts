@@ -61,4 +61,18 @@ describe("e-mail intake", () => {
     expect(row.bodyText).toMatch(/^Central banks held interest rates/);
     expect(`${row.title}${row.summary}${row.bodyText}`).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
   });
+
+  it("reads a forward whose text is built to make the banner pattern backtrack, and stores the right article", async () => {
+    const { listener } = await addListener({ intakeListenerEmail: "intake-ana@narration.example" });
+    // A near-banner with 200 KB of blanks before a character that spoils it: a pattern whose quantifiers
+    // can share the blanks tries every way to split them (quadratic; 80 KB took 13 s of CPU).
+    const trap = `-- forwarded message${" \t".repeat(100_000)}!`;
+    const raw = inlineForward.replace("Worth a listen on the way in.", `Worth a listen on the way in.\n${trap}\n${"-".repeat(50_000)} x`);
+    const outcome = await receiveEmail(inbound(raw, "ana@example.org", "intake-ana@narration.example"), env);
+    expect(outcome.status).toBe("added");
+    const [row] = await database(env).select().from(articles).where(eq(articles.ownerListenerId, listener.id));
+    expect(row.title).toBe("Rates hold steady as inflation cools");
+    expect(row.bodyText).toMatch(/^Central banks held interest rates steady on Thursday/);
+    expect(row.bodyText).not.toContain("forwarded message");
+  });
 });
