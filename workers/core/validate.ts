@@ -6,6 +6,9 @@ import { textProblem } from "./text";
 /** Largest JSON body any route takes; article text is the biggest legitimate payload. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
+/** Largest web form or OAuth request (RFC 6749 token, RFC 7591 registration): a few short fields. */
+export const MAX_FORM_BYTES = 64 * 1024;
+
 type Location = "path" | "query" | "header" | "body";
 type Schemaish = v.GenericSchema & { type: string; wrapped?: Schemaish; entries?: Record<string, Schemaish>; item?: Schemaish };
 
@@ -160,24 +163,42 @@ export function parseHeaders<S extends v.GenericSchema>(schema: S, headers: Head
   return checkedOnce(schema, remember && given === 0 ? "" : null, () => check("header", schema, coerce(schema as unknown as Schemaish, raw)));
 }
 
-function refuseOversize(size: number): void {
-  if (size > MAX_BODY_BYTES) throw new ApiError("payload_too_large", `body exceeds ${MAX_BODY_BYTES} bytes`);
+function refuseOversize(size: number, limit: number): void {
+  if (size > limit) throw new ApiError("payload_too_large", `body exceeds ${limit} bytes`);
 }
 
-/** Reads at most MAX_BODY_BYTES of the body as text. */
-export async function readBodyText(request: Request): Promise<string> {
-  refuseOversize(Number(request.headers.get("content-length") ?? "0"));
-  const text = await request.text();
-  refuseOversize(text.length);
-  return text;
-}
-
-/** Reads at most MAX_BODY_BYTES of the body as the exact bytes sent, for callers that verify a signature over them. */
-export async function readBodyBytes(request: Request): Promise<Uint8Array> {
-  refuseOversize(Number(request.headers.get("content-length") ?? "0"));
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  refuseOversize(bytes.length);
+/**
+ * The body's exact bytes, counted as they stream in: past `limit` the stream is cancelled and the
+ * answer is 413, so no body is held whole before its size is known. Content-Length only allows an
+ * early refusal; a chunked body (RFC 9112 §7.1) declares no length, and the count is what holds.
+ * The one reader of request bodies: JSON (readBodyText), signed webhooks, web forms and OAuth requests.
+ */
+export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
+  refuseOversize(Number(request.headers.get("content-length") ?? "0"), limit);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      refuseOversize(size, limit);
+    }
+    chunks.push(read.value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
   return bytes;
+}
+
+/** The body as UTF-8 text (as Request.text() decodes it), read within `limit` by readBodyBytes. */
+export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(request, limit));
 }
 
 const OBJECTS = new Set(["object", "strict_object", "loose_object", "object_with_rest"]);

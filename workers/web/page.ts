@@ -1,3 +1,4 @@
+import { MAX_FORM_BYTES, readBodyBytes } from "../core/validate";
 import { escapeHtml } from "../kernel/mail/message";
 
 /**
@@ -51,9 +52,14 @@ export function hiddenInputs(fields: Record<string, string>): string {
     .join("");
 }
 
-/** Every string value of field `name` in a form POST; a body that is not a form has none. */
+/**
+ * Every string value of field `name` in a form POST; a body that is not a form has none. The body is
+ * read within MAX_FORM_BYTES (413 past it) before it is parsed.
+ */
 export async function formValues(request: Request): Promise<(name: string) => string[]> {
-  const form = await request.formData().catch(() => null);
+  const body = await readBodyBytes(request, MAX_FORM_BYTES);
+  const type = request.headers.get("content-type") ?? "";
+  const form = await new Response(body, { headers: { "content-type": type } }).formData().catch(() => null);
   return (name) => (form?.getAll(name) ?? []).filter((v): v is string => typeof v === "string");
 }
 

@@ -3,6 +3,7 @@ import { baseUrl, webUrl } from "../../core/config";
 import { errorResponse } from "../../core/errors";
 import type { OAuthDoc } from "../../core/openapi";
 import { enforceRateLimit } from "../../core/rate-limit";
+import { MAX_FORM_BYTES, readBodyBytes } from "../../core/validate";
 import { SCOPE_NAMES, SCOPES } from "./scopes";
 
 /**
@@ -88,7 +89,7 @@ export function protectedResourceMetadataUrl(env: object): string {
 export function serveAuthorizationServer(request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> | undefined {
   const { origin, paths } = providerEndpoints(webUrl(env));
   if (url.origin !== origin || !paths.has(url.pathname)) return undefined;
-  return throttled(request, env, () => authorizationServer(env).fetch(request, env, ctx));
+  return throttled(request, env, (bounded) => authorizationServer(env).fetch(bounded, env, ctx));
 }
 
 const endpoints = new Map<string, { origin: string; paths: Set<string> }>();
@@ -106,14 +107,19 @@ function providerEndpoints(web: string): { origin: string; paths: Set<string> } 
   return known;
 }
 
-/** The provider's endpoints share the per-IP read budget: registration, for one, writes to KV for anyone. */
-async function throttled(request: Request, env: Env, serve: () => Promise<Response>): Promise<Response> {
+/**
+ * The provider's endpoints share the per-IP read budget: registration, for one, writes to KV for
+ * anyone. The provider reads bodies whole, so it is handed one already read within MAX_FORM_BYTES.
+ */
+async function throttled(request: Request, env: Env, serve: (bounded: Request) => Promise<Response>): Promise<Response> {
+  let bounded = request;
   try {
     await enforceRateLimit(env, request, "read");
+    if (request.body) bounded = new Request(request, { body: await readBodyBytes(request, MAX_FORM_BYTES) });
   } catch (err) {
     return errorResponse(err);
   }
-  return serve();
+  return serve(bounded);
 }
 
 /** The OAuth endpoints and scopes for the OpenAPI security scheme; paths resolve on the issuer's origin. */
