@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import type { articles } from "../db";
 import { audioUrl } from "../kernel/audio-urls";
+import { isNarratedFor, isShownInFull } from "../kernel/visibility";
 
 type Row = typeof articles.$inferSelect;
 
@@ -17,8 +18,11 @@ const listingEntries = {
   visibility: v.picklist(["public", "publisher_only", "listener_private"]),
   stub: v.pipe(v.boolean(), v.description("True when only a thin stub is shown: summary and body are withheld.")),
   noindex: v.pipe(v.boolean(), v.description("True for stubs (publisher_only, listener_private): not for search engines.")),
-  audio_ready: v.pipe(v.boolean(), v.description("Narration is done and audio_url plays.")),
-  audio_url: v.pipe(v.nullable(v.string()), v.description("MP3 of the current text; null until a render is done.")),
+  audio_ready: v.pipe(v.boolean(), v.description("Narration of the current text is done.")),
+  audio_url: v.pipe(
+    v.nullable(v.string()),
+    v.description("MP3 of the current text; null until a render is done, and always on a stub: its audio reaches only its publisher and the operator."),
+  ),
   listen_seconds: v.nullable(v.number()),
   created_at: v.pipe(v.string(), v.description("When the archive got the article (ISO 8601).")),
   published_at: v.nullable(v.string()),
@@ -41,22 +45,19 @@ export const ArticleRecord = named(
   }),
 );
 
-/** A stub is shown to anyone but the full audience of a public article (README "Rules" 2). */
-function isStub(visibility: Row["visibility"]): boolean {
-  return visibility !== "public";
-}
-
 type Listed = Pick<
   Row,
   "slug" | "title" | "publisher" | "vertical" | "url" | "visibility" | "summary" | "audioKey" | "listenSeconds" | "createdAt" | "publishedAt"
->;
+> &
+  Partial<Pick<Row, "ownerListenerId">>;
 
 /**
- * An article as listings show it. `ownedByViewer`: the viewer forwarded this listener_private
- * article, so its summary is theirs to see; it stays noindex.
+ * An article as listings show it to the viewer `viewerId` (null: anonymous). Summary and audio only
+ * where the viewer may have its text and narration (kernel/visibility.ts): a listener's own
+ * listener_private article is theirs to hear, and stays noindex; a publisher_only stub is no one's here.
  */
-export function presentSummary(env: object, a: Listed, ownedByViewer = false): v.InferOutput<typeof ArticleSummary> {
-  const stub = isStub(a.visibility);
+export function presentSummary(env: object, a: Listed, viewerId: number | null): v.InferOutput<typeof ArticleSummary> {
+  const full = isNarratedFor(a, viewerId);
   return {
     slug: a.slug,
     title: a.title,
@@ -64,20 +65,20 @@ export function presentSummary(env: object, a: Listed, ownedByViewer = false): v
     vertical: a.vertical,
     url: a.url,
     visibility: a.visibility,
-    stub: stub && !ownedByViewer,
-    noindex: stub,
-    summary: stub && !ownedByViewer ? "" : a.summary,
+    stub: !full,
+    noindex: !isShownInFull(a),
+    summary: full ? a.summary : "",
     audio_ready: a.audioKey !== null,
-    audio_url: a.audioKey ? audioUrl(env, a.audioKey) : null,
+    audio_url: full && a.audioKey ? audioUrl(env, a.audioKey) : null,
     listen_seconds: a.listenSeconds,
     created_at: a.createdAt.toISOString(),
     published_at: iso(a.publishedAt),
   };
 }
 
-/** The full record of GET /v1/articles/{slug}: body_text withheld on a publisher_only stub. */
-export function presentRecord(env: object, a: Row, ownedByViewer: boolean): v.InferOutput<typeof ArticleRecord> {
-  const summary = presentSummary(env, a, ownedByViewer);
+/** The full record of GET /v1/articles/{slug} for `viewerId`: body_text withheld where the summary is. */
+export function presentRecord(env: object, a: Row, viewerId: number | null): v.InferOutput<typeof ArticleRecord> {
+  const summary = presentSummary(env, a, viewerId);
   return {
     ...summary,
     body_text: summary.stub ? null : a.bodyText,

@@ -70,7 +70,7 @@ async function runSearch(env: Env, p: SearchParams, fetcher: typeof fetch): Prom
     vertical: p.vertical ?? null,
     limit: p.limit,
     offset: p.offset,
-    results: hits.map((h) => ({ ...presentSummary(env, h), snippet: h.snippet })),
+    results: hits.map((h) => ({ ...presentSummary(env, h, null), snippet: h.snippet })),
     suggestions: [],
     suggestions_provider: null,
     suggestions_status: newsConfigured(env) ? "skipped" : "off",

@@ -45,13 +45,21 @@ export function bearerToken(header: string | null): string | null {
   return header === null ? null : (/^Bearer[ \t]+([^\s,]+)[ \t]*$/i.exec(header)?.[1] ?? null);
 }
 
-/** The operator by SERVICE_API_KEY (also accepted as a Bearer token), else a publisher by `Authorization: Bearer npk_...`. */
-async function requireApiKey(env: Env, request: Request, url: URL): Promise<ApiCaller> {
+/**
+ * The operator by SERVICE_API_KEY (also accepted as a Bearer token), else a publisher by
+ * `Authorization: Bearer npk_...`; null without a valid key (for paths that serve more to a key holder).
+ */
+export async function apiCallerOf(env: Env, request: Request, url: URL): Promise<ApiCaller | null> {
   const bearer = bearerToken(request.headers.get("Authorization"));
   if (await anyMatches([...serviceKeysGiven(request, url), bearer], [config(env).SERVICE_API_KEY])) return OPERATOR;
   const key = bearer ? await findPublisherKey(env, bearer) : null;
-  if (!key) throw new ApiError("unauthorized", "a valid API key is required");
-  return { kind: "publisher", publisher: key.publisher };
+  return key ? { kind: "publisher", publisher: key.publisher } : null;
+}
+
+async function requireApiKey(env: Env, request: Request, url: URL): Promise<ApiCaller> {
+  const caller = await apiCallerOf(env, request, url);
+  if (!caller) throw new ApiError("unauthorized", "a valid API key is required");
+  return caller;
 }
 
 /** x-service-email-token must hold the admin token or the legacy intake token. */

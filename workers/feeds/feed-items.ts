@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
 import { trendingArticles } from "../kernel/trending";
-import { shownInFull } from "../kernel/visibility";
+import { narratedFor, shownInFull } from "../kernel/visibility";
 import { articles, audioObjects, database, chunks } from "../db";
 import { ofListener } from "../kernel/listener-articles";
 import type { Listener } from "../kernel/listener-tokens";
@@ -108,9 +108,15 @@ export function publicFeedItems(env: Pick<Env, "DB">, selection: Selection): Pro
 }
 
 /**
- * The episodes of a listener's private feed: their verticals (all when none is chosen) and the
- * articles they forwarded; another listener's private article never matches (ofListener).
+ * The articles a listener's private feed carries as episodes, with their transcripts: their verticals
+ * (all when none is chosen) and the articles they forwarded, whose narration is theirs to have; another
+ * listener's private article never matches (ofListener), nor a publisher_only stub (narratedFor).
  */
+export function privateEpisodes(listener: Listener): SQL {
+  return and(ofListener(listener), narratedFor(listener.id))!;
+}
+
+/** The episodes of a listener's private feed (privateEpisodes). */
 export function privateFeedItems(env: Pick<Env, "DB">, listener: Listener): Promise<FeedItem[]> {
-  return newestReady(env, ofListener(listener), FEED_MAX_ITEMS);
+  return newestReady(env, privateEpisodes(listener), FEED_MAX_ITEMS);
 }

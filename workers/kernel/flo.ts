@@ -111,10 +111,10 @@ const CANDIDATES = 200;
  */
 export async function blockQueue(db: Database, listener: Listener, block: FloBlock, limit: number): Promise<ListenerArticle[]> {
   const [recent, pinned] = await Promise.all([
-    articlesWithStatus(db, ofListener(listener, block.verticals), CANDIDATES),
+    articlesWithStatus(db, listener.id, ofListener(listener, block.verticals), CANDIDATES),
     block.manual_order.length === 0
       ? []
-      : articlesWithStatus(db, and(inArray(articles.slug, block.manual_order), listedFor(listener.id))!, block.manual_order.length),
+      : articlesWithStatus(db, listener.id, and(inArray(articles.slug, block.manual_order), listedFor(listener.id))!, block.manual_order.length),
   ]);
   const unique = new Map([...pinned, ...recent].map((a) => [a.slug, a]));
   return orderForBlock(block, [...unique.values()]).slice(0, limit);

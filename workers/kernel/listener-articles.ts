@@ -4,7 +4,7 @@ import { articles, database, type Database } from "../db";
 import { listingColumns } from "./article-columns";
 import { audioUrl } from "./audio-urls";
 import type { Listener } from "./listener-tokens";
-import { listedFor } from "./visibility";
+import { isNarratedFor, listedFor } from "./visibility";
 
 /** Render status of an article as the listener queue reports it (README "Rules" 2, Render job). */
 export type QueueStatus = "pending" | "rendering" | "failed" | "done";
@@ -44,15 +44,21 @@ export interface ListenerArticle {
   /** State of the newest render job of the article, null when it has none. */
   jobState: string | null;
   audioReady: boolean;
+  /** The audio the listener may play: null until it is ready, and on a stub, whose narration is not theirs. */
   audioKey: string | null;
 }
 
-/** The newest `limit` articles matching `where`, with their render status. */
-export async function articlesWithStatus(db: Database, where: SQL, limit: number): Promise<ListenerArticle[]> {
+/**
+ * The newest `limit` articles matching `where`, with their render status, as listener `listenerId`
+ * sees them: the audio only of the articles whose narration they may have (kernel/visibility.ts).
+ */
+export async function articlesWithStatus(db: Database, listenerId: number, where: SQL, limit: number): Promise<ListenerArticle[]> {
   const rows = await db
     .select({
       ...listingColumns,
       curated: articles.curated,
+      visibility: articles.visibility,
+      ownerListenerId: articles.ownerListenerId,
       articleKey: articles.audioKey,
       doneKey,
       lastState,
@@ -61,10 +67,11 @@ export async function articlesWithStatus(db: Database, where: SQL, limit: number
     .where(where)
     .orderBy(desc(articles.createdAt), desc(articles.id))
     .limit(limit);
-  return rows.map(({ articleKey, doneKey: jobKey, lastState: state, ...a }) => {
+  return rows.map(({ articleKey, doneKey: jobKey, lastState: state, visibility, ownerListenerId, ...a }) => {
     // The done job's audio first; the article's own key covers audio stored before jobs were tracked.
-    const audioKey = jobKey ?? articleKey;
-    const audioReady = audioKey !== null;
+    const ready = jobKey ?? articleKey;
+    const audioReady = ready !== null;
+    const audioKey = isNarratedFor({ visibility, ownerListenerId }, listenerId) ? ready : null;
     return { ...a, audioKey, audioReady, jobState: state, status: statusOf(audioReady, state) };
   });
 }
@@ -105,5 +112,5 @@ export function listingItem(env: object, a: ListenerArticle) {
 
 /** The newest `limit` articles the listener's feed and queue list. */
 export function newestOf(env: Pick<Env, "DB">, listener: Listener, limit: number): Promise<ListenerArticle[]> {
-  return articlesWithStatus(database(env), ofListener(listener), limit);
+  return articlesWithStatus(database(env), listener.id, ofListener(listener), limit);
 }

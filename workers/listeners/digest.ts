@@ -93,7 +93,7 @@ export async function sendDailyDigest(env: Env, now = Date.now()): Promise<Diges
       continue;
     }
     const since = previous ?? new Date(now - FIRST_DIGEST_LOOKBACK_MS);
-    const items = best(await articlesWithStatus(db, and(ofListener(listener), gt(articles.createdAt, since))!, DIGEST_SIZE * 4));
+    const items = best(await articlesWithStatus(db, listener.id, and(ofListener(listener), gt(articles.createdAt, since))!, DIGEST_SIZE * 4));
     if (items.length === 0) {
       summary.skipped_empty += 1;
       continue;

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, isNotNull } from "drizzle-orm";
 import { articleBySlug } from "../kernel/article-by-slug";
-import { openableBy } from "../kernel/visibility";
+import { isNarratedFor } from "../kernel/visibility";
 import { ACTIVE_JOB_STATES, articles, audioObjects, renderJobs, type Database } from "../db";
 import { articleAudio, type ArticleAudio } from "./article-audio-view";
 import type { JobRow } from "./jobs-service";
@@ -33,10 +33,15 @@ export function inFlightJobOf(db: Database, articleId: number, listenerId: numbe
   });
 }
 
-/** An article by slug, or undefined when it does not exist or is another listener's private article. */
+/**
+ * An article by slug whose narration `listenerId` (null: anonymous) may have, or undefined: a
+ * missing article, another listener's private one and a publisher_only stub all read the same
+ * (README "Visibility": 404, not 403), so render-now, its polling path and get_audio_url neither
+ * render nor serve a stub's audio (kernel/visibility.ts).
+ */
 export async function articleFor(db: Database, slug: string, listenerId: number | null): Promise<ArticleRow | undefined> {
   const article = await articleBySlug(db, slug);
-  return article && openableBy(article, listenerId) ? article : undefined;
+  return article && isNarratedFor(article, listenerId) ? article : undefined;
 }
 
 /** The article's audio as render-now and the polling path report it. */

@@ -49,7 +49,7 @@ export const preWarmListener = route({
     if (done && !force) {
       return Response.json({ skipped: true, queued: [], already_ready: 0, first_render_done_at: done.toISOString() });
     }
-    const recent = await articlesWithStatus(db, ofListener(listener), CANDIDATES);
+    const recent = await articlesWithStatus(db, listener.id, ofListener(listener), CANDIDATES);
     // Ready, queued or running audio needs nothing; failed or never-rendered articles get a job.
     const needed = recent.filter((a) => !a.audioReady && (a.jobState === null || a.jobState === "failed" || a.jobState === "cancelled"));
     const jobs = needed.slice(0, count).map((a) => ({

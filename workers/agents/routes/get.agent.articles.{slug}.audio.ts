@@ -16,7 +16,7 @@ export const getAgentArticleAudio = route({
   query: v.object({ voice: VoiceParam }),
   responses: {
     ...toolResponses(get_audio_url),
-    404: { description: "No such article (or another listener's private one)" },
+    404: { description: "No such article, another listener's private one, or a publisher_only stub" },
     503: { description: "The render failed", headers: { "Retry-After": "seconds" } },
   },
   handle({ params, query, request, env }) {

@@ -51,7 +51,7 @@ export const digest = defineTool({
       window: input.window,
       verticals,
       articles: rows.map(({ article, plays, score }) => {
-        const shown = presentSummary(env, article, article.visibility === "listener_private");
+        const shown = presentSummary(env, article, caller.listenerId);
         return {
           slug: shown.slug,
           title: shown.title,

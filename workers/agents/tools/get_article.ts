@@ -12,7 +12,7 @@ export const get_article = defineTool({
   title: "Get an article",
   description:
     "The full record of one article by slug: title, publisher, vertical, summary, body_text, audio_url, listen_seconds. " +
-    "Articles only shown as stubs (publisher_only) come without summary and body_text. Free.",
+    "Articles only shown as stubs (publisher_only) come without summary, body_text and audio_url. Free.",
   input: v.object({ slug: SlugField }),
   output: ArticleRecord,
   tier: "free",
@@ -24,6 +24,6 @@ export const get_article = defineTool({
     // A listener_private article of anyone but the acting listener answers like a missing one (README "Visibility": 404, not 403).
     const article = await recentArticleBySlug(database(env), input.slug);
     if (!article || !openableBy(article, caller.listenerId)) throw new ApiError("not_found", `no article ${input.slug}`);
-    return presentRecord(env, article, article.visibility === "listener_private");
+    return presentRecord(env, article, caller.listenerId);
   },
 });

@@ -66,7 +66,7 @@ function pick(a: v.InferOutput<typeof ArticleListing>): v.InferOutput<typeof Art
 async function trendingNow(env: Env, vertical: string | undefined, limit: number): Promise<Found> {
   const ranked = await cachedTrending(env, { limit, vertical, listenerId: null, excludeStubs: true });
   return ranked.map((a) => {
-    const shown = presentSummary(env, a);
+    const shown = presentSummary(env, a, null);
     return { ...pick(shown), snippet: shown.summary };
   });
 }

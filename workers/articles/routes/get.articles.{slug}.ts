@@ -13,7 +13,7 @@ export const getArticle = route({
   tag: "articles",
   summary: "One article: the full record, or a thin noindex stub",
   description:
-    "publisher_only articles are stubs (no summary or body_text). A listener_private article exists only for the listener who forwarded it: " +
+    "publisher_only articles are stubs (no summary, body_text or audio_url: their text and audio reach only their publisher and the operator). A listener_private article exists only for the listener who forwarded it: " +
     "pass their token as listener_token (query) or x-listener-token (header); anyone else gets 404. Stubs carry X-Robots-Tag: noindex.",
   auth: "none",
   rateLimit: "read",
@@ -33,7 +33,7 @@ export const getArticle = route({
     ]);
     // A private article of someone else answers exactly like a missing one (README "Visibility": 404, not 403).
     if (!row || !openableBy(row, listener?.id ?? null)) throw new ApiError("not_found", `no article ${params.slug}`);
-    const body = presentRecord(env, row, row.visibility === "listener_private");
+    const body = presentRecord(env, row, listener?.id ?? null);
     const headersOut: Record<string, string> = {
       "Cache-Control": token ? "private, no-store" : "public, max-age=60",
       ...(body.noindex ? NOINDEX : {}),

@@ -149,7 +149,7 @@ export const storiesFeed = route({
 
     const body: v.InferOutput<typeof FeedResponse> = {
       items: rows.map((r) => ({
-        ...presentSummary(env, r, listener !== null && r.ownerListenerId === listener.id),
+        ...presentSummary(env, r, listener?.id ?? null),
         similarity: r.similarity === null ? null : Math.round(r.similarity * 1e4) / 1e4,
       })),
       limit: query.limit,

@@ -42,7 +42,7 @@ export const postForward = route({
       publisher: body.publisher ?? publisherOf(body.url ?? null, "forwarded"),
       vertical: body.vertical ?? FORWARDED_VERTICAL,
     });
-    return Response.json(presentRecord(env, article, true), {
+    return Response.json(presentRecord(env, article, listener.id), {
       status: created ? 201 : 200,
       headers: { ...NOINDEX, "Cache-Control": "no-store", Location: `/v1/articles/${article.slug}` },
     });

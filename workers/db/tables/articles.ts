@@ -49,5 +49,7 @@ export const articles = sqliteTable(
     index("articles_vertical_created_at_idx").on(t.vertical, t.createdAt),
     index("articles_owner_idx").on(t.ownerListenerId),
     index("articles_host_idx").on(t.host, t.createdAt),
+    // The audio path looks up which articles an audio key narrates (narration/audio-access.ts).
+    index("articles_audio_key_idx").on(t.audioKey),
   ],
 );

@@ -68,6 +68,8 @@ export const renderJobs = sqliteTable(
     index("render_jobs_article_state_idx").on(t.articleId, t.state),
     index("render_jobs_listener_state_idx").on(t.listenerId, t.state),
     index("render_jobs_state_finished_idx").on(t.state, t.finishedAt),
+    // The audio path looks up which articles an audio key narrates (narration/audio-access.ts).
+    index("render_jobs_audio_key_idx").on(t.audioKey),
     // One in-flight render-now job per listener and article: concurrent first requests race between
     // looking for the job and inserting one, so the database takes the decision (render-now.ts).
     uniqueIndex("render_jobs_in_flight_per_listener_article_idx")

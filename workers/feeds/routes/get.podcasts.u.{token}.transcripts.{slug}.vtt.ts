@@ -1,5 +1,5 @@
 import { route } from "../../core/route";
-import { ofListener } from "../../kernel/listener-articles";
+import { privateEpisodes } from "../feed-items";
 import { FEED_METHODS, PrivateTranscriptParams, transcriptResponses } from "../schemas";
 import { serveTranscript } from "../transcript";
 
@@ -8,12 +8,12 @@ export const getPrivateTranscript = route({
   path: "/v1/podcasts/u/:token/transcripts/:slug.vtt",
   tag: "feeds",
   summary: "WebVTT transcript of an episode of a private feed (podcast:transcript of /v1/podcasts/u/{token}.xml)",
-  description: "Any article the listener's feed may carry, including the ones they forwarded.",
+  description: "Any episode the listener's feed carries, including the articles they forwarded; a publisher_only stub or another listener's article answers 404.",
   auth: "feed_token",
   rateLimit: "feeds",
   params: PrivateTranscriptParams,
   responses: transcriptResponses("Unknown token, or no article of this feed at this slug"),
   handle({ listener, env, params }) {
-    return serveTranscript(env, params.slug, ofListener(listener), { "Cache-Control": "private, no-cache", "X-Robots-Tag": "noindex" });
+    return serveTranscript(env, params.slug, privateEpisodes(listener), { "Cache-Control": "private, no-cache", "X-Robots-Tag": "noindex" });
   },
 });

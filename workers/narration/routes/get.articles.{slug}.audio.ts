@@ -13,7 +13,8 @@ export const getArticleAudio = route({
   summary: "Polling path of render-now: the article's audio state and URLs",
   description:
     "Public. state is done (with the audio URLs and listen_seconds), queued, running, failed, cancelled, or none " +
-    "when the article was never rendered. A listener-private article answers only with its owner's listener_token.",
+    "when the article was never rendered. A listener-private article answers only with its owner's listener_token; a publisher_only stub answers 404 " +
+    "(its audio reaches only its publisher and the operator, through GET /v1/jobs/{job_id}).",
   auth: "none",
   rateLimit: "read",
   params: v.object({ slug: v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Article slug.")) }),
@@ -24,7 +25,7 @@ export const getArticleAudio = route({
   }),
   responses: {
     200: { description: "The audio state", schema: ArticleAudio },
-    404: { description: "Unknown article" },
+    404: { description: "Unknown article, another listener's private article, or a publisher_only stub" },
   },
   async handle({ env, params, query }) {
     const db = database(env);

@@ -3,6 +3,7 @@ import { answerFromBytes, outOfRange, unsatisfiable } from "../../core/byte-rang
 import { cachedCopy, cachePut, keepCopy, MAX_COPY_BYTES } from "../../core/edge-cache";
 import { ApiError } from "../../core/errors";
 import { route, type ResponseDoc } from "../../core/route";
+import { requireAudioAccess } from "../audio-access";
 import { mp3RedirectUrl } from "../audio-redirect";
 import { AUDIO_CONTENT_TYPES, AUDIO_KEY_PATTERN, audioObjectPath } from "../../kernel/audio-objects";
 import type { LazyFormat } from "../../kernel/render-contract";
@@ -17,6 +18,8 @@ import { AUDIO_FORMATS, type AudioFormat } from "../../kernel/audio-urls";
  * edge cache from its stored 200.
  */
 const IMMUTABLE = "public, max-age=31536000, immutable";
+/** A stub's audio, served to its publisher or the operator only (audio-access.ts): no shared cache may keep it. */
+const IMMUTABLE_PRIVATE = "private, max-age=31536000, immutable";
 
 const AudioKey = v.pipe(
   v.string(),
@@ -24,10 +27,10 @@ const AudioKey = v.pipe(
   v.description("Cache key: SHA-256 hex of provider, voice and normalised text."),
 );
 
-function headersFor(obj: R2Object, format: AudioFormat): Headers {
+function headersFor(obj: R2Object, format: AudioFormat, shared = true): Headers {
   return new Headers({
     "Content-Type": AUDIO_CONTENT_TYPES[format],
-    "Cache-Control": IMMUTABLE,
+    "Cache-Control": shared ? IMMUTABLE : IMMUTABLE_PRIVATE,
     "Accept-Ranges": "bytes",
     ETag: obj.httpEtag,
     "Last-Modified": obj.uploaded.toUTCString(),
@@ -66,16 +69,18 @@ async function ranged(env: Env, path: string, request: Request): Promise<R2Objec
   }
 }
 
-async function serve(env: Env, ctx: ExecutionContext, request: Request, key: string, format: AudioFormat): Promise<Response> {
+/**
+ * Answers from the edge cache or R2. `shared`: anyone may fetch this audio (audio-access.ts), so the
+ * edge and the isolate keep copies of it; a stub's audio is read from R2 every time and kept nowhere.
+ */
+async function serve(env: Env, ctx: ExecutionContext, request: Request, key: string, format: AudioFormat, shared: boolean): Promise<Response> {
   if (request.method === "HEAD") {
     const obj = await load(env, key, format, (path) => env.AUDIO.head(path));
-    const headers = headersFor(obj, format);
+    const headers = headersFor(obj, format, shared);
     headers.set("Content-Length", String(obj.size));
     return new Response(null, { headers });
   }
-  const copy = cachedCopy(request.url);
-  if (copy) return answerFromBytes(request, copy.body, copy.headers);
-  const hit = await caches.default.match(request);
+  const hit = shared ? await caches.default.match(request) : undefined;
   if (hit) {
     copyLater(ctx, request.url, hit);
     return hit;
@@ -83,7 +88,7 @@ async function serve(env: Env, ctx: ExecutionContext, request: Request, key: str
 
   const obj = await load(env, key, format, (path) => ranged(env, path, request));
   if (obj instanceof Response) return obj;
-  const headers = headersFor(obj, format);
+  const headers = headersFor(obj, format, shared);
   if (!("body" in obj)) {
     // A failed precondition: If-None-Match / If-Modified-Since mean "not modified" (RFC 9110 §13.1).
     const notModified = request.headers.has("if-none-match") || request.headers.has("if-modified-since");
@@ -97,15 +102,17 @@ async function serve(env: Env, ctx: ExecutionContext, request: Request, key: str
     headers.set("Content-Range", `bytes ${start}-${end}/${obj.size}`);
     headers.set("Content-Length", String(end - start + 1));
     // The caches keep only whole 200s, and answer later ranges from one: store the whole object.
-    ctx.waitUntil(
-      env.AUDIO.get(audioObjectPath(key, format)).then((full) => {
-        if (full) return cachePut(request.url, new Response(full.body, { headers: withLength(headersFor(full, format), full.size) }));
-      }),
-    );
+    if (shared) {
+      ctx.waitUntil(
+        env.AUDIO.get(audioObjectPath(key, format)).then((full) => {
+          if (full) return cachePut(request.url, new Response(full.body, { headers: withLength(headersFor(full, format), full.size) }));
+        }),
+      );
+    }
     return new Response(obj.body, { status: 206, headers });
   }
   const response = new Response(obj.body, { headers: withLength(headers, obj.size) });
-  ctx.waitUntil(cachePut(request.url, response.clone()));
+  if (shared) ctx.waitUntil(cachePut(request.url, response.clone()));
   return response;
 }
 
@@ -142,7 +149,7 @@ function audioRoute(format: AudioFormat) {
     200: { description: "The audio", contentType: type },
     206: { description: "The requested byte range", contentType: type, headers: { "Content-Range": "bytes start-end/size" } },
     304: { description: "Not modified (If-None-Match)" },
-    404: { description: "Unknown key" },
+    404: { description: "Unknown key, or a publisher_only stub's audio without its publisher's or the operator's API key" },
     416: { description: "Range not satisfiable", headers: { "Content-Range": "bytes */size" } },
   };
   if (format === "mp3") responses[302] = { description: "The public object or a 1-hour presigned URL", headers: { Location: "URL" } };
@@ -152,13 +159,17 @@ function audioRoute(format: AudioFormat) {
     tag: "narration",
     summary: `Audio file as ${format}, with byte ranges`,
     description:
-      `Public. ${NOTES[format]} Supports Range (206, Content-Range), ETag / If-None-Match (304) and HEAD; ` +
+      `Public, except the audio of a publisher_only stub: it answers only to the API key of its publisher or the operator, and 404 to anyone else. ${NOTES[format]} Supports Range (206, Content-Range), ETag / If-None-Match (304) and HEAD; ` +
       "immutable for a year; repeat reads come from the isolate's copy or the edge cache.",
     auth: "none",
     rateLimit: "audio",
     params: v.object({ key: AudioKey }),
     responses,
-    async handle({ env, ctx, request, params }) {
+    async handle({ env, ctx, request, url, params }) {
+      // The isolate keeps copies only of audio anyone may fetch, so a copy is answered without a lookup.
+      const copy = request.method === "GET" ? cachedCopy(request.url) : undefined;
+      if (copy) return answerFromBytes(request, copy.body, copy.headers);
+      const { shared } = await requireAudioAccess(env, request, url, params.key);
       if (format === "mp3") {
         const target = await mp3RedirectUrl(env, params.key);
         if (target) {
@@ -166,7 +177,7 @@ function audioRoute(format: AudioFormat) {
           return new Response(null, { status: 302, headers: { Location: target, "Cache-Control": "no-store" } });
         }
       }
-      return serve(env, ctx, request, params.key, format);
+      return serve(env, ctx, request, params.key, format, shared);
     },
   });
 }

@@ -42,14 +42,14 @@ export const postRenderNow = route({
     "200 with the audio URLs when a done render exists (no new job). Otherwise a priority-high job and 202 " +
     "with Location: /v1/articles/{slug}/audio (the polling path); a repeat while that listener's job for the " +
     "article is still in flight answers 202 with the same job. 429 with Retry-After when the listener already " +
-    "has MAX_IN_FLIGHT_RENDERS_PER_LISTENER renders queued or running. Unknown listener token or article: 404.",
+    "has MAX_IN_FLIGHT_RENDERS_PER_LISTENER renders queued or running. Unknown listener token or article, another listener's private article or a publisher_only stub: 404.",
   auth: "none",
   params: SlugParam,
   body: RenderNowRequest,
   responses: {
     200: { description: "The audio is ready", schema: ArticleAudio },
     202: { description: "Rendering; poll the Location", schema: ArticleAudio, headers: { Location: "/v1/articles/{slug}/audio" } },
-    404: { description: "Unknown listener token or article" },
+    404: { description: "Unknown listener token or article, or an article whose narration is not the listener's (a stub)" },
     429: { description: "The listener's in-flight cap is reached", headers: { "Retry-After": "seconds" } },
   },
   async handle({ env, params, body }) {

@@ -1,0 +1,45 @@
+import { eq, inArray, or, sql } from "drizzle-orm";
+import { apiCallerOf, mayActFor } from "../core/auth";
+import { ApiError } from "../core/errors";
+import { articles, database, preparedOnce, renderJobs } from "../db";
+
+/**
+ * Who may fetch the audio stored under a key (GET /v1/audio/{key}.{format}). Keys are content
+ * addresses, stable forever, and the key of a publisher_only stub's narration was published in
+ * listings before issue 29 (item 3): withholding it everywhere now does not take back a URL already
+ * copied. So the audio path itself refuses a key when every article it narrates is a publisher_only
+ * stub (kernel/visibility.ts: a stub's narration reaches only its publisher and the operator), unless
+ * the request carries the API key of the operator or of one of those publishers.
+ *
+ * The price is one indexed lookup for a request the isolate's copy does not answer; copies and edge
+ * entries are only ever kept of audio anyone may fetch. Audio that also narrates a public article is
+ * public whatever else it narrates (the same text in the same voice). A listener_private article's
+ * audio stays fetchable by its key: podcast apps fetch the enclosures of a private feed without a
+ * credential, and its key, a hash of the listener's own text, is listed only in the owner's feeds.
+ * R2_PUBLIC_URL makes every object of the bucket public, stubs' included: a platform with
+ * paywalled publishers leaves it unset (presigned redirects are issued after this check).
+ */
+
+/** The visibility and publisher of every article whose audio, current or rendered earlier, is stored under a key. */
+const narratedBy = preparedOnce((db) => {
+  const key = sql.placeholder("key");
+  const rendered = db.select({ id: renderJobs.articleId }).from(renderJobs).where(eq(renderJobs.audioKey, key));
+  return db
+    .select({ visibility: articles.visibility, publisher: articles.publisher })
+    .from(articles)
+    .where(or(eq(articles.audioKey, key), inArray(articles.id, rendered)))
+    .prepare();
+});
+
+/**
+ * Refuses the audio of `key` as an unknown key (404, README "Visibility": not 403) when it narrates
+ * only publisher_only stubs and the request holds no API key of the operator or of their publishers.
+ * `shared`: anyone may fetch it, so caches may keep it.
+ */
+export async function requireAudioAccess(env: Env, request: Request, url: URL, key: string): Promise<{ shared: boolean }> {
+  const owners = await narratedBy(database(env)).all({ key });
+  if (owners.length === 0 || owners.some((o) => o.visibility !== "publisher_only")) return { shared: true };
+  const caller = await apiCallerOf(env, request, url);
+  if (caller && owners.some((o) => mayActFor(caller, o.publisher))) return { shared: false };
+  throw new ApiError("not_found", "no audio with that key");
+}
