@@ -12,6 +12,12 @@ import { buildWeb } from "./build-web.mjs";
 /** The configuration files of the two Workers: the API Worker, then the render Worker. */
 export const CONFIGS = ["-c", "wrangler.toml", "-c", "workers/render/wrangler.toml"];
 
+/** Where the API process keeps the platform's state: wrangler's own default beside wrangler.toml. */
+export const DEFAULT_STATE = ".wrangler/state";
+
+/** The render process's folder, beside the state folder: it holds none of the platform's state. */
+const RENDER_STATE = "render-process-state";
+
 /** The render Worker's own .dev.vars: wrangler reads one beside each configuration file. */
 const RENDER_DEV_VARS = "workers/render/.dev.vars";
 
@@ -201,20 +207,25 @@ class Platform extends EventEmitter {
  * Starts the platform on `port`: the render Worker and the API Worker in two wrangler dev
  * processes, so that synthesis, which holds its thread for seconds, never stalls an API request
  * (on Cloudflare each Worker has its own isolates anyway). The render process runs below normal
- * priority: on a machine with few cores the API's requests are interactive and synthesis is not. They share the state under `persistTo`
- * and find each other through a dev registry of their own (service binding, Durable Objects and
- * the render Queue, whose messages the API side's broker hands to the consumer in the render
- * process); a registry shared with other wrangler sessions on the machine could bind the API to
- * someone else's render Worker. `renderPort` defaults to a free port. Resolves with `child` (both
- * processes), the API's `base` and the render Worker's `renderBase` (its POST /bench).
+ * priority: on a machine with few cores the API's requests are interactive and synthesis is not.
+ * Only the API process holds state (D1, R2, the Durable Objects, the queue's broker), under
+ * `persistTo`; the render Worker has no storage binding and reaches all of it through the API
+ * Worker's RenderStore entrypoint, so no two processes ever open one SQLite file (they would fail
+ * with SQLITE_BUSY under concurrent writes). Its own folder, RENDER_STATE beside `persistTo`, holds
+ * nothing of the platform's. The two find each other through a dev registry of their own (service
+ * bindings both ways, and the render Queue, whose messages the API side's broker hands to the
+ * consumer in the render process); a registry shared with other wrangler sessions on the machine
+ * could bind the API to someone else's render Worker. `renderPort` defaults to a free port.
+ * Resolves with `child` (both processes), the API's `base` and the render Worker's `renderBase`
+ * (its POST /bench).
  */
-export async function startDev({ port, renderPort, persistTo, vars = {}, quiet = false, log, inspectorPort }) {
+export async function startDev({ port, renderPort, persistTo = DEFAULT_STATE, vars = {}, quiet = false, log, inspectorPort }) {
   // The pages' scripts and styles, current with workers/web/client (wrangler serves them as assets).
   buildWeb();
   const registry = mkdtempSync(join(tmpdir(), "narration-registry-"));
   const render = await startWorker({
     port: renderPort ?? (await freePort()),
-    persistTo,
+    persistTo: join(dirname(persistTo), RENDER_STATE),
     quiet,
     log,
     configs: CONFIGS.slice(2),

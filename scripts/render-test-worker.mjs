@@ -31,8 +31,8 @@ export function buildRenderWorker() {
 }
 
 /**
- * Miniflare options of the built render Worker beside the Worker under test, whose Durable Objects
- * run under `runnerName`. With `consumeQueue`, it also consumes the render queue and its dead-letter
+ * Miniflare options of the built render Worker beside the Worker under test, which runs under
+ * `runnerName` and owns all storage (the render Worker reaches it through STORE). With `consumeQueue`, it also consumes the render queue and its dead-letter
  * queue; without, messages stay queued (tests that hold jobs in flight are not raced by a consumer).
  */
 export function renderTestWorker({ runnerName, consumeQueue }) {
@@ -43,12 +43,8 @@ export function renderTestWorker({ runnerName, consumeQueue }) {
     modules: bundleModules(),
     compatibilityDate: config.compatibility_date,
     compatibilityFlags: config.compatibility_flags,
-    // Same ids as the Worker under test, so both see one database and one bucket.
-    d1Databases: Object.fromEntries(config.d1_databases.map((d) => [d.binding, d.database_id])),
-    r2Buckets: Object.fromEntries(config.r2_buckets.map((r) => [r.binding, r.bucket_name])),
-    durableObjects: Object.fromEntries(
-      config.durable_objects.bindings.map((d) => [d.name, { className: d.class_name, scriptName: runnerName }]),
-    ),
+    // Its services (STORE) are entrypoints of the Worker under test, which runs as `runnerName`.
+    serviceBindings: Object.fromEntries(config.services.map((s) => [s.binding, { name: runnerName, entrypoint: s.entrypoint }])),
     queueConsumers: consumeQueue
       ? Object.fromEntries(
           config.queues.consumers.map((c) => [

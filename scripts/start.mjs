@@ -28,10 +28,44 @@ child.on("exit", (code) => {
   process.exit(code ?? 0);
 });
 
-console.log("- publishing the demo articles (their narration renders in the background)");
+console.log("- publishing the demo articles; their narration renders in the background");
 try {
   await seed(base);
 } catch (err) {
-  console.error(`seeding failed: ${err.message}`);
+  fail(`seeding failed: ${err.message}`);
 }
+// Ready only once narration is shown to work: a platform that serves pages but narrates nothing
+// must say so here, not in a log the newcomer never opens.
+const first = await watchNarration(base, { untilFirst: true });
+if (first.problem) fail(`the demo articles cannot be narrated: ${first.problem}`);
 console.log(`Ready: home page ${base}/  podcast feed ${base}/v1/podcasts/service.xml  API docs ${base}/openapi.json  (log: ${LOG_PATH})`);
+const all = await watchNarration(base, { untilFirst: false });
+if (all.problem) console.error(`Narration is failing: ${all.problem} (see ${LOG_PATH})`);
+else console.log("- every demo article is narrated");
+
+/** Prints `message` with the log's path, stops the platform and exits with 1. */
+function fail(message) {
+  console.error(`${message} (see ${LOG_PATH})`);
+  child.kill("SIGTERM");
+  process.exit(1);
+}
+
+/**
+ * Waits until a render has succeeded (`untilFirst`) or no render job is left, reading the platform's
+ * own health: GET /v1/health says degraded, with the reason, when render jobs failed or the render
+ * Worker does not answer. Resolves with { problem } (null when narration works).
+ */
+async function watchNarration(base, { untilFirst }) {
+  for (;;) {
+    const [health, worker] = await Promise.all([get(`${base}/v1/health`), get(`${base}/v1/health/worker`)]);
+    if (health.status !== "ok") return { problem: health.reasons.join("; ") };
+    if (worker.active_queue === 0 || (untilFirst && worker.last_render_at)) return { problem: null };
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+async function get(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  return res.json();
+}

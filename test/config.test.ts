@@ -29,6 +29,6 @@ describe("configuration", () => {
 
   it("checks the render Worker's bindings and keys with its own schema", () => {
     expect(() => renderConfig({ ...env, OPENAI_API_KEY: 42 })).toThrow(/OPENAI_API_KEY \(providers\)/);
-    expect(() => renderConfig({ OPENAI_API_KEY: "" })).toThrow(/DB \(bindings\)/);
+    expect(() => renderConfig({ OPENAI_API_KEY: "" })).toThrow(/STORE \(bindings\)/);
   });
 });

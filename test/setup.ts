@@ -2,6 +2,7 @@ import { applyD1Migrations, env, reset, type D1Migration } from "cloudflare:test
 import { beforeEach } from "vitest";
 import { forgetCopies } from "../workers/core/edge-cache";
 import { forgetRecentArticles } from "../workers/kernel/article-by-slug";
+import { forgetNarrationProblems } from "../workers/health/narration-state";
 
 // vitest.config.ts reads migrations/ and passes it as a binding only tests have.
 const { TEST_MIGRATIONS } = env as typeof env & { TEST_MIGRATIONS: D1Migration[] };
@@ -11,5 +12,6 @@ beforeEach(async () => {
   await reset();
   forgetCopies();
   forgetRecentArticles();
+  forgetNarrationProblems();
   await applyD1Migrations(env.DB, TEST_MIGRATIONS);
 });

@@ -8,6 +8,7 @@ import { serveWebPage } from "./web/routes";
 export { DedupeWindow } from "../durable-objects/dedupe-window";
 export { RateLimiter } from "../durable-objects/rate-limiter";
 export { RenderGate } from "../durable-objects/render-gate";
+export { RenderStore } from "./narration/render-store";
 
 /** The API Worker: the /v1 API, the podcast feeds, the OpenAPI document, OAuth and the web pages. */
 export default {

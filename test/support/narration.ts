@@ -14,6 +14,10 @@ export class FakeRender implements RenderRpc {
   readonly renders: RenderInput[] = [];
   readonly encodes: [string, string][] = [];
 
+  async ping() {
+    return "ok";
+  }
+
   async render(input: RenderInput) {
     this.renders.push(input);
     const voice = input.voice ?? "default-voice";

@@ -1,3 +1,4 @@
+import { ApiError } from "../core/errors";
 import type { AudioFormat } from "./audio-urls";
 
 /** Input of a synchronous render through the RENDER service binding. */
@@ -22,9 +23,90 @@ export type LazyFormat = Exclude<AudioFormat, "mp3">;
 
 /** The RPC surface of the render Worker's `RenderService` entrypoint, bound in the API Worker as RENDER. */
 export interface RenderRpc {
+  /** Answers "ok": GET /v1/health asks it to learn that the render Worker is there. */
+  ping(): Promise<string>;
   render(input: RenderInput): Promise<RenderResult>;
   /** Builds `format` for `key` if missing, stores it and records its size; null for an unknown key. */
   encode(key: string, format: LazyFormat): Promise<{ bytes: number } | null>;
+}
+
+/**
+ * The render Worker's RPC surface (service binding RENDER). `wrangler types` types a service
+ * binding without its entrypoint's methods, so this is the one place that names them.
+ */
+export function renderService(env: object): RenderRpc {
+  const binding = (env as { RENDER?: RenderRpc }).RENDER;
+  if (!binding) throw new ApiError("unavailable", "the render service is not bound");
+  return binding;
+}
+
+/** A render job the render Worker has claimed: what to narrate and in which voice. */
+export interface ClaimedJob {
+  jobId: string;
+  text: string;
+  voice?: string;
+  /** The article's content hash when claimed: the article takes the audio only if it still has it. */
+  contentHash: string | null;
+}
+
+/** What a finished job records: the audio it produced, and where the time went (null for a cache hit). */
+export interface JobOutcome {
+  result: RenderResult;
+  synthesisMs: number | null;
+  encodingMs: number | null;
+}
+
+/** A row of stored audio, as the render Worker reads and writes it. */
+export interface StoredAudio {
+  key: string;
+  provider: string;
+  voice: string;
+  durationSeconds: number;
+  segments: number;
+  mp3Bytes: number | null;
+  opusBytes: number | null;
+  wavBytes: number | null;
+  paragraphStarts: number[] | null;
+}
+
+/**
+ * The API Worker's `RenderStore` entrypoint, bound in the render Worker as STORE: the only way the
+ * render Worker reaches D1, R2 and the render gates. One Worker owns all state, so that locally the
+ * two `wrangler dev` processes never open the same SQLite files (README "Architecture"); on
+ * Cloudflare the call is a service binding within the same data centre.
+ */
+export interface RenderStoreRpc {
+  /** Marks a queued or running job running and says what to narrate; null when it is gone or finished. */
+  claimJob(jobId: string): Promise<ClaimedJob | null>;
+  /** Marks a running job done, gives its article the audio, and releases the listener's render slot. */
+  completeJob(claim: ClaimedJob, outcome: JobOutcome): Promise<void>;
+  /** Puts a running job back in the queue with the error of its failed attempt. */
+  retryJob(jobId: string, error: string): Promise<void>;
+  /** Marks an unfinished job failed (keeping an earlier error) and releases its slot. */
+  failJob(jobId: string, error: string): Promise<void>;
+  /** The stored audio rows among `keys`. */
+  findAudio(keys: string[]): Promise<StoredAudio[]>;
+  /** Records new audio once every one of its objects is stored. */
+  recordAudio(audio: StoredAudio): Promise<void>;
+  /** Records the size of an encoding built after the render. */
+  recordEncoding(key: string, format: LazyFormat, bytes: number): Promise<void>;
+  /** Stores `length` bytes read from `body` at `path` (R2 needs the length before the bytes). */
+  putObject(path: string, body: ReadableStream<Uint8Array>, length: number, contentType?: string): Promise<void>;
+  /** The size of each object, null where one is missing. */
+  objectSizes(paths: string[]): Promise<(number | null)[]>;
+  /** The bytes of an object as a stream, or null when it is missing. */
+  readObject(path: string): Promise<ReadableStream<Uint8Array> | null>;
+}
+
+/**
+ * The RenderStore bound as STORE in the render Worker's `env`. `wrangler types` types only the API
+ * Worker's bindings, and a service binding without its entrypoint's methods, so this is the one
+ * place that names them.
+ */
+export function renderStore(env: object): RenderStoreRpc {
+  const binding = (env as { STORE?: RenderStoreRpc }).STORE;
+  if (!binding) throw new Error("the render store is not bound (STORE)");
+  return binding;
 }
 
 /**

@@ -21,7 +21,8 @@ const PARTS = {
     /** Replaces https://{AZURE_SPEECH_REGION}.tts.speech.microsoft.com (a sovereign cloud, a container). */
     AZURE_SPEECH_BASE_URL: optionalHttpUrl,
   },
-  bindings: { DB: binding, AUDIO: binding, RENDER_GATE: binding },
+  // No storage of its own: D1, R2 and the render gates are reached through the API Worker (STORE).
+  bindings: { STORE: binding },
 } as const;
 
 const RenderConfigSchema = v.object({ ...PARTS.providers, ...PARTS.bindings });

@@ -1,3 +1,4 @@
+import { renderEnv } from "../../test/support/render-store";
 import { createMessageBatch, env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
@@ -46,7 +47,7 @@ describe("render queue consumer", () => {
   it("renders an article job, marks it done and gives the article its audio and real duration", async () => {
     const articleId = await insertArticle();
     await db().insert(renderJobs).values({ id: "job-1", articleId });
-    await consumeRenderBatch(batchOf("job-1"), env, offline);
+    await consumeRenderBatch(batchOf("job-1"), renderEnv, offline);
     const done = await job("job-1");
     expect(done).toMatchObject({ state: "done", provider: "offline", voice: "en-US-female", attempts: 1, error: null });
     const article = await db().select().from(articles).where(eq(articles.id, articleId)).get();
@@ -58,8 +59,8 @@ describe("render queue consumer", () => {
 
   it("records the synthesis and encoding time of the render a job ran, and none for audio found cached", async () => {
     await db().insert(renderJobs).values([{ id: "job-timed", text: "Timed once." }, { id: "job-cached", text: "Timed once." }]);
-    await consumeRenderBatch(batchOf("job-timed"), env, offline);
-    await consumeRenderBatch(batchOf("job-cached"), env, offline);
+    await consumeRenderBatch(batchOf("job-timed"), renderEnv, offline);
+    await consumeRenderBatch(batchOf("job-cached"), renderEnv, offline);
     const rendered = await job("job-timed");
     expect(rendered).toMatchObject({ state: "done", synthesisMs: expect.any(Number), encodingMs: expect.any(Number) });
     expect(await job("job-cached")).toMatchObject({ state: "done", synthesisMs: null, encodingMs: null });
@@ -74,7 +75,7 @@ describe("render queue consumer", () => {
     await db().insert(renderJobs).values({ id: "job-long", articleId: article.id, voice: "onyx" });
     // A fast fake provider: 0.2 s of tone a request, so the test exercises segmenting, not eSpeak.
     const far = fakeFetch(() => new Response(tonePcm16(0.2, 24_000)));
-    await consumeRenderBatch(batchOf("job-long"), env, { openai: openAiSynthesizer("sk", far.fetch) });
+    await consumeRenderBatch(batchOf("job-long"), renderEnv, { openai: openAiSynthesizer("sk", far.fetch) });
     const done = await job("job-long");
     expect(done).toMatchObject({ state: "done", provider: "openai", voice: "onyx", error: null });
     const audio = await db().select().from(audioObjects).where(eq(audioObjects.key, done!.audioKey!)).get();
@@ -88,12 +89,12 @@ describe("render queue consumer", () => {
     const articleId = await insertArticle();
     const listenerId = await insertListener();
     await db().insert(renderJobs).values({ id: "warm-1", articleId, warmListenerId: listenerId });
-    await consumeRenderBatch(batchOf("warm-1"), env, offline);
+    await consumeRenderBatch(batchOf("warm-1"), renderEnv, offline);
     const warmed = await db().select().from(listeners).where(eq(listeners.id, listenerId)).get();
     expect(warmed!.firstRenderDoneAt).toBeInstanceOf(Date);
 
     await db().insert(renderJobs).values({ id: "warm-2", text: "Another one.", warmListenerId: listenerId });
-    await consumeRenderBatch(batchOf("warm-2"), env, offline);
+    await consumeRenderBatch(batchOf("warm-2"), renderEnv, offline);
     const after = await db().select().from(listeners).where(eq(listeners.id, listenerId)).get();
     expect(after!.firstRenderDoneAt).toEqual(warmed!.firstRenderDoneAt);
   });
@@ -109,7 +110,7 @@ describe("render queue consumer", () => {
         },
       },
     };
-    await consumeRenderBatch(batchOf("job-2"), env, slowOffline);
+    await consumeRenderBatch(batchOf("job-2"), renderEnv, slowOffline);
     expect((await job("job-2"))!.state).toBe("done");
     expect((await db().select().from(articles).where(eq(articles.id, articleId)).get())!.audioKey).toBeNull();
   });
@@ -119,7 +120,7 @@ describe("render queue consumer", () => {
     const spy = vi.fn(offlineSynthesizer.synthesize);
     const batch = batchOf("job-3");
     const ack = vi.spyOn(batch.messages[0], "ack");
-    await consumeRenderBatch(batch, env, { offline: { synthesize: spy } });
+    await consumeRenderBatch(batch, renderEnv, { offline: { synthesize: spy } });
     expect(spy).not.toHaveBeenCalled();
     expect(ack).toHaveBeenCalled();
   });
@@ -129,7 +130,7 @@ describe("render queue consumer", () => {
     const far = fakeFetch(() => new Response("down", { status: 503 }));
     const batch = createMessageBatch("narration-render", [{ id: "m", timestamp: new Date(), attempts: 3, body: { job_id: "job-4" } }]);
     const retry = vi.spyOn(batch.messages[0], "retry");
-    await consumeRenderBatch(batch, env, { openai: openAiSynthesizer("sk", far.fetch) });
+    await consumeRenderBatch(batch, renderEnv, { openai: openAiSynthesizer("sk", far.fetch) });
     expect(retry).toHaveBeenCalledWith({ delaySeconds: 40 });
     expect(await job("job-4")).toMatchObject({ state: "queued", attempts: 1, error: expect.stringContaining("no_provider") });
     expect([1, 2, 3, 4, 5, 6, 7].map(backoffSeconds)).toEqual([10, 20, 40, 80, 160, 300, 300]);
@@ -139,7 +140,7 @@ describe("render queue consumer", () => {
     await db().insert(renderJobs).values({ id: "job-6", text: "Hi.", voice: "no-such-voice" });
     const batch = batchOf("job-6");
     const retry = vi.spyOn(batch.messages[0], "retry");
-    await consumeRenderBatch(batch, env, offline);
+    await consumeRenderBatch(batch, renderEnv, offline);
     expect(retry).not.toHaveBeenCalled();
     expect(await job("job-6")).toMatchObject({ state: "failed", error: expect.stringContaining("unknown_voice") });
   });
@@ -154,7 +155,7 @@ describe("render queue consumer", () => {
     const batch = batchOf("job-7");
     const retry = vi.spyOn(batch.messages[0], "retry");
     const ack = vi.spyOn(batch.messages[0], "ack");
-    await consumeRenderBatch(batch, env, { offline: { synthesize: spy } });
+    await consumeRenderBatch(batch, renderEnv, { offline: { synthesize: spy } });
     expect(spy).not.toHaveBeenCalled();
     expect(retry).not.toHaveBeenCalled();
     expect(ack).toHaveBeenCalled();
@@ -166,7 +167,7 @@ describe("render queue consumer", () => {
     await db().insert(renderJobs).values({ id: "job-5", text: "x", listenerId, state: "queued", error: "no_provider: openai down" });
     const gate = env.RENDER_GATE.getByName(String(listenerId));
     await gate.acquire("job-5", 3, 60_000);
-    await consumeDeadLetters(createMessageBatch("narration-render-dlq", [{ id: "d", timestamp: new Date(), attempts: 1, body: { job_id: "job-5" } }]), env);
+    await consumeDeadLetters(createMessageBatch("narration-render-dlq", [{ id: "d", timestamp: new Date(), attempts: 1, body: { job_id: "job-5" } }]), renderEnv);
     expect(await job("job-5")).toMatchObject({ state: "failed", error: "no_provider: openai down" });
     expect(await gate.inFlight()).toBe(0);
   });

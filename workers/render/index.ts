@@ -3,7 +3,7 @@ import { consumeDeadLetters, consumeRenderBatch } from "./consumer";
 import { encodeStored } from "./pipeline/store";
 import { renderText } from "./pipeline/render";
 import { configuredProviders } from "./providers/registry";
-import type { LazyFormat, RenderInput, RenderResult, RenderRpc } from "../kernel/render-contract";
+import { renderStore, type LazyFormat, type RenderInput, type RenderResult, type RenderRpc } from "../kernel/render-contract";
 import { renderConfig } from "./config";
 import { measureEngine } from "./measure";
 
@@ -30,13 +30,18 @@ export default {
 
 /** Synchronous renders and lazy encodings for the API Worker (service binding RENDER). */
 export class RenderService extends WorkerEntrypoint<Env> implements RenderRpc {
+  async ping(): Promise<string> {
+    renderConfig(this.env);
+    return "ok";
+  }
+
   async render(input: RenderInput): Promise<RenderResult> {
     renderConfig(this.env);
-    return renderText(this.env, input, configuredProviders(this.env));
+    return renderText(renderStore(this.env), input, configuredProviders(this.env));
   }
 
   async encode(key: string, format: LazyFormat): Promise<{ bytes: number } | null> {
     renderConfig(this.env);
-    return encodeStored(this.env, key, format);
+    return encodeStored(renderStore(this.env), key, format);
   }
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { probeAudio } from "../../../test/support/audio-probe";
 import { adminHeaders, call, jsonBody } from "../../../test/support/client";
 import { addArticle, addListener } from "../../../test/support/articles";
-import { renderService } from "../../narration/render-service";
+import { renderService } from "../../kernel/render-contract";
 import type { Caller } from "../caller";
 import { invoke } from "../invoke";
 import { get_audio_url } from "../tools";

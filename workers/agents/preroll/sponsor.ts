@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { sha256Hex } from "../../core/crypto";
 import { audioObjects, database } from "../../db";
 import { audioObjectPath } from "../../kernel/audio-objects";
-import { renderService } from "../../narration/render-service";
+import { renderService } from "../../kernel/render-contract";
 import { firstAudioFrame, joinable } from "./mp3-frames";
 
 /**

@@ -4,13 +4,18 @@ import { configProblems } from "../../core/config";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { API_VERSION } from "../../core/version";
+import { narrationProblems } from "../narration-state";
 
 const BindingState = v.picklist(["ok", "error", "missing"]);
 
 const HealthResponse = named(
   "HealthResponse",
   v.object({
-    status: v.literal("ok"),
+    status: v.pipe(
+      v.picklist(["ok", "degraded"]),
+      v.description("degraded when narration is failing (render jobs failed in the last 10 minutes, or the render Worker does not answer); reasons says why. Checked at most every 5 s."),
+    ),
+    reasons: v.pipe(v.array(v.string()), v.description("Why the status is degraded, in words; empty when ok.")),
     service: v.string(),
     version: v.string(),
     configuration: v.pipe(
@@ -58,13 +63,15 @@ export const getHealth = route({
   method: "GET",
   path: "/v1/health",
   tag: "health",
-  summary: "Liveness and configuration problems by part; with a valid x-service-key, also the state of each binding",
+  summary: "Liveness, whether narration works, and configuration problems by part; with a valid x-service-key, also the state of each binding",
   auth: "none",
   responses: { 200: { description: "The service is up", schema: HealthResponse } },
-  async handle({ env, request, url }) {
+  async handle({ env, request, url, ctx }) {
     const problems = configProblems(env);
+    const reasons = problems.length === 0 ? await narrationProblems(env, ctx) : ["the configuration has problems"];
     const body: v.InferOutput<typeof HealthResponse> = {
-      status: "ok",
+      status: reasons.length === 0 ? "ok" : "degraded",
+      reasons,
       service: "narration-api",
       version: API_VERSION,
       configuration: { ok: problems.length === 0, problems },

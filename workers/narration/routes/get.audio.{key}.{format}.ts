@@ -6,8 +6,7 @@ import { route, type ResponseDoc } from "../../core/route";
 import { requireAudioAccess } from "../audio-access";
 import { mp3RedirectUrl } from "../audio-redirect";
 import { AUDIO_CONTENT_TYPES, AUDIO_KEY_PATTERN, audioObjectPath } from "../../kernel/audio-objects";
-import type { LazyFormat } from "../../kernel/render-contract";
-import { renderService } from "../render-service";
+import { type LazyFormat, renderService } from "../../kernel/render-contract";
 import { AUDIO_FORMATS, type AudioFormat } from "../../kernel/audio-urls";
 
 /**

@@ -2,8 +2,7 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { MAX_RENDER_CHARS, renderFailure, VoiceField } from "../fields";
-import { MAX_NARRATED_CHARS } from "../../kernel/render-contract";
-import { renderService } from "../render-service";
+import { MAX_NARRATED_CHARS, renderService } from "../../kernel/render-contract";
 import { AudioUrlFields, audioUrls } from "../audio-urls";
 
 const RenderRequest = named(

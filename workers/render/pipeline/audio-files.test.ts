@@ -1,3 +1,4 @@
+import { store } from "../../../test/support/render-store";
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { probeAudio } from "../../../test/support/audio-probe";
@@ -26,9 +27,9 @@ const ARTICLE = [
 // Storage is reset before each test, so one test renders once and checks every encoding.
 describe("rendered files (ffprobe, ebur128)", () => {
   it("MP3, Ogg Opus and WAV are valid, last the rendered duration, and sit at -16 LUFS with true peak <= -1 dBTP", async () => {
-    const rendered = await renderText(env, { text: ARTICLE, voice: "en-US-male" }, { offline: offlineSynthesizer });
-    await encodeStored(env, rendered.key, "opus");
-    await encodeStored(env, rendered.key, "wav");
+    const rendered = await renderText(store, { text: ARTICLE, voice: "en-US-male" }, { offline: offlineSynthesizer });
+    await encodeStored(store, rendered.key, "opus");
+    await encodeStored(store, rendered.key, "wav");
     // MP3 without a gapless header carries LAME's encoder delay (576 samples plus its 529-sample
     // decoder delay) and pads the last 1,152-sample frame: at most about 0.12 s at 24 kHz. Ogg Opus
     // trims pre-skip and padding by granule position (RFC 7845 §4.2, §4.4) to within ffprobe's rounding;
@@ -51,13 +52,13 @@ describe("rendered files (ffprobe, ebur128)", () => {
 
   it("a long article renders in segments into one MP3 of the whole duration at -16 LUFS, and Opus and WAV span every segment", async () => {
     const text = Array.from({ length: 86 }, (_, i) => `Part ${i + 1}. ${ARTICLE}`).join(" "); // about 25,500 characters
-    const rendered = await renderText(env, { text, voice: "en-US-male" }, { offline: offlineSynthesizer });
+    const rendered = await renderText(store, { text, voice: "en-US-male" }, { offline: offlineSynthesizer });
     const row = await database(env).select().from(audioObjects).where(eq(audioObjects.key, rendered.key)).get();
     expect(row!.segments).toBe(Math.ceil(text.length / SEGMENT_CHARS));
     const masters = await Promise.all(masterObjectPaths(rendered.key, row!.segments).map((p) => env.AUDIO.head(p)));
     expect(masters.reduce((n, m) => n + m!.size, 0) / 2 / 24_000).toBeCloseTo(rendered.duration_seconds, 6);
-    await encodeStored(env, rendered.key, "opus");
-    await encodeStored(env, rendered.key, "wav");
+    await encodeStored(store, rendered.key, "opus");
+    await encodeStored(store, rendered.key, "wav");
     // One encoder runs across the segments, so the MP3 has one encoder delay, not one per segment;
     // each segment is normalised on its own, so the whole sits within 1 LU of the target. This text
     // has loud vowels and onsets after closures where libopus overshoots unless guarded (opus-frames.ts).

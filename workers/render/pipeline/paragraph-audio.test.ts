@@ -1,3 +1,4 @@
+import { store } from "../../../test/support/render-store";
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { detectSilences } from "../../../test/support/audio-probe";
@@ -29,10 +30,10 @@ const MIN_PAUSE = 0.1;
 // player plays; Opus and WAV are built from the same master and share its timeline.
 describe("paragraph timings on a rendered file (ffmpeg silencedetect)", () => {
   it("each recorded start is where the paragraph is heard to begin, paragraph pauses are longer than sentence pauses, and none passes 700 ms", async () => {
-    const rendered = await renderText(env, { text: narratedText(ARTICLE), voice: "en-US-male" }, { offline: offlineSynthesizer });
+    const rendered = await renderText(store, { text: narratedText(ARTICLE), voice: "en-US-male" }, { offline: offlineSynthesizer });
     const starts = await paragraphStarts(env, { ...ARTICLE, audioKey: rendered.key });
     expect(starts).toHaveLength(narratedParagraphs(ARTICLE).length);
-    await encodeStored(env, rendered.key, "wav");
+    await encodeStored(store, rendered.key, "wav");
 
     for (const format of ["mp3", "opus", "wav"] as const) {
       const bytes = await (await env.AUDIO.get(audioObjectPath(rendered.key, format)))!.arrayBuffer();

@@ -1,3 +1,4 @@
+import { store } from "../../../test/support/render-store";
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -37,7 +38,7 @@ beforeEach(() => resetHealth());
 
 describe("renderText", () => {
   it("renders with the default voice offline, stores master, MP3 and Opus, and records the real duration and sizes", async () => {
-    const result = await renderText(env, { text: "Hello from the offline engine." }, { offline: offlineSynthesizer });
+    const result = await renderText(store, { text: "Hello from the offline engine." }, { offline: offlineSynthesizer });
     expect(result).toMatchObject({ provider: "offline", voice: "en-US-female", cached: false });
     expect(result.key).toBe(await cacheKey("offline", "en-US-female", "Hello from the offline engine."));
     const master = await env.AUDIO.get(masterObjectPaths(result.key, 1)[0]);
@@ -51,15 +52,15 @@ describe("renderText", () => {
     const built = new Uint8Array(await opus!.arrayBuffer());
     await env.AUDIO.delete(audioObjectPath(result.key, "opus"));
     await env.DB.prepare("UPDATE audio_objects SET opus_bytes = NULL WHERE key = ?").bind(result.key).run();
-    await encodeStored(env, result.key, "opus");
+    await encodeStored(store, result.key, "opus");
     expect(new Uint8Array(await (await env.AUDIO.get(audioObjectPath(result.key, "opus")))!.arrayBuffer())).toEqual(built);
   });
 
   it("calls no provider for a second render of the same text and voice (the cache key ignores whitespace)", async () => {
     const { synthesizer, stats } = counting(offlineSynthesizer);
-    const first = await renderText(env, { text: "Cache me.", voice: "en-GB-male" }, { offline: synthesizer });
+    const first = await renderText(store, { text: "Cache me.", voice: "en-GB-male" }, { offline: synthesizer });
     const calls = stats.calls;
-    const second = await renderText(env, { text: "  Cache\n me. ", voice: "en-GB-male" }, { offline: synthesizer });
+    const second = await renderText(store, { text: "  Cache\n me. ", voice: "en-GB-male" }, { offline: synthesizer });
     expect(stats.calls).toBe(calls);
     expect(second).toEqual({ ...first, cached: true });
   });
@@ -67,8 +68,8 @@ describe("renderText", () => {
   it("shares one render between concurrent requests for the same text and voice", async () => {
     const { synthesizer, stats } = counting(offlineSynthesizer);
     const [a, b] = await Promise.all([
-      renderText(env, { text: "Twice at once." }, { offline: synthesizer }),
-      renderText(env, { text: "Twice  at once." }, { offline: synthesizer }),
+      renderText(store, { text: "Twice at once." }, { offline: synthesizer }),
+      renderText(store, { text: "Twice  at once." }, { offline: synthesizer }),
     ]);
     expect(stats.calls).toBe(1);
     expect(b).toEqual(a);
@@ -77,11 +78,11 @@ describe("renderText", () => {
   it("falls back to an equivalent voice when the provider fails, and benches the provider for a cool-down", async () => {
     const far = fakeFetch(() => new Response("upstream down", { status: 503 }));
     const synthesizers = { openai: openAiSynthesizer("sk-test", far.fetch), offline: offlineSynthesizer };
-    const result = await renderText(env, { text: "Fallback please.", voice: "nova" }, synthesizers);
+    const result = await renderText(store, { text: "Fallback please.", voice: "nova" }, synthesizers);
     expect(result).toMatchObject({ provider: "offline", voice: "en-US-female", cached: false });
     expect(far.sent).toHaveLength(1);
     expect(isHealthy("openai")).toBe(false);
-    await renderText(env, { text: "Another text while OpenAI cools down.", voice: "nova" }, synthesizers);
+    await renderText(store, { text: "Another text while OpenAI cools down.", voice: "nova" }, synthesizers);
     expect(far.sent).toHaveLength(1);
   });
 
@@ -93,7 +94,7 @@ describe("renderText", () => {
     const { synthesizer, stats } = counting(openAiSynthesizer("sk-test", far.fetch));
     const sentence = "This sentence is part of a long article about narration. ";
     const text = sentence.repeat(170).trim(); // about 9,900 characters; OpenAI takes 4,096 per request
-    const result = await renderText(env, { text, voice: "onyx" }, { openai: synthesizer });
+    const result = await renderText(store, { text, voice: "onyx" }, { openai: synthesizer });
     expect(result.provider).toBe("openai");
     expect(stats.calls).toBe(3);
     expect(stats.texts.every((t) => t.length <= 4096 && t.endsWith("narration."))).toBe(true);
@@ -105,7 +106,7 @@ describe("renderText", () => {
   it("renders the longest single segment offline: about ten minutes, one 16-bit master, -16 LUFS, true peak under -1 dBTP", async () => {
     const sentence = "Long articles are narrated piece by piece, and the pieces are joined into one master. ";
     const text = sentence.repeat(Math.ceil(SEGMENT_CHARS / sentence.length)).slice(0, SEGMENT_CHARS).trim();
-    const result = await renderText(env, { text }, { offline: offlineSynthesizer });
+    const result = await renderText(store, { text }, { offline: offlineSynthesizer });
     // eSpeak reads about 1,050 characters a minute.
     expect(result.duration_seconds).toBeGreaterThan(8 * 60);
     expect(result.duration_seconds).toBeLessThan(11 * 60);
@@ -123,36 +124,36 @@ describe("renderText", () => {
   it("refuses a text longer than one render narrates, before any provider is called", async () => {
     const { synthesizer, stats } = counting(offlineSynthesizer);
     const text = "word ".repeat(MAX_NARRATED_CHARS / 5 + 1);
-    const err = await renderText(env, { text }, { offline: synthesizer }).catch((e) => e);
+    const err = await renderText(store, { text }, { offline: synthesizer }).catch((e) => e);
     expect(renderErrorCode(err)).toBe("too_long");
     expect(err.message).toBe(`too_long: ${MAX_NARRATED_CHARS + 4} characters; one render narrates at most ${MAX_NARRATED_CHARS}`);
     expect(stats.calls).toBe(0);
   });
 
   it("rejects a voice outside the catalogue, and says so when no provider can voice the text", async () => {
-    const unknown = await renderText(env, { text: "Hi.", voice: "nope" }, { offline: offlineSynthesizer }).catch((e) => e);
+    const unknown = await renderText(store, { text: "Hi.", voice: "nope" }, { offline: offlineSynthesizer }).catch((e) => e);
     expect(renderErrorCode(unknown)).toBe("unknown_voice");
     const far = fakeFetch(() => new Response("", { status: 429 }));
-    const none = await renderText(env, { text: "Hi.", voice: "onyx" }, { openai: openAiSynthesizer("sk", far.fetch) }).catch((e) => e);
+    const none = await renderText(store, { text: "Hi.", voice: "onyx" }, { openai: openAiSynthesizer("sk", far.fetch) }).catch((e) => e);
     expect(renderErrorCode(none)).toBe("no_provider");
   });
 });
 
 describe("encodeStored", () => {
   it("builds Opus (of audio rendered before Opus came with the MP3) and WAV from the master on first request, records their sizes, and reuses them", async () => {
-    const { key } = await renderText(env, { text: "Encode me twice." }, { offline: offlineSynthesizer });
+    const { key } = await renderText(store, { text: "Encode me twice." }, { offline: offlineSynthesizer });
     await env.DB.prepare("UPDATE audio_objects SET opus_bytes = NULL WHERE key = ?").bind(key).run();
-    const opus = await encodeStored(env, key, "opus");
-    const wav = await encodeStored(env, key, "wav");
+    const opus = await encodeStored(store, key, "opus");
+    const wav = await encodeStored(store, key, "wav");
     expect(opus!.bytes).toBe((await env.AUDIO.head(audioObjectPath(key, "opus")))!.size);
     expect(wav!.bytes).toBe((await env.AUDIO.head(audioObjectPath(key, "wav")))!.size);
     const row = await database(env).select().from(audioObjects).where(eq(audioObjects.key, key)).get();
     expect(row).toMatchObject({ opusBytes: opus!.bytes, wavBytes: wav!.bytes });
     await env.AUDIO.delete(masterObjectPaths(key, 1)); // a second build could not run now
-    expect(await encodeStored(env, key, "opus")).toEqual(opus);
+    expect(await encodeStored(store, key, "opus")).toEqual(opus);
   });
 
   it("returns null for an unknown key", async () => {
-    expect(await encodeStored(env, "0".repeat(64), "wav")).toBeNull();
+    expect(await encodeStored(store, "0".repeat(64), "wav")).toBeNull();
   });
 });

@@ -1,11 +1,9 @@
-import { inArray } from "drizzle-orm";
-import { audioObjects, database } from "../../db/index";
 import { DEFAULT_VOICE, type ProviderId, type VoiceOffer } from "../../kernel/voice-catalogue";
 import { isHealthy, markUnhealthy } from "../providers/health";
 import { marksUnhealthy, type SynthFailure } from "../providers/result";
 import { candidates, offersOf } from "../providers/select";
 import type { Synthesizer } from "../providers/synthesizer";
-import { MAX_NARRATED_CHARS, SEGMENT_CHARS, type RenderInput, type RenderResult } from "../../kernel/render-contract";
+import { MAX_NARRATED_CHARS, SEGMENT_CHARS, type RenderInput, type RenderResult, type RenderStoreRpc } from "../../kernel/render-contract";
 import { cacheKey } from "./cache-key";
 import { normaliseText } from "./normalize-text";
 import { segmentParagraphs, type Passage } from "./chunk";
@@ -27,7 +25,7 @@ export type Synthesizers = Partial<Record<ProviderId, Synthesizer>>;
  * names providers and reasons only, since it becomes the job's visible error, and the providers'
  * own messages go to the log. With `phases`, the time spent synthesising and encoding is added to it.
  */
-export function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
+export function renderText(store: RenderStoreRpc, input: RenderInput, synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
   const voice = input.voice ?? DEFAULT_VOICE;
   // Paragraphs (kernel/paragraph-timings.ts) are normalised one by one and joined by a line break,
   // which normalised text never contains: the key covers the paragraph structure, since it changes
@@ -39,14 +37,14 @@ export function renderText(env: Pick<Env, "DB" | "AUDIO">, input: RenderInput, s
   const id = `${voice}\n${text}`;
   const pending = inFlight.get(id);
   if (pending) return pending;
-  const render = renderOnce(env, voice, paragraphs, synthesizers, phases).finally(() => inFlight.delete(id));
+  const render = renderOnce(store, voice, paragraphs, synthesizers, phases).finally(() => inFlight.delete(id));
   inFlight.set(id, render);
   return render;
 }
 
 const inFlight = new Map<string, Promise<RenderResult>>();
 
-async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, paragraphs: string[], synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
+async function renderOnce(store: RenderStoreRpc, voice: string, paragraphs: string[], synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
   const text = paragraphs.join("\n");
   const offers = candidates(voice, (p) => synthesizers[p] !== undefined && isHealthy(p));
   if (!offers) throw new Error(`unknown_voice: ${voice} is not in the catalogue`);
@@ -56,7 +54,7 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, paragra
     throw new Error(`too_long: ${text.length} characters; one render narrates at most ${MAX_NARRATED_CHARS}`);
   }
 
-  const cached = await findCached(env, voice, text);
+  const cached = await findCached(store, voice, text);
   if (cached) return cached;
 
   // One segment's audio fits the isolate (render-contract.ts); the segments are voiced one at a time
@@ -69,7 +67,7 @@ async function renderOnce(env: Pick<Env, "DB" | "AUDIO">, voice: string, paragra
     if (failed.has(offer.provider)) continue;
     const synthesizer = synthesizers[offer.provider]!; // candidates() kept only providers with one
     const key = await cacheKey(offer.provider, offer.id, text);
-    const writer = await renderWriter(env, { key, provider: offer.provider, voice: offer.id }, segments.length, phases);
+    const writer = await renderWriter(store, { key, provider: offer.provider, voice: offer.id }, segments.length, phases);
     const result = await voiceSegments(segments, paragraphs.length, offer, synthesizer, writer, phases).catch((err: unknown) => {
       writer.discard();
       throw err;
@@ -109,9 +107,9 @@ async function voiceSegments(
   return { ok: true, paragraphStarts: timeline.finish() };
 }
 
-async function findCached(env: Pick<Env, "DB">, voice: string, text: string): Promise<RenderResult | null> {
+async function findCached(store: RenderStoreRpc, voice: string, text: string): Promise<RenderResult | null> {
   const keys = await Promise.all(offersOf(voice).map((o) => cacheKey(o.provider, o.id, text)));
-  const rows = await database(env).select().from(audioObjects).where(inArray(audioObjects.key, keys));
+  const rows = await store.findAudio(keys);
   for (const key of keys) {
     const row = rows.find((r) => r.key === key);
     if (row) return { key, provider: row.provider, voice: row.voice, cached: true, duration_seconds: row.durationSeconds };

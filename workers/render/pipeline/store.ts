@@ -1,15 +1,11 @@
-import { eq } from "drizzle-orm";
-import { audioObjects, database } from "../../db/index";
 import { mp3Stream } from "../engine/mp3";
 import { oggOpusStream } from "../engine/opus";
 import { int16LeBytes, type Pcm16 } from "../engine/pcm";
 import { wavHeader } from "../engine/wav";
 import { AUDIO_CONTENT_TYPES, audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPaths } from "../../kernel/audio-objects";
-import type { LazyFormat } from "../../kernel/render-contract";
+import type { LazyFormat, RenderStoreRpc } from "../../kernel/render-contract";
 import type { AudioFormat } from "../../kernel/audio-urls";
 import { timed, type RenderPhases } from "../phases";
-
-type Storage = Pick<Env, "DB" | "AUDIO">;
 
 /** What a stored render is: its provider, voice and real duration. */
 export interface StoredRender {
@@ -42,7 +38,7 @@ const opusSerial = (key: string) => parseInt(key.slice(0, 8), 16);
  * list its exact size from the start: podcast parsers drop an alternate enclosure without a length.
  */
 export async function renderWriter(
-  env: Storage,
+  store: RenderStoreRpc,
   render: Omit<StoredRender, "durationSeconds">,
   segments: number,
   phases?: RenderPhases,
@@ -67,7 +63,7 @@ export async function renderWriter(
         pages.push(...opus.encode(pcm.samples));
       });
       // The master's own bytes, not a copy: a segment's master is the largest thing in the isolate.
-      await env.AUDIO.put(masters[added++], int16LeBytes(pcm.samples));
+      await putParts(store, masters[added++], [int16LeBytes(pcm.samples)]);
       samples += pcm.samples.length;
     },
     async finish(paragraphStarts) {
@@ -76,12 +72,9 @@ export async function renderWriter(
         parts.push(mp3.finish());
         closeOpus();
       });
-      const [mp3Bytes, opusBytes] = await Promise.all([putParts(env, render.key, "mp3", parts), putParts(env, render.key, "opus", pages)]);
+      const [mp3Bytes, opusBytes] = await Promise.all([putAudio(store, render.key, "mp3", parts), putAudio(store, render.key, "opus", pages)]);
       const durationSeconds = samples / MASTER_SAMPLE_RATE;
-      await database(env)
-        .insert(audioObjects)
-        .values({ ...render, durationSeconds, mp3Bytes, opusBytes, segments, paragraphStarts })
-        .onConflictDoNothing();
+      await store.recordAudio({ ...render, durationSeconds, mp3Bytes, opusBytes, wavBytes: null, segments, paragraphStarts });
       return { ...render, durationSeconds };
     },
     discard: closeOpus,
@@ -96,75 +89,82 @@ export async function renderWriter(
  * Encoding is deterministic (the Ogg serial comes from the key), so two concurrent first requests
  * write the same bytes. Null when the key is unknown.
  */
-export async function encodeStored(env: Storage, key: string, format: LazyFormat): Promise<{ bytes: number } | null> {
-  const db = database(env);
-  const row = await db.select().from(audioObjects).where(eq(audioObjects.key, key)).get();
+export async function encodeStored(store: RenderStoreRpc, key: string, format: LazyFormat): Promise<{ bytes: number } | null> {
+  const [row] = await store.findAudio([key]);
   if (!row) return null;
   const known = format === "opus" ? row.opusBytes : row.wavBytes;
   if (known !== null) return { bytes: known };
   const paths = masterObjectPaths(key, row.segments);
-  const heads = await Promise.all(paths.map((p) => env.AUDIO.head(p)));
-  if (heads.some((h) => !h)) return null;
+  const sizes = await store.objectSizes(paths);
+  if (sizes.some((size) => size === null)) return null;
 
   let bytes: number;
   if (format === "wav") {
-    const dataBytes = heads.reduce((n, h) => n + h!.size, 0);
-    bytes = await putStream(env, key, "wav", 44 + dataBytes, async (write) => {
+    const dataBytes = sizes.reduce((n: number, size) => n + size!, 0);
+    bytes = await putStream(store, audioObjectPath(key, "wav"), 44 + dataBytes, AUDIO_CONTENT_TYPES.wav, async (write) => {
       await write(wavHeader(dataBytes, MASTER_SAMPLE_RATE));
-      for (const path of paths) await write(await masterBytes(env, path));
+      for (const path of paths) await write(await masterBytes(store, path));
     });
   } else {
     const opus = await oggOpusStream(MASTER_SAMPLE_RATE, opusSerial(key));
     const pages: Uint8Array[] = [];
     try {
       for (const path of paths) {
-        const master = await masterBytes(env, path);
+        const master = await masterBytes(store, path);
         pages.push(...opus.encode(new Int16Array(master.buffer, master.byteOffset, master.byteLength >> 1)));
       }
     } finally {
       pages.push(...opus.finish()); // also frees the encoder when a read failed
     }
-    bytes = await putParts(env, key, "opus", pages);
+    bytes = await putAudio(store, key, "opus", pages);
   }
-  await db
-    .update(audioObjects)
-    .set(format === "opus" ? { opusBytes: bytes } : { wavBytes: bytes })
-    .where(eq(audioObjects.key, key));
+  await store.recordEncoding(key, format, bytes);
   return { bytes };
 }
 
-async function masterBytes(env: Storage, path: string): Promise<Uint8Array> {
-  const object = await env.AUDIO.get(path);
-  if (!object) throw new Error(`master ${path} is missing`);
-  return new Uint8Array(await object.arrayBuffer());
+async function masterBytes(store: RenderStoreRpc, path: string): Promise<Uint8Array> {
+  const body = await store.readObject(path);
+  if (!body) throw new Error(`master ${path} is missing`);
+  return new Uint8Array(await new Response(body).arrayBuffer());
+}
+
+/** Stores the public object of `key` in `format` from `parts`; returns its size. */
+function putAudio(store: RenderStoreRpc, key: string, format: AudioFormat, parts: Uint8Array[]): Promise<number> {
+  return putParts(store, audioObjectPath(key, format), parts, AUDIO_CONTENT_TYPES[format]);
 }
 
 /** Stores `parts` as one object without joining them into a second copy; returns its size. */
-function putParts(env: Storage, key: string, format: AudioFormat, parts: Uint8Array[]): Promise<number> {
+function putParts(store: RenderStoreRpc, path: string, parts: Uint8Array[], contentType?: string): Promise<number> {
   const length = parts.reduce((n, p) => n + p.byteLength, 0);
-  return putStream(env, key, format, length, async (write) => {
+  return putStream(store, path, length, contentType, async (write) => {
     for (const part of parts) await write(part);
   });
 }
 
+const SLICE_BYTES = 1 << 20;
+
 /**
- * Stores audio/<key>.<format> of `length` bytes written piece by piece: R2 takes a stream whose length is known
- * up front (FixedLengthStream), so the whole file is never in memory at once.
+ * Stores `length` bytes at `path`, written piece by piece: the bytes cross to the RenderStore as a
+ * stream, so no copy of the whole file is made and no RPC message grows with it (a master can be
+ * tens of megabytes).
  */
 async function putStream(
-  env: Storage,
-  key: string,
-  format: AudioFormat,
+  store: RenderStoreRpc,
+  path: string,
   length: number,
+  contentType: string | undefined,
   fill: (write: (chunk: Uint8Array) => Promise<void>) => Promise<void>,
 ): Promise<number> {
   const { readable, writable } = new FixedLengthStream(length);
   const writer = writable.getWriter();
   const written = (async () => {
-    await fill((chunk) => writer.write(chunk));
+    // In slices, so that the stream flows while a master of many megabytes is written.
+    await fill(async (chunk) => {
+      for (let at = 0; at < chunk.byteLength; at += SLICE_BYTES) await writer.write(chunk.subarray(at, at + SLICE_BYTES));
+    });
     await writer.close();
   })();
-  written.catch((err) => writer.abort(err)); // a failed read must not leave R2 waiting for bytes
-  await Promise.all([env.AUDIO.put(audioObjectPath(key, format), readable, { httpMetadata: { contentType: AUDIO_CONTENT_TYPES[format] } }), written]);
+  written.catch((err) => writer.abort(err)); // a failed read must not leave the store waiting for bytes
+  await Promise.all([store.putObject(path, readable, length, contentType), written]);
   return length;
 }

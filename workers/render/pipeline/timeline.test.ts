@@ -1,3 +1,4 @@
+import { store } from "../../../test/support/render-store";
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -80,7 +81,7 @@ describe("a render records paragraph starts from its join", () => {
     const seconds: Record<string, number> = { Headline: 2, Tiny: 3, Long: 0.5 };
     const fetchFn: FetchFn = async (_url, init) => new Response(tonePcm16(seconds[/\w+/.exec(JSON.parse(String(init.body)).input)![0]], RATE));
     const article = { title: "Headline", bodyText: `Tiny.\n\nLong ${"words that take no time at all ".repeat(8)}end.` };
-    const result = await renderText(env, { text: narratedText(article), voice: "onyx" }, { openai: openAiSynthesizer("sk-test", fetchFn) });
+    const result = await renderText(store, { text: narratedText(article), voice: "onyx" }, { openai: openAiSynthesizer("sk-test", fetchFn) });
 
     // 0.1 s lead-in, each tone, a paragraph pause (0.6 s) before each paragraph after the first.
     const expected = [ms(100), ms(100 + 2000 + 600), ms(100 + 2000 + 600 + 3000 + 600)];

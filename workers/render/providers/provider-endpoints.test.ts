@@ -1,3 +1,4 @@
+import { renderEnv } from "../../../test/support/render-store";
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -83,7 +84,7 @@ describe("a render whose providers fail ends in the dead-letter queue, never stu
     const job = () => database(env).select().from(renderJobs).where(eq(renderJobs.id, "job-fault")).get();
 
     const first = createMessageBatch("narration-render", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { job_id: "job-fault" } }]);
-    await consumeRenderBatch(first, env, cloud);
+    await consumeRenderBatch(first, renderEnv, cloud);
     // The requested voice first (OpenAI's nova), then the equivalent voices (en-US, female) cheapest first.
     expect(far.urls.map((u) => new URL(u).host)).toEqual([
       "127.0.0.1:8880",
@@ -96,12 +97,12 @@ describe("a render whose providers fail ends in the dead-letter queue, never stu
 
     // The redelivery fails again (providers in trouble sit out a cool-down, the others fail anew) and is retried.
     const again = createMessageBatch("narration-render", [{ id: "m2", timestamp: new Date(), attempts: 2, body: { job_id: "job-fault" } }]);
-    await consumeRenderBatch(again, env, cloud);
+    await consumeRenderBatch(again, renderEnv, cloud);
     expect((await getQueueResult(again, createExecutionContext())).retryMessages.map((m) => m.msgId)).toEqual(["m2"]);
     expect(await job()).toMatchObject({ state: "queued", attempts: 2 });
 
     // After max_retries the message lands in the dead-letter queue.
-    await consumeDeadLetters(createMessageBatch("narration-render-dlq", [{ id: "d", timestamp: new Date(), attempts: 1, body: { job_id: "job-fault" } }]), env);
+    await consumeDeadLetters(createMessageBatch("narration-render-dlq", [{ id: "d", timestamp: new Date(), attempts: 1, body: { job_id: "job-fault" } }]), renderEnv);
     expect(await job()).toMatchObject({ state: "failed", error: expect.stringMatching(/^no_provider: /) });
   });
 });

@@ -1,0 +1,194 @@
+// `npm run smoke`: the README's first command end to end, as a newcomer runs it. In a fresh copy of
+// this checkout (the files git would clone, with this node_modules), it runs `npm start` with PORT
+// set and nothing else, and checks what a newcomer expects: every demo article narrated and no render
+// job failed; a signed publish narrated to an MP3 that ffprobe reads, listed in service.xml and played
+// on its article page in Chromium; a stop and a start that lose nothing and render nothing again.
+// It fails on any 5xx answer or SQLITE_BUSY in the platform's log. CI runs it after `npm test`.
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { freePort, readVars } from "./local.mjs";
+import { seedArticles, signature } from "./seed.mjs";
+
+const READY_MS = 5 * 60_000;
+const NARRATED_MS = 15 * 60_000;
+const PUBLISHED_MS = 2 * 60_000;
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"];
+
+const step = (text) => console.log(`smoke: ${text}`);
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const dir = freshCopy();
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const demo = seedArticles().map((a) => a.slug);
+
+try {
+  step(`npm start in a fresh copy (${dir}), PORT=${port}`);
+  let platform = await npmStart();
+  await allNarrated(demo.length);
+  const published = await publishOne();
+  await playInBrowser(published);
+  await platform.stop();
+  const before = readState();
+  assert.equal(before.failed, 0, `${before.failed} render job(s) failed`);
+  for (const slug of [...demo, published.slug]) assert.ok(before.audio[slug], `${slug} has no audio`);
+  step(`stopped: ${demo.length + 1} articles narrated by ${before.jobs} jobs, none failed`);
+
+  step("npm start again");
+  platform = await npmStart();
+  await allNarrated(0);
+  const again = await (await fetch(`${base}/v1/articles/${published.slug}/audio`)).json();
+  assert.equal(again.audio_url, published.audio.audio_url, "the published article kept its audio");
+  await platform.stop();
+  const after = readState();
+  assert.equal(after.jobs, before.jobs, "the restart created render jobs");
+  assert.deepEqual(after.audio, before.audio, "the restart changed some article's audio");
+  step("restarted: nothing lost, nothing rendered again");
+
+  const log = readFileSync(path.join(dir, ".wrangler/start.log"), "utf8");
+  const errors = log.split("\n").filter((line) => / 5\d\d /.test(line) || line.includes("SQLITE_BUSY"));
+  assert.deepEqual(errors, [], "the platform's log has 5xx answers or SQLITE_BUSY");
+  step("passed");
+  rmSync(dir, { recursive: true, force: true });
+} catch (err) {
+  console.error(`smoke: FAILED: ${err.message}\nsmoke: the copy and its log are kept in ${dir} (.wrangler/start.log)`);
+  process.exitCode = 1;
+}
+
+/** The files a clone of this checkout has (tracked, and new ones not ignored), with this node_modules. */
+function freshCopy() {
+  const target = mkdtempSync(path.join(tmpdir(), "narration-smoke-"));
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root }).toString().split("\0").filter(Boolean);
+  for (const file of files) {
+    mkdirSync(path.dirname(path.join(target, file)), { recursive: true });
+    cpSync(path.join(root, file), path.join(target, file), { force: true, recursive: false, errorOnExist: false });
+  }
+  symlinkSync(path.join(root, "node_modules"), path.join(target, "node_modules"));
+  // What `npm install` does after installing: the vendored engine and the web's bundles.
+  execFileSync("npm", ["run", "postinstall", "--silent"], { cwd: target, stdio: ["ignore", "ignore", "inherit"] });
+  return target;
+}
+
+/** `npm start` with PORT set, as the README says; resolves once it prints its ready line. */
+function npmStart() {
+  const child = spawn("npm", ["start"], { cwd: dir, env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line within ${READY_MS / 1000} s:\n${output}`)), READY_MS);
+    const take = (chunk) => {
+      output += chunk;
+      if (!output.includes("Ready: ")) return;
+      clearTimeout(timer);
+      resolve({ stop: () => stop(child) });
+    };
+    child.stdout.on("data", take);
+    child.stderr.on("data", take);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+}
+
+/**
+ * Stops `npm start` and everything it started (its process group), as Ctrl-C in the terminal does,
+ * and waits until the port is free: workerd closes its storage as it exits.
+ */
+async function stop(child) {
+  if (child.exitCode === null) {
+    child.removeAllListeners("exit");
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    process.kill(-child.pid, "SIGINT");
+    await exited;
+  }
+  for (let i = 0; i < 100; i++) {
+    const open = await fetch(`${base}/v1/health`).then(() => true, () => false);
+    if (!open) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("the platform still answers after npm start was stopped");
+}
+
+/** Waits until no render job is queued or running and the platform says narration works. */
+async function allNarrated(expected) {
+  for (const until = Date.now() + NARRATED_MS; Date.now() < until; ) {
+    const [health, worker] = await Promise.all([json("/v1/health"), json("/v1/health/worker")]);
+    assert.equal(health.status, "ok", `health: ${health.reasons?.join("; ")}`);
+    if (worker.active_queue === 0) return expected && step(`all ${expected} demo articles narrated`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  throw new Error(`render jobs still queued or running after ${NARRATED_MS / 1000} s`);
+}
+
+/** Publishes one new article through the signed webhook and follows it to a playing MP3. */
+async function publishOne() {
+  const slug = `smoke-${Date.now()}`;
+  const article = {
+    slug,
+    title: "A smoke test narrates this",
+    publisher: "The Smoke Test",
+    vertical: "tech",
+    summary: "One article published the way a publisher's CMS publishes.",
+    body_text: "The smoke test publishes this article through the signed webhook.\n\nIt waits for the narration, then plays it in a browser.",
+    published_at: new Date().toISOString(),
+    url: `https://example.test/${slug}`,
+  };
+  const body = JSON.stringify(article);
+  const res = await fetch(`${base}/v1/webhook/publish`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-legacy-signature": signature(readVars(path.join(dir, ".dev.vars")).PUBLISH_WEBHOOK_SECRET, body) },
+    body,
+  });
+  assert.equal(res.status, 200, `publish answered ${res.status}: ${await res.text()}`);
+  let audio;
+  for (const until = Date.now() + PUBLISHED_MS; Date.now() < until; await new Promise((r) => setTimeout(r, 1000))) {
+    audio = await json(`/v1/articles/${slug}/audio`);
+    assert.notEqual(audio.state, "failed", `the published article's render failed: ${audio.error}`);
+    if (audio.state === "done") break;
+  }
+  assert.equal(audio.state, "done", `the published article was not narrated within ${PUBLISHED_MS / 1000} s`);
+  const mp3 = Buffer.from(await (await fetch(audio.audio_url)).arrayBuffer());
+  const probe = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-show_streams", "-show_format", "-of", "json", "-"], { input: mp3 }).toString());
+  assert.equal(probe.streams[0]?.codec_name, "mp3", "the audio is not an MP3");
+  assert.ok(Number(probe.format.duration) > 2, `the MP3 lasts ${probe.format.duration} s`);
+  const feed = await (await fetch(`${base}/v1/podcasts/service.xml`)).text();
+  assert.ok(feed.includes(`/articles/${slug}`) || feed.includes(slug), "service.xml does not list the published article");
+  step(`published ${slug}: narrated, a ${Number(probe.format.duration).toFixed(1)} s MP3, listed in service.xml`);
+  return { slug, audio };
+}
+
+/** Plays the article on its page in Chromium until its audio has played for a second. */
+async function playInBrowser({ slug }) {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${base}/articles/${slug}`);
+    const audio = page.locator("audio");
+    await audio.evaluate((a) => a.play());
+    await page.waitForFunction(() => document.querySelector("audio").currentTime > 1, undefined, { timeout: 20_000 });
+    assert.equal(await audio.evaluate((a) => a.error), null, "the page's audio element reports an error");
+    step("played on its article page in Chromium");
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The platform's render jobs and each article's audio, read from its local D1 while it is stopped. */
+function readState() {
+  const query = (sql) =>
+    JSON.parse(
+      execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--json", "--command", sql], { cwd: dir, env: { ...process.env, CI: "true" } }).toString(),
+    )[0].results;
+  const [{ jobs, failed }] = query("SELECT count(*) AS jobs, sum(state = 'failed') AS failed FROM render_jobs");
+  const audio = Object.fromEntries(query("SELECT slug, audio_key FROM articles").map((r) => [r.slug, r.audio_key]));
+  return { jobs, failed: failed ?? 0, audio };
+}
+
+async function json(pathname) {
+  const res = await fetch(`${base}${pathname}`);
+  assert.ok(res.ok, `${pathname} answered ${res.status}`);
+  return res.json();
+}

@@ -1,0 +1,159 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { WorkerEntrypoint } from "cloudflare:workers";
+import { ACTIVE_JOB_STATES, articles, audioObjects, database, isActiveJob, listeners, renderJobs } from "../db/index";
+import { narratedText } from "../kernel/article-text";
+import type { ClaimedJob, JobOutcome, LazyFormat, RenderStoreRpc, StoredAudio } from "../kernel/render-contract";
+
+type StoreEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE">;
+
+/**
+ * The render Worker's only way to D1, R2 and the render gates (kernel/render-contract.ts
+ * RenderStoreRpc): bound there as STORE. The render Worker holds no storage binding of its own, so
+ * that on one machine its `wrangler dev` process never writes the SQLite files this process owns
+ * (two processes on one file fail with SQLITE_BUSY under concurrent writes).
+ */
+export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc {
+  claimJob(jobId: string) {
+    return claimJob(this.env, jobId);
+  }
+
+  completeJob(claim: ClaimedJob, outcome: JobOutcome) {
+    return completeJob(this.env, claim, outcome);
+  }
+
+  retryJob(jobId: string, error: string) {
+    return retryJob(this.env, jobId, error);
+  }
+
+  failJob(jobId: string, error: string) {
+    return failJob(this.env, jobId, error);
+  }
+
+  findAudio(keys: string[]) {
+    return findAudio(this.env, keys);
+  }
+
+  recordAudio(audio: StoredAudio) {
+    return recordAudio(this.env, audio);
+  }
+
+  recordEncoding(key: string, format: LazyFormat, bytes: number) {
+    return recordEncoding(this.env, key, format, bytes);
+  }
+
+  putObject(path: string, body: ReadableStream<Uint8Array>, length: number, contentType?: string) {
+    return putObject(this.env, path, body, length, contentType);
+  }
+
+  objectSizes(paths: string[]) {
+    return objectSizes(this.env, paths);
+  }
+
+  readObject(path: string) {
+    return readObject(this.env, path);
+  }
+}
+
+async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null> {
+  const db = database(env);
+  const job = await db.select().from(renderJobs).where(eq(renderJobs.id, jobId)).get();
+  if (!job) {
+    console.warn(`render job ${jobId} not found: acked`);
+    return null;
+  }
+  if (!isActiveJob(job.state)) return null;
+  const article = job.articleId === null ? undefined : await db.select().from(articles).where(eq(articles.id, job.articleId)).get();
+  const text = article ? narratedText(article) : job.text;
+  if (!text) throw new Error("job has neither an article nor text");
+  await db
+    .update(renderJobs)
+    .set({ state: "running", attempts: job.attempts + 1, startedAt: new Date() })
+    .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ACTIVE_JOB_STATES)));
+  return { jobId, text, voice: job.voice ?? article?.voice ?? undefined, contentHash: article?.contentHash ?? null };
+}
+
+async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesisMs, encodingMs }: JobOutcome): Promise<void> {
+  const db = database(env);
+  const job = await db.select().from(renderJobs).where(eq(renderJobs.id, claim.jobId)).get();
+  if (!job) return;
+  const markDone = db
+    .update(renderJobs)
+    .set({ state: "done", audioKey: result.key, provider: result.provider, voice: result.voice, error: null, finishedAt: new Date(), synthesisMs, encodingMs })
+    .where(and(eq(renderJobs.id, job.id), eq(renderJobs.state, "running")));
+  // The article takes the audio only if its text is still the one rendered (a re-publish may have changed it).
+  const setArticleAudio =
+    job.articleId !== null && claim.contentHash !== null
+      ? [
+          db
+            .update(articles)
+            .set({ audioKey: result.key, listenSeconds: Math.round(result.duration_seconds) })
+            .where(and(eq(articles.id, job.articleId), eq(articles.contentHash, claim.contentHash))),
+        ]
+      : [];
+  // A pre-warm render done is the listener's first render (pre-warm skips listeners who have one).
+  const markWarmed = job.warmListenerId
+    ? [
+        db
+          .update(listeners)
+          .set({ firstRenderDoneAt: new Date() })
+          .where(and(eq(listeners.id, job.warmListenerId), isNull(listeners.firstRenderDoneAt))),
+      ]
+    : [];
+  await db.batch([markDone, ...setArticleAudio, ...markWarmed]);
+  await releaseSlot(env, job.listenerId, job.id);
+}
+
+async function retryJob(env: StoreEnv, jobId: string, error: string): Promise<void> {
+  await database(env)
+    .update(renderJobs)
+    .set({ state: "queued", error })
+    .where(and(eq(renderJobs.id, jobId), eq(renderJobs.state, "running")));
+}
+
+async function failJob(env: StoreEnv, jobId: string, error: string): Promise<void> {
+  const db = database(env);
+  const job = await db.select().from(renderJobs).where(eq(renderJobs.id, jobId)).get();
+  if (!job || !isActiveJob(job.state)) return;
+  await db
+    .update(renderJobs)
+    .set({ state: "failed", error: job.error ?? error, finishedAt: new Date() })
+    .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ACTIVE_JOB_STATES)));
+  await releaseSlot(env, job.listenerId, jobId);
+}
+
+async function releaseSlot(env: StoreEnv, listenerId: number | null, jobId: string): Promise<void> {
+  if (listenerId === null) return;
+  await env.RENDER_GATE.getByName(String(listenerId)).release(jobId);
+}
+
+async function findAudio(env: StoreEnv, keys: string[]): Promise<StoredAudio[]> {
+  if (keys.length === 0) return [];
+  const rows = await database(env).select().from(audioObjects).where(inArray(audioObjects.key, keys));
+  return rows.map(({ createdAt: _, ...row }) => row);
+}
+
+async function recordAudio(env: StoreEnv, audio: StoredAudio): Promise<void> {
+  await database(env).insert(audioObjects).values(audio).onConflictDoNothing();
+}
+
+async function recordEncoding(env: StoreEnv, key: string, format: LazyFormat, bytes: number): Promise<void> {
+  await database(env)
+    .update(audioObjects)
+    .set(format === "opus" ? { opusBytes: bytes } : { wavBytes: bytes })
+    .where(eq(audioObjects.key, key));
+}
+
+async function putObject(env: StoreEnv, path: string, body: ReadableStream<Uint8Array>, length: number, contentType?: string): Promise<void> {
+  // A stream that crossed a service binding has no known length; R2 needs one.
+  const { readable, writable } = new FixedLengthStream(length);
+  await Promise.all([body.pipeTo(writable), env.AUDIO.put(path, readable, contentType ? { httpMetadata: { contentType } } : undefined)]);
+}
+
+async function objectSizes(env: StoreEnv, paths: string[]): Promise<(number | null)[]> {
+  const heads = await Promise.all(paths.map((p) => env.AUDIO.head(p)));
+  return heads.map((h) => h?.size ?? null);
+}
+
+async function readObject(env: StoreEnv, path: string): Promise<ReadableStream<Uint8Array> | null> {
+  return (await env.AUDIO.get(path))?.body ?? null;
+}
