@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { methodsOf } from "../workers/core/route";
 import { MAX_BODY_BYTES, MAX_FORM_BYTES } from "../workers/core/validate";
+import { INTAKE_CONFIRM_PATH } from "../workers/kernel/intake-address";
 import { OAUTH_PATHS } from "../workers/kernel/oauth/server";
 import { routes } from "../workers/router";
 import { LISTEN_PAGES } from "../workers/web/listen/pages";
@@ -79,6 +80,7 @@ const formPaths = [
   SIGN_IN_PATHS.confirm,
   SIGN_IN_PATHS.signOut,
   OAUTH_PATHS.authorize,
+  INTAKE_CONFIRM_PATH,
   OAUTH_PATHS.token,
   OAUTH_PATHS.register,
 ];

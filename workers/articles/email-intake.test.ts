@@ -33,7 +33,7 @@ describe("e-mail intake", () => {
   });
 
   it("stores a forward-as-attachment (message/rfc822) matched by the sender's address", async () => {
-    const { listener } = await addListener({ intakeListenerEmail: "ana@example.org" });
+    const { listener } = await addListener({ intakeListenerEmail: "ana@example.org", intakeEmailConfirmedAt: new Date() });
     const outcome = await receiveEmail(inbound(attachmentForward, "ana@example.org", "intake@narration.example"), env);
     expect(outcome.status).toBe("added");
     const row = await database(env).query.articles.findFirst({ where: eq(articles.ownerListenerId, listener.id) });

@@ -76,8 +76,11 @@ async function forwardedContent(raw: InboundEmail["raw"]): Promise<Omit<Forwarde
 /**
  * The Worker's e-mail handler: a listener forwards an article to the intake address. The
  * listener is the one whose intake_listener_email is the recipient (a per-listener intake
- * address) or, failing that, the envelope sender (the listener's own mailbox; Email Routing has
- * already checked SPF/DMARC for it). Unknown addresses are rejected back to the sender.
+ * address: mail reaches this handler only at the service's own domain, so whoever sends there
+ * means that listener) or, failing that, the envelope sender (the listener's own mailbox; Email
+ * Routing has already checked SPF/DMARC for it), provided that mailbox confirmed it belongs to the
+ * listener (kernel/intake-address.ts): anyone can name someone else's address. Unknown addresses
+ * are rejected back to the sender.
  */
 export async function receiveEmail(message: InboundEmail, env: Pick<Env, "DB">): Promise<IntakeOutcome> {
   const db = database(env);
@@ -85,7 +88,8 @@ export async function receiveEmail(message: InboundEmail, env: Pick<Env, "DB">):
   const from = message.from.toLowerCase();
   // Stored lower-cased (the Email schema of PATCH /v1/listeners/{token}), so the unique index answers.
   const candidates = await db.query.listeners.findMany({ where: inArray(listeners.intakeListenerEmail, [to, from]) });
-  const listener = candidates.find((l) => l.intakeListenerEmail === to) ?? candidates.find((l) => l.intakeListenerEmail === from);
+  const listener =
+    candidates.find((l) => l.intakeListenerEmail === to) ?? candidates.find((l) => l.intakeListenerEmail === from && l.intakeEmailConfirmedAt !== null);
   if (!listener) {
     const reason = "no listener uses this intake address";
     message.setReject(reason);

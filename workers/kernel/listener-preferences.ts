@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { ApiError } from "../core/errors";
 import { database, listeners } from "../db";
 import { nowMs } from "../db/tables/columns";
@@ -12,9 +12,13 @@ export type PreferenceChanges = Partial<
 /** Writes `changes` (already validated) in one update and returns the listener after it; nothing to change reads it back as is. */
 export async function savePreferences(env: Pick<Env, "DB">, listener: Listener, changes: PreferenceChanges): Promise<Listener> {
   if (Object.keys(changes).length === 0) return listener;
+  const address = changes.intakeListenerEmail;
+  // A new intake address is unproven until its mailbox confirms it (kernel/intake-address.ts). Decided
+  // in the update itself (SET reads the row as it was), so a racing change cannot keep a stale proof.
+  const proof = address === undefined ? {} : { intakeEmailConfirmedAt: sql`case when ${listeners.intakeListenerEmail} is ${address} then ${listeners.intakeEmailConfirmedAt} end` };
   const [updated] = await database(env)
     .update(listeners)
-    .set({ ...changes, updatedAt: nowMs })
+    .set({ ...changes, ...proof, updatedAt: nowMs })
     .where(eq(listeners.id, listener.id))
     .returning()
     .catch((err: unknown) => {

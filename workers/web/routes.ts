@@ -1,10 +1,12 @@
 import { ApiError } from "../core/errors";
 import { enforceRateLimit } from "../core/rate-limit";
+import { INTAKE_CONFIRM_PATH } from "../kernel/intake-address";
 import { OAUTH_PATHS } from "../kernel/oauth/server";
 import { articlePage } from "./article-page";
 import { answerConsent, authorizePage } from "./authorize";
 import { embedPage } from "./embed";
 import { homePage } from "./home";
+import { confirmIntake, intakeConfirmPage } from "./intake-confirm";
 import { LISTEN_PAGES } from "./listen/pages";
 import { oembed, OEMBED_PATH } from "./oembed";
 import { escapeHtml, htmlPage } from "./page";
@@ -27,6 +29,8 @@ const PAGES: Record<string, Page> = {
   [`GET ${SIGN_IN_PATHS.confirm}`]: (request, env) => confirmPage(new URL(request.url), env),
   [`POST ${SIGN_IN_PATHS.confirm}`]: confirmSignIn,
   [`POST ${SIGN_IN_PATHS.signOut}`]: signOut,
+  [`GET ${INTAKE_CONFIRM_PATH}`]: (request) => intakeConfirmPage(new URL(request.url)),
+  [`POST ${INTAKE_CONFIRM_PATH}`]: confirmIntake,
   ...LISTEN_PAGES,
 };
 

@@ -1,7 +1,8 @@
 import { index, integer, sqliteTable, text, primaryKey } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
 
-export const MAGIC_SCOPES = ["listener", "admin"] as const;
+/** listener and admin: sign-in secrets; intake: the proof that a listener owns the mailbox of their intake address. */
+export const MAGIC_SCOPES = ["listener", "admin", "intake"] as const;
 /** Listener plans: free listens through agents with a sponsor pre-roll; plus and pro get bare audio. */
 export const PLANS = ["free", "plus", "pro"] as const;
 
@@ -25,6 +26,8 @@ export const listeners = sqliteTable(
     plan: text("plan", { enum: PLANS }).notNull().default("free"),
     timezone: text("timezone").notNull().default("UTC"),
     intakeListenerEmail: text("intake_listener_email").unique(),
+    /** When the intake address's mailbox confirmed it (a mailed single-use link); null until then. */
+    intakeEmailConfirmedAt: integer("intake_email_confirmed_at", { mode: "timestamp_ms" }),
     /** JSON array of numbers: the taste vector for personalized ranking. */
     tasteVector: text("taste_vector", { mode: "json" }).$type<number[]>(),
     active: integer("active", { mode: "boolean" }).notNull().default(true),

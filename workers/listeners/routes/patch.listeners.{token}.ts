@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
+import { mailIntakeConfirmation } from "../../kernel/intake-address";
 import { savePreferences, type PreferenceChanges } from "../../kernel/listener-preferences";
 import { ListenerPreferencesView, preferencesView } from "../preferences";
 import { Email, TimeZone, TOKEN_NOT_FOUND, TokenParams, VerticalList, VerticalSlug } from "../../kernel/fields";
@@ -22,6 +23,9 @@ export const patchPreferences = route({
   path: "/v1/listeners/:token",
   tag: "listeners",
   summary: "Change a listener's preferences; only the fields present change",
+  description:
+    "A new intake_listener_email is unconfirmed: a single-use link is mailed to it, and mail from that address " +
+    "becomes the listener's article only once the link is opened (intake_listener_email_confirmed).",
   auth: "listener_token",
   params: TokenParams,
   body: ListenerPreferences,
@@ -30,7 +34,7 @@ export const patchPreferences = route({
     404: TOKEN_NOT_FOUND,
     409: { description: "The intake e-mail belongs to another listener" },
   },
-  async handle({ listener, env, body }) {
+  async handle({ listener, env, ctx, body }) {
     const set: PreferenceChanges = {};
     if (body.verticals !== undefined) set.verticals = body.verticals;
     if (body.preferred_vertical !== undefined) set.preferredVertical = body.preferred_vertical;
@@ -39,6 +43,7 @@ export const patchPreferences = route({
     if (body.intake_listener_email !== undefined) set.intakeListenerEmail = body.intake_listener_email;
     if (body.active !== undefined) set.active = body.active;
     const updated = await savePreferences(env, listener, set);
+    if (body.intake_listener_email) ctx.waitUntil(mailIntakeConfirmation(env, updated));
     return Response.json(preferencesView(updated), { headers: { "Cache-Control": "no-store" } });
   },
 });
