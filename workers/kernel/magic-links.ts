@@ -56,24 +56,37 @@ export type Redeemed =
   | { ok: true; email: string; listenerId: number | null }
   | { ok: false; reason: RedeemFailure };
 
-/** Stores a new secret for `email` in `scope` and returns it; the caller mails it. */
+/**
+ * The lookup hash of a secret. A secret bound to the browser that asked for it (`binding`, that
+ * browser's cookie: workers/web/sign-in.ts) is stored under the hash of both together, so the secret
+ * alone finds nothing, wherever it is presented: another browser, or the API exchange.
+ */
+function lookupHash(secret: string, binding?: string): Promise<string> {
+  return sha256Hex(binding === undefined ? secret : `${secret}.${binding}`);
+}
+
+/** Stores a new secret for `email` in `scope` (bound to `binding` when given) and returns it; the caller mails it. */
 export async function issueMagicToken(
   env: Pick<Env, "DB">,
   scope: MagicScope,
   email: string,
   listenerId: number | null,
+  binding?: string,
 ): Promise<string> {
   const secret = randomToken(32);
   await database(env)
     .insert(magicTokens)
-    .values({ tokenHash: await sha256Hex(secret), scope, email, listenerId, expiresAt: new Date(Date.now() + MAGIC_LINK_TTL_MS) });
+    .values({ tokenHash: await lookupHash(secret, binding), scope, email, listenerId, expiresAt: new Date(Date.now() + MAGIC_LINK_TTL_MS) });
   return secret;
 }
 
-/** Marks the secret used if it is in `scope`, unused and unexpired; one conditional write, so it is single use under concurrency. */
-export async function redeemMagicToken(env: Pick<Env, "DB">, secret: string, scope: MagicScope): Promise<Redeemed> {
+/**
+ * Marks the secret used if it is in `scope`, unused and unexpired, and was bound to `binding` (or to
+ * nothing, when none is given); one conditional write, so it is single use under concurrency.
+ */
+export async function redeemMagicToken(env: Pick<Env, "DB">, secret: string, scope: MagicScope, binding?: string): Promise<Redeemed> {
   const db = database(env);
-  const hash = await sha256Hex(secret);
+  const hash = await lookupHash(secret, binding);
   const now = new Date();
   const [row] = await db
     .update(magicTokens)
@@ -117,30 +130,34 @@ function magicLinkMessage(scope: MagicScope, to: string, secret: string, link: s
 }
 
 /**
+ * Where a mailed secret leads: `landing` builds the link from the secret, and `binding` ties the
+ * secret to the browser that asked (the web front-end's own sign-in passes both).
+ */
+export interface MagicLanding {
+  landing: (secret: string) => string;
+  binding?: string;
+}
+
+/**
  * Issues a secret and mails it, when mail is configured (README "Rules" 4: no provider, no mail and
  * no secret). A refused send is logged by reason only: the address and the secret stay out of logs.
- * `landing` builds the link from the secret (the web front-end's own sign-in passes its page).
+ * Without `to`, the link is the sign-in page that exchanges the secret (workers/web/static/magic.html).
  */
-export async function mailMagicLink(
-  env: Env,
-  scope: MagicScope,
-  email: string,
-  listenerId: number | null,
-  landing: (secret: string) => string = (secret) => magicPageLink(env, scope, secret),
-): Promise<void> {
+export async function mailMagicLink(env: Env, scope: MagicScope, email: string, listenerId: number | null, to?: MagicLanding): Promise<void> {
   const mail = mailer(env);
   if (!mail) return;
-  const secret = await issueMagicToken(env, scope, email, listenerId);
-  const sent = await mail.send(magicLinkMessage(scope, email, secret, landing(secret)));
+  const secret = await issueMagicToken(env, scope, email, listenerId, to?.binding);
+  const link = to ? to.landing(secret) : magicPageLink(env, scope, secret);
+  const sent = await mail.send(magicLinkMessage(scope, email, secret, link));
   if (!sent.ok) console.warn(`${scope} magic link not delivered: ${sent.reason}`);
 }
 
 /**
  * Mails a listener sign-in link to `email` when it has a subscription, and nothing otherwise. Callers
  * run it after their answer (ctx.waitUntil), so neither the answer nor its timing tells whether the
- * address is subscribed. `landing` as for mailMagicLink.
+ * address is subscribed. `to` as for mailMagicLink.
  */
-export async function mailListenerSignIn(env: Env, email: string, landing?: (secret: string) => string): Promise<void> {
+export async function mailListenerSignIn(env: Env, email: string, to?: MagicLanding): Promise<void> {
   const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.email, email) });
-  if (listener) await mailMagicLink(env, "listener", email, listener.id, landing);
+  if (listener) await mailMagicLink(env, "listener", email, listener.id, to);
 }

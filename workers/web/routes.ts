@@ -26,7 +26,7 @@ const PAGES: Record<string, Page> = {
   [`POST ${OAUTH_PATHS.authorize}`]: answerConsent,
   [`GET ${SIGN_IN_PATHS.request}`]: (request, env) => signInPage(safeNext(new URL(request.url).searchParams.get("next"), env)),
   [`POST ${SIGN_IN_PATHS.request}`]: requestSignIn,
-  [`GET ${SIGN_IN_PATHS.confirm}`]: (request, env) => confirmPage(new URL(request.url), env),
+  [`GET ${SIGN_IN_PATHS.confirm}`]: confirmPage,
   [`POST ${SIGN_IN_PATHS.confirm}`]: confirmSignIn,
   [`POST ${SIGN_IN_PATHS.signOut}`]: signOut,
   [`GET ${INTAKE_CONFIRM_PATH}`]: (request) => intakeConfirmPage(new URL(request.url)),

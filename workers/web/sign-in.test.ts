@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { magicOf, subscribeVia, waitForOutbox } from "../../test/support/listeners";
+import { magicOf, readOutbox, subscribeVia, waitForOutbox } from "../../test/support/listeners";
 import { Browser, hiddenField } from "../../test/support/oauth-agent";
-import { call } from "../../test/support/client";
+import { call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 
 /** Attacks on the web sign-in (workers/web/sign-in.ts). */
@@ -53,5 +53,67 @@ describe("sign-in redirect (next)", () => {
   it("keeps a path on the site, with its query", async () => {
     const res = await call(`${WEB.origin}/sign-in?next=${encodeURIComponent("/oauth/authorize?client_id=a&state=b")}`);
     expect(hiddenField(await res.text(), "next")).toBe("/oauth/authorize?client_id=a&state=b");
+  });
+});
+
+/** A browser that asked for a sign-in link for `email`, and the mailed link. */
+async function askForLink(email: string, browser = new Browser()) {
+  const before = (await readOutbox()).length;
+  expect((await browser.post("/sign-in", { email, next: "/listen" })).status).toBe(200);
+  const [mail] = await waitForOutbox(before + 1);
+  expect(mail.to).toBe(email);
+  return { browser, link: new URL(/https:\/\/web\.test\/sign-in\/confirm\?\S+/.exec(mail.text)![0]), magic: magicOf(mail) };
+}
+
+describe("a sign-in link is bound to the browser that asked for it", () => {
+  it("signs in no other browser that presses it, and still works where it was asked for", async () => {
+    await subscribeVia("owner@example.test");
+    const owner = await askForLink("owner@example.test");
+    const thief = new Browser();
+    const page = await thief.get(owner.link);
+    expect(page.status).toBe(403);
+    const html = await page.text();
+    expect(html).not.toContain(owner.magic);
+    expect(html).toContain('href="/sign-in?next=%2Flisten"');
+    const pressed = await thief.post("/sign-in/confirm", { magic: owner.magic, next: "/listen" });
+    expect(pressed.status).toBe(403);
+    expect(thief.cookies.has("__Host-session")).toBe(false);
+    // A browser that asked for a link of its own holds a binding, but not this link's.
+    await subscribeVia("thief@example.test");
+    await askForLink("thief@example.test", thief);
+    expect((await thief.post("/sign-in/confirm", { magic: owner.magic, next: "/listen" })).status).toBe(404);
+    expect(thief.cookies.has("__Host-session")).toBe(false);
+
+    const done = await owner.browser.post("/sign-in/confirm", { magic: owner.magic, next: "/listen" });
+    expect(done.status).toBe(303);
+    expect(owner.browser.cookies.has("__Host-session")).toBe(true);
+  });
+
+  it("does not sign a victim's browser into the attacker's account with the attacker's link (login CSRF)", async () => {
+    await subscribeVia("attacker@example.test");
+    const attacker = await askForLink("attacker@example.test");
+    const victim = new Browser();
+    expect((await victim.get(attacker.link)).status).toBe(403);
+    expect((await victim.post("/sign-in/confirm", { magic: attacker.magic, next: "/listen" })).status).toBe(403);
+    expect(victim.cookies.has("__Host-session")).toBe(false);
+  });
+
+  it("is refused by the API exchange: the secret alone is not the credential", async () => {
+    await subscribeVia("api@example.test");
+    const { magic } = await askForLink("api@example.test");
+    const res = await call("/v1/auth/listener-magic-link/exchange", jsonBody("POST", { magic }));
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toMatch(/"token"/);
+  });
+
+  it("lets a reader on another device ask again there and sign in", async () => {
+    await subscribeVia("phone@example.test");
+    const laptop = await askForLink("phone@example.test");
+    const phone = new Browser();
+    expect((await phone.get(laptop.link)).status).toBe(403);
+    const again = await askForLink("phone@example.test", phone);
+    expect((await phone.get(again.link)).status).toBe(200);
+    expect((await phone.post("/sign-in/confirm", { magic: again.magic, next: "/listen" })).status).toBe(303);
+    expect(phone.cookies.has("__Host-session")).toBe(true);
   });
 });

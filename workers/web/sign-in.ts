@@ -1,9 +1,10 @@
 import * as v from "valibot";
 import { webUrl } from "../core/config";
+import { randomToken } from "../core/crypto";
 import { mailListenerSignIn, MAGIC_LINK_TTL_MS, redeemMagicToken } from "../kernel/magic-links";
 import { Email } from "../kernel/fields";
 import { escapeHtml, formFields, hiddenInputs, htmlPage, seeOther } from "./page";
-import { csrfMatches, currentSession, endSession, fromOwnOrigin, startSession } from "../kernel/web-session";
+import { csrfMatches, currentSession, endSession, fromOwnOrigin, readCookie, startSession } from "../kernel/web-session";
 
 /**
  * Sign-in to the web front-end by e-mail magic link (the listener magic links of README Rules 7,
@@ -50,12 +51,53 @@ function refused(): Response {
 }
 
 /**
- * Mails a sign-in link returning to `next` when `email` has a subscription. Looked up and sent after
- * the answer (ctx.waitUntil), so the answer's timing says nothing about the address.
+ * The cookie that binds a mailed sign-in link to the browser that asked for it: the link's secret is
+ * stored under the hash of the secret and this cookie together (kernel/magic-links.ts), so the
+ * confirm page signs in that browser only. Unbound, a link that leaked, or one an attacker asked for
+ * their own account and handed to a victim (login CSRF), signed in whoever pressed it. `__Host-`,
+ * HttpOnly and SameSite=Lax as the session cookie (kernel/web-session.ts), living as long as a link.
+ *
+ * A link opened in another browser is refused with a page that says to open it where it was asked
+ * for, or to ask for a new link in this browser. Chosen over a confirm button that shows the address:
+ * such a button still signs in whoever holds a leaked link, and a victim may press it for an
+ * attacker's address, while the refusal costs the mail-read-on-the-phone case one more mail, asked for
+ * from the phone.
  */
-export function mailSignInLink(env: Env, ctx: ExecutionContext, email: string, next: string): void {
+const BINDING_COOKIE = "__Host-sign-in";
+const BINDING_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+function bindingOf(request: Request): string | undefined {
+  const value = readCookie(request, BINDING_COOKIE);
+  return value && BINDING_VALUE.test(value) ? value : undefined;
+}
+
+/**
+ * The binding of the browser asking for a link (its own, so its earlier links keep working, else a
+ * new one) and the Set-Cookie that keeps it for a link's lifetime.
+ */
+export function browserBinding(request: Request): { binding: string; setCookie: string } {
+  const binding = bindingOf(request) ?? randomToken(32);
+  return { binding, setCookie: `${BINDING_COOKIE}=${binding}; Path=/; Max-Age=${MAGIC_LINK_TTL_MS / 1000}; HttpOnly; Secure; SameSite=Lax` };
+}
+
+/**
+ * Mails a sign-in link returning to `next`, bound to `binding`, when `email` has a subscription.
+ * Looked up and sent after the answer (ctx.waitUntil), so the answer's timing says nothing about the address.
+ */
+export function mailSignInLink(env: Env, ctx: ExecutionContext, email: string, next: string, binding: string): void {
   const landing = (secret: string) => `${webUrl(env)}${SIGN_IN_PATHS.confirm}?${new URLSearchParams({ magic: secret, next })}`;
-  ctx.waitUntil(mailListenerSignIn(env, email, landing));
+  ctx.waitUntil(mailListenerSignIn(env, email, { landing, binding }));
+}
+
+/** The answer to a link opened in a browser that did not ask for it (see BINDING_COOKIE). */
+function otherBrowser(next: string, status: number): Response {
+  const again = `${SIGN_IN_PATHS.request}?${new URLSearchParams({ next })}`;
+  return htmlPage(
+    "Open the link where you asked for it",
+    `<p>A sign-in link works only in the browser where it was asked for. Open it there, or
+<a href="${escapeHtml(again)}">ask for a new link in this browser</a>.</p>`,
+    { status },
+  );
 }
 
 /** POST /sign-in: mails a link when the address has a subscription; the answer is the same either way (no account enumeration). */
@@ -65,18 +107,22 @@ export async function requestSignIn(request: Request, env: Env, ctx: ExecutionCo
   const next = safeNext(field("next"), env);
   const email = v.safeParse(Email, field("email"));
   if (!email.success) return htmlPage("Sign in", `<p>That is not an e-mail address.</p><p><a href="${escapeHtml(next)}">Try again</a></p>`, { status: 422 });
-  mailSignInLink(env, ctx, email.output, next);
+  const { binding, setCookie } = browserBinding(request);
+  mailSignInLink(env, ctx, email.output, next, binding);
   return htmlPage(
     "Check your mail",
     `<p>If <strong>${escapeHtml(email.output)}</strong> has a subscription, a sign-in link is on its way.
-It works once and expires in ${MAGIC_LINK_TTL_MS / 60_000} minutes.</p>`,
+It works once, in this browser, and expires in ${MAGIC_LINK_TTL_MS / 60_000} minutes.</p>`,
+    { headers: { "Set-Cookie": setCookie } },
   );
 }
 
-/** GET /sign-in/confirm: the mailed link lands here and asks for one click. */
-export function confirmPage(url: URL, env: Env): Response {
+/** GET /sign-in/confirm: the mailed link lands here and asks for one click, in the browser that asked for it. */
+export function confirmPage(request: Request, env: Env): Response {
+  const url = new URL(request.url);
   const magic = url.searchParams.get("magic") ?? "";
   const next = safeNext(url.searchParams.get("next"), env);
+  if (!bindingOf(request)) return otherBrowser(next, 403);
   return htmlPage(
     "Sign in",
     `<form method="post" action="${SIGN_IN_PATHS.confirm}">${hiddenInputs({ magic, next })}
@@ -89,7 +135,11 @@ export async function confirmSignIn(request: Request, env: Env): Promise<Respons
   if (!fromOwnOrigin(request, env)) return refused();
   const field = await formFields(request);
   const next = safeNext(field("next"), env);
-  const redeemed = await redeemMagicToken(env, field("magic"), "listener");
+  const binding = bindingOf(request);
+  if (!binding) return otherBrowser(next, 403);
+  const redeemed = await redeemMagicToken(env, field("magic"), "listener", binding);
+  // Unknown under this browser's binding: another browser's link, or no link at all.
+  if (!redeemed.ok && redeemed.reason === "unknown") return otherBrowser(next, 404);
   if (!redeemed.ok || redeemed.listenerId === null) {
     const gone = !redeemed.ok && (redeemed.reason === "used" || redeemed.reason === "expired");
     return htmlPage(

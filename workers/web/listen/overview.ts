@@ -5,7 +5,7 @@ import { savePreferences } from "../../kernel/listener-preferences";
 import { LISTENER_VERTICALS } from "../../kernel/verticals";
 import { fromOwnOrigin } from "../../kernel/web-session";
 import { escapeHtml, formValues, hiddenInputs, seeOther } from "../page";
-import { mailSignInLink, SIGN_IN_PATHS } from "../sign-in";
+import { browserBinding, mailSignInLink, SIGN_IN_PATHS } from "../sign-in";
 import { guardWrite, refusedWrite, signedIn, type SignedIn } from "./guard";
 import { listenPage } from "./layout";
 import { noticeOf, withNotice } from "./notices";
@@ -97,13 +97,15 @@ export async function subscribePage(request: Request, env: Env, ctx: ExecutionCo
   const input = v.safeParse(SubscribeForm, { email: values("email")[0] ?? "", verticals: values("verticals") });
   if (!input.success) return refusedWrite(env, LISTEN_PATHS.home, "Give an e-mail address and choose topics from the list.", 422);
   await subscribe(env, input.output.email, input.output.verticals);
-  mailSignInLink(env, ctx, input.output.email, LISTEN_PATHS.home);
+  const { binding, setCookie } = browserBinding(request);
+  mailSignInLink(env, ctx, input.output.email, LISTEN_PATHS.home, binding);
   return listenPage(
     env,
     LISTEN_PATHS.subscribe,
     "Check your mail",
     null,
-    `<p>We mailed a sign-in link to <strong>${escapeHtml(input.output.email)}</strong>. Open it to see your private feed and choose what you hear.</p>`,
+    `<p>We mailed a sign-in link to <strong>${escapeHtml(input.output.email)}</strong>. Open it in this browser to see your private feed and choose what you hear.</p>`,
+    { headers: { "Set-Cookie": setCookie } },
   );
 }
 
