@@ -2,13 +2,15 @@ import type { Network, PaymentRequired, PaymentRequirements, ResourceInfo } from
 import { getDefaultAsset } from "@x402/evm";
 import { baseUrl, config } from "../../core/config";
 import { ApiError } from "../../core/errors";
+import { isLocalOrigin } from "./deploy-guard";
 
 /** x402 protocol version 2 (x402-specification-v2.md); version 1 payloads are refused. */
 export const X402_VERSION = 2;
 
 /**
- * How long a signed authorization stays valid. It must outlive the slowest paid call (a render), since
- * settlement comes after the work and the facilitator refuses an authorization within 6 s of its end.
+ * How long a signed authorization stays valid: x402 clients sign validBefore = now + maxTimeoutSeconds.
+ * Well above the 51 s a paid call needs (pay.ts MIN_VALIDITY_SECONDS), so a client whose clock lags
+ * ours by minutes still pays.
  */
 export const MAX_TIMEOUT_SECONDS = 300;
 
@@ -21,10 +23,37 @@ export interface X402Settings {
   asset: { address: string; name: string; version: string; decimals: number };
 }
 
-/** The checked x402 settings; 503 when no pay-to address is configured or the network has no USDC. */
+const settled = new WeakMap<object, X402Settings | ApiError>();
+
+/**
+ * The checked x402 settings, worked out once per isolate; 503 when no pay-to address is configured, the
+ * network has no USDC, or the local facilitator would take payments from the public.
+ */
 export function x402Settings(env: object): X402Settings {
-  const { X402_NETWORK, X402_PAY_TO, X402_FACILITATOR_URL } = config(env);
+  let settings = settled.get(env);
+  if (!settings) {
+    try {
+      settings = checkSettings(env);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      settings = err;
+    }
+    settled.set(env, settings);
+  }
+  if (settings instanceof ApiError) throw settings;
+  return settings;
+}
+
+function checkSettings(env: object): X402Settings {
+  const { BASE_URL, X402_NETWORK, X402_PAY_TO, X402_FACILITATOR_URL } = config(env);
   if (!X402_PAY_TO) throw new ApiError("unavailable", "paid tools are not configured (X402_PAY_TO)");
+  // The local facilitator moves no money: facing anyone but this machine, every paid call would be booked unpaid.
+  if (X402_FACILITATOR_URL === "local" && !isLocalOrigin(BASE_URL)) {
+    throw new ApiError(
+      "unavailable",
+      `paid tools are off: X402_FACILITATOR_URL is local, which moves no money, and BASE_URL ${new URL(BASE_URL).host} is not this machine; the operator must set a real facilitator`,
+    );
+  }
   const network = X402_NETWORK as Network;
   let usdc;
   try {
