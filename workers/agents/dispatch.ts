@@ -1,7 +1,7 @@
 import type { PaymentRequired, ResourceInfo } from "@x402/core/types";
 import { requireScope } from "../kernel/oauth/bearer";
 import { type Caller, walletCaller } from "./caller";
-import { invoke } from "./invoke";
+import { perform, spendBudget } from "./invoke";
 import type { Tool } from "./tools";
 import { audioQuote } from "./tools/get_audio_url";
 import { isPaidTool, type PaidTool, type PriceState } from "./x402/prices";
@@ -69,16 +69,22 @@ export async function paidTerms(tool: PaidTool, input: Record<string, unknown>, 
 }
 
 /**
- * The work of a paid call once its payment is verified: the tool runs for the paying wallet
- * (`wallet:<address>`, paid: bare audio, no pre-roll). A tool acting for a listener acts for the
- * subscription the wallet holds, created on its first call; otherwise for the token's listener, if any.
+ * The work of a paid call once its payment is verified (x402/pay.ts PaidCall): the tool runs for the
+ * paying wallet (`wallet:<address>`, paid: bare audio, no pre-roll), whose budget is spent before the
+ * payment settles. A tool acting for a listener acts for the subscription the wallet holds, created on
+ * its first call; otherwise for the token's listener, if any. A read-only tool (MCP annotation
+ * readOnlyHint: a digest) runs before settlement, so a failed one costs nothing; any other (a render,
+ * a subscription) leaves something behind and runs only once the payment is settled.
  */
 export function paidWork(tool: Tool, input: Record<string, unknown>, caller: Caller, env: Env, terms: PaidTerms) {
-  return async ({ payer: address }: { payer: `0x${string}` }) => {
-    const listenerId = tool.actsForListener ? (await walletListener(env, address)).id : caller.listenerId;
-    const paid = walletCaller(caller, address, listenerId, true);
-    const value = await invoke(tool, input, paid, env);
-    return { value, publishers: terms.publishersOf(value), listenerId };
+  return {
+    settle: tool.annotations.readOnlyHint ? ("after_work" as const) : ("before_work" as const),
+    admit: ({ payer }: { payer: `0x${string}` }) => spendBudget(env, walletCaller(caller, payer, null, true), tool),
+    run: async ({ payer }: { payer: `0x${string}` }) => {
+      const listenerId = tool.actsForListener ? (await walletListener(env, payer)).id : caller.listenerId;
+      const value = await perform(tool, input, walletCaller(caller, payer, listenerId, true), env);
+      return { value, publishers: terms.publishersOf(value), listenerId };
+    },
   };
 }
 

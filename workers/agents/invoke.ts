@@ -11,7 +11,7 @@ import type { Tool } from "./tools";
  * tool takes one unit, the digest more (Tool.budgetCost), so it is limited lower and weighs more
  * against the same budget.
  */
-async function spendBudget(env: Env, caller: Caller, tool: Tool): Promise<void> {
+export async function spendBudget(env: Env, caller: Caller, tool: Tool): Promise<void> {
   const limit = config(env).RATE_LIMIT_READ_PER_MINUTE;
   if (limit <= 0) return;
   const refused = await spendUnits(env, caller.agentKey, "agent_tools", limit, tool.budgetCost);
@@ -38,6 +38,14 @@ function checkTier(caller: Caller, tool: Tool): void {
 /** Runs `tool` for `caller` with input its schema already validated: budget, tier, then the tool. */
 export async function invoke<T extends Tool>(tool: T, input: Parameters<T["run"]>[0], caller: Caller, env: Env): Promise<v.InferOutput<T["output"]>> {
   await spendBudget(env, caller, tool);
+  return perform(tool, input, caller, env);
+}
+
+/**
+ * Runs `tool` for a `caller` whose budget was already spent: a paid call spends it before its payment
+ * settles (dispatch.ts paidWork), so that a call over budget is refused uncharged.
+ */
+export function perform<T extends Tool>(tool: T, input: Parameters<T["run"]>[0], caller: Caller, env: Env): Promise<v.InferOutput<T["output"]>> {
   checkTier(caller, tool);
   return tool.run(input, caller, env);
 }

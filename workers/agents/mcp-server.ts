@@ -7,8 +7,9 @@ import { accessOf, actingCaller, paidTerms, paidWork, signIn } from "./dispatch"
 import { invoke } from "./invoke";
 import { standardSchema } from "./json-schema";
 import { TOOLS, type Tool } from "./tools";
-import { paymentRequiredResult, type ToolResult } from "./x402/mcp-transport";
+import { paymentRequiredResult, type ToolResult, withSettlement } from "./x402/mcp-transport";
 import { paidMcpCall } from "./x402/paid-call";
+import { FailedAfterSettlement } from "./x402/pay";
 import { mcpResource } from "./x402/requirements";
 import { SIWX_META } from "./x402/siwx";
 
@@ -36,7 +37,7 @@ async function callTool(env: Env, tool: Tool, args: Record<string, unknown>, res
       state: terms.state,
       listenerId: caller.listenerId,
       meta,
-      run: paidWork(tool, args, caller, env, terms),
+      ...paidWork(tool, args, caller, env, terms),
       render: success,
     });
   }
@@ -52,6 +53,8 @@ async function callTool(env: Env, tool: Tool, args: Record<string, unknown>, res
  * "internal error": messages of surprises (SQL, stack traces) never reach the client.
  */
 function failure(tool: Tool, err: unknown): CallToolResult {
+  // Paid for, then failed: the error, with the settlement that spent the authorization (transports-v2/mcp.md).
+  if (err instanceof FailedAfterSettlement) return withSettlement(failure(tool, err.error) as ToolResult, err.settlement) as CallToolResult;
   if (err instanceof ApiError) {
     return {
       isError: true,

@@ -7,6 +7,7 @@ import { invoke } from "./invoke";
 import type { Tool } from "./tools";
 import { paymentRequiredResponse } from "./x402/http-transport";
 import { paidHttpCall } from "./x402/paid-call";
+import { MIN_VALIDITY_SECONDS } from "./x402/pay";
 import { restResource } from "./x402/requirements";
 import { SIWX_HEADER } from "./x402/siwx";
 
@@ -44,7 +45,7 @@ export async function toolResponse<T extends Tool>(
       description: tool.title,
       state: terms.state,
       listenerId: caller.listenerId,
-      run: paidWork(tool, input, caller, env, terms),
+      ...paidWork(tool, input, caller, env, terms),
       render: json,
     });
   }
@@ -52,6 +53,10 @@ export async function toolResponse<T extends Tool>(
   if (!signed.ok) return paymentRequiredResponse(env, signed.challenge);
   return json(await invoke(tool, input, signed.caller, env));
 }
+
+/** Why a paid operation answers 503 (x402/requirements.ts x402Settings). */
+export const PAID_TOOLS_OFF =
+  "Paid tools are off: no X402_PAY_TO, no USDC on X402_NETWORK, or the local facilitator (it moves no money) at a BASE_URL that is not this machine";
 
 /** The responses every agent operation documents besides its 200 and 422 (`bearer` as for toolResponse). */
 export function toolResponses(tool: Tool, options: { bearer?: boolean } = {}): Record<number, ResponseDoc> {
@@ -65,9 +70,16 @@ export function toolResponses(tool: Tool, options: { bearer?: boolean } = {}): R
   };
   if (tool.tier === "paid") {
     docs[402] = {
-      description: `Paid: an x402 payment (PAYMENT-REQUIRED; retry with PAYMENT-SIGNATURE), or an OAuth token with ${tool.scope}`,
+      description:
+        `Paid: an x402 payment (PAYMENT-REQUIRED; retry with PAYMENT-SIGNATURE), or an OAuth token with ${tool.scope}. A refused payment ` +
+        "gets the 402 again, its error naming why: e.g. replay (one authorization pays for one call, even sent at once), " +
+        `expires_too_soon (validBefore less than ${MIN_VALIDITY_SECONDS} s away). ` +
+        (tool.annotations.readOnlyHint
+          ? "The payment is settled after the work: a call that fails is not charged."
+          : "The payment is settled before the work, whose effect lasts: an error after that still carries PAYMENT-RESPONSE, as the payment was taken."),
       headers: { "PAYMENT-REQUIRED": "base64 PaymentRequired", "WWW-Authenticate": "Bearer resource_metadata=..." },
     };
+    docs[503] = { description: PAID_TOOLS_OFF };
   } else if (tool.actsForListener) {
     docs[402] = { description: "No token: a wallet signs in with SIGN-IN-WITH-X (the challenge is in PAYMENT-REQUIRED)", headers: { "PAYMENT-REQUIRED": "base64 PaymentRequired" } };
   }

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
-import { toolResponse, toolResponses } from "../rest";
+import { PAID_TOOLS_OFF, toolResponse, toolResponses } from "../rest";
 import { get_audio_url } from "../tools";
 import { VoiceParam } from "../tools/get_audio_url";
 
@@ -17,7 +17,7 @@ export const getAgentArticleAudio = route({
   responses: {
     ...toolResponses(get_audio_url),
     404: { description: "No such article, another listener's private one, or a publisher_only stub" },
-    503: { description: "The render failed", headers: { "Retry-After": "seconds" } },
+    503: { description: `The render failed (Retry-After); or ${PAID_TOOLS_OFF}`, headers: { "Retry-After": "seconds" } },
   },
   handle({ params, query, request, env }) {
     return toolResponse(get_audio_url, { slug: params.slug, voice: query.voice }, request, env);

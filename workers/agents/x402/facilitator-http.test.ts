@@ -3,7 +3,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { database, x402Calls } from "../../db";
 import { httpFacilitator } from "./facilitator";
-import { paid, quote, recorded, sampleOperation, walletAgent } from "./test-support";
+import { paid, quote, recorded, reservations, sampleOperation, signedWith, walletAgent } from "./test-support";
 
 const URL_A = "https://api.test/v1/sample/a";
 const FACILITATOR = "https://facilitator.test";
@@ -97,6 +97,33 @@ describe("a real facilitator through @x402/core's HTTP client, faked at fetch", 
     const { res, runs } = await payThrough();
     expect(errorOf(res)).toBe("payment_refused: the facilitator refused the payment (insufficient_funds)");
     expect(runs).toBe(0);
+    expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
+  });
+
+  // A facilitator's verify does not spend the authorization: only the taken reservation keeps the others out.
+  it.each(["after_work", "before_work"] as const)("runs and settles one of three concurrent calls with one authorization (settled %s)", async (settle) => {
+    let settles = 0;
+    fakeFacilitator({ verify: valid, settle: () => (settles++, settled()) });
+    const { http } = walletAgent();
+    const op = sampleOperation({ settle, facilitator: httpFacilitator(FACILITATOR, 1_000) });
+    const payload = await http.createPaymentPayload(await quote(op.handle, http, URL_A));
+    const answers = await Promise.all([1, 2, 3].map(() => paid(op.handle, http, URL_A, payload)));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 402, 402]);
+    for (const r of answers.filter((a) => a.status === 402)) expect(errorOf(r)).toMatch(/^replay: /);
+    expect(op.counter.runs).toBe(1);
+    expect(settles).toBe(1);
+    expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 0 });
+    expect(await reservations()).toBe(1);
+  });
+
+  it("refuses an authorization valid for 7 more seconds without asking the facilitator", async () => {
+    const bodies = fakeFacilitator({ verify: valid, settle: settled });
+    const { http } = walletAgent();
+    const op = sampleOperation({ facilitator: httpFacilitator(FACILITATOR, 50) });
+    const payload = await signedWith(http, await quote(op.handle, http, URL_A), { maxTimeoutSeconds: 7 });
+    expect(errorOf(await paid(op.handle, http, URL_A, payload))).toMatch(/^expires_too_soon: /);
+    expect(bodies).toHaveLength(0);
+    expect(op.counter.runs).toBe(0);
     expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
   });
 

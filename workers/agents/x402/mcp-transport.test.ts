@@ -21,6 +21,7 @@ function sampleTool(audio: PriceState) {
       description: "Playable audio of an article",
       state: audio,
       meta: wire._meta,
+      settle: "before_work",
       run: async () => ({ value: { audio_url: `https://api.test/v1/audio/${wire.arguments.slug}.mp3` }, publishers: ["Daily Planet"] }),
       render: (value) => ({ structuredContent: value, content: [{ type: "text", text: JSON.stringify(value) }] }),
     });

@@ -1,8 +1,9 @@
+import { errorResponse } from "../../core/errors";
 import { facilitatorFor, type Facilitator } from "./facilitator";
 import { paymentRequiredResponse, readPaymentSignature, refusalResponse, withPaymentResponse } from "./http-transport";
 import { paymentRequiredResult, readMcpPayment, refusalResult, type ToolResult, withSettlement } from "./mcp-transport";
 import { offerFor } from "./offer";
-import { payForCall, type PaidCall } from "./pay";
+import { FailedAfterSettlement, payForCall, type PaidCall } from "./pay";
 import type { PaidTool, PriceState } from "./prices";
 import { mcpResource, restResource, x402Settings } from "./requirements";
 
@@ -16,6 +17,8 @@ interface PaidCallOf<T> {
   state?: PriceState;
   agentId?: string;
   listenerId?: number | null;
+  settle: PaidCall<T>["settle"];
+  admit?: PaidCall<T>["admit"];
   run: PaidCall<T>["run"];
   /** The facilitator; X402_FACILITATOR_URL's when omitted. */
   facilitator?: Facilitator;
@@ -23,7 +26,8 @@ interface PaidCallOf<T> {
 
 /**
  * A paid REST operation over the x402 HTTP transport: 402 without PAYMENT-SIGNATURE, 402 with the reason
- * for a refused payment, else `render(value)` with PAYMENT-RESPONSE. A failing `run` throws through.
+ * for a refused payment, else `render(value)` with PAYMENT-RESPONSE. A `run` failing before settlement
+ * throws through; after settlement its error is the answer, with the settlement in PAYMENT-RESPONSE.
  */
 export async function paidHttpCall<T>(call: PaidCallOf<T> & { request: Request; render: (value: T) => Response | Promise<Response> }): Promise<Response> {
   const { env } = call;
@@ -31,7 +35,13 @@ export async function paidHttpCall<T>(call: PaidCallOf<T> & { request: Request; 
   const offer = offerFor(env, call.tool, resource, call.state);
   const payload = readPaymentSignature(call.request);
   if (payload === undefined) return paymentRequiredResponse(env, offer.required);
-  const outcome = await payForCall({ ...call, facilitator: call.facilitator ?? facilitatorFor(env, x402Settings(env)), resource, accepts: offer.accepts, payload });
+  let outcome;
+  try {
+    outcome = await payForCall({ ...call, facilitator: call.facilitator ?? facilitatorFor(env, x402Settings(env)), resource, accepts: offer.accepts, payload });
+  } catch (err) {
+    if (err instanceof FailedAfterSettlement) return withPaymentResponse(errorResponse(err.error), err.settlement);
+    throw err;
+  }
   if (!outcome.ok) return refusalResponse(env, offer.required, outcome);
   return withPaymentResponse(await call.render(outcome.value), outcome.settlement);
 }
@@ -39,7 +49,8 @@ export async function paidHttpCall<T>(call: PaidCallOf<T> & { request: Request; 
 /**
  * A paid MCP tool over the x402 MCP transport: the PaymentRequired as an isError result without
  * `_meta["x402/payment"]` or with a refused one, else `render(value)` with the settlement in
- * `_meta["x402/payment-response"]`. A failing `run` throws through.
+ * `_meta["x402/payment-response"]`. A failing `run` throws through (after settlement, as a
+ * FailedAfterSettlement, which the MCP server renders as a tool error carrying the settlement).
  */
 export async function paidMcpCall<T>(call: PaidCallOf<T> & { meta: Record<string, unknown> | undefined; render: (value: T) => ToolResult }): Promise<ToolResult> {
   const { env } = call;

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { database, ledgerEntries, x402Calls } from "../../db";
 import { PRICES } from "./prices";
-import { paid, quote, recorded, sampleOperation, walletAgent } from "./test-support";
+import { paid, quote, recorded, reservations, sampleOperation, signedWith, walletAgent } from "./test-support";
 
 const URL_A = "https://api.test/v1/sample/a";
 const URL_B = "https://api.test/v1/sample/b";
@@ -13,6 +13,12 @@ const USDC_BASE_SEPOLIA = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
 afterEach(() => {
   vi.useRealTimers();
 });
+
+/** The refusal a 402 names in its PaymentRequired's `error`. */
+async function refused(res: Response) {
+  expect(res.status).toBe(402);
+  return decodePaymentRequiredHeader(res.headers.get("PAYMENT-REQUIRED")!).error;
+}
 
 describe("x402 over HTTP: 402 and PAYMENT-REQUIRED (transports-v2/http.md)", () => {
   it("answers an unpaid call with 402, the PaymentRequired in the header and body, and WWW-Authenticate", async () => {
@@ -102,6 +108,8 @@ describe("x402 payment with the official client packages against the local facil
     await expect(paid(failing.handle, http, URL_A, payload)).rejects.toThrow("the tool failed");
     expect(failing.counter.runs).toBe(1);
     expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
+    // The read-only work wrote nothing and nothing was settled: the authorization is given back.
+    expect(await reservations()).toBe(0);
 
     const working = sampleOperation();
     expect((await paid(working.handle, http, URL_A, payload)).status).toBe(200);
@@ -110,11 +118,6 @@ describe("x402 payment with the official client packages against the local facil
 });
 
 describe("refusals: a reason, no work, nothing recorded", () => {
-  async function refused(res: Response) {
-    expect(res.status).toBe(402);
-    return decodePaymentRequiredHeader(res.headers.get("PAYMENT-REQUIRED")!).error;
-  }
-
   it("refuses a replayed payment", async () => {
     const { http } = walletAgent();
     const { handle, counter } = sampleOperation();
@@ -198,15 +201,95 @@ describe("refusals: a reason, no work, nothing recorded", () => {
     expect(counter.runs).toBe(0);
   });
 
-  it("settles exactly one of 50 concurrent replays of one payment", async () => {
+  // Before the authorization was taken at verification, all 50 ran their work and one settled.
+  it.each(["after_work", "before_work"] as const)("runs and settles exactly one of 50 concurrent replays of one payment (settled %s)", async (settle) => {
     const { http } = walletAgent();
-    const { handle } = sampleOperation();
+    const { handle, counter } = sampleOperation({ settle });
     const payload = await http.createPaymentPayload(await quote(handle, http, URL_A));
     const answers = await Promise.all(Array.from({ length: 50 }, () => paid(handle, http, URL_A, payload)));
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 402)).toHaveLength(49);
     for (const r of answers.filter((a) => a.status === 402)) expect(await refused(r)).toMatch(/^replay: /);
+    expect(counter.runs).toBe(1);
     expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 1 });
+  });
+});
+
+describe("the exact price, a window the call fits in, and work with a lasting effect only once paid (issue 29 item 2)", () => {
+  // Issue 35 item 1: planting `value < amount - 1` in the local facilitator's value check, or matching
+  // requirements by anything looser than the exact amount, makes this test fail.
+  it("refuses a payment signed for the price minus one unit (or plus one), however labelled, and takes the exact price", async () => {
+    const { http } = walletAgent();
+    // The sample is priced as a digest: 50,000 units (README "Prices").
+    const { handle, counter } = sampleOperation({ tool: "digest" });
+    const required = await quote(handle, http, URL_A);
+    expect(required.accepts[0].amount).toBe("50000");
+
+    const labelled = await http.createPaymentPayload({ ...required, accepts: [{ ...required.accepts[0], amount: "49999" }] });
+    expect(await refused(await paid(handle, http, URL_A, labelled))).toBe("amount_mismatch: the payment is for 49999, the price is 50000");
+    for (const amount of ["49999", "50001"]) {
+      const disguised = await signedWith(http, required, { amount });
+      expect(await refused(await paid(handle, http, URL_A, disguised))).toBe(
+        "amount_mismatch: the authorized amount is not the price (invalid_exact_evm_payload_authorization_value_mismatch)",
+      );
+    }
+    expect(counter.runs).toBe(0);
+    expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
+
+    expect((await paid(handle, http, URL_A, await http.createPaymentPayload(required))).status).toBe(200);
+    expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 1 });
+  });
+
+  // Issue 35 item 2: planting MIN_VALIDITY_SECONDS = 0 (or dropping its check in pay.ts) makes this test fail.
+  it("refuses before any work an authorization valid for 50 more seconds, and takes one valid for 51 (README: a paid call needs 51 s)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Math.ceil(Date.now() / 1000) * 1000 + 500);
+    const { http } = walletAgent();
+    const { handle, counter } = sampleOperation();
+    const required = await quote(handle, http, URL_A);
+
+    const short = await signedWith(http, required, { maxTimeoutSeconds: 50 });
+    expect(await refused(await paid(handle, http, URL_A, short))).toBe(
+      "expires_too_soon: the authorization is valid for 50 more seconds; a paid call needs 51 (sign validBefore = now + maxTimeoutSeconds)",
+    );
+    expect(counter.runs).toBe(0);
+    expect(await reservations()).toBe(0);
+    expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
+
+    const enough = await signedWith(http, required, { maxTimeoutSeconds: 51 });
+    expect((await paid(handle, http, URL_A, enough)).status).toBe(200);
+    expect(counter.runs).toBe(1);
+  });
+
+  it("settles before work whose effect lasts: a failure after that is charged, answered with its error and PAYMENT-RESPONSE, and booked", async () => {
+    const { account, http } = walletAgent();
+    const { handle, counter } = sampleOperation({ settle: "before_work", fail: true, publishers: ["Daily Planet"] });
+    const payload = await http.createPaymentPayload(await quote(handle, http, URL_A));
+    const res = await paid(handle, http, URL_A, payload);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ detail: "internal error", code: "internal" });
+    expect(decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE")!)).toMatchObject({ success: true, payer: account.address });
+    expect(counter.runs).toBe(1);
+    // The money moved, so it is booked; the call returned no article, so no publisher is named.
+    expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 1 });
+    const legs = await database(env).select().from(ledgerEntries);
+    expect(legs.map((l) => [l.party, l.publisher, l.amountMicros])).toEqual([
+      ["publisher", "*", 35_000],
+      ["agent_recommender", "*", 10_000],
+      ["platform", "*", 5_000],
+    ]);
+    // Spent: the same authorization buys nothing more.
+    expect(await refused(await paid(handle, http, URL_A, payload))).toMatch(/^replay: /);
+    expect(counter.runs).toBe(1);
+  });
+
+  it("refuses a payload that is no EIP-3009 authorization before asking the facilitator", async () => {
+    const { http } = walletAgent();
+    const { handle, counter } = sampleOperation();
+    const payload = await http.createPaymentPayload(await quote(handle, http, URL_A));
+    const permit2 = { ...payload, payload: { signature: (payload.payload as { signature: string }).signature, permit2Authorization: {} } };
+    expect(await refused(await paid(handle, http, URL_A, permit2))).toMatch(/^unsupported_payment: this service takes an EIP-3009/);
+    expect(counter.runs).toBe(0);
   });
 });

@@ -2,11 +2,13 @@ import { isPaymentPayloadV2 } from "@x402/core/schemas";
 import type { PaymentPayload, PaymentRequirements, ResourceInfo, SettleResponse } from "@x402/core/types";
 import { deepEqual } from "@x402/core/utils";
 import { getAddress, isAddress } from "viem";
-import type { Facilitator } from "./facilitator";
+import { authorizationKey, eip3009, FACILITATOR_VALID_BEFORE_MARGIN_SECONDS, secondsLeft } from "./authorization";
+import { FACILITATOR_TIMEOUT_MS, type Facilitator } from "./facilitator";
 import { type Leg, recordSettledCall } from "./ledger";
 import { FACILITATOR_REASONS } from "./local-facilitator";
+import { release, reserve } from "./reservations";
 
-/** Why a payment was refused. Nothing is recorded and nothing is settled for any of them. */
+/** Why a payment was refused. Nothing is settled or booked for any of them. */
 export type RefusalReason =
   | "invalid_payload"
   | "resource_mismatch"
@@ -15,6 +17,7 @@ export type RefusalReason =
   | "unsupported_payment"
   | "bad_signature"
   | "expired"
+  | "expires_too_soon"
   | "not_yet_valid"
   | "replay"
   | "payment_refused"
@@ -38,6 +41,44 @@ export interface Paid<T> {
   legs: Leg[];
 }
 
+/**
+ * The work of a paid call failed after its payment was settled: the payer was charged (the settlement
+ * says so, and the ledger booked it) and the work's error stands. The transports answer with that error
+ * and the settlement beside it, so the client knows its authorization was spent.
+ */
+export class FailedAfterSettlement extends Error {
+  constructor(
+    readonly error: unknown,
+    readonly settlement: SettleResponse,
+  ) {
+    super("a paid call failed after its payment was settled");
+  }
+}
+
+/** The payer, known once the facilitator verified the payment. */
+export interface Payment {
+  payer: `0x${string}`;
+  network: string;
+}
+
+/**
+ * The longest the work run before settlement should take (PaidCall.settle "after_work"): read-only work,
+ * a few D1 queries, and D1 stops a query at 30 s (D1 limits, "Maximum SQL query duration"). Work that
+ * runs longer anyway finds the authorization expired at settlement and its result withheld: it was
+ * read-only, so that costs nothing but the reading.
+ */
+const WORK_BEFORE_SETTLEMENT_SECONDS = 30;
+
+/**
+ * The least time, in seconds, an authorization must still be valid when a paid call arrives. The payer
+ * chooses validBefore (EIP-3009: the transfer is void from then on), and between arrival and the
+ * facilitator's settlement come a verification (at most FACILITATOR_TIMEOUT_MS), the work that runs
+ * before settling, and the facilitator's own margin: 15 + 30 + 6 = 51. An authorization that expires
+ * sooner could pass verification and then fail to settle after the work, which was then free, so it is
+ * refused before anything happens. x402 clients sign validBefore = now + maxTimeoutSeconds (300).
+ */
+export const MIN_VALIDITY_SECONDS = FACILITATOR_TIMEOUT_MS / 1000 + WORK_BEFORE_SETTLEMENT_SECONDS + FACILITATOR_VALID_BEFORE_MARGIN_SECONDS;
+
 export interface PaidCall<T> {
   env: Pick<Env, "DB">;
   facilitator: Facilitator;
@@ -52,17 +93,32 @@ export interface PaidCall<T> {
   agentId?: string;
   listenerId?: number | null;
   /**
-   * The work, given the verified payer. A throw or a rejection is a failed call: it is never settled, and
-   * the error goes on up. `publishers` are those of the articles it returned (they share the publisher leg);
-   * `listenerId` is the listener the work turned out to act for (a wallet's subscription made by the call).
+   * When the payment is settled. "after_work": the work reads and writes nothing that lasts, so it runs
+   * first and a call that fails is never charged (x402-specification-v2.md 2: verify, fulfil, settle).
+   * "before_work": the work leaves something behind (a render, a subscription), so it runs only on a
+   * settled payment: a payer can void an authorization after verification (spend the funds, or EIP-3009
+   * cancelAuthorization), and the effect would then have been free.
    */
-  run: (payment: { payer: `0x${string}`; network: string }) => Promise<{ value: T; publishers: readonly string[]; listenerId?: number | null }>;
+  settle: "after_work" | "before_work";
+  /**
+   * Runs once the payment is verified and its authorization taken, before anything is settled: a throw
+   * refuses the call uncharged and gives the authorization back (the per-agent budget).
+   */
+  admit?: (payment: Payment) => Promise<void>;
+  /**
+   * The work, given the verified payer. A throw before settlement is a failed call: never settled, the
+   * authorization given back, the error goes on up; after settlement it is a FailedAfterSettlement.
+   * `publishers` are those of the articles it returned (they share the publisher leg); `listenerId` is the
+   * listener the work turned out to act for (a wallet's subscription made by the call).
+   */
+  run: (payment: Payment) => Promise<{ value: T; publishers: readonly string[]; listenerId?: number | null }>;
 }
 
 /**
- * One paid call (x402-specification-v2.md 4, steps "verify", "fulfil", "settle"): the payment is
- * verified before any work, the work runs, and only a call that succeeded is settled and then written
- * to the ledger with its three legs in one batch. A refusal at any step is a value with its reason.
+ * One paid call (x402-specification-v2.md 2: verify, fulfil, settle). Before any work the payment is
+ * checked, verified by the facilitator, and its authorization taken for this call alone (reservations.ts);
+ * the work runs before or after settlement as `settle` says; a settled call is written to the ledger with
+ * its three legs in one batch. A refusal at any step is a value with its reason.
  */
 export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusal> {
   if (!isPaymentPayloadV2(call.payload)) return refuse("invalid_payload", "not an x402 version 2 PaymentPayload");
@@ -71,6 +127,13 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
   if (payload.resource?.url !== call.resource.url) return refuse("resource_mismatch", `the payment is for another resource than ${call.resource.url}`);
   const requirements = call.accepts.find((r) => matches(r, payload.accepted));
   if (!requirements) return mismatch(call.accepts, payload);
+  const signed = eip3009(payload.payload);
+  if (!signed) return refuse("unsupported_payment", "this service takes an EIP-3009 transferWithAuthorization (scheme_exact_evm.md), the only method it offers");
+  const left = secondsLeft(signed.authorization);
+  if (left <= 0n) return refuse("expired", "the authorization's validBefore has passed");
+  if (left < BigInt(MIN_VALIDITY_SECONDS)) {
+    return refuse("expires_too_soon", `the authorization is valid for ${left} more seconds; a paid call needs ${MIN_VALIDITY_SECONDS} (sign validBefore = now + maxTimeoutSeconds)`);
+  }
 
   let verified;
   try {
@@ -83,8 +146,21 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
   // Known once verified, so the work can use it (a wallet agent's subscribe_topic is held by its address).
   const payer = payerOf(verified.payer, payload);
   if (!payer) return refuse("invalid_payload", "the payment names no paying address");
-  const { value, publishers, listenerId } = await call.run({ payer, network: requirements.network });
+  const key = authorizationKey(requirements.network, requirements.asset, signed.authorization);
+  if (!(await reserve(call.env, key))) return refuse("replay", "this authorization was already taken by another call");
 
+  const payment = { payer, network: requirements.network };
+  let done: Awaited<ReturnType<PaidCall<T>["run"]>> | undefined;
+  try {
+    await call.admit?.(payment);
+    if (call.settle === "after_work") done = await call.run(payment);
+  } catch (err) {
+    // Nothing was settled or written: the authorization may pay for another call.
+    await release(call.env, key);
+    throw err;
+  }
+
+  // From here the authorization stays taken: a settlement may land even when its answer is lost.
   let settlement: SettleResponse;
   try {
     settlement = await call.facilitator.settle(payload, requirements);
@@ -95,20 +171,32 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
   }
   if (!settlement.success) return { ...refusal(settlement.errorReason, "settlement_failed"), settlement };
 
-  const { callId, legs } = await recordSettledCall(call.env, {
-    tool: call.tool,
-    resource: call.resource.url,
-    payer,
-    // The paying wallet's agent is named by its CAIP-10 account id (network + address).
-    agentId: call.agentId ?? `${requirements.network}:${payer.toLowerCase()}`,
-    listenerId: listenerId ?? call.listenerId ?? null,
-    network: requirements.network,
-    asset: requirements.asset,
-    amountMicros: Number(requirements.amount),
-    settlement: settlement.transaction,
-    publishers,
-  });
-  return { ok: true, value, settlement, callId, legs };
+  const record = (publishers: readonly string[], listenerId: number | null | undefined) =>
+    recordSettledCall(call.env, {
+      tool: call.tool,
+      resource: call.resource.url,
+      payer,
+      // The paying wallet's agent is named by its CAIP-10 account id (network + address).
+      agentId: call.agentId ?? `${requirements.network}:${payer.toLowerCase()}`,
+      listenerId: listenerId ?? call.listenerId ?? null,
+      network: requirements.network,
+      asset: requirements.asset,
+      amountMicros: Number(requirements.amount),
+      settlement: settlement.transaction,
+      publishers,
+    });
+  if (!done) {
+    // "before_work": the work runs now, on a settled payment.
+    try {
+      done = await call.run(payment);
+    } catch (err) {
+      // Paid for and delivered nothing: booked, as every settlement is, with no article (publisher "*").
+      await record([], null);
+      throw new FailedAfterSettlement(err, settlement);
+    }
+  }
+  const { callId, legs } = await record(done.publishers, done.listenerId);
+  return { ok: true, value: done.value, settlement, callId, legs };
 }
 
 /**
@@ -165,6 +253,7 @@ const MEANING: Record<RefusalReason, string> = {
   unsupported_payment: "the payment's scheme, network or asset is not offered",
   bad_signature: "the authorization's signature is not the payer's",
   expired: "the authorization has expired",
+  expires_too_soon: "the authorization expires before a paid call can be settled",
   not_yet_valid: "the authorization is not valid yet",
   replay: "this authorization was already used",
   payment_refused: "the facilitator refused the payment",

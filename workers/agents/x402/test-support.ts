@@ -1,12 +1,13 @@
 import { env } from "cloudflare:workers";
 import { x402Client } from "@x402/core/client";
 import { x402HTTPClient } from "@x402/core/http";
-import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { database, ledgerEntries, x402Calls, x402LocalNonces } from "../../db";
+import { database, ledgerEntries, x402Calls, x402LocalNonces, x402Reservations } from "../../db";
 import type { Facilitator } from "./facilitator";
 import { paidHttpCall } from "./paid-call";
+import type { PaidCall } from "./pay";
 import type { PaidTool, PriceState } from "./prices";
 
 /** A wallet agent as the x402 client packages make one: a throwaway viem key and the exact EVM scheme. */
@@ -16,9 +17,11 @@ export function walletAgent() {
   return { account, http };
 }
 
-/** The sample paid operation's knobs: what it costs, what it returns, and whether it fails. */
+/** The sample paid operation's knobs: what it costs, what it returns, when it settles, and whether it fails. */
 export interface SampleOptions {
   tool?: PaidTool;
+  /** Settled after the work (a read-only tool, the default) or before it (a tool whose effect lasts). */
+  settle?: PaidCall<unknown>["settle"];
   state?: PriceState;
   publishers?: string[];
   fail?: boolean;
@@ -42,6 +45,7 @@ export function sampleOperation(options: SampleOptions = {}) {
       state: options.state,
       agentId: options.agentId,
       facilitator: options.facilitator,
+      settle: options.settle ?? "after_work",
       run: async ({ payer }) => {
         counter.runs += 1;
         counter.payer = payer;
@@ -69,4 +73,19 @@ export async function recorded() {
   const db = database(env);
   const [calls, legs, nonces] = await Promise.all([db.$count(x402Calls), db.$count(ledgerEntries), db.$count(x402LocalNonces)]);
   return { calls, legs, nonces };
+}
+
+/**
+ * A payment whose signed authorization departs from the quote by `change` (the client signs what it is
+ * given: `amount` becomes the authorized value, `maxTimeoutSeconds` sets validBefore = now + it), while
+ * `accepted` still names the quote, as an attacker would send it: only the signed part differs.
+ */
+export async function signedWith(http: x402HTTPClient, required: PaymentRequired, change: Partial<PaymentRequirements>): Promise<PaymentPayload> {
+  const payload = await http.createPaymentPayload({ ...required, accepts: [{ ...required.accepts[0], ...change }] });
+  return { ...payload, accepted: required.accepts[0] };
+}
+
+/** How many authorizations are held by a call (x402/reservations.ts). */
+export function reservations(): Promise<number> {
+  return database(env).$count(x402Reservations);
 }
