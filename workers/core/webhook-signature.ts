@@ -26,6 +26,12 @@ export async function signWebhook(secret: string, rawBody: Uint8Array, nowMs = D
   return `t=${t},v1=${await hmacSha256Hex(secret, signedBytes(t, rawBody))}`;
 }
 
+/** The signed time of a header `verifyWebhook` accepted; null for a malformed one. */
+export function signedTime(header: string | null): Date | null {
+  const match = HEADER.exec(header?.trim() ?? "");
+  return match ? new Date(Number(match[1]) * 1000) : null;
+}
+
 /**
  * True only for a well-formed header whose HMAC over the exact raw body matches (compared in
  * constant time) and whose timestamp is within the tolerance. An unset secret verifies nothing.

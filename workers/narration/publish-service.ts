@@ -1,4 +1,4 @@
-import { eq, like, or, sql } from "drizzle-orm";
+import { and, eq, isNull, like, lte, or, sql } from "drizzle-orm";
 import { articleBySlug, forgetRecentArticle } from "../kernel/article-by-slug";
 import { contentHash } from "../kernel/article-text";
 import { mayActFor, type ApiCaller } from "../core/auth";
@@ -51,8 +51,17 @@ async function renderInFlight(db: Database, articleId: number): Promise<boolean>
 /**
  * Upserts a published article and queues its pre-render when it is new, its text or voice
  * changed, or its last render failed. Article and job are written in one D1 batch; the Queue message follows.
+ * `signedAt` is the delivery's signed time: the signature stops replays only beyond its 300 s
+ * tolerance, so a delivery signed before the last one applied (a captured one, replayed) is refused
+ * rather than allowed to bring back the older version. The time has whole seconds, so deliveries
+ * signed in the same second apply in the order they arrive, as a CMS saving twice in a second expects.
  */
-export async function publishArticle(env: Pick<Env, "DB" | "RENDER_QUEUE">, req: PublishRequest, caller: ApiCaller): Promise<PublishResponse> {
+export async function publishArticle(
+  env: Pick<Env, "DB" | "RENDER_QUEUE">,
+  req: PublishRequest,
+  caller: ApiCaller,
+  signedAt: Date,
+): Promise<PublishResponse> {
   const db = database(env);
   const { slug, existing } = await target(db, req);
   if (existing?.visibility === "listener_private") {
@@ -86,6 +95,9 @@ export async function publishArticle(env: Pick<Env, "DB" | "RENDER_QUEUE">, req:
   // Unchanged text whose render failed or was cancelled is rendered again: publishing is how a
   // publisher says "this article should have audio". A job still in flight is left to finish.
   const retry = !changed && existing.audioKey === null && !(await renderInFlight(db, existing.id));
+  if (existing?.deliverySignedAt && signedAt < existing.deliverySignedAt) {
+    throw new ApiError("conflict", "a delivery of this article signed later was already applied");
+  }
   if (same && !retry) return { slug, job_id: null, created: false, rendered: existing.audioKey !== null };
 
   const job = changed || retry ? newJobRow({ articleId: null, listenerId: null, text: null, voice: req.voice ?? null, priority: "normal" }) : null;
@@ -98,11 +110,13 @@ export async function publishArticle(env: Pick<Env, "DB" | "RENDER_QUEUE">, req:
           ...fields,
           publishedAt: publishedAt ?? existing.publishedAt,
           updatedAt: now,
+          deliverySignedAt: signedAt,
           // New text or voice: the old audio no longer narrates this article.
           ...(changed ? { contentHash: hash, audioKey: null, listenSeconds: null } : {}),
         })
-        .where(eq(articles.id, existing.id))
-    : db.insert(articles).values({ ...fields, slug, contentHash: hash, publishedAt, createdAt: publishedAt ?? now });
+        // A later delivery applied meanwhile wins.
+        .where(and(eq(articles.id, existing.id), or(isNull(articles.deliverySignedAt), lte(articles.deliverySignedAt, signedAt))))
+    : db.insert(articles).values({ ...fields, slug, contentHash: hash, publishedAt, createdAt: publishedAt ?? now, deliverySignedAt: signedAt });
   try {
     if (job) {
       const articleId = sql`(SELECT ${articles.id} FROM ${articles} WHERE ${articles.slug} = ${slug})`;

@@ -43,6 +43,8 @@ export const articles = sqliteTable(
     publishedAt: integer("published_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+    /** The signed time (x-legacy-signature t) of the last publish delivery applied; an older one is refused. */
+    deliverySignedAt: integer("delivery_signed_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("articles_created_at_idx").on(t.createdAt),

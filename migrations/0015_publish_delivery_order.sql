@@ -1,0 +1,1 @@
+ALTER TABLE `articles` ADD `delivery_signed_at` integer;
