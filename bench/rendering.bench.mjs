@@ -1,7 +1,9 @@
 // Rendering never stalls the API, and where a publish's time goes.
 //
 // 1. GET /v1/health and an uncached search, p95 idle and then while renders run (the render Worker
-//    runs in its own wrangler dev process, scripts/local.mjs startDev): the ratio to idle.
+//    runs in its own wrangler dev process, scripts/local.mjs startDev): the ratio to idle. Then
+//    concurrent writers (signed publishes, jobs, subscribes, plays; scripts/writers.mjs), idle and
+//    while renders run: the p95 of a publish and of every write, and how many answered 5xx (goal: 0).
 // 2. Publish to audio ready: a signed publish of a 5,000-character article, timed until its job is
 //    done, split into queue wait, synthesis, encoding and bookkeeping from the job's own record
 //    (render_jobs: created, started, finished, synthesis_ms, encoding_ms), read from the D1 file.
@@ -10,6 +12,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fetchOk, load, percentile } from "./http.mjs";
+import { concurrentWriters } from "../scripts/writers.mjs";
 
 const SENTENCES = [
   "The harbour master counted forty boats at dawn, more than in any spring since the new quay opened.",
@@ -67,7 +70,13 @@ export async function run({ base, vars, persistTo }) {
   // 600 requests: with 150, a p95 was the eighth-slowest request, and one stall of the machine moved
   // the ratio from 1.4 to 2.3 between otherwise equal runs; here it is the thirtieth.
   const p95 = async (request) => percentile((await load(request, { total: 600, concurrency: 4 })).latencies, 95);
-  const idle = { health: await p95(health), search: await p95(search) };
+  // The writers' p95: of a publish, and of every write; 160 writes, 6 at a time.
+  const writes = async () => {
+    const { latencies, failed } = await concurrentWriters({ base, vars, total: 160, concurrency: 6, playedSlug: "bench-writers-none" });
+    return { publish: percentile(latencies.publish, 95), writes: percentile(Object.values(latencies).flat(), 95), failed: failed.reduce((n, [, count]) => n + count, 0) };
+  };
+  const idleWrites = await writes();
+  const idle = { health: await p95(health), search: await p95(search), publish: idleWrites.publish, writes: idleWrites.writes };
 
   // Two long articles (one Queue batch), so synthesis runs for the whole measurement.
   const jobs = [];
@@ -77,13 +86,20 @@ export async function run({ base, vars, persistTo }) {
   }
   const runningNow = async () => (await Promise.all(jobs.map(async (id) => JSON.parse(await jobState(base, vars, id)).state))).filter((s) => s === "running").length;
   for (let i = 0; i < 300 && (await runningNow()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
-  const busy = { health: await p95(health), search: await p95(search) };
+  const busyWrites = await writes();
+  const busy = { health: await p95(health), search: await p95(search), publish: busyWrites.publish, writes: busyWrites.writes };
   const stillRunning = await runningNow();
   console.log(`  p95 idle ${JSON.stringify(idle)}, while rendering ${JSON.stringify(busy)} ms`);
   await Promise.all(jobs.map((id) => untilDone(base, vars, id)));
 
   const rows = [];
-  for (const [name, label] of [["health", "GET /v1/health"], ["search", "GET /v1/stories/search (uncached)"]]) {
+  const measured = [
+    ["health", "GET /v1/health"],
+    ["search", "GET /v1/stories/search (uncached)"],
+    ["publish", "signed publish, among 6 concurrent writers"],
+    ["writes", "every write of 6 concurrent writers (publish, job, subscribe, play)"],
+  ];
+  for (const [name, label] of measured) {
     const bench = `${label} while renders run (${stillRunning} of ${jobs.length} still running at the end)`;
     rows.push(
       { benchmark: bench, metric: "p95 idle", value: idle[name].toFixed(1), unit: "ms" },
@@ -91,6 +107,13 @@ export async function run({ base, vars, persistTo }) {
       { benchmark: bench, metric: "ratio to idle", value: (busy[name] / idle[name]).toFixed(2), unit: "x" },
     );
   }
+
+  rows.push({
+    benchmark: "concurrent writers, idle and while renders run",
+    metric: "answers 5xx",
+    value: String(idleWrites.failed + busyWrites.failed),
+    unit: "of 320",
+  });
 
   // Publish to audio ready, on a quiet platform.
   const t0 = Date.now();

@@ -3,15 +3,16 @@
 // set and nothing else, and checks what a newcomer expects: every demo article narrated and no render
 // job failed; a signed publish narrated to an MP3 that ffprobe reads, listed in service.xml and played
 // on its article page in Chromium; a stop and a start that lose nothing and render nothing again.
-// It fails on any 5xx answer or SQLITE_BUSY in the platform's log. CI runs it after `npm test`.
+// It fails on any 5xx answer, SQLITE_BUSY or error line in the platform's log. CI runs it after `npm test`.
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { freePort, readVars } from "./local.mjs";
 import { seedArticles, signature } from "./seed.mjs";
+import { concurrentWriters } from "./writers.mjs";
 
 const READY_MS = 5 * 60_000;
 const NARRATED_MS = 15 * 60_000;
@@ -24,13 +25,16 @@ const dir = freshCopy();
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const demo = seedArticles().map((a) => a.slug);
+let platform;
 
 try {
   step(`npm start in a fresh copy (${dir}), PORT=${port}`);
-  let platform = await npmStart();
+  platform = await npmStart();
   await allNarrated(demo.length);
   const published = await publishOne();
   await playInBrowser(published);
+  await writeWhileRendering(published.slug);
+  await allNarrated(0);
   await platform.stop();
   const before = readState();
   assert.equal(before.failed, 0, `${before.failed} render job(s) failed`);
@@ -48,14 +52,16 @@ try {
   assert.deepEqual(after.audio, before.audio, "the restart changed some article's audio");
   step("restarted: nothing lost, nothing rendered again");
 
+  platform = undefined;
   const log = readFileSync(path.join(dir, ".wrangler/start.log"), "utf8");
-  const errors = log.split("\n").filter((line) => / 5\d\d /.test(line) || line.includes("SQLITE_BUSY"));
-  assert.deepEqual(errors, [], "the platform's log has 5xx answers or SQLITE_BUSY");
+  const errors = log.split("\n").filter((line) => / 5\d\d /.test(line) || line.includes("SQLITE_BUSY") || line.includes("[ERROR]"));
+  assert.deepEqual(errors, [], "the platform's log has 5xx answers, SQLITE_BUSY or errors");
   step("passed");
   rmSync(dir, { recursive: true, force: true });
 } catch (err) {
   console.error(`smoke: FAILED: ${err.message}\nsmoke: the copy and its log are kept in ${dir} (.wrangler/start.log)`);
   process.exitCode = 1;
+  await platform?.stop().catch(() => undefined);
 }
 
 /** The files a clone of this checkout has (tracked, and new ones not ignored), with this node_modules. */
@@ -150,14 +156,37 @@ async function publishOne() {
     if (audio.state === "done") break;
   }
   assert.equal(audio.state, "done", `the published article was not narrated within ${PUBLISHED_MS / 1000} s`);
-  const mp3 = Buffer.from(await (await fetch(audio.audio_url)).arrayBuffer());
-  const probe = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-show_streams", "-show_format", "-of", "json", "-"], { input: mp3 }).toString());
+  const mp3 = path.join(dir, `${slug}.mp3`);
+  writeFileSync(mp3, Buffer.from(await (await fetch(audio.audio_url)).arrayBuffer()));
+  const probe = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-show_streams", "-show_format", "-of", "json", mp3]).toString());
   assert.equal(probe.streams[0]?.codec_name, "mp3", "the audio is not an MP3");
   assert.ok(Number(probe.format.duration) > 2, `the MP3 lasts ${probe.format.duration} s`);
   const feed = await (await fetch(`${base}/v1/podcasts/service.xml`)).text();
   assert.ok(feed.includes(`/articles/${slug}`) || feed.includes(slug), "service.xml does not list the published article");
   step(`published ${slug}: narrated, a ${Number(probe.format.duration).toFixed(1)} s MP3, listed in service.xml`);
   return { slug, audio };
+}
+
+/**
+ * While a long article renders, 6 writers send 160 publishes, render jobs, subscribes and plays:
+ * not one may answer 5xx (two processes on one SQLite file once answered SQLITE_BUSY here).
+ */
+async function writeWhileRendering(playedSlug) {
+  const vars = readVars(path.join(dir, ".dev.vars"));
+  const slug = `smoke-long-${Date.now()}`;
+  const paragraph = "The long article keeps the render Worker busy while the writers write. ".repeat(20);
+  const body = JSON.stringify({ slug, title: "A long article", publisher: "The Smoke Test", vertical: "news", body_text: Array(14).fill(paragraph).join("\n\n") });
+  const res = await fetch(`${base}/v1/webhook/publish`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-legacy-signature": signature(vars.PUBLISH_WEBHOOK_SECRET, body) },
+    body,
+  });
+  assert.equal(res.status, 200, `publishing the long article answered ${res.status}`);
+  for (let i = 0; i < 60 && (await json(`/v1/articles/${slug}/audio`)).state !== "running"; i++) await new Promise((r) => setTimeout(r, 500));
+  const { statuses, failed } = await concurrentWriters({ base, vars, total: 160, concurrency: 6, playedSlug });
+  const during = (await json(`/v1/articles/${slug}/audio`)).state;
+  assert.deepEqual(failed, [], `writers got 5xx answers: ${JSON.stringify(statuses)}`);
+  step(`160 concurrent writes while a long article rendered (${during} at the end): ${JSON.stringify(statuses)}`);
 }
 
 /** Plays the article on its page in Chromium until its audio has played for a second. */

@@ -90,13 +90,22 @@ export interface RenderStoreRpc {
   recordAudio(audio: StoredAudio): Promise<void>;
   /** Records the size of an encoding built after the render. */
   recordEncoding(key: string, format: LazyFormat, bytes: number): Promise<void>;
-  /** Stores `length` bytes read from `body` at `path` (R2 needs the length before the bytes). */
-  putObject(path: string, body: ReadableStream<Uint8Array>, length: number, contentType?: string): Promise<void>;
+  /**
+   * Objects travel as HTTP bodies: `PUT {RENDER_STORE_ORIGIN}/objects/{path}` stores the body, whose
+   * Content-Length R2 needs before the bytes, and `GET` of the same URL answers the object or 404. A
+   * body streams with no message limit and keeps its length across the binding (an RPC argument
+   * stream would not).
+   */
+  fetch(request: Request): Promise<Response>;
   /** The size of each object, null where one is missing. */
   objectSizes(paths: string[]): Promise<(number | null)[]>;
-  /** The bytes of an object as a stream, or null when it is missing. */
-  readObject(path: string): Promise<ReadableStream<Uint8Array> | null>;
 }
+
+/** The origin of RenderStore's object URLs; only its path is read. */
+export const RENDER_STORE_ORIGIN = "https://render-store.internal";
+
+/** The URL of the object at R2 `path` on the RenderStore. */
+export const renderStoreObjectUrl = (path: string) => `${RENDER_STORE_ORIGIN}/objects/${path}`;
 
 /**
  * The RenderStore bound as STORE in the render Worker's `env`. `wrangler types` types only the API

@@ -2,9 +2,11 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { ACTIVE_JOB_STATES, articles, audioObjects, database, isActiveJob, listeners, renderJobs } from "../db/index";
 import { narratedText } from "../kernel/article-text";
-import type { ClaimedJob, JobOutcome, LazyFormat, RenderStoreRpc, StoredAudio } from "../kernel/render-contract";
+import { renderStoreObjectUrl, type ClaimedJob, type JobOutcome, type LazyFormat, type RenderStoreRpc, type StoredAudio } from "../kernel/render-contract";
 
 type StoreEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE">;
+
+const OBJECTS = new URL(renderStoreObjectUrl("")).pathname;
 
 /**
  * The render Worker's only way to D1, R2 and the render gates (kernel/render-contract.ts
@@ -41,17 +43,14 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
     return recordEncoding(this.env, key, format, bytes);
   }
 
-  putObject(path: string, body: ReadableStream<Uint8Array>, length: number, contentType?: string) {
-    return putObject(this.env, path, body, length, contentType);
+  override fetch(request: Request) {
+    return serveObject(this.env, request);
   }
 
   objectSizes(paths: string[]) {
     return objectSizes(this.env, paths);
   }
 
-  readObject(path: string) {
-    return readObject(this.env, path);
-  }
 }
 
 async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null> {
@@ -143,17 +142,22 @@ async function recordEncoding(env: StoreEnv, key: string, format: LazyFormat, by
     .where(eq(audioObjects.key, key));
 }
 
-async function putObject(env: StoreEnv, path: string, body: ReadableStream<Uint8Array>, length: number, contentType?: string): Promise<void> {
-  // A stream that crossed a service binding has no known length; R2 needs one.
-  const { readable, writable } = new FixedLengthStream(length);
-  await Promise.all([body.pipeTo(writable), env.AUDIO.put(path, readable, contentType ? { httpMetadata: { contentType } } : undefined)]);
+async function serveObject(env: StoreEnv, request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (!pathname.startsWith(OBJECTS)) return new Response("not found", { status: 404 });
+  const path = pathname.slice(OBJECTS.length);
+  if (request.method === "GET") {
+    const object = await env.AUDIO.get(path);
+    return object ? new Response(object.body, { headers: { "content-length": String(object.size) } }) : new Response("no such object", { status: 404 });
+  }
+  if (request.method !== "PUT") return new Response("method not allowed", { status: 405 });
+  if (!request.body || request.headers.get("content-length") === null) return new Response("a length is required", { status: 411 });
+  const contentType = request.headers.get("content-type");
+  await env.AUDIO.put(path, request.body, contentType ? { httpMetadata: { contentType } } : undefined);
+  return new Response(null, { status: 201 });
 }
 
 async function objectSizes(env: StoreEnv, paths: string[]): Promise<(number | null)[]> {
   const heads = await Promise.all(paths.map((p) => env.AUDIO.head(p)));
   return heads.map((h) => h?.size ?? null);
-}
-
-async function readObject(env: StoreEnv, path: string): Promise<ReadableStream<Uint8Array> | null> {
-  return (await env.AUDIO.get(path))?.body ?? null;
 }

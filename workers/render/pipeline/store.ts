@@ -3,7 +3,7 @@ import { oggOpusStream } from "../engine/opus";
 import { int16LeBytes, type Pcm16 } from "../engine/pcm";
 import { wavHeader } from "../engine/wav";
 import { AUDIO_CONTENT_TYPES, audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPaths } from "../../kernel/audio-objects";
-import type { LazyFormat, RenderStoreRpc } from "../../kernel/render-contract";
+import { renderStoreObjectUrl, type LazyFormat, type RenderStoreRpc } from "../../kernel/render-contract";
 import type { AudioFormat } from "../../kernel/audio-urls";
 import { timed, type RenderPhases } from "../phases";
 
@@ -123,9 +123,9 @@ export async function encodeStored(store: RenderStoreRpc, key: string, format: L
 }
 
 async function masterBytes(store: RenderStoreRpc, path: string): Promise<Uint8Array> {
-  const body = await store.readObject(path);
-  if (!body) throw new Error(`master ${path} is missing`);
-  return new Uint8Array(await new Response(body).arrayBuffer());
+  const res = await store.fetch(new Request(renderStoreObjectUrl(path)));
+  if (!res.ok) throw new Error(`master ${path}: the render store answered ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
 }
 
 /** Stores the public object of `key` in `format` from `parts`; returns its size. */
@@ -145,7 +145,7 @@ const SLICE_BYTES = 1 << 20;
 
 /**
  * Stores `length` bytes at `path`, written piece by piece: the bytes cross to the RenderStore as a
- * stream, so no copy of the whole file is made and no RPC message grows with it (a master can be
+ * request body, so no copy of the whole file is made and no message grows with it (a master can be
  * tens of megabytes).
  */
 async function putStream(
@@ -165,6 +165,8 @@ async function putStream(
     await writer.close();
   })();
   written.catch((err) => writer.abort(err)); // a failed read must not leave the store waiting for bytes
-  await Promise.all([store.putObject(path, readable, length, contentType), written]);
+  const put = store.fetch(new Request(renderStoreObjectUrl(path), { method: "PUT", body: readable, headers: contentType ? { "content-type": contentType } : {} }));
+  const [res] = await Promise.all([put, written]);
+  if (!res.ok) throw new Error(`storing ${path}: the render store answered ${res.status}`);
   return length;
 }

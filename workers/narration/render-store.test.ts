@@ -1,0 +1,42 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { renderStoreObjectUrl } from "../kernel/render-contract";
+import { store } from "../../test/support/render-store";
+import { sha256Hex } from "../core/crypto";
+
+// A deep comparison of megabytes element by element takes seconds; their digests compare at once.
+const digest = async (bytes: ArrayBuffer | Uint8Array) => sha256Hex(new Uint8Array(bytes));
+
+describe("RenderStore objects, the render Worker's only way to R2", () => {
+  it("stores a PUT body of known length at its path, with its type, and answers it to GET", async () => {
+    const bytes = new Uint8Array(2 << 20);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = i % 251;
+    const put = await store.fetch(new Request(renderStoreObjectUrl("audio/k.mp3"), { method: "PUT", body: bytes, headers: { "content-type": "audio/mpeg" } }));
+    expect(put.status).toBe(201);
+    const object = await env.AUDIO.get("audio/k.mp3");
+    expect(object?.httpMetadata?.contentType).toBe("audio/mpeg");
+    expect(await digest(await object!.arrayBuffer())).toBe(await digest(bytes));
+    const got = await store.fetch(new Request(renderStoreObjectUrl("audio/k.mp3")));
+    expect(await digest(await got.arrayBuffer())).toBe(await digest(bytes));
+  });
+
+  it("refuses a body of unknown length, writing nothing", async () => {
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    const writer = writable.getWriter();
+    void writer.write(new Uint8Array(8)).then(() => writer.close());
+    const res = await store.fetch(new Request(renderStoreObjectUrl("audio/x.mp3"), { method: "PUT", body: readable }));
+    expect(res.status).toBe(411);
+    expect(await env.AUDIO.head("audio/x.mp3")).toBeNull();
+  });
+
+  it("answers 404 for a missing object or another path, and 405 for another method", async () => {
+    expect((await store.fetch(new Request(renderStoreObjectUrl("master/none.pcm")))).status).toBe(404);
+    expect((await store.fetch(new Request("https://render-store.internal/elsewhere"))).status).toBe(404);
+    expect((await store.fetch(new Request(renderStoreObjectUrl("audio/k.mp3"), { method: "DELETE" }))).status).toBe(405);
+  });
+
+  it("sizes objects, null where one is missing", async () => {
+    await env.AUDIO.put("master/a.pcm", new Uint8Array(10));
+    expect(await store.objectSizes(["master/a.pcm", "master/b.pcm"])).toEqual([10, null]);
+  });
+});
