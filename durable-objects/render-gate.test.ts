@@ -16,7 +16,8 @@ describe("RenderGate", () => {
     expect(await g.acquire("b", 2, 60_000)).toEqual({ ok: true });
     const refused = await g.acquire("c", 2, 60_000);
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(refused.retryAfter).toBeGreaterThanOrEqual(59);
+    expect(refused).toMatchObject({ reason: "in_flight", retryAfter: expect.any(Number) });
+    if (!refused.ok && refused.reason === "in_flight") expect(refused.retryAfter).toBeGreaterThanOrEqual(59);
     await g.release("a");
     expect(await g.acquire("c", 2, 60_000)).toEqual({ ok: true });
     expect(await g.inFlight()).toBe(2);
@@ -47,6 +48,36 @@ describe("RenderGate", () => {
       expect(state.storage.sql.exec("SELECT count(*) AS n FROM slots").one().n).toBe(0);
     });
     expect(await g.acquire("next", 1, 60_000)).toEqual({ ok: true });
+  });
+
+  it("counts starts against a daily budget that a released slot does not give back, and a withdrawn one does", async () => {
+    const g = gate();
+    expect(await g.acquire("a", 5, 60_000, { perDay: 2 })).toEqual({ ok: true });
+    await g.release("a");
+    expect(await g.acquire("b", 5, 60_000, { perDay: 2 })).toEqual({ ok: true });
+    await g.release("b");
+    const refused = await g.acquire("c", 5, 60_000, { perDay: 2 });
+    expect(refused).toMatchObject({ ok: false, reason: "daily" });
+    // The oldest start leaves the budget a day after it was counted.
+    if (!refused.ok && refused.reason === "daily") expect(refused.retryAfter).toBeGreaterThan(86_000);
+    expect(await g.startedToday()).toBe(2);
+    await g.withdraw("b");
+    expect(await g.acquire("c", 5, 60_000, { perDay: 2 })).toEqual({ ok: true });
+    // Renewing a held slot counts nothing.
+    expect(await g.acquire("c", 5, 60_000, { perDay: 2 })).toEqual({ ok: true });
+    expect(await g.startedToday()).toBe(2);
+  });
+
+  it("grants an article's slot to one job at a time and names it to the others", async () => {
+    const g = gate();
+    const results = await Promise.all(["x", "y", "z"].map((id) => g.acquire(id, 3, 60_000, { article: "42" })));
+    const granted = ["x", "y", "z"].filter((_, i) => results[i].ok);
+    expect(granted).toHaveLength(1);
+    for (const r of results.filter((r) => !r.ok)) expect(r).toEqual({ ok: false, reason: "article_held", holder: granted[0] });
+    expect(await g.acquire("other", 3, 60_000, { article: "43" })).toEqual({ ok: true });
+    await g.withdraw(granted[0]);
+    expect(await g.acquire("y2", 3, 60_000, { article: "42" })).toEqual({ ok: true });
+    expect(await g.inFlight()).toBe(2);
   });
 
   it("releasing an unknown job does nothing", async () => {

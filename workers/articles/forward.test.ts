@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { call, jsonBody } from "../../test/support/client";
 import { articles, database } from "../db";
 import { addListener } from "../../test/support/articles";
+import { FORWARDS_PER_HOUR_PER_ADDRESS } from "../core/rate-limit";
 
 describe("POST /v1/listeners/{token}/forward", () => {
   it("adds a listener_private article owned by the caller, renderable and invisible to others", async () => {
@@ -37,5 +38,16 @@ describe("POST /v1/listeners/{token}/forward", () => {
     const bad = [{}, { text: "  " }, { url: "not a url" }, { text: "x", title: "t".repeat(301) }, { text: "x".repeat(200_001) }, { text: "x", vertical: "" }];
     for (const b of bad) expect((await call(`/v1/listeners/${owner.token}/forward`, jsonBody("POST", b))).status).toBe(422);
     expect(await database(env).$count(articles)).toBe(0);
+  });
+
+  it("an address stores at most FORWARDS_PER_HOUR_PER_ADDRESS forwards an hour, however many listeners it makes (issue 29, item 5)", async () => {
+    const forward = async (ip: string, n: number) =>
+      call(`/v1/listeners/${(await addListener()).token}/forward`, { ...jsonBody("POST", { url: `https://example.com/${n}`, text: "x".repeat(1000) }), ip });
+    for (let i = 0; i < FORWARDS_PER_HOUR_PER_ADDRESS; i++) expect((await forward("198.51.100.60", i)).status).toBe(201);
+    const refused = await forward("198.51.100.60", FORWARDS_PER_HOUR_PER_ADDRESS);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await database(env).$count(articles)).toBe(FORWARDS_PER_HOUR_PER_ADDRESS);
+    expect((await forward("198.51.100.61", 0)).status).toBe(201);
   });
 });

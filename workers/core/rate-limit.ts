@@ -1,21 +1,31 @@
 import { config } from "./config";
 import { ApiError } from "./errors";
 
+/** The windows a budget is counted over. */
+const WINDOW_MS = { minute: 60_000, hour: 3_600_000 } as const;
+
+/** Renders one address may start in an hour with render-now (issue 29, item 5: each one costs the operator). */
+export const RENDERS_PER_HOUR_PER_ADDRESS = 20;
+/** Forwards one address may store in an hour (issue 29, item 5: each stores up to 200,000 characters). */
+export const FORWARDS_PER_HOUR_PER_ADDRESS = 30;
+
 /**
- * Per-IP budgets (README "Rules" 8). `read` covers public reads, `admin` every /v1/admin/* path
- * (throttled by prefix), `audio` the audio files that podcast apps fetch in many ranged requests,
- * `feeds` the podcast feeds and transcripts that aggregators poll by the hundred from few addresses.
+ * Per-IP budgets (README "Rules" 8): `limit` units `per` window. `read` covers public
+ * reads, `admin` every /v1/admin/* path (throttled by prefix), `audio` the audio files that podcast
+ * apps fetch in many ranged requests, `feeds` the podcast feeds and transcripts that aggregators poll
+ * by the hundred from few addresses; `renders` the renders render-now starts and `forward` the
+ * articles listeners forward, the two writes that cost the operator money or storage.
  */
 const BUCKETS = {
-  read: (env: Env) => config(env).RATE_LIMIT_READ_PER_MINUTE,
-  admin: (env: Env) => config(env).RATE_LIMIT_ADMIN_PER_MINUTE,
-  audio: (env: Env) => config(env).RATE_LIMIT_READ_PER_MINUTE * 20,
-  feeds: (env: Env) => config(env).RATE_LIMIT_FEEDS_PER_MINUTE,
+  read: { limit: (env: Env) => config(env).RATE_LIMIT_READ_PER_MINUTE, per: "minute" },
+  admin: { limit: (env: Env) => config(env).RATE_LIMIT_ADMIN_PER_MINUTE, per: "minute" },
+  audio: { limit: (env: Env) => config(env).RATE_LIMIT_READ_PER_MINUTE * 20, per: "minute" },
+  feeds: { limit: (env: Env) => config(env).RATE_LIMIT_FEEDS_PER_MINUTE, per: "minute" },
+  renders: { limit: () => RENDERS_PER_HOUR_PER_ADDRESS, per: "hour" },
+  forward: { limit: () => FORWARDS_PER_HOUR_PER_ADDRESS, per: "hour" },
 } as const;
 
 export type RateBucket = keyof typeof BUCKETS;
-
-const WINDOW_MS = 60_000;
 
 /** The client address Cloudflare saw; local and test requests without it share one budget. */
 export function clientIp(request: Request): string {
@@ -30,8 +40,8 @@ const leases = new Map<string, { left: number; until: number }>();
 const SWEEP_AT = 10_000;
 
 /**
- * How many units one call to the limiter takes: a sixtieth of the per-minute budget (one second's
- * share), at least one. The read and admin budgets (60 and 30) are then checked exactly, one call
+ * How many units one call to the limiter takes: a sixtieth of the budget (one second's share of a
+ * per-minute budget), at least one. The read and admin budgets (60 and 30) are then checked exactly, one call
  * per request; the audio and feeds budgets of podcast apps and directories once per 20 and 10
  * requests. Leased units count as spent at once, so a client served by several isolates at the
  * same time may be refused up to one lease per isolate early, never admitted late.
@@ -41,9 +51,10 @@ export function leaseSize(limit: number): number {
 }
 
 /**
- * Spends `weight` units of `bucket` for `subject` (a client IP, an agent key) against `limit` units a
- * minute: from this isolate's lease when it holds enough, else from the subject's RateLimiter object,
- * which grants a new lease. Resolves with the seconds to wait when the budget is spent, else null.
+ * Spends `weight` units of `bucket` for `subject` (a client IP, an agent key) against `limit` units per
+ * `windowMs` (a minute unless given): from this isolate's lease when it holds enough, else from the
+ * subject's RateLimiter object, which grants a new lease. Resolves with the seconds to wait when the
+ * budget is spent, else null.
  */
 export async function spendUnits(
   env: Pick<Env, "RATE_LIMITER">,
@@ -51,6 +62,7 @@ export async function spendUnits(
   bucket: string,
   limit: number,
   weight = 1,
+  windowMs: number = WINDOW_MS.minute,
 ): Promise<{ retryAfter: number } | null> {
   const key = `${bucket} ${subject}`;
   const now = Date.now();
@@ -59,7 +71,7 @@ export async function spendUnits(
     held.left -= weight;
     return null;
   }
-  const decision = await env.RATE_LIMITER.getByName(subject).hit(bucket, limit, WINDOW_MS, weight, leaseSize(limit));
+  const decision = await env.RATE_LIMITER.getByName(subject).hit(bucket, limit, windowMs, weight, leaseSize(limit));
   if (!decision.allowed) return { retryAfter: decision.retryAfter };
   if (decision.granted === weight) return null;
   if (leases.size >= SWEEP_AT) for (const [k, lease] of leases) if (lease.until <= now) leases.delete(k);
@@ -76,11 +88,12 @@ export async function enforceRateLimit(
   request: Request,
   bucket: RateBucket,
 ): Promise<void> {
-  const limit = BUCKETS[bucket](env as Env);
+  const { per } = BUCKETS[bucket];
+  const limit = BUCKETS[bucket].limit(env as Env);
   if (limit <= 0) return;
-  const refused = await spendUnits(env, clientIp(request), bucket, limit);
+  const refused = await spendUnits(env, clientIp(request), bucket, limit, 1, WINDOW_MS[per]);
   if (refused) {
-    throw new ApiError("rate_limited", `rate limit of ${limit} requests per minute exceeded`, {
+    throw new ApiError("rate_limited", `rate limit of ${limit} requests per ${per} exceeded`, {
       "Retry-After": String(refused.retryAfter),
     });
   }

@@ -4,14 +4,17 @@ import { call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import { database, listeners } from "../db";
 import { mintToken } from "../kernel/listener-tokens";
+import { RENDERS_PER_HOUR_PER_ADDRESS } from "../core/rate-limit";
+import { FIRST_DAY_RENDERS, RENDERS_GAINED_PER_DAY } from "./render-now-policy";
 
 afterEach(() => vi.restoreAllMocks());
 
 const CAP = Number(testVars.MAX_IN_FLIGHT_RENDERS_PER_LISTENER);
 
-async function listener(email = `l-${crypto.randomUUID()}@example.test`) {
+async function listener(over: Partial<typeof listeners.$inferInsert> = {}) {
   const { token, hash, encrypted } = await mintToken(env);
-  const [row] = await database(env).insert(listeners).values({ email, tokenHash: hash, tokenEncrypted: encrypted }).returning();
+  const email = `l-${crypto.randomUUID()}@example.test`;
+  const [row] = await database(env).insert(listeners).values({ email, tokenHash: hash, tokenEncrypted: encrypted, ...over }).returning();
   return { id: row.id, token };
 }
 
@@ -25,20 +28,21 @@ async function article(slug: string, extra = "") {
   return (await env.DB.prepare("SELECT id FROM articles WHERE slug = ?").bind(slug).first<{ id: number }>())!.id;
 }
 
-const renderNow = (slug: string, token: string, voice?: string) => call(`/v1/articles/${slug}/render-now`, jsonBody("POST", { listener_token: token, voice }));
+const renderNow = (slug: string, token: string, voice?: string, ip?: string) =>
+  call(`/v1/articles/${slug}/render-now`, { ...jsonBody("POST", { listener_token: token, voice }), ip });
 
 describe("POST /v1/articles/{slug}/render-now (README Rules 3)", () => {
   it("202 with Location to the polling path and a new priority-high job for the listener", async () => {
     const l = await listener();
     const articleId = await article("a1");
     const send = vi.spyOn(env.RENDER_QUEUE, "send");
-    const res = await renderNow("a1", l.token, "en-us");
+    const res = await renderNow("a1", l.token, "en-GB-male");
     expect(res.status).toBe(202);
     expect(res.headers.get("location")).toBe(`${testVars.BASE_URL}/v1/articles/a1/audio`);
     const body = await res.json<{ job_id: string; state: string }>();
     expect(body).toMatchObject({ slug: "a1", state: "queued", audio_url: null });
     const job = await env.DB.prepare("SELECT * FROM render_jobs WHERE id = ?").bind(body.job_id).first();
-    expect(job).toMatchObject({ article_id: articleId, listener_id: l.id, priority: "high", state: "queued", voice: "en-us" });
+    expect(job).toMatchObject({ article_id: articleId, listener_id: l.id, priority: "high", state: "queued", voice: "en-GB-male" });
     expect(send).toHaveBeenCalledExactlyOnceWith({ job_id: body.job_id }, { contentType: "json" });
     expect(await env.RENDER_GATE.getByName(String(l.id)).inFlight()).toBe(1);
   });
@@ -169,6 +173,66 @@ describe("POST /v1/articles/{slug}/render-now (README Rules 3)", () => {
   it("422 without a listener_token", async () => {
     await article("v1");
     expect((await call("/v1/articles/v1/render-now", jsonBody("POST", {}))).status).toBe(422);
+  });
+});
+
+describe("render-now spends the operator's money only within bounds (issue 29, item 5)", () => {
+  /** Renders `slug` for the listener and frees its slot, as the render consumer does when the job is done. */
+  async function renderAndFinish(slug: string, l: { id: number; token: string }, ip?: string) {
+    const res = await renderNow(slug, l.token, undefined, ip);
+    if (res.status === 202) await env.RENDER_GATE.getByName(String(l.id)).release((await res.clone().json<{ job_id: string }>()).job_id);
+    return res;
+  }
+
+  it("a new listener starts at most FIRST_DAY_RENDERS renders in 24 hours, however fast each one finishes", async () => {
+    const l = await listener();
+    for (let i = 0; i <= FIRST_DAY_RENDERS; i++) await article(`day-${i}`);
+    for (let i = 0; i < FIRST_DAY_RENDERS; i++) expect((await renderAndFinish(`day-${i}`, l)).status).toBe(202);
+    const refused = await renderNow(`day-${FIRST_DAY_RENDERS}`, l.token);
+    expect(refused.status).toBe(429);
+    // The oldest render leaves the budget a day after it started.
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(23 * 3600);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM render_jobs").first("n")).toBe(FIRST_DAY_RENDERS);
+  });
+
+  it("the budget grows with the account's age, and a paying listener has the largest from the first day", async () => {
+    const old = await listener({ createdAt: new Date(Date.now() - 2.5 * 24 * 3_600_000) });
+    const paying = await listener({ plan: "plus" });
+    const budget = FIRST_DAY_RENDERS + 2 * RENDERS_GAINED_PER_DAY;
+    for (let i = 0; i <= budget; i++) await article(`age-${i}`);
+    for (let i = 0; i < budget; i++) expect((await renderAndFinish(`age-${i}`, old)).status, `render ${i}`).toBe(202);
+    expect((await renderNow(`age-${budget}`, old.token)).status).toBe(429);
+    for (let i = 0; i <= FIRST_DAY_RENDERS; i++) expect((await renderAndFinish(`age-${i}`, paying, "198.51.100.77")).status).toBe(202);
+  });
+
+  it("one address creating listeners gets at most RENDERS_PER_HOUR_PER_ADDRESS renders an hour; the refused one leaves nothing", async () => {
+    for (let i = 0; i <= RENDERS_PER_HOUR_PER_ADDRESS; i++) await article(`addr-${i}`);
+    for (let i = 0; i < RENDERS_PER_HOUR_PER_ADDRESS; i++) expect((await renderNow(`addr-${i}`, (await listener()).token)).status).toBe(202);
+    const last = await listener();
+    const refused = await renderNow(`addr-${RENDERS_PER_HOUR_PER_ADDRESS}`, last.token);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM render_jobs WHERE listener_id = ?").bind(last.id).first("n")).toBe(0);
+    const gate = env.RENDER_GATE.getByName(String(last.id));
+    expect([await gate.inFlight(), await gate.startedToday()]).toEqual([0, 0]);
+    // Another address is not held to this one's budget.
+    expect((await renderNow(`addr-${RENDERS_PER_HOUR_PER_ADDRESS}`, last.token, undefined, "198.51.100.78")).status).toBe(202);
+  });
+
+  it("a free listener renders in the article's voice or a free voice only; a paying one in any", async () => {
+    const free = await listener();
+    const paying = await listener({ plan: "pro" });
+    await article("voices");
+    await article("own-voice");
+    await env.DB.prepare("UPDATE articles SET voice = 'nova' WHERE slug = 'own-voice'").run();
+    const refused = await renderNow("voices", free.token, "rachel");
+    expect(refused.status).toBe(403);
+    expect((await refused.json<{ detail: string }>()).detail).toContain("en-US-female");
+    expect((await renderNow("voices", free.token, "no-such-voice")).status).toBe(422);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM render_jobs").first("n")).toBe(0);
+    expect((await renderNow("own-voice", free.token, "nova")).status).toBe(202);
+    expect((await renderNow("voices", free.token, "en-GB-female")).status).toBe(202);
+    expect((await renderNow("voices", paying.token, "rachel")).status).toBe(202);
   });
 });
 

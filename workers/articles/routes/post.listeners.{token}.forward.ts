@@ -1,8 +1,10 @@
 import * as v from "valibot";
+import { FORWARDS_PER_HOUR_PER_ADDRESS } from "../../core/rate-limit";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { database } from "../../db/index";
 import { TokenParams } from "../../kernel/fields";
+import { articleUrlField } from "../../kernel/web-url";
 import { FORWARDED_VERTICAL, forwardArticle, MAX_TEXT, MAX_TITLE, publisherOf } from "../forward";
 import { ArticleRecord, NOINDEX, presentRecord } from "../present";
 
@@ -10,7 +12,7 @@ const ForwardRequest = named(
   "ForwardRequest",
   v.pipe(
     v.object({
-      url: v.optional(v.pipe(v.string(), v.url(), v.maxLength(2048), v.description("The article's address. Not fetched: the service stores only what this body carries."))),
+      url: v.optional(articleUrlField("The article's address (http or https). Not fetched: the service stores only what this body carries.")),
       title: v.optional(v.pipe(v.string(), v.maxLength(MAX_TITLE), v.description("Defaults to the URL."))),
       text: v.optional(v.pipe(v.string(), v.maxLength(MAX_TEXT), v.description("The article text to narrate; defaults to the title."))),
       publisher: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Defaults to the URL's host."))),
@@ -25,13 +27,18 @@ export const postForward = route({
   path: "/v1/listeners/:token/forward",
   tag: "articles",
   summary: "Forward an article into the listener's own archive (listener_private, renderable with render-now)",
+  description:
+    `Each forward stores up to ${MAX_TEXT} characters, so an address may forward ${FORWARDS_PER_HOUR_PER_ADDRESS} articles an hour ` +
+    "(429 with Retry-After beyond that; a repeat of a URL already forwarded counts too).",
   auth: "listener_token",
+  rateLimit: "forward",
   params: TokenParams,
   body: ForwardRequest,
   responses: {
     201: { description: "Added", schema: ArticleRecord },
     200: { description: "This URL was already forwarded by the listener", schema: ArticleRecord },
     404: { description: "Unknown listener token" },
+    429: { description: "The address's hourly forward budget is spent", headers: { "Retry-After": "seconds" } },
   },
   async handle({ listener, env, body }) {
     const db = database(env);

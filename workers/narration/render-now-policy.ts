@@ -1,0 +1,53 @@
+import { ApiError, ValidationError } from "../core/errors";
+import type { Listener } from "../kernel/listener-tokens";
+import { priceOf, VOICES } from "../kernel/voice-catalogue";
+
+/**
+ * What render-now may spend of the operator's money for one listener (issue 29, item 5). A listener
+ * costs nothing to create, so a per-listener cap alone bounds nothing: a listener also has a daily
+ * budget that grows with the account's age (counted by their RenderGate), each address an hourly one
+ * (core/rate-limit.ts, `renders`), and a listener who does not pay renders only in the article's own
+ * voice or a voice of the free engine.
+ */
+
+/** Renders a listener may start in any 24 hours on the day they subscribed. */
+export const FIRST_DAY_RENDERS = 5;
+/** Renders a day the budget grows by for each whole day of the account's age. */
+export const RENDERS_GAINED_PER_DAY = 5;
+/** The largest daily budget; a paying listener (plan plus or pro) has it from the first day. */
+export const MAX_RENDERS_PER_DAY = 50;
+
+const DAY_MS = 24 * 3_600_000;
+
+/** A paying listener: their plan covers the voices and renders that cost the operator money. */
+function pays(listener: Pick<Listener, "plan">): boolean {
+  return listener.plan !== "free";
+}
+
+/** How many renders `listener` may start in any 24 hours, by the account's age at `now`. */
+export function dailyRenderBudget(listener: Pick<Listener, "plan" | "createdAt">, now = Date.now()): number {
+  if (pays(listener)) return MAX_RENDERS_PER_DAY;
+  const days = Math.max(0, Math.floor((now - listener.createdAt.getTime()) / DAY_MS));
+  return Math.min(MAX_RENDERS_PER_DAY, FIRST_DAY_RENDERS + RENDERS_GAINED_PER_DAY * days);
+}
+
+/** Voices the free engine speaks (eSpeak NG in the render Worker): no provider bills for them. */
+export const FREE_VOICES: readonly string[] = [...new Set(VOICES.filter((o) => priceOf(o) === 0).map((o) => o.id))];
+
+/**
+ * Refuses a voice render-now may not use for `listener`: an unknown voice (422), or, for a listener
+ * who does not pay, one that is neither the article's own (which the publisher's pre-render already
+ * chose to pay for) nor a voice of the free engine (403). No voice means the article's own.
+ */
+export function checkRenderVoice(listener: Pick<Listener, "plan">, articleVoice: string | null, voice: string | undefined): void {
+  if (voice === undefined || voice === articleVoice) return;
+  if (!VOICES.some((o) => o.id === voice)) {
+    throw new ValidationError([{ loc: ["body", "voice"], msg: "unknown voice; see GET /v1/voices", type: "unknown_voice" }]);
+  }
+  if (!pays(listener) && !FREE_VOICES.includes(voice)) {
+    throw new ApiError(
+      "forbidden",
+      `voice ${voice} costs money to render: use the article's own voice, a free voice (${FREE_VOICES.join(", ")}) or a plus or pro plan`,
+    );
+  }
+}
