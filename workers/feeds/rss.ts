@@ -3,6 +3,7 @@ import { v5 as uuidv5 } from "uuid";
 import { articlePageUrl, baseUrl, config, webUrl } from "../core/config";
 import { xmlSafe } from "../core/text";
 import { audioUrl } from "../kernel/audio-urls";
+import { isWebUrl } from "../kernel/web-url";
 import type { Category } from "./catalog";
 import type { FeedItem } from "./feed-items";
 
@@ -64,7 +65,7 @@ function toRssItem(env: object, item: FeedItem, transcriptUrl: TranscriptUrl): R
       : [{ type: "audio/ogg", codecs: "opus", title: "Opus", length: item.opusBytes, sources: [{ uri: audioUrl(env, item.audioKey, "opus") }] }];
   return {
     title: item.title,
-    link: item.url ?? articlePageUrl(env, item.slug),
+    link: item.url && isWebUrl(item.url) ? item.url : articlePageUrl(env, item.slug),
     description: describe(item),
     guid: { value: episodeGuid(item.slug), isPermaLink: false },
     pubDate: item.published,

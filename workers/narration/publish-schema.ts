@@ -4,6 +4,7 @@ import { HOSTS } from "../kernel/hosts";
 import { MAX_ARTICLE_CHARS, VoiceField } from "./fields";
 import { MAX_NARRATED_CHARS } from "../kernel/render-contract";
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from "../kernel/slug";
+import { articleUrlField } from "../kernel/web-url";
 
 /** Visibilities a publisher may set; listener_private belongs to articles a listener forwards, never to publishers. */
 export const PUBLISHER_VISIBILITIES = ["public", "publisher_only"] as const;
@@ -32,7 +33,7 @@ export const PublishRequest = named(
         `Full plain text of the article. Narration takes at most ${MAX_NARRATED_CHARS} characters of title + ". " + body (about an hour, rendered in segments); a longer article is stored, but its render job fails with "too_long".`,
       )),
     summary: v.optional(v.pipe(v.string(), v.maxLength(2_000), v.description("Short summary.")), ""),
-    url: v.optional(v.pipe(v.string(), v.url(), v.maxLength(2_048), v.description("Canonical URL on the publisher's site."))),
+    url: v.optional(articleUrlField("Canonical URL on the publisher's site (http or https).")),
     published_at: v.optional(
       v.pipe(v.string(), v.isoTimestamp(), v.description("Publication time (ISO 8601); a new article's created_at. Defaults to now.")),
     ),

@@ -3,6 +3,7 @@ import { articleBySlug } from "../kernel/article-by-slug";
 import { audioUrl } from "../kernel/audio-urls";
 import { narratedParagraphs, paragraphStarts } from "../kernel/paragraph-timings";
 import { isShownInFull, openableBy } from "../kernel/visibility";
+import { isWebUrl } from "../kernel/web-url";
 
 /** One paragraph of the narration, with where it starts in the audio when the render recorded it. */
 export interface Paragraph {
@@ -48,7 +49,8 @@ export async function articleView(env: Pick<Env, "DB"> & object, slug: string): 
     publisher: row.publisher,
     vertical: row.vertical,
     summary: full ? row.summary : "",
-    url: row.url,
+    // Rows stored before addresses were checked may hold any scheme; pages link http(s) only.
+    url: row.url && isWebUrl(row.url) ? row.url : null,
     stub: !full,
     paragraphs: full ? narratedParagraphs(row).map((text, i) => ({ text, start: starts?.[i] ?? null })) : [],
     audio: full && row.audioKey ? { mp3: audioUrl(env, row.audioKey, "mp3"), opus: audioUrl(env, row.audioKey, "opus") } : null,
