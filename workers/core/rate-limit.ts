@@ -1,3 +1,4 @@
+import { budgetKey } from "./client-address";
 import { config } from "./config";
 import { ApiError } from "./errors";
 
@@ -27,9 +28,12 @@ const BUCKETS = {
 
 export type RateBucket = keyof typeof BUCKETS;
 
-/** The client address Cloudflare saw; local and test requests without it share one budget. */
+/**
+ * The client as per-IP budgets count it: the address Cloudflare saw, an IPv6 one by its /64
+ * (client-address.ts); local and test requests without it share one budget.
+ */
 export function clientIp(request: Request): string {
-  return request.headers.get("cf-connecting-ip") ?? "local";
+  return budgetKey(request.headers.get("cf-connecting-ip") ?? "local");
 }
 
 /**
