@@ -133,7 +133,7 @@ function magicLinkMessage(scope: MagicScope, to: string, secret: string, link: s
  * Where a mailed secret leads: `landing` builds the link from the secret, and `binding` ties the
  * secret to the browser that asked (the web front-end's own sign-in passes both).
  */
-export interface MagicLanding {
+interface MagicLanding {
   landing: (secret: string) => string;
   binding?: string;
 }
