@@ -1,6 +1,6 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RenderGate } from "./render-gate";
 
 let n = 0;
@@ -8,6 +8,8 @@ let n = 0;
 function gate() {
   return env.RENDER_GATE.getByName(`gate-test-${Date.now()}-${n++}`);
 }
+
+afterEach(() => vi.useRealTimers());
 
 describe("RenderGate", () => {
   it("grants up to the cap, then refuses with a Retry-After until a slot is released", async () => {
@@ -37,17 +39,27 @@ describe("RenderGate", () => {
     expect(await g.inFlight()).toBe(3);
   });
 
-  it("frees expired leases, so a crashed render cannot leak a slot; the alarm clears them", async () => {
+  // planted: drop `this.expire(now)` at the top of acquire. The alarm is never run here, so only
+  // acquire itself can see that the lease ran out.
+  it("a lease that ran out frees its slot for the next acquire, before any alarm runs", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
     const g = gate();
-    expect(await g.acquire("crashed", 1, 100)).toEqual({ ok: true });
-    expect((await g.acquire("other", 1, 60_000)).ok).toBe(false);
-    await new Promise((r) => setTimeout(r, 250));
-    // The alarm may already have run on its own; run it now if not, then read the table directly.
-    await runDurableObjectAlarm(g);
+    expect(await g.acquire("crashed", 1, 60_000)).toEqual({ ok: true });
+    vi.advanceTimersByTime(59_999);
+    expect(await g.acquire("other", 1, 60_000)).toMatchObject({ ok: false, reason: "in_flight", retryAfter: 1 });
+    vi.advanceTimersByTime(1);
+    expect(await g.acquire("next", 1, 60_000)).toEqual({ ok: true });
+  });
+
+  it("the alarm clears expired leases from storage, so a crashed render cannot leak a slot", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    const g = gate();
+    expect(await g.acquire("crashed", 1, 60_000)).toEqual({ ok: true });
+    vi.advanceTimersByTime(60_000);
+    expect(await runDurableObjectAlarm(g)).toBe(true);
     await runInDurableObject(g, (_instance: RenderGate, state) => {
       expect(state.storage.sql.exec("SELECT count(*) AS n FROM slots").one().n).toBe(0);
     });
-    expect(await g.acquire("next", 1, 60_000)).toEqual({ ok: true });
   });
 
   it("counts starts against a daily budget that a released slot does not give back, and a withdrawn one does", async () => {
