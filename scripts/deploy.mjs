@@ -1,6 +1,6 @@
 // `npm run deploy`: applies the D1 migrations to the remote database, then deploys both Workers.
-// The API Worker (narration-api) goes first: it defines the RenderGate Durable Object class that the
-// render Worker binds. The render Worker (narration-render) deploys with `--env production`, the
+// The API Worker (narration-api) goes first: it defines the RenderStore entrypoint through which the
+// render Worker reaches all state (its only storage binding, STORE). The render Worker (narration-render) deploys with `--env production`, the
 // section of its wrangler.toml that restates every binding and adds [ai] (kept out of the top level,
 // where `wrangler dev` could not serve it offline). Provider keys are secrets of the render Worker:
 // `wrangler secret put OPENAI_API_KEY -c workers/render/wrangler.toml --env production`, and so on.
