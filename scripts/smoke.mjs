@@ -68,7 +68,7 @@ try {
 function freshCopy() {
   const target = mkdtempSync(path.join(tmpdir(), "narration-smoke-"));
   const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root }).toString().split("\0").filter(Boolean);
-  for (const file of files) {
+  for (const file of files.filter((f) => f !== "node_modules")) {
     mkdirSync(path.dirname(path.join(target, file)), { recursive: true });
     cpSync(path.join(root, file), path.join(target, file), { force: true, recursive: false, errorOnExist: false });
   }
