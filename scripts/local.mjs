@@ -15,8 +15,11 @@ export const CONFIGS = ["-c", "wrangler.toml", "-c", "workers/render/wrangler.to
 /** Where the API process keeps the platform's state: wrangler's own default beside wrangler.toml. */
 export const DEFAULT_STATE = ".wrangler/state";
 
-/** The render process's folder, beside the state folder: it holds none of the platform's state. */
-const RENDER_STATE = "render-process-state";
+/**
+ * The render process's own folder beside `persistTo` (one per platform, so two platforms on one
+ * machine share nothing): it holds none of the platform's state.
+ */
+const renderFolder = (persistTo) => `${persistTo.replace(/\/+$/, "")}-render-process`;
 
 /** The render Worker's own .dev.vars: wrangler reads one beside each configuration file. */
 const RENDER_DEV_VARS = "workers/render/.dev.vars";
@@ -211,8 +214,8 @@ class Platform extends EventEmitter {
  * Only the API process holds state (D1, R2, the Durable Objects, the queue's broker), under
  * `persistTo`; the render Worker has no storage binding and reaches all of it through the API
  * Worker's RenderStore entrypoint, so no two processes ever open one SQLite file (they would fail
- * with SQLITE_BUSY under concurrent writes). Its own folder, RENDER_STATE beside `persistTo`, holds
- * nothing of the platform's. The two find each other through a dev registry of their own (service
+ * with SQLITE_BUSY under concurrent writes). Its own folder beside `persistTo` holds nothing of
+ * the platform's. The two find each other through a dev registry of their own (service
  * bindings both ways, and the render Queue, whose messages the API side's broker hands to the
  * consumer in the render process); a registry shared with other wrangler sessions on the machine
  * could bind the API to someone else's render Worker. `renderPort` defaults to a free port.
@@ -225,7 +228,7 @@ export async function startDev({ port, renderPort, persistTo = DEFAULT_STATE, va
   const registry = mkdtempSync(join(tmpdir(), "narration-registry-"));
   const render = await startWorker({
     port: renderPort ?? (await freePort()),
-    persistTo: join(dirname(persistTo), RENDER_STATE),
+    persistTo: renderFolder(persistTo),
     quiet,
     log,
     configs: CONFIGS.slice(2),
