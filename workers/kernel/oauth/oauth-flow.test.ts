@@ -1,9 +1,10 @@
 import { env } from "cloudflare:workers";
 import * as oauth from "oauth4webapi";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { testVars } from "../../../test/vars";
 import { errorResponse } from "../../core/errors";
 import { bearerGrant, requireScope } from "./bearer";
+import { listGrants } from "./grants";
 import { authorizationRequest, consent, discover, open, REDIRECT, register, tokensFor, viaWorker } from "../../../test/support/oauth-agent";
 
 /**
@@ -171,6 +172,37 @@ describe("refresh tokens rotate (OAuth 2.1 §4.3.1)", () => {
     const third = await refresh(second.refresh_token!);
     await expect(refresh(tokens.refresh_token!)).rejects.toMatchObject({ error: "invalid_grant" });
     expect(third.refresh_token).toBeTruthy();
+  });
+});
+
+/** README "OAuth": "a grant lapses after 30 days without a refresh"; access tokens live 15 minutes. */
+describe("a grant lapses after 30 days without a refresh (OAuth 2.1 §4.3.1, RFC 6819 §5.2.2.3)", () => {
+  const DAY = 24 * 3_600_000;
+  afterEach(() => vi.useRealTimers());
+
+  // planted: drop `refreshTokenIdleTTL` from the provider's options in server.ts (the grant then
+  // lapses 30 days after it was given, however often it was refreshed).
+  it("each refresh moves the grant's end to 30 days later; a refresh token idle for 30 days is invalid_grant", async () => {
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now: start });
+    const { as, client, tokens } = await tokensFor("idle@example.test");
+    const refresh = async (token: string) =>
+      oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), token, viaWorker));
+    const listenerId = Number((await bearerGrant(withToken(tokens.access_token), env))?.listenerId);
+    const expiresAt = async () => (await listGrants(env, listenerId))[0]?.expiresAt;
+    expect(await expiresAt()).toBe(Math.floor((start + 30 * DAY) / 1000));
+
+    vi.setSystemTime(start + 20 * DAY);
+    const second = await refresh(tokens.refresh_token!);
+    expect(second.expires_in).toBe(900);
+    expect(await expiresAt()).toBe(Math.floor((start + 50 * DAY) / 1000));
+    // Day 40: past 30 days from the grant, within 30 days of the last refresh.
+    vi.setSystemTime(start + 40 * DAY);
+    const third = await refresh(second.refresh_token!);
+    expect(await grantOf(third.access_token)).toMatchObject({ scopes: ["articles:read", "subscriptions:write"] });
+
+    vi.setSystemTime(start + 70 * DAY + 1000);
+    await expect(refresh(third.refresh_token!)).rejects.toMatchObject({ error: "invalid_grant" });
   });
 });
 
