@@ -116,3 +116,47 @@ describe("control characters and lone surrogates in every text field", () => {
     }
   });
 });
+
+/**
+ * A query parameter given twice (issue 29, item 7): a field that takes one value, and the API key in
+ * the query, answer 422 naming it, alone and all at once, instead of one reader taking the first
+ * value and another the last.
+ */
+const scalarQueryFields = routes.flatMap((r) =>
+  Object.entries((r.query as unknown as Node | undefined)?.entries ?? {})
+    .filter(([, field]) => unwrap(field).type !== "array")
+    .flatMap(([name]) => methodsOf(r).filter((m) => m !== "HEAD").map((method) => [`${method} ${r.path} ${name}`, r, method, name] as const)),
+);
+const apiKeyRoutes = routes.filter((r) => r.auth === "api_key").flatMap((r) => methodsOf(r).map((method) => [`${method} ${r.path}`, r, method] as const));
+const anyIp = () => `198.18.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+
+async function expectGivenTwice(res: Response, loc: (string | number)[]) {
+  expect(res.status).toBe(422);
+  const { detail } = (await res.json()) as { detail: { loc: (string | number)[]; type: string }[] };
+  expect(detail).toContainEqual(expect.objectContaining({ loc, type: "duplicate" }));
+}
+
+describe("query parameters given twice", () => {
+  it("finds the query fields and the API-key routes", () => {
+    expect(scalarQueryFields.length).toBeGreaterThan(20);
+    expect(apiKeyRoutes.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it.each(scalarQueryFields)("%s twice is a 422 naming it", async (_, r, method, name) => {
+    const token = r.auth === "listener_token" ? (await addListener()).token : "x";
+    const path = r.path.replace(/:(\w+)/g, (_, param: string) => (param === "token" ? token : "x"));
+    const send = () => call(`${path}?${name}=1&${name}=2`, { method, headers: credentials(r), ip: anyIp() });
+    await expectGivenTwice(await send(), ["query", name]);
+    for (const res of await Promise.all(Array.from({ length: 20 }, send))) await expectGivenTwice(res, ["query", name]);
+  });
+
+  it.each(apiKeyRoutes)("%s refuses api_key twice, even the right key twice", async (_, r, method) => {
+    const key = encodeURIComponent(testVars.SERVICE_API_KEY);
+    const path = r.path.replace(/:(\w+)/g, "x");
+    for (const query of [`api_key=${key}&api_key=${key}`, `api_key=wrong&api_key=${key}`, `api_key=${key}&api_key=wrong`]) {
+      const send = () => call(`${path}?${query}`, { method, ip: anyIp(), ...(method === "GET" ? {} : { headers: { "content-type": "application/json" }, body: '{"text":"Hi."}' }) });
+      await expectGivenTwice(await send(), ["query", "api_key"]);
+      for (const res of await Promise.all(Array.from({ length: 20 }, send))) await expectGivenTwice(res, ["query", "api_key"]);
+    }
+  });
+});

@@ -4,9 +4,9 @@ import { listenerByFeedToken, requireListener, type Listener } from "../kernel/l
 import { findPublisherKey, webhookSecretOf } from "../kernel/publisher-keys";
 import { config } from "./config";
 import { secretsEqual } from "./crypto";
-import { ApiError } from "./errors";
+import { ApiError, ValidationError } from "./errors";
 import type { AuthKind } from "./route";
-import { readBodyBytes } from "./validate";
+import { decodeBody, readBodyBytes } from "./validate";
 import { verifyWebhook } from "./webhook-signature";
 
 /** True when any of `given` equals `expected`; every candidate is compared, in constant time. */
@@ -17,9 +17,15 @@ async function anyMatches(given: (string | null)[], expected: string[]): Promise
   return results.includes(true);
 }
 
-/** The service API key where README "Rules" 5 puts it: query api_key, header x-service-key or x-legacy-key. */
+/**
+ * The service API key where README "Rules" 5 puts it: query api_key, header x-service-key or
+ * x-legacy-key. api_key given twice is a 422: which of two keys counts must not depend on who reads
+ * the query (this Worker reads the first, a proxy or a log may read the last).
+ */
 function serviceKeysGiven(request: Request, url: URL): (string | null)[] {
-  return [url.searchParams.get("api_key"), request.headers.get("x-service-key"), request.headers.get("x-legacy-key")];
+  const inQuery = url.searchParams.getAll("api_key");
+  if (inQuery.length > 1) throw new ValidationError([{ loc: ["query", "api_key"], msg: "given more than once", type: "duplicate" }]);
+  return [inQuery[0] ?? null, request.headers.get("x-service-key"), request.headers.get("x-legacy-key")];
 }
 
 /** True when the request carries the operator's SERVICE_API_KEY. */
@@ -72,7 +78,7 @@ async function requireAdmin(env: object, request: Request): Promise<void> {
 /** The `publisher` member of a JSON body as sent, or "": it only picks which publisher's secret to try. */
 function claimedPublisher(bytes: Uint8Array): string {
   try {
-    const publisher: unknown = JSON.parse(new TextDecoder().decode(bytes))?.publisher;
+    const publisher: unknown = JSON.parse(decodeBody(bytes))?.publisher;
     return typeof publisher === "string" ? publisher : "";
   } catch {
     return "";
@@ -87,7 +93,8 @@ function claimedPublisher(bytes: Uint8Array): string {
 async function requireSignedBody(env: Env, request: Request): Promise<{ signedBody: string; caller: ApiCaller }> {
   const bytes = await readBodyBytes(request);
   const signature = request.headers.get("x-legacy-signature");
-  const signedBody = () => new TextDecoder().decode(bytes);
+  // Decoded once a signature verifies: bytes that are not UTF-8 are then the body's 422, not a 401.
+  const signedBody = () => decodeBody(bytes);
   if (await verifyWebhook(config(env).PUBLISH_WEBHOOK_SECRET, signature, bytes)) return { signedBody: signedBody(), caller: OPERATOR };
   const publisher = signature ? claimedPublisher(bytes) : "";
   const own = publisher ? await webhookSecretOf(env, publisher) : null;

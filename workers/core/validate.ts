@@ -26,10 +26,13 @@ function baseType(schema: Schemaish): string {
  * declares before validating, so schemas stay plain (v.number, v.boolean) and convert cleanly to
  * OpenAPI; text that does not look like the type is left as is and fails validation clearly.
  */
-function coerce(schema: Schemaish, raw: Record<string, string | string[] | undefined>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+function coerce(where: Location, schema: Schemaish, raw: Record<string, string | string[] | undefined>): Record<string, unknown> {
+  // Keys are the client's (a query may name __proto__ or constructor): a null-prototype object
+  // holds them as plain keys, and only the schema's own entries describe a field.
+  const out: Record<string, unknown> = Object.create(null);
+  const repeated: ValidationIssue[] = [];
   for (const [key, value] of Object.entries(raw)) {
-    const field = schema.entries?.[key];
+    const field = schema.entries && Object.hasOwn(schema.entries, key) ? schema.entries[key] : undefined;
     if (!field || value === undefined) {
       out[key] = value;
       continue;
@@ -39,12 +42,18 @@ function coerce(schema: Schemaish, raw: Record<string, string | string[] | undef
       out[key] = (Array.isArray(value) ? value : [value]).flatMap((x) => x.split(",")).filter((x) => x !== "");
       continue;
     }
-    const text = Array.isArray(value) ? value[value.length - 1] : value;
+    // One value, given twice, is ambiguous (which one a proxy or a cache read is anyone's guess).
+    if (Array.isArray(value)) {
+      repeated.push({ loc: [where, key], msg: "given more than once", type: "duplicate" });
+      continue;
+    }
+    const text = value;
     if (type === "number" && /^-?\d+(\.\d+)?$/.test(text)) out[key] = Number(text);
     else if (type === "boolean" && /^(true|false|1|0)$/i.test(text)) out[key] = /^(true|1)$/i.test(text);
     else if (type === "null" || (type !== "string" && text === "null")) out[key] = null;
     else out[key] = text;
   }
+  if (repeated.length > 0) throw new ValidationError(repeated);
   return out;
 }
 
@@ -131,18 +140,18 @@ function checkedOnce<S extends v.GenericSchema>(schema: S, key: string | null, c
  * credential, so a valid one may be kept for the next request that repeats it.
  */
 export function parseParams<S extends v.GenericSchema>(schema: S, params: Record<string, string>, remember = false): v.InferOutput<S> {
-  return checkedOnce(schema, remember ? JSON.stringify(params) : null, () => check("path", schema, coerce(schema as unknown as Schemaish, params)));
+  return checkedOnce(schema, remember ? JSON.stringify(params) : null, () => check("path", schema, coerce("path", schema as unknown as Schemaish, params)));
 }
 
 /** Validates the query string; `remember` as for parseParams. */
 export function parseQuery<S extends v.GenericSchema>(schema: S, url: URL, remember = false): v.InferOutput<S> {
   return checkedOnce(schema, remember ? url.search : null, () => {
-    const raw: Record<string, string | string[]> = {};
+    const raw: Record<string, string | string[]> = Object.create(null);
     for (const [k, val] of url.searchParams) {
       const prev = raw[k];
       raw[k] = prev === undefined ? val : ([] as string[]).concat(prev, val);
     }
-    return check("query", schema, coerce(schema as unknown as Schemaish, raw));
+    return check("query", schema, coerce("query", schema as unknown as Schemaish, raw));
   });
 }
 
@@ -160,7 +169,7 @@ export function parseHeaders<S extends v.GenericSchema>(schema: S, headers: Head
       given++;
     }
   }
-  return checkedOnce(schema, remember && given === 0 ? "" : null, () => check("header", schema, coerce(schema as unknown as Schemaish, raw)));
+  return checkedOnce(schema, remember && given === 0 ? "" : null, () => check("header", schema, coerce("header", schema as unknown as Schemaish, raw)));
 }
 
 function refuseOversize(size: number, limit: number): void {
@@ -196,9 +205,24 @@ export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): P
   return bytes;
 }
 
-/** The body as UTF-8 text (as Request.text() decodes it), read within `limit` by readBodyBytes. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * A body's bytes as text. JSON is UTF-8 (RFC 8259 §8.1): bytes that are not (Latin-1 text, a cut
+ * multi-byte character) are a 422 on the body, never text with replacement characters stored as if
+ * the client had sent them. A byte order mark is dropped, as Request.text() drops it.
+ */
+export function decodeBody(bytes: Uint8Array): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ValidationError([{ loc: ["body"], msg: "body is not valid UTF-8", type: "utf8_invalid" }]);
+  }
+}
+
+/** The body as UTF-8 text (decodeBody), read within `limit` by readBodyBytes. */
 export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
-  return new TextDecoder().decode(await readBodyBytes(request, limit));
+  return decodeBody(await readBodyBytes(request, limit));
 }
 
 const OBJECTS = new Set(["object", "strict_object", "loose_object", "object_with_rest"]);
@@ -220,11 +244,20 @@ function arraysForObjects(schema: Schemaish, data: unknown, path: (string | numb
   return [];
 }
 
+/**
+ * JSON objects as null-prototype objects. A body's keys are the client's: `__proto__`, `constructor`
+ * or `toString` are then plain keys like any other unknown one, which the schemas ignore, and a
+ * schema never finds Object.prototype's members where the client sent nothing.
+ */
+function plainObjects(_key: string, value: unknown): unknown {
+  return value && typeof value === "object" && !Array.isArray(value) ? Object.assign(Object.create(null), value) : value;
+}
+
 /** Parses a JSON body; malformed JSON is a 422 like any other invalid body. */
 export function parseJsonBody<S extends v.GenericSchema>(schema: S, text: string): v.InferOutput<S> {
   let data: unknown;
   try {
-    data = text === "" ? undefined : JSON.parse(text);
+    data = text === "" ? undefined : JSON.parse(text, plainObjects);
   } catch {
     throw new ValidationError([{ loc: ["body"], msg: "body is not valid JSON", type: "json_invalid" }]);
   }
