@@ -52,7 +52,7 @@ export default defineConfig(async () => {
   return {
     test: {
       // The Worker's one line per request (workers/core/http.ts logRequest) is for operators, not test output.
-      onConsoleLog: (log: string) => !/^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) \S+ \d{3}\s*$/.test(log),
+      onConsoleLog: (log: string) => !/^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) \S+ \d{3} req=\S+\s*$/.test(log),
       projects: [project("narration", false, all, [E2E, "**/node_modules/**"]), project("narration-e2e", true, [`workers/${E2E}`])],
     },
   };

@@ -2,6 +2,7 @@ import { serveAuthorizationServer } from "./kernel/oauth/server";
 import { receiveEmail } from "./articles/email-intake";
 import { DIGEST_CRON, sendDailyDigest } from "./listeners/digest";
 import { resendStaleJobs } from "./narration/job-sweep";
+import { withRequestId } from "./core/request-id";
 import { router } from "./router";
 import { serveWebPage } from "./web/routes";
 
@@ -15,10 +16,11 @@ export default {
   // The OAuth provider's endpoints (metadata, token, revocation, registration), then the
   // server-rendered pages (sign-in, consent), then the route table. All three read the request's
   // address, parsed once for them: every request passes through them.
-  fetch: (request, env, ctx) => {
-    const url = new URL(request.url);
-    return serveAuthorizationServer(request, url, env, ctx) ?? serveWebPage(request, url, env, ctx) ?? router.fetch(request, env, ctx, url);
-  },
+  fetch: (request, env, ctx) =>
+    withRequestId(request, () => {
+      const url = new URL(request.url);
+      return serveAuthorizationServer(request, url, env, ctx) ?? serveWebPage(request, url, env, ctx) ?? router.fetch(request, env, ctx, url);
+    }),
   // Forwarded articles arriving by e-mail (issue 4: listener intake).
   email: async (message, env) => void (await receiveEmail(message, env)),
   // The crons of wrangler.toml: the daily digest (README "Rules" 6) and the lost-render sweep.

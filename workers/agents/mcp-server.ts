@@ -12,6 +12,7 @@ import { paidMcpCall } from "./x402/paid-call";
 import { FailedAfterSettlement } from "./x402/pay";
 import { mcpResource } from "./x402/requirements";
 import { SIWX_META } from "./x402/siwx";
+import { requestId } from "../core/request-id";
 
 /** A tool's answer: the structured result and its JSON text, for clients that read only text (MCP "Tool Result"). */
 function success(out: Record<string, unknown>): ToolResult {
@@ -72,7 +73,7 @@ function failure(tool: Tool, err: unknown): CallToolResult {
  * calls that failed get their line, by tool name (README, the paragraph after the quick start).
  */
 function logCall(tool: Tool, result: CallToolResult): CallToolResult {
-  if (!tool.annotations.readOnlyHint || result.isError) console.log(`MCP tools/call ${tool.name} ${result.isError ? "error" : "ok"}`);
+  if (!tool.annotations.readOnlyHint || result.isError) console.log(`MCP tools/call ${tool.name} ${result.isError ? "error" : "ok"} req=${requestId()}`);
   return result;
 }
 

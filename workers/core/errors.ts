@@ -1,3 +1,5 @@
+import { requestId } from "./request-id";
+
 /**
  * The closed set of API errors and their one renderer. Internal detail (stack traces, SQL, provider
  * messages) never reaches the wire: unknown errors become a generic 500 and are logged by name only.
@@ -53,20 +55,27 @@ export class ValidationError extends ApiError {
 export interface ErrorBody {
   detail: string;
   code: ErrorCode;
+  /** The request's id, also in the X-Request-Id header and the log line: what to quote to support. */
+  request_id: string | null;
 }
+
+/** Every error names its request in this header too (422 included, whose body shape is fixed). */
+const REQUEST_ID_HEADER = "X-Request-Id";
 
 /** Renders any thrown value as a JSON error response. */
 export function errorResponse(err: unknown): Response {
+  const id = requestId();
+  const idHeader: Record<string, string> = id ? { [REQUEST_ID_HEADER]: id } : {};
   if (err instanceof ValidationError) {
-    return Response.json({ detail: err.issues }, { status: 422 });
+    return Response.json({ detail: err.issues }, { status: 422, headers: idHeader });
   }
   if (err instanceof ApiError) {
-    const body: ErrorBody = { detail: err.message, code: err.code };
-    return Response.json(body, { status: err.status, headers: err.headers });
+    const body: ErrorBody = { detail: err.message, code: err.code, request_id: id };
+    return Response.json(body, { status: err.status, headers: { ...err.headers, ...idHeader } });
   }
   // Log the class and message only: drizzle and D1 errors embed SQL and bound parameters.
   const name = err instanceof Error ? err.name : typeof err;
-  console.error(`unhandled ${name}: ${err instanceof Error ? err.message.slice(0, 200) : ""}`);
-  const body: ErrorBody = { detail: "internal error", code: "internal" };
-  return Response.json(body, { status: 500 });
+  console.error(`unhandled ${name}: ${err instanceof Error ? err.message.slice(0, 200) : ""} req=${id}`);
+  const body: ErrorBody = { detail: "internal error", code: "internal", request_id: id };
+  return Response.json(body, { status: 500, headers: idHeader });
 }

@@ -3,6 +3,7 @@ import { resolveCredential } from "./auth";
 import { ApiError, errorResponse, ValidationError } from "./errors";
 import { enforceRateLimit } from "./rate-limit";
 import { redactCredentials } from "./redact";
+import { requestId } from "./request-id";
 import { methodsOf, type Route } from "./route";
 import { parseHeaders, parseJsonBody, parseParams, parseQuery, readBodyText } from "./validate";
 
@@ -10,7 +11,7 @@ import { parseHeaders, parseJsonBody, parseParams, parseQuery, readBodyText } fr
 type Args = [Env, ExecutionContext, URL];
 
 /** Response headers a browser client may read beyond the CORS-safelisted ones. */
-const EXPOSED_HEADERS = ["Location", "Retry-After", "WWW-Authenticate", "ETag", "Last-Modified", "Content-Range", "Accept-Ranges", "Content-Length"];
+const EXPOSED_HEADERS = ["Location", "Retry-After", "WWW-Authenticate", "ETag", "Last-Modified", "Content-Range", "Accept-Ranges", "Content-Length", "X-Request-Id"];
 const EXPOSED = EXPOSED_HEADERS.join(", ");
 
 /** Browser clients may call every public endpoint; credentials travel in headers, never cookies. */
@@ -99,7 +100,7 @@ function requestLog(quietPatterns: ReadonlySet<string>) {
   return (response: Response, request: IRequest, _env: Env, _ctx: ExecutionContext, url: URL): Response => {
     if (response.status < 400 && (QUIET_METHODS.has(request.method) || quietPatterns.has(request.route))) return response;
     const route = request.route && request.route !== "*" ? request.route : redactCredentials(url.pathname);
-    console.log(`${request.method} ${route} ${response.status}`);
+    console.log(`${request.method} ${route} ${response.status} req=${requestId()}`);
     return response;
   };
 }

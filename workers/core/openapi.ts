@@ -9,6 +9,10 @@ const ErrorBody = named(
   v.object({
     detail: v.pipe(v.string(), v.description("What went wrong, for a human.")),
     code: v.pipe(v.string(), v.description("Stable machine-readable error code.")),
+    request_id: v.pipe(
+      v.nullable(v.string()),
+      v.description("The request's id (Cloudflare's Ray ID where there is one), also in the X-Request-Id header and the service's log line: quote it to support."),
+    ),
   }),
 );
 

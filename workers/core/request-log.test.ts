@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call, jsonBody } from "../../test/support/client";
+import { env } from "cloudflare:workers";
+import { apiKeyHeaders, call, jsonBody } from "../../test/support/client";
 import { feedTokenOf, subscribeVia } from "../../test/support/listeners";
 import { mcpClient } from "../../test/support/mcp-client";
 import { redactCredentials, REDACTED } from "./redact";
@@ -17,16 +18,19 @@ async function logged(run: () => Promise<unknown>): Promise<string> {
   return lines.join("\n");
 }
 
+/** `out` without each line's request id, for comparing the rest. */
+const withoutIds = (out: string) => out.replace(/ req=\S+$/gm, "");
+
 describe("request logs name the route, never a credential in the path", () => {
   it("logs writes and failures by route pattern, with the status; successful reads not at all", async () => {
     const { token, feed_url } = await subscribeVia("logs@example.test", ["tech"]);
     const feedToken = feedTokenOf(feed_url);
-    const out = await logged(async () => {
+    const out = withoutIds(await logged(async () => {
       await call(`/v1/listeners/${token}`);
       await call(`/v1/listeners/${token}`, jsonBody("PATCH", { verticals: ["tech"] }));
       await call(`/v1/podcasts/u/${feedToken}.xml`);
       await call(`/v1/podcasts/u/${feedToken}x.xml`);
-    });
+    }));
     expect(out).toContain("PATCH /v1/listeners/:token 200");
     expect(out).toMatch(/^GET \/v1\/podcasts\/u\/\S+ 404$/m);
     expect(out).not.toMatch(/^GET .* 200$/m);
@@ -35,13 +39,13 @@ describe("request logs name the route, never a credential in the path", () => {
   });
 
   it("logs MCP tool calls that may write or fail by tool; successful reads and the handshake not at all", async () => {
-    const out = await logged(async () => {
+    const out = withoutIds(await logged(async () => {
       const client = await mcpClient();
       await client.callTool({ name: "search_articles", arguments: { query: "harbour" } });
       await client.callTool({ name: "get_article", arguments: { slug: "no-such-article" } });
       await client.callTool({ name: "subscribe_topic", arguments: { verticals: ["tech"] } });
       await client.close();
-    });
+    }));
     // The client's probe for a server-sent stream is answered 405, stateless, and logged as any 4xx is.
     expect(out.split("\n").filter((line) => line.startsWith("MCP ") || line.includes("/mcp/v1"))).toEqual([
       "GET /mcp/v1 405",
@@ -58,6 +62,33 @@ describe("request logs name the route, never a credential in the path", () => {
   });
 });
 
+describe("a request id in the error body, its header and the log line", () => {
+  it("names the same id in the body, the X-Request-Id header and the log line of a failed request", async () => {
+    let res: Response | undefined;
+    const out = await logged(async () => {
+      res = await call("/v1/listeners/no-such-token-at-all");
+    });
+    const body = await res!.json<{ request_id: string }>();
+    expect(body.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res!.headers.get("X-Request-Id")).toBe(body.request_id);
+    expect(out).toContain(`GET /v1/listeners/:token 404 req=${body.request_id}`);
+  });
+
+  it("is Cloudflare's Ray ID where the request has one, and differs between requests otherwise", async () => {
+    const ray = await call("/v1/listeners/no-such-token-at-all", { headers: { "cf-ray": "8e2f1c0d9b7a6f5e-LHR" } });
+    expect((await ray.json<{ request_id: string }>()).request_id).toBe("8e2f1c0d9b7a6f5e-LHR");
+    const [a, b] = await Promise.all([call("/v1/nowhere"), call("/v1/nowhere")]);
+    expect(a.headers.get("X-Request-Id")).not.toBe(b.headers.get("X-Request-Id"));
+  });
+
+  it("is on a 422 in its header, the body keeping its fixed shape", async () => {
+    const res = await call("/v1/stories/search?q=");
+    expect(res.status).toBe(422);
+    expect(res.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Object.keys(await res.json())).toEqual(["detail"]);
+  });
+});
+
 describe("redactCredentials", () => {
   it("replaces tokens and signed links; keeps audio keys, hashes and slugs", () => {
     const token = "Xk3_pQ9vLm2-Zr8TnB4wYc6HdE1sJuA0oKfGiVe7Rq5";
@@ -71,5 +102,14 @@ describe("redactCredentials", () => {
     expect(redactCredentials("GET /v1/articles/late-winner-at-the-harbour-ground-2026/audio 200")).toBe(
       "GET /v1/articles/late-winner-at-the-harbour-ground-2026/audio 200",
     );
+  });
+});
+
+describe("a render job carries the id of the request that created it", () => {
+  it("records the enqueuing request's id on the job it queues", async () => {
+    const res = await call("/v1/jobs", jsonBody("POST", { text: "Carry my id." }, { ...apiKeyHeaders, "cf-ray": "7a6b5c4d3e2f1a0b-AMS" }));
+    const { id } = await res.json<{ id: string }>();
+    const row = await env.DB.prepare("SELECT request_id FROM render_jobs WHERE id = ?").bind(id).first<{ request_id: string }>();
+    expect(row?.request_id).toBe("7a6b5c4d3e2f1a0b-AMS");
   });
 });

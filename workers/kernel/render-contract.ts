@@ -1,5 +1,6 @@
 import { ApiError } from "../core/errors";
 import type { AudioFormat } from "./audio-urls";
+import type { Gender, ProviderId, Quality } from "./voice-catalogue";
 
 /** Input of a synchronous render through the RENDER service binding. */
 export interface RenderInput {
@@ -11,11 +12,48 @@ export interface RenderInput {
 /** Outcome of a render: the cache key addresses audio/<key>.mp3 (and .opus/.wav once encoded). */
 export interface RenderResult {
   key: string;
+  /** The engine that spoke (a provider id). */
   provider: string;
+  /** The voice that spoke. */
   voice: string;
+  /** Neural or formant: how the voice that spoke is made. */
+  quality: Quality;
+  /** The voice asked for; null when none was (the best available voice of the default language and gender). */
+  requested_voice: string | null;
+  /**
+   * True when the voice that spoke is not the one asked for, or a provider before it in the
+   * selection order failed during this render. False for audio found in the cache.
+   */
+  fallback: boolean;
   /** True when the audio already existed and no provider was called. */
   cached: boolean;
   duration_seconds: number;
+}
+
+/** One voice offer and whether it can be used now (GET /v1/voices). */
+export interface VoiceStatus {
+  id: string;
+  provider: ProviderId;
+  language: string;
+  gender: Gender;
+  style: string;
+  quality: Quality;
+  price_per_million_chars: number;
+  max_chars_per_request: number;
+  /** True for the one offer that speaks now when a request names no voice. */
+  default: boolean;
+  available: boolean;
+  /** Why it cannot be used now; null when it can. */
+  reason: string | null;
+}
+
+/** The catalogue as the render Worker can use it now. */
+export interface VoiceCatalogueStatus {
+  /** The voice that speaks when a request names none; null when no provider is available at all. */
+  default_voice: string | null;
+  default_provider: ProviderId | null;
+  /** Every offer, in the order the selection rule prefers them. */
+  voices: VoiceStatus[];
 }
 
 /** Encodings built on first request from the stored master; MP3 is written at render time. */
@@ -26,6 +64,8 @@ export interface RenderRpc {
   /** Answers "ok": GET /v1/health asks it to learn that the render Worker is there. */
   ping(): Promise<string>;
   render(input: RenderInput): Promise<RenderResult>;
+  /** Every voice offer and whether this render Worker can use it now (configuration and provider health). */
+  voices(): Promise<VoiceCatalogueStatus>;
   /** Builds `format` for `key` if missing, stores it and records its size; null for an unknown key. */
   encode(key: string, format: LazyFormat): Promise<{ bytes: number } | null>;
 }
@@ -47,6 +87,8 @@ export interface ClaimedJob {
   voice?: string;
   /** The article's content hash when claimed: the article takes the audio only if it still has it. */
   contentHash: string | null;
+  /** The id of the request that created the job, for the render Worker's log lines. */
+  requestId: string | null;
 }
 
 /** What a finished job records: the audio it produced, and where the time went (null for a cache hit). */
@@ -61,6 +103,10 @@ export interface StoredAudio {
   key: string;
   provider: string;
   voice: string;
+  /** The voice the render that made it was asked for (null: none); see RenderResult. */
+  requestedVoice: string | null;
+  /** Whether that render fell back (RenderResult.fallback). */
+  fallback: boolean;
   durationSeconds: number;
   segments: number;
   mp3Bytes: number | null;

@@ -48,6 +48,8 @@ export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: obje
 async function runJob(store: RenderStoreRpc, jobId: string, synthesizers: Synthesizers): Promise<void> {
   const claim = await store.claimJob(jobId);
   if (!claim) return;
+  // Ties the job's later lines (retries, failures) to the request that created it.
+  console.log(`render job ${jobId} started req=${claim.requestId}`);
   const phases = { synthesisMs: 0, encodingMs: 0 };
   const result = await renderText(store, { text: claim.text, voice: claim.voice }, synthesizers, phases);
   // The phases of the render this job ran (none for audio found cached): README "Benchmarks".

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { articles } from "./articles";
+import { requestId } from "../../core/request-id";
 import { createdAt } from "./columns";
 import { listeners } from "./listeners";
 
@@ -63,6 +64,8 @@ export const renderJobs = sqliteTable(
      */
     synthesisMs: integer("synthesis_ms"),
     encodingMs: integer("encoding_ms"),
+    /** The id of the request that created the job (core/request-id.ts): the render Worker's log lines name it. */
+    requestId: text("request_id").$defaultFn(() => requestId() ?? sql`NULL`),
   },
   (t) => [
     index("render_jobs_article_state_idx").on(t.articleId, t.state),
