@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerFromBytes, outOfRange } from "./byte-ranges";
+import { answerFromBytes, outOfRange, servedSpan } from "./byte-ranges";
 
 const BODY = new Uint8Array(Array.from({ length: 100 }, (_, i) => i)).buffer;
 const STORED = new Headers({ "Content-Type": "audio/mpeg", ETag: '"v1"', "Last-Modified": "Mon, 23 Nov 2026 10:00:00 GMT", "Content-Length": "100" });
@@ -28,6 +28,11 @@ describe("answers from a whole body in memory (RFC 9110 §13, §14)", () => {
     expect(first.headers.get("content-length")).toBe("2");
     expect(await bytes(first)).toEqual([0, 1]);
     expect(await bytes(answer({ Range: "bytes=-3" }))).toEqual([97, 98, 99]);
+    // A suffix longer than the body is the whole body (§14.1.2), not unsatisfiable.
+    const longer = answer({ Range: "bytes=-500" });
+    expect(longer.status).toBe(206);
+    expect(longer.headers.get("content-range")).toBe("bytes 0-99/100");
+    expect(await bytes(longer)).toHaveLength(100);
     // The stored headers are the isolate copy's, shared by every answer: none may change them.
     expect(STORED.get("content-range")).toBeNull();
     expect(STORED.get("content-length")).toBe("100");
@@ -45,6 +50,7 @@ describe("answers from a whole body in memory (RFC 9110 §13, §14)", () => {
     }
     expect(outOfRange(100, "bytes=100-")).toBe(true);
     expect(outOfRange(100, "bytes=99-")).toBe(false);
+    expect(outOfRange(100, "bytes=-101")).toBe(false);
   });
 
   it("the whole body for several ranges, a malformed range or an If-Range naming another version", () => {
@@ -72,5 +78,40 @@ describe("answers from a whole body in memory (RFC 9110 §13, §14)", () => {
     }
     expect(answer({ "If-None-Match": '"v0"' }).status).toBe(200);
     expect(answer({ "If-Modified-Since": "Sun, 22 Nov 2026 10:00:00 GMT" }).status).toBe(200);
+  });
+
+  it("412 for a failed If-Match or If-Unmodified-Since, before If-None-Match and Range are looked at (§13.2.2)", async () => {
+    const failing: Record<string, string>[] = [
+      { "If-Match": '"v0"' },
+      { "If-Match": '"v0"', "If-None-Match": '"v1"' },
+      { "If-Match": '"v0"', Range: "bytes=0-1" },
+      { "If-Unmodified-Since": "Sun, 22 Nov 2026 10:00:00 GMT" },
+    ];
+    for (const headers of failing) {
+      const res = answer(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(412);
+      expect(res.body).toBeNull();
+    }
+    expect(answer({ "If-Match": '"v1"', Range: "bytes=0-1" }).status).toBe(206);
+    expect(answer({ "If-Match": '"v1"', "If-None-Match": '"v1"' }).status).toBe(304);
+  });
+});
+
+/** R2 reports the range it served as an offset and length, or as a suffix for `bytes=-N`. */
+describe("the bytes R2 served for a ranged get", () => {
+  // planted: `size - range.suffix` -> `size - range.suffix + 1` (or `- 1`) in servedSpan.
+  it("a suffix is the last N bytes, all of them when N is the size or more (RFC 9110 §14.1.2)", () => {
+    expect(servedSpan({ suffix: 10 }, 1000)).toEqual([990, 999]);
+    expect(servedSpan({ suffix: 1 }, 1000)).toEqual([999, 999]);
+    expect(servedSpan({ suffix: 1000 }, 1000)).toEqual([0, 999]);
+    expect(servedSpan({ suffix: 5000 }, 1000)).toEqual([0, 999]);
+  });
+
+  it("an offset runs to its length or to the end, cut at the size", () => {
+    expect(servedSpan({ offset: 0, length: 2 }, 1000)).toEqual([0, 1]);
+    expect(servedSpan({ offset: 100, length: 100 }, 1000)).toEqual([100, 199]);
+    expect(servedSpan({ offset: 995 }, 1000)).toEqual([995, 999]);
+    expect(servedSpan({ offset: 990, length: 100 }, 1000)).toEqual([990, 999]);
+    expect(servedSpan({ length: 10 }, 1000)).toEqual([0, 9]);
   });
 });

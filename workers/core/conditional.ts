@@ -1,6 +1,9 @@
 import { sha256Hex } from "./crypto";
 
-/** HTTP conditional requests (RFC 9110 section 13): a client that has the current body gets a 304 with none. */
+/**
+ * HTTP conditional requests (RFC 9110 section 13) on a GET or HEAD of a 200: a client whose
+ * If-Match or If-Unmodified-Since fails gets a 412, and one that has the current body a 304 with none.
+ */
 
 /** A strong entity tag of the exact bytes. */
 export async function entityTag(body: string): Promise<string> {
@@ -37,8 +40,43 @@ export function notModified(request: Request, headers: Headers): Response | null
   return new Response(null, { status: 304, headers: kept });
 }
 
-/** `response`, or a 304 when the request's validators match it (notModified). */
+/**
+ * A 412 for `request` when its preconditions fail for a 200 with `headers`, else null (RFC 9110
+ * §13.2.2 steps 1 and 2): If-Match by the strong comparison, a weak tag never matching (§13.1.1); without
+ * If-Match, If-Unmodified-Since, failing when Last-Modified is later and ignored when either date is
+ * not a valid HTTP-date (§13.1.4). The 412 names the current validators and is kept by no cache.
+ */
+export function preconditionFailed(request: Request, headers: Headers): Response | null {
+  const etag = headers.get("ETag");
+  const im = request.headers.get("If-Match");
+  const ium = request.headers.get("If-Unmodified-Since");
+  let failed = false;
+  if (im !== null) {
+    failed = im.trim() !== "*" && (etag === null || etag.startsWith("W/") || !im.split(",").some((t) => t.trim() === etag));
+  } else if (ium !== null) {
+    const since = Date.parse(ium);
+    const modified = Date.parse(headers.get("Last-Modified") ?? "");
+    failed = !Number.isNaN(since) && !Number.isNaN(modified) && modified > since;
+  }
+  if (!failed) return null;
+  const kept = new Headers({ "Cache-Control": "no-store" });
+  for (const name of ["ETag", "Last-Modified"]) {
+    const value = headers.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  return new Response(null, { status: 412, headers: kept });
+}
+
+/**
+ * The preconditions of `request` against a 200 with `headers`, in the order of RFC 9110 §13.2.2:
+ * a 412 (preconditionFailed), else a 304 (notModified), else null: answer as if unconditional.
+ */
+export function evaluatePreconditions(request: Request, headers: Headers): Response | null {
+  return preconditionFailed(request, headers) ?? notModified(request, headers);
+}
+
+/** `response`, or the 412 or 304 its request's preconditions call for (evaluatePreconditions). */
 export function conditional(request: Request, response: Response): Response {
   if (response.status !== 200) return response;
-  return notModified(request, response.headers) ?? response;
+  return evaluatePreconditions(request, response.headers) ?? response;
 }

@@ -1,4 +1,4 @@
-import { conditional, notModified } from "./conditional";
+import { conditional, evaluatePreconditions } from "./conditional";
 
 /**
  * The edge cache (caches.default) with a copy in the isolate in front of it, for the public
@@ -76,13 +76,13 @@ export function cachedCopy(key: string): Pick<Copy, "body" | "status" | "headers
 
 /**
  * The cached answer to `request` under `key` (a URL), from the isolate's copy or else the edge:
- * a 304 when the request's validators match the stored 200 (core/conditional.ts), else the
- * response; undefined on a miss. A 304 from the copy is built from its headers alone, without
+ * the 412 or 304 the request's preconditions call for against the stored 200 (core/conditional.ts),
+ * else the response; undefined on a miss. Either is built from the copy's headers alone, without
  * copying the body into a response first.
  */
 export async function cacheMatch(key: string, request: Request): Promise<Response | undefined> {
   const copy = cachedCopy(key);
-  if (copy) return notModified(request, copy.headers) ?? new Response(copy.body, { status: copy.status, headers: copy.headers });
+  if (copy) return evaluatePreconditions(request, copy.headers) ?? new Response(copy.body, { status: copy.status, headers: copy.headers });
   const hit = await caches.default.match(key);
   if (!hit) return undefined;
   await keepCopy(key, hit.clone());

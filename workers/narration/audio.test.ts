@@ -146,6 +146,108 @@ describe("GET /v1/audio/{key}.mp3 streamed from R2", () => {
   });
 });
 
+/**
+ * R2 as deployed reports a suffix range (`bytes=-N`) as `range: { suffix: N }`; local R2 reports
+ * every range as an offset and a length, so without this the route's suffix arithmetic never runs.
+ */
+function deployedR2(): R2Bucket {
+  return new Proxy(env.AUDIO, {
+    get(bucket, prop) {
+      if (prop === "get") {
+        return async (key: string, options?: R2GetOptions) => {
+          const obj = await bucket.get(key, options);
+          const asked = options?.range instanceof Headers ? options.range.get("range") : null;
+          const suffix = asked ? /^bytes=-(\d+)$/.exec(asked) : null;
+          if (!obj || !suffix || !("body" in obj)) return obj;
+          const { body, size, httpEtag, uploaded, etag, httpMetadata } = obj;
+          return { key, body, size, httpEtag, uploaded, etag, httpMetadata, range: { suffix: Number(suffix[1]) } };
+        };
+      }
+      const value = Reflect.get(bucket, prop);
+      return typeof value === "function" ? value.bind(bucket) : value;
+    },
+  });
+}
+
+describe("GET /v1/audio/{key}.mp3 suffix ranges on a cache miss", () => {
+  // planted: `size - range.suffix` -> `size - range.suffix + 1` in servedSpan (workers/core/byte-ranges.ts).
+  it("206 with the last N bytes as deployed R2 serves them, all of them when N is the size or more (RFC 9110 §14.1.2)", async () => {
+    for (const [suffix, start] of [
+      [10, 990],
+      [1, 999],
+      [2000, 0],
+    ]) {
+      const key = await rendered();
+      const res = await callWith(null, `/v1/audio/${key}.mp3`, { headers: { Range: `bytes=-${suffix}` } }, { AUDIO: deployedR2() } as unknown as Record<string, string>);
+      expect(res.status, `bytes=-${suffix}`).toBe(206);
+      expect(res.headers.get("content-range"), `bytes=-${suffix}`).toBe(`bytes ${start}-999/1000`);
+      expect(res.headers.get("content-length"), `bytes=-${suffix}`).toBe(String(1000 - start));
+      expect(new Uint8Array(await res.arrayBuffer())).toEqual(fakeBytes(key, "mp3").slice(start));
+    }
+  });
+});
+
+type Validators = { etag: string; lastModified: string };
+const minuteBefore = (date: string) => new Date(Date.parse(date) - 60_000).toUTCString();
+
+/** A request's preconditions with the status RFC 9110 §13.2.2 gives them against the current audio. */
+const PRECONDITIONS: [string, number, (v: Validators) => Record<string, string>][] = [
+  ["§13.1.1: If-Match naming another version", 412, () => ({ "If-Match": '"other"' })],
+  ["§13.1.1: If-Match with its ETag made weak (the strong comparison)", 412, (v) => ({ "If-Match": `W/${v.etag}` })],
+  ["§13.2.2: a failed If-Match beside a matching If-None-Match", 412, (v) => ({ "If-Match": '"other"', "If-None-Match": v.etag })],
+  ["§13.1.4: If-Unmodified-Since before Last-Modified", 412, (v) => ({ "If-Unmodified-Since": minuteBefore(v.lastModified) })],
+  ["§13.1.1: If-Match listing its ETag", 200, (v) => ({ "If-Match": `"other", ${v.etag}` })],
+  ["§13.1.1: If-Match *", 200, () => ({ "If-Match": "*" })],
+  ["§13.1.4: If-Unmodified-Since at Last-Modified", 200, (v) => ({ "If-Unmodified-Since": v.lastModified })],
+  ["§13.1.4: If-Unmodified-Since, ignored beside a matching If-Match", 200, (v) => ({ "If-Match": v.etag, "If-Unmodified-Since": minuteBefore(v.lastModified) })],
+  ["§13.2.2: a matching If-Match, then a matching If-None-Match", 304, (v) => ({ "If-Match": v.etag, "If-None-Match": v.etag })],
+  ["§13.2.2: a matching If-Match, then a Range", 206, (v) => ({ "If-Match": v.etag, Range: "bytes=0-1" })],
+  ["§13.1.3: If-Modified-Since at Last-Modified", 304, (v) => ({ "If-Modified-Since": v.lastModified })],
+];
+
+/** Where the answer comes from: each prepares a fresh key so that only it can answer. */
+const SOURCES: Record<string, (key: string) => Promise<void>> = {
+  "R2 on a cache miss": async () => {},
+  "the isolate's copy": async (key) => {
+    expect((await callWith(null, `/v1/audio/${key}.mp3`)).status).toBe(200);
+    await env.AUDIO.delete(audioObjectPath(key, "mp3"));
+    await caches.default.delete(new URL(`/v1/audio/${key}.mp3`, testVars.BASE_URL).href);
+  },
+  "the edge cache": async (key) => {
+    expect((await callWith(null, `/v1/audio/${key}.mp3`)).status).toBe(200);
+    await env.AUDIO.delete(audioObjectPath(key, "mp3"));
+    forgetCopies();
+  },
+};
+
+describe("HEAD /v1/audio/{key}.mp3 preconditions", () => {
+  it("412 for a failed If-Match, 304 for a matching If-None-Match, as GET answers them", async () => {
+    const key = await rendered();
+    const etag = (await callWith(null, `/v1/audio/${key}.mp3`, { method: "HEAD" })).headers.get("etag")!;
+    expect((await callWith(null, `/v1/audio/${key}.mp3`, { method: "HEAD", headers: { "If-Match": '"other"' } })).status).toBe(412);
+    expect((await callWith(null, `/v1/audio/${key}.mp3`, { method: "HEAD", headers: { "If-None-Match": etag } })).status).toBe(304);
+    expect((await callWith(null, `/v1/audio/${key}.mp3`, { method: "HEAD", headers: { "If-Match": etag } })).status).toBe(200);
+  });
+});
+
+// planted: answer 304 where preconditionFailed answers 412 (workers/core/conditional.ts), or keep
+// the route's old `has("if-none-match") ? 304 : 412` on R2's failed precondition.
+describe.each(Object.keys(SOURCES))("GET /v1/audio/{key}.mp3 preconditions answered from %s", (source) => {
+  it.each(PRECONDITIONS)("%s: %i", async (_, status, headersFor) => {
+    const key = await rendered();
+    const head = await callWith(null, `/v1/audio/${key}.mp3`, { method: "HEAD" });
+    const validators = { etag: head.headers.get("etag")!, lastModified: head.headers.get("last-modified")! };
+    await SOURCES[source](key);
+    const res = await callWith(null, `/v1/audio/${key}.mp3`, { headers: headersFor(validators) });
+    expect(res.status).toBe(status);
+    const body = new Uint8Array(await res.arrayBuffer());
+    if (status === 200) expect(body).toEqual(fakeBytes(key, "mp3"));
+    else if (status === 206) expect(body).toEqual(fakeBytes(key, "mp3").slice(0, 2));
+    else expect(body).toHaveLength(0);
+    if (status === 412) expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+});
+
 describe("GET /v1/audio/{key}.opus|.wav built on first request", () => {
   for (const [format, type] of [
     ["opus", "audio/ogg; codecs=opus"],

@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { answerFromBytes, outOfRange, unsatisfiable } from "../../core/byte-ranges";
+import { answerFromBytes, outOfRange, servedSpan, unsatisfiable } from "../../core/byte-ranges";
+import { evaluatePreconditions, preconditionFailed } from "../../core/conditional";
 import { cachedCopy, cachePut, keepCopy, MAX_COPY_BYTES } from "../../core/edge-cache";
 import { ApiError } from "../../core/errors";
 import { route, type ResponseDoc } from "../../core/route";
@@ -36,15 +37,6 @@ function headersFor(obj: R2Object, format: AudioFormat, shared = true): Headers 
   });
 }
 
-/** First and last byte R2 served for a ranged get. */
-function byteSpan(range: R2Range, size: number): [number, number] {
-  if ("suffix" in range && range.suffix !== undefined) return [Math.max(0, size - range.suffix), size - 1];
-  const { offset, length } = range as { offset?: number; length?: number };
-  const start = offset ?? 0;
-  const end = length !== undefined ? Math.min(size, start + length) - 1 : size - 1;
-  return [start, end];
-}
-
 /** Reads an object, building a lazy encoding (Opus, WAV) from the master once when it is missing. */
 async function load<T>(env: Env, key: string, format: AudioFormat, read: (path: string) => Promise<T | null>): Promise<T> {
   const path = audioObjectPath(key, format);
@@ -57,10 +49,14 @@ async function load<T>(env: Env, key: string, format: AudioFormat, read: (path: 
   throw new ApiError("not_found", "no audio with that key");
 }
 
-/** R2 may reject an unsatisfiable range with an error rather than an empty range. */
-async function ranged(env: Env, path: string, request: Request): Promise<R2Object | R2ObjectBody | Response | null> {
+/**
+ * R2 may reject an unsatisfiable range with an error rather than an empty range. The request's
+ * preconditions are not handed to R2 (onlyIf): it compares dates to the millisecond, while the
+ * Last-Modified a client echoes says whole seconds, so they are evaluated on the headers instead.
+ */
+async function ranged(env: Env, path: string, request: Request): Promise<R2ObjectBody | Response | null> {
   try {
-    return await env.AUDIO.get(path, { range: request.headers, onlyIf: request.headers });
+    return await env.AUDIO.get(path, { range: request.headers });
   } catch (err) {
     const head = await env.AUDIO.head(path);
     if (!head || !request.headers.has("range")) throw err;
@@ -77,10 +73,16 @@ async function serve(env: Env, ctx: ExecutionContext, request: Request, key: str
     const obj = await load(env, key, format, (path) => env.AUDIO.head(path));
     const headers = headersFor(obj, format, shared);
     headers.set("Content-Length", String(obj.size));
-    return new Response(null, { headers });
+    return evaluatePreconditions(request, headers) ?? new Response(null, { headers });
   }
   const hit = shared ? await caches.default.match(request) : undefined;
   if (hit) {
+    // The Cache API answers If-None-Match, If-Modified-Since and Range, and ignores If-Match and If-Unmodified-Since.
+    const failed = preconditionFailed(request, hit.headers);
+    if (failed) {
+      await hit.body?.cancel();
+      return failed;
+    }
     copyLater(ctx, request.url, hit);
     return hit;
   }
@@ -88,16 +90,17 @@ async function serve(env: Env, ctx: ExecutionContext, request: Request, key: str
   const obj = await load(env, key, format, (path) => ranged(env, path, request));
   if (obj instanceof Response) return obj;
   const headers = headersFor(obj, format, shared);
-  if (!("body" in obj)) {
-    // A failed precondition: If-None-Match / If-Modified-Since mean "not modified" (RFC 9110 §13.1).
-    const notModified = request.headers.has("if-none-match") || request.headers.has("if-modified-since");
-    return new Response(null, { status: notModified ? 304 : 412, headers });
+  // RFC 9110 §13.2.2: a failed If-Match or If-Unmodified-Since is a 412, a current copy a 304, before any range.
+  const decided = evaluatePreconditions(request, headers);
+  if (decided) {
+    await obj.body.cancel();
+    return decided;
   }
   const range = request.headers.get("range");
   if (range && obj.range) {
     // R2 answers a range past the end with the whole object; RFC 9110 §14.1.2 makes it unsatisfiable.
     if (outOfRange(obj.size, range)) return unsatisfiable(obj.size);
-    const [start, end] = byteSpan(obj.range, obj.size);
+    const [start, end] = servedSpan(obj.range, obj.size);
     headers.set("Content-Range", `bytes ${start}-${end}/${obj.size}`);
     headers.set("Content-Length", String(end - start + 1));
     // The caches keep only whole 200s, and answer later ranges from one: store the whole object.
@@ -147,7 +150,8 @@ function audioRoute(format: AudioFormat) {
   const responses: Record<number, ResponseDoc> = {
     200: { description: "The audio", contentType: type },
     206: { description: "The requested byte range", contentType: type, headers: { "Content-Range": "bytes start-end/size" } },
-    304: { description: "Not modified (If-None-Match)" },
+    304: { description: "Not modified (If-None-Match, If-Modified-Since)" },
+    412: { description: "Precondition failed (If-Match, If-Unmodified-Since; RFC 9110 §13.1.1, §13.1.4)" },
     404: { description: "Unknown key, or a publisher_only stub's audio without its publisher's or the operator's API key" },
     416: { description: "Range not satisfiable", headers: { "Content-Range": "bytes */size" } },
   };
@@ -158,7 +162,7 @@ function audioRoute(format: AudioFormat) {
     tag: "narration",
     summary: `Audio file as ${format}, with byte ranges`,
     description:
-      `Public, except the audio of a publisher_only stub: it answers only to the API key of its publisher or the operator, and 404 to anyone else. ${NOTES[format]} Supports Range (206, Content-Range), ETag / If-None-Match (304) and HEAD; ` +
+      `Public, except the audio of a publisher_only stub: it answers only to the API key of its publisher or the operator, and 404 to anyone else. ${NOTES[format]} Supports Range (206, Content-Range), ETag / If-None-Match (304), If-Match / If-Unmodified-Since (412) and HEAD; ` +
       "immutable for a year; repeat reads come from the isolate's copy or the edge cache.",
     auth: "none",
     rateLimit: "audio",
