@@ -1,19 +1,13 @@
 import { and, desc, eq, gte, inArray, or, sql } from "drizzle-orm";
-import { listingFilter } from "../kernel/trending";
-import { articles, database, plays } from "../db";
+import { articles, database } from "../db";
+import { listingFilter, playHeat, trendingScore } from "../kernel/trending";
 
 /**
- * The digest ranking: the trending score of workers/articles/trending.ts over a window of the
- * agent's choice instead of its fixed week.
- *
- *   heat  = Σ over plays inside the window of (2 if the play is under 24 h old, else 1)
- *   score = (1 + heat) / (age_h + 2)²
- *
- * Candidates are the articles of the verticals that entered the archive or were played inside
- * the window, so the query stays on the created_at and plays indexes.
+ * The digest ranking: the trending score of workers/kernel/trending.ts over a window of the
+ * agent's choice instead of its fixed week. Candidates are the articles of the verticals that
+ * entered the archive or were played inside the window, so the query stays on the created_at and
+ * plays indexes.
  */
-
-const HOT_WINDOW_MS = 24 * 3_600_000;
 
 export interface DigestOptions {
   verticals: string[];
@@ -23,24 +17,14 @@ export interface DigestOptions {
   listenerId: number | null;
 }
 
+/** The articles of `opts.verticals` ranked by trending score over `opts.windowMs`, with their play counts. */
 export async function digestArticles(env: Pick<Env, "DB">, opts: DigestOptions) {
   const db = database(env);
   const now = Date.now();
   const since = now - opts.windowMs;
-  const heat = db
-    .select({
-      articleId: plays.articleId,
-      heat: sql<number>`sum(case when ${plays.createdAt} >= ${now - HOT_WINDOW_MS} then 2 else 1 end)`.as("heat"),
-      plays: sql<number>`count(*)`.as("plays"),
-    })
-    .from(plays)
-    .where(gte(plays.createdAt, new Date(since)))
-    .groupBy(plays.articleId)
-    .as("heat");
-  const ageHours = sql`((${now} - ${articles.createdAt}) / 3600000.0)`;
-  const score = sql<number>`(1.0 + coalesce(${heat.heat}, 0)) / ((${ageHours} + 2) * (${ageHours} + 2))`;
+  const heat = playHeat(db, now, since);
   return db
-    .select({ article: articles, plays: sql<number>`coalesce(${heat.plays}, 0)`, score: score.as("score") })
+    .select({ article: articles, plays: sql<number>`coalesce(${heat.plays}, 0)`, score: trendingScore(heat, now).as("score") })
     .from(articles)
     .leftJoin(heat, eq(heat.articleId, articles.id))
     .where(

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
-import { articles, database, plays } from "../db/index";
+import { articles, type Database, database, plays } from "../db/index";
 import { listingColumns } from "./article-columns";
 import { listedFor, shownInFull } from "./visibility";
 
@@ -20,6 +20,7 @@ import { listedFor, shownInFull } from "./visibility";
  */
 
 const TRENDING_WINDOW_MS = 7 * 24 * 3_600_000;
+/** Plays younger than this count twice in `heat`. */
 const HOT_WINDOW_MS = 24 * 3_600_000;
 
 export interface TrendingOptions {
@@ -50,6 +51,30 @@ const trendingColumns = {
 /** One ranked article: the columns feeds and APIs need (camelCase, dates as Date), plus its score. */
 export type TrendingArticle = Pick<typeof articles.$inferSelect, keyof typeof trendingColumns> & { score: number };
 
+/**
+ * Per article played since `since`, its `heat` (each play counts 2 under 24 h old, else 1) and its
+ * play count: the subquery both the trending feed (over a week) and the agents' digest (over a
+ * window of the agent's choice) rank by.
+ */
+export function playHeat(db: Database, now: number, since: number) {
+  return db
+    .select({
+      articleId: plays.articleId,
+      heat: sql<number>`sum(case when ${plays.createdAt} >= ${now - HOT_WINDOW_MS} then 2 else 1 end)`.as("heat"),
+      plays: sql<number>`count(*)`.as("plays"),
+    })
+    .from(plays)
+    .where(gte(plays.createdAt, new Date(since)))
+    .groupBy(plays.articleId)
+    .as("heat");
+}
+
+/** The trending score of the article row joined to `heat` (null heat for an unplayed article), at `now`. */
+export function trendingScore(heat: ReturnType<typeof playHeat>, now: number): SQL<number> {
+  const ageHours = sql`((${now} - ${articles.createdAt}) / 3600000.0)`;
+  return sql<number>`(1.0 + coalesce(${heat.heat}, 0)) / ((${ageHours} + 2) * (${ageHours} + 2))`;
+}
+
 /** The WHERE clause of a public or per-listener listing with the filters of `opts` (shared with the stories feed). */
 export function listingFilter(opts: Omit<TrendingOptions, "limit" | "offset">): SQL {
   const filters: SQL[] = [listedFor(opts.listenerId ?? null)];
@@ -65,20 +90,10 @@ export async function trendingArticles(env: Pick<Env, "DB">, opts: TrendingOptio
   const db = database(env);
   const offset = opts.offset ?? 0;
   const now = Date.now();
-  const weekAgo = now - TRENDING_WINDOW_MS;
-  const dayAgo = now - HOT_WINDOW_MS;
 
   const where = listingFilter(opts);
 
-  const heat = db
-    .select({
-      articleId: plays.articleId,
-      heat: sql<number>`sum(case when ${plays.createdAt} >= ${dayAgo} then 2 else 1 end)`.as("heat"),
-    })
-    .from(plays)
-    .where(gte(plays.createdAt, new Date(weekAgo)))
-    .groupBy(plays.articleId)
-    .as("heat");
+  const heat = playHeat(db, now, now - TRENDING_WINDOW_MS);
 
   const newest = db
     .select({ id: articles.id })
@@ -87,8 +102,7 @@ export async function trendingArticles(env: Pick<Env, "DB">, opts: TrendingOptio
     .orderBy(desc(articles.createdAt))
     .limit(offset + opts.limit);
 
-  const ageHours = sql`((${now} - ${articles.createdAt}) / 3600000.0)`;
-  const score = sql<number>`(1.0 + coalesce(${heat.heat}, 0)) / ((${ageHours} + 2) * (${ageHours} + 2))`;
+  const score = trendingScore(heat, now);
 
   return db
     .select({ ...trendingColumns, score: score.as("score") })
