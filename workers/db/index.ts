@@ -18,6 +18,7 @@ export * from "./tables/narration";
 export * from "./tables/publishers";
 export * from "./tables/web";
 export * from "./tables/x402";
+export type { ArticleRow, JobRow } from "./rows";
 
 export const schema = { ...agents, ...articles, ...ledger, ...listeners, ...mail, ...narration, ...publishers, ...web, ...x402 };
 

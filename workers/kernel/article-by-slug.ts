@@ -1,8 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { TtlCache } from "../core/ttl-cache";
-import { articles, preparedOnce, type Database } from "../db";
-
-type ArticleRow = typeof articles.$inferSelect;
+import { type ArticleRow, articles, type Database, preparedOnce } from "../db";
 
 const bySlug = preparedOnce((db) => db.query.articles.findFirst({ where: eq(articles.slug, sql.placeholder("slug")) }).prepare());
 
