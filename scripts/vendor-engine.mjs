@@ -12,8 +12,19 @@
 //    compile WebAssembly from bytes at run time).
 //  - espeak-en.bin: the English voice data in one file, a Data module:
 //    [u32 LE length of the JSON index][JSON [{path, size}]][the files' bytes, in index order].
+//  - espeak-hook.wasm and espeak-hook.json: how the engine hears eSpeak's own word events. The glue
+//    is the command-line program, whose synthesis callback (SynthCallback in espeak-ng.c) receives
+//    each buffer's events (espeakEVENT_WORD: the word's text position and its sample) and keeps
+//    them to itself. The callback is called through the function table, which the glue imports,
+//    so the engine swaps that slot for a host function that reads the events and then calls the
+//    original. A table holds only WebAssembly functions, and Workers compile no WebAssembly at run
+//    time, so the host function goes through espeak-hook.wasm, a 34-byte module that imports a
+//    function of the callback's type (i32, i32, i32) -> i32 and exports it. Which slot holds the
+//    callback is found here, once: among the table's slots of that type, the one called with the
+//    events of a probe sentence; a new text2wav that moves or drops it fails the install.
 import fs from "node:fs";
 import path from "node:path";
+import { createRequire } from "node:module";
 
 const pkg = path.resolve("node_modules/text2wav");
 const out = path.resolve("workers/render/engine/vendor");
@@ -49,4 +60,133 @@ const index = Buffer.from(JSON.stringify(files.map((f, i) => ({ path: f, size: b
 const head = Buffer.alloc(4);
 head.writeUInt32LE(index.length);
 fs.writeFileSync(path.join(out, "espeak-en.bin"), Buffer.concat([head, index, ...blobs]));
-console.log(`vendored eSpeak NG: ${files.length} data files`);
+
+const HOOK = new Uint8Array([
+  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // "\0asm", version 1
+  ...[0x01, 0x08, 0x01, 0x60, 0x03, 0x7f, 0x7f, 0x7f, 0x01, 0x7f], // type 0: (i32, i32, i32) -> i32
+  ...[0x02, 0x07, 0x01, 0x01, 0x65, 0x01, 0x66, 0x00, 0x00], // import "e" "f": function of type 0
+  ...[0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00], // export "f": function 0 (the import itself)
+]);
+fs.writeFileSync(path.join(out, "espeak-hook.wasm"), HOOK);
+const slot = await synthCallbackSlot();
+fs.writeFileSync(path.join(out, "espeak-hook.json"), JSON.stringify({ synthCallbackSlot: slot }) + "\n");
+console.log(`vendored eSpeak NG: ${files.length} data files; word events from table slot ${slot}`);
+
+/** The table slots whose function has the type (i32, i32, i32) -> i32, read from the module's sections. */
+function callbackTypedSlots(bytes) {
+  let p = 8;
+  const leb = () => {
+    let value = 0;
+    let shift = 0;
+    let byte;
+    do {
+      byte = bytes[p++];
+      value |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return value >>> 0;
+  };
+  const types = [];
+  const functionTypes = [];
+  let imported = 0;
+  const slots = [];
+  while (p < bytes.length) {
+    const id = bytes[p++];
+    const end = leb() + p;
+    if (id === 1) {
+      for (let n = leb(); n > 0; n--) {
+        p++; // 0x60
+        const params = bytes.subarray(p + 1, p + 1 + bytes[p]).join();
+        p += 1 + bytes[p];
+        const results = bytes.subarray(p + 1, p + 1 + bytes[p]).join();
+        p += 1 + bytes[p];
+        types.push(`${params}->${results}`);
+      }
+    } else if (id === 2) {
+      for (let n = leb(); n > 0; n--) {
+        for (let name = 0; name < 2; name++) {
+          const length = leb();
+          p += length;
+        }
+        const kind = bytes[p++];
+        if (kind === 0) {
+          leb();
+          imported++;
+        } else if (kind === 1) {
+          p++;
+          if (leb() & 1) leb();
+          leb();
+        } else if (kind === 2) {
+          if (leb() & 1) leb();
+          leb();
+        } else p += 2;
+      }
+    } else if (id === 3) {
+      for (let n = leb(); n > 0; n--) functionTypes.push(leb());
+    } else if (id === 9) {
+      for (let n = leb(); n > 0; n--) {
+        if (leb() !== 0) throw new Error("text2wav changed: unexpected element segment");
+        if (bytes[p] !== 0x23 || bytes[p + 2] !== 0x0b) throw new Error("text2wav changed: the table is not placed at __table_base");
+        p += 3;
+        for (let k = leb(), at = 0; at < k; at++) slots.push(leb());
+      }
+    }
+    p = end;
+  }
+  const wanted = "127,127,127->127";
+  return slots.flatMap((f, slot) => (f >= imported && types[functionTypes[f - imported]] === wanted ? [slot] : []));
+}
+
+/** Runs the engine on a probe sentence with every candidate slot watched; the one given WORD events is the callback. */
+async function synthCallbackSlot() {
+  const require = createRequire(import.meta.url);
+  const run = require(path.join(out, "espeak-ng.cjs"));
+  const engine = await WebAssembly.compile(fs.readFileSync(path.join(out, "espeak-ng.wasm")));
+  const hook = await WebAssembly.compile(HOOK);
+  const candidates = callbackTypedSlots(fs.readFileSync(path.join(out, "espeak-ng.wasm")));
+  const wordsAt = new Map();
+  await new Promise((resolve, reject) => {
+    const module = {
+      arguments: ["-v", "en-us", "-w", "/out.wav", "-f", "/in.txt"],
+      print: () => {},
+      printErr: () => {},
+      instantiateWasm(imports, receive) {
+        WebAssembly.instantiate(engine, imports).then((instance) => {
+          const { table, memory } = imports.env;
+          for (const slot of candidates) {
+            const original = table.get(slot);
+            const watch = (a, b, events) => {
+              const heap = new Int32Array(memory.buffer);
+              // espeak_EVENT is 9 words on wasm32; type 1 is espeakEVENT_WORD, 0 ends the list.
+              for (let e = events >> 2; events > 0 && e + 9 <= heap.length && heap[e] !== 0 && heap[e] < 16; e += 9) {
+                if (heap[e] === 1) wordsAt.set(slot, [...(wordsAt.get(slot) ?? []), heap[e + 2]]);
+              }
+              return original(a, b, events);
+            };
+            table.set(slot, new WebAssembly.Instance(hook, { e: { f: watch } }).exports.f);
+          }
+          receive(instance, engine);
+        }, reject);
+        return {};
+      },
+      preRun: [
+        () => {
+          const dir = path.join(pkg, "espeak-ng-data");
+          for (const f of files) {
+            const full = `/usr/share/espeak-ng-data/${f}`;
+            module.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+            module.FS.writeFile(full, fs.readFileSync(path.join(dir, f)));
+          }
+          module.FS.writeFile("/in.txt", new TextEncoder().encode("Hello world, again."));
+        },
+      ],
+      postRun: [resolve],
+      onAbort: reject,
+    };
+    run(module);
+  });
+  // The probe's words start at characters 1, 7 and 14 (eSpeak counts from 1).
+  const found = [...wordsAt].filter(([, positions]) => positions.join() === "1,7,14").map(([slot]) => slot);
+  if (found.length !== 1) throw new Error(`text2wav changed: no single table slot carries eSpeak's word events (${JSON.stringify([...wordsAt])})`);
+  return found[0];
+}

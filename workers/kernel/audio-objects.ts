@@ -18,9 +18,17 @@ export function masterObjectPaths(key: string, segments: number): string[] {
   return segments === 1 ? [`master/${key}.pcm`] : Array.from({ length: segments }, (_, n) => `master/${key}.${n}.pcm`);
 }
 
+/**
+ * R2 path of the word timings of `key` (kernel/word-timings.ts): JSON written with the audio at
+ * render time, absent for audio rendered before word timings. Never served as it is.
+ */
+export function wordTimingsPath(key: string): string {
+  return `timings/${key}.json`;
+}
+
 /** Every R2 path that may exist for `key` rendered in `segments` segments (for deletion). */
 export function allObjectPaths(key: string, segments = 1): string[] {
-  return [...AUDIO_FORMATS.map((f) => audioObjectPath(key, f)), ...masterObjectPaths(key, segments)];
+  return [...AUDIO_FORMATS.map((f) => audioObjectPath(key, f)), ...masterObjectPaths(key, segments), wordTimingsPath(key)];
 }
 
 /** Sample rate of the master and of every encoding (Opus supports it natively; RFC 7845 §5.1 records it). */

@@ -34,6 +34,8 @@ const FADE_MS = 5;
  * leaves the noise floor near -90 dBFS.
  */
 const PIECE_HEADROOM = 0.5;
+/** The level (16-bit) under which a sample of a piece (from pieceToInt16) counts as silence. */
+export const PIECE_SILENCE = 10 ** (SILENCE_DBFS / 20) * PIECE_HEADROOM * 32768;
 
 /** A piece at the master rate as 16 bits with headroom: the Float32 copy can go at once. */
 export function pieceToInt16(pcm: Pcm): Pcm16 {
@@ -60,6 +62,8 @@ export interface Joined extends Pcm16 {
    * follows it in this join.
    */
   starts: (number | null)[];
+  /** The part of each input piece that was kept, [start, end) in the piece's samples; [0, 0) for a dropped piece. */
+  spans: [number, number][];
 }
 
 /**
@@ -75,7 +79,7 @@ export function joinPieces(pieces: Pcm16[], breaks: Break[] = pieces.map((_, i) 
   const rate = pieces[0].sampleRate;
   if (pieces.some((p) => p.sampleRate !== rate)) throw new Error("joinPieces: pieces differ in sample rate");
   const samples = (ms: number) => Math.round((ms / 1000) * rate);
-  const threshold = 10 ** (SILENCE_DBFS / 20) * PIECE_HEADROOM * 32768;
+  const threshold = PIECE_SILENCE;
   const guard = samples(GUARD_MS);
   const fade = samples(FADE_MS);
   const edge = samples(EDGE_MS);
@@ -115,7 +119,7 @@ export function joinPieces(pieces: Pcm16[], breaks: Break[] = pieces.map((_, i) 
     }
     offset += length;
   }
-  return { samples: out, sampleRate: rate, starts };
+  return { samples: out, sampleRate: rate, starts, spans };
 }
 
 /** The break that sets the pause when both precede one piece: the start of the audio, then a paragraph. */

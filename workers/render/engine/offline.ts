@@ -3,12 +3,17 @@
 // as a module and handed to the glue through `instantiateWasm`. The glue is a command-line program
 // with global state: each call makes a fresh instance (instantiating the compiled module takes about
 // a millisecond), writes the voice data into its in-memory file system, runs main() with
-// `-w /out.wav` and reads the WAVE file back.
+// `-w /out.wav` and reads the WAVE file back. While it speaks, the engine's own word events are read
+// from its synthesis callback (scripts/vendor-engine.mjs, espeak-hook): each word's position in the
+// text and the sample at which eSpeak starts it.
 import espeakData from "./vendor/espeak-en.bin";
+import hook from "./vendor/espeak-hook.json";
+import hookWasm from "./vendor/espeak-hook.wasm";
 import runEspeak from "./vendor/espeak-ng.cjs";
 import espeakWasm from "./vendor/espeak-ng.wasm";
 import type { Synthesizer } from "../providers/synthesizer";
 import { fail } from "../providers/result";
+import type { TimedSynthResult, WordMark } from "../pipeline/word-timings";
 import type { Pcm } from "./pcm";
 import { decodeWav } from "./wav";
 
@@ -34,11 +39,31 @@ function voiceData(): DataFile[] {
 }
 
 /** Runs eSpeak NG once: `voice` is an eSpeak voice name with an optional variant ("en-us+f3"). */
-export function espeak(text: string, voice: string): Promise<Pcm> {
+export async function espeak(text: string, voice: string): Promise<Pcm> {
+  return (await espeakTimed(text, voice)).pcm;
+}
+
+// speak_lib.h: espeak_EVENT is nine 32-bit fields on wasm32 (type, unique_identifier, text_position,
+// length, audio_position, sample, user_data, id); the list ends with type 0.
+const EVENT_WORDS = 9;
+const EVENT = { type: 0, textPosition: 2, sample: 5, id: 7 } as const;
+const EVENT_TYPE = { listEnd: 0, word: 1, sampleRate: 8 } as const;
+
+/**
+ * Runs eSpeak NG once and keeps its word events: for each word it speaks, the UTF-16 offset in
+ * `text` where the word starts and the time (seconds into the returned audio) at which eSpeak starts
+ * it. The times come from the engine's own sample count, so they hold for the WAVE it writes.
+ */
+export function espeakTimed(text: string, voice: string): Promise<{ pcm: Pcm; words: WordMark[] }> {
   // Text goes through a file, so any text is safe (a leading "-", quotes, newlines). No -q: besides
   // silencing playback it also stops the WAVE output.
   const args = ["-v", voice, "-s", String(WORDS_PER_MINUTE), "-w", "/out.wav", "-f", "/in.txt"];
-  return new Promise<Pcm>((resolve, reject) => {
+  // eSpeak counts text positions in characters from 1; JavaScript strings index UTF-16 code units.
+  const unitOf: number[] = [];
+  for (let unit = 0; unit < text.length; unit += (text.codePointAt(unit) ?? 0) > 0xffff ? 2 : 1) unitOf.push(unit);
+  const events: { position: number; sample: number }[] = [];
+  let sampleRate = 0;
+  return new Promise((resolve, reject) => {
     let lastError = "";
     const module = {
       arguments: args,
@@ -47,7 +72,20 @@ export function espeak(text: string, voice: string): Promise<Pcm> {
         lastError = line;
       },
       instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
-        WebAssembly.instantiate(espeakWasm, imports).then((instance) => receive(instance, espeakWasm), reject);
+        WebAssembly.instantiate(espeakWasm, imports).then((instance) => {
+          const { table, memory } = imports.env as { table: WebAssembly.Table; memory: WebAssembly.Memory };
+          const original = table.get(hook.synthCallbackSlot) as (wav: number, samples: number, events: number) => number;
+          const heard = (wav: number, samples: number, list: number) => {
+            const heap = new Int32Array(memory.buffer);
+            for (let e = list >> 2; list !== 0 && heap[e + EVENT.type] !== EVENT_TYPE.listEnd; e += EVENT_WORDS) {
+              if (heap[e + EVENT.type] === EVENT_TYPE.sampleRate) sampleRate = heap[e + EVENT.id];
+              else if (heap[e + EVENT.type] === EVENT_TYPE.word) events.push({ position: heap[e + EVENT.textPosition], sample: heap[e + EVENT.sample] });
+            }
+            return original(wav, samples, list);
+          };
+          table.set(hook.synthCallbackSlot, new WebAssembly.Instance(hookWasm, { e: { f: heard } }).exports.f);
+          receive(instance, espeakWasm);
+        }, reject);
         return {}; // tells the glue that instantiation is under way
       },
       preRun: [
@@ -64,7 +102,13 @@ export function espeak(text: string, voice: string): Promise<Pcm> {
       postRun: [
         () => {
           try {
-            resolve(decodeWav((module as unknown as { FS: EmscriptenFs }).FS.readFile("/out.wav")));
+            const pcm = decodeWav((module as unknown as { FS: EmscriptenFs }).FS.readFile("/out.wav"));
+            const rate = sampleRate || pcm.sampleRate;
+            const words = events.flatMap(({ position, sample }) => {
+              const char = unitOf[position - 1];
+              return char === undefined ? [] : [{ char, at: sample / rate }];
+            });
+            resolve({ pcm, words });
           } catch (err) {
             reject(new Error(`espeak-ng produced no audio (${lastError}): ${err}`));
           }
@@ -82,11 +126,12 @@ interface EmscriptenFs {
   readFile(path: string): Uint8Array;
 }
 
-/** The offline provider: eSpeak NG inside the Worker, no key, no network. */
+/** The offline provider: eSpeak NG inside the Worker, no key, no network; it reports where each word starts. */
 export const offlineSynthesizer: Synthesizer = {
-  async synthesize(text, offer) {
+  async synthesize(text, offer): Promise<TimedSynthResult> {
     try {
-      return { ok: true, pcm: await espeak(text, offer.native) };
+      const { pcm, words } = await espeakTimed(text, offer.native);
+      return { ok: true, pcm, words };
     } catch (err) {
       return fail("bad_audio", err instanceof Error ? err.message : String(err));
     }

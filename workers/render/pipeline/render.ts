@@ -9,7 +9,7 @@ import { normaliseText } from "./normalize-text";
 import { segmentParagraphs, type Passage } from "./chunk";
 import { renderWriter, type RenderWriter } from "./store";
 import { synthesizeText } from "./synthesize";
-import { ParagraphTimeline } from "./timeline";
+import { ParagraphTimeline, type RenderedWord } from "./timeline";
 import { paragraphsOf } from "../../kernel/paragraph-timings";
 import { timed, type RenderPhases } from "../phases";
 
@@ -73,7 +73,7 @@ async function renderOnce(store: RenderStoreRpc, voice: string, paragraphs: stri
       throw err;
     });
     if (result.ok) {
-      const stored = await writer.finish(result.paragraphStarts);
+      const stored = await writer.finish(result.paragraphStarts, result.words);
       return { key, provider: stored.provider, voice: stored.voice, cached: false, duration_seconds: stored.durationSeconds };
     }
     writer.discard();
@@ -96,15 +96,15 @@ async function voiceSegments(
   synthesizer: Synthesizer,
   writer: RenderWriter,
   phases?: RenderPhases,
-): Promise<{ ok: true; paragraphStarts: number[] } | SynthFailure> {
+): Promise<{ ok: true; paragraphStarts: number[]; words: RenderedWord[] } | SynthFailure> {
   const timeline = new ParagraphTimeline(paragraphs);
   for (const segment of segments) {
     const voiced = await timed(phases, "synthesisMs", () => synthesizeText(segment, offer, synthesizer));
     if (!voiced.ok) return voiced;
-    timeline.add(segment, voiced.starts, voiced.pcm.samples.length);
+    timeline.add(segment, voiced.starts, voiced.pcm.samples.length, voiced.words);
     await writer.add(voiced.pcm);
   }
-  return { ok: true, paragraphStarts: timeline.finish() };
+  return { ok: true, paragraphStarts: timeline.finish(), words: timeline.words() };
 }
 
 async function findCached(store: RenderStoreRpc, voice: string, text: string): Promise<RenderResult | null> {

@@ -2,10 +2,12 @@ import { mp3Stream } from "../engine/mp3";
 import { oggOpusStream } from "../engine/opus";
 import { int16LeBytes, type Pcm16 } from "../engine/pcm";
 import { wavHeader } from "../engine/wav";
-import { AUDIO_CONTENT_TYPES, audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPaths } from "../../kernel/audio-objects";
+import { AUDIO_CONTENT_TYPES, audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPaths, wordTimingsPath } from "../../kernel/audio-objects";
 import { renderStoreObjectUrl, type LazyFormat, type RenderStoreRpc } from "../../kernel/render-contract";
 import type { AudioFormat } from "../../kernel/audio-urls";
 import { timed, type RenderPhases } from "../phases";
+import { timingsJson } from "../../kernel/word-timings";
+import type { RenderedWord } from "./timeline";
 
 /** What a stored render is: its provider, voice and real duration. */
 export interface StoredRender {
@@ -20,10 +22,10 @@ export interface RenderWriter {
   /** Stores the segment's master and feeds it to the MP3 and Opus encoders; the caller may drop it afterwards. */
   add(pcm: Pcm16): Promise<void>;
   /**
-   * Stores the MP3 and the Opus, then the audio_objects row with where each paragraph starts (samples
-   * from the start of the master): a row always means every object exists.
+   * Stores the MP3, the Opus and the word timings, then the audio_objects row with where each
+   * paragraph starts (samples from the start of the master): a row always means every object exists.
    */
-  finish(paragraphStarts: number[]): Promise<StoredRender>;
+  finish(paragraphStarts: number[], words?: RenderedWord[]): Promise<StoredRender>;
   /** Frees the encoders of a render given up (a provider failed); nothing is written. */
   discard(): void;
 }
@@ -66,13 +68,17 @@ export async function renderWriter(
       await putParts(store, masters[added++], [int16LeBytes(pcm.samples)]);
       samples += pcm.samples.length;
     },
-    async finish(paragraphStarts) {
+    async finish(paragraphStarts, words = []) {
       if (added !== segments) throw new Error(`render ${render.key} got ${added} of ${segments} segments`);
       await timed(phases, "encodingMs", () => {
         parts.push(mp3.finish());
         closeOpus();
       });
-      const [mp3Bytes, opusBytes] = await Promise.all([putAudio(store, render.key, "mp3", parts), putAudio(store, render.key, "opus", pages)]);
+      const [mp3Bytes, opusBytes] = await Promise.all([
+        putAudio(store, render.key, "mp3", parts),
+        putAudio(store, render.key, "opus", pages),
+        putParts(store, wordTimingsPath(render.key), [new TextEncoder().encode(timingsJson(words))], "application/json"),
+      ]);
       const durationSeconds = samples / MASTER_SAMPLE_RATE;
       await store.recordAudio({ ...render, durationSeconds, mp3Bytes, opusBytes, wavBytes: null, segments, paragraphStarts });
       return { ...render, durationSeconds };

@@ -1,4 +1,13 @@
 import type { Passage } from "./chunk";
+import type { VoicedWord } from "./synthesize";
+
+/** A word of a render and where it is spoken: [start, end) in samples from the start of the master. */
+export interface RenderedWord {
+  paragraph: number;
+  text: string;
+  start: number;
+  end: number;
+}
 
 /**
  * Where each paragraph starts in a render's master, in samples, gathered from the joins of its
@@ -8,6 +17,7 @@ import type { Passage } from "./chunk";
  */
 export class ParagraphTimeline {
   private readonly starts: (number | null)[];
+  private readonly timedWords: RenderedWord[] = [];
   private offset = 0;
 
   constructor(paragraphs: number) {
@@ -16,14 +26,22 @@ export class ParagraphTimeline {
 
   /**
    * Takes a voiced segment: its passages, where each starts in the segment's master (null: nothing
-   * audible from there to the segment's end), and the master's length in samples.
+   * audible from there to the segment's end), the master's length in samples, and its words.
    */
-  add(passages: Passage[], starts: (number | null)[], samples: number): void {
+  add(passages: Passage[], starts: (number | null)[], samples: number, words: VoicedWord[] = []): void {
     passages.forEach((passage, i) => {
       const at = starts[i];
       if (this.starts[passage.paragraph] === null && at !== null) this.starts[passage.paragraph] = this.offset + at;
     });
+    for (const w of words) {
+      this.timedWords.push({ paragraph: passages[w.passage].paragraph, text: w.text, start: this.offset + w.start, end: this.offset + w.end });
+    }
     this.offset += samples;
+  }
+
+  /** Every word so far, in speaking order, on the audio's own timeline (the segments before it added). */
+  words(): RenderedWord[] {
+    return this.timedWords;
   }
 
   /**
