@@ -37,7 +37,7 @@ describe("article page", () => {
     const published = new Date("2026-11-20T08:00:00Z");
     const { article, key } = await addNarratedArticle({ title: "A </script> title", publisher: "Daily Wire Service", publishedAt: published });
     const html = await (await openPage(`/articles/${article.slug}`)).text();
-    expect(html).not.toContain("A </script> title\"");
+    expect(html).not.toContain("A </script> title");
     const ld = jsonLd(html);
     expect(ld).toMatchObject({
       "@context": "https://schema.org",
@@ -59,13 +59,13 @@ describe("article page", () => {
   });
 
   it("a stub carries noindex and shows neither text nor audio nor JSON-LD", async () => {
-    const { article } = await addNarratedArticle({ visibility: "publisher_only", summary: "Hidden summary" });
+    const { article } = await addNarratedArticle({ visibility: "publisher_only", title: "Q&A <stub>", summary: "Hidden summary" });
     const res = await openPage(`/articles/${article.slug}`);
     expect(res.status).toBe(200);
     expect(res.headers.get("x-robots-tag")).toBe("noindex");
     const html = await res.text();
     expect(html).toContain('<meta name="robots" content="noindex">');
-    expect(html).toContain(`<h1>${article.title}</h1>`);
+    expect(html).toContain("<h1>Q&amp;A &lt;stub&gt;</h1>");
     for (const hidden of ["<audio", "/v1/audio/", "First paragraph", "Hidden summary", "application/ld+json", "og:audio"]) expect(html).not.toContain(hidden);
   });
 

@@ -17,7 +17,7 @@ import { serveStaticFile } from "./static-files";
 type Page = (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
 
 /** The server-rendered pages of the web front-end, by method and path. */
-const PAGES: Record<string, Page> = {
+export const PAGES: Record<string, Page> = {
   "GET /": (_request, env) => homePage(env),
   "GET /sitemap.xml": (_request, env) => sitemap(env),
   "GET /robots.txt": (_request, env) => robots(env),
@@ -35,7 +35,7 @@ const PAGES: Record<string, Page> = {
 };
 
 /** Pages of one article, by method and the path before its slug (the last path segment). */
-const ARTICLE_PAGES: Record<string, (env: Env, slug: string) => Promise<Response>> = {
+export const ARTICLE_PAGES: Record<string, (env: Env, slug: string) => Promise<Response>> = {
   "GET /embed/article/": embedPage,
   "GET /articles/": articlePage,
 };
