@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import type { articles } from "../db";
-import { audioUrl } from "../kernel/audio-urls";
+import { audioUrl } from "../kernel/public-urls";
 import { isNarratedFor, isShownInFull } from "../kernel/visibility";
 
 type Row = typeof articles.$inferSelect;

@@ -1,10 +1,10 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { baseUrl, config } from "../core/config";
+import { config } from "../core/config";
 import { ApiError } from "../core/errors";
 import { agentFeeds, articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs, webSessions } from "../db";
 import { nowMs } from "../db/tables/columns";
-import { privateFeedPath } from "./feed-paths";
 import { decryptToken, mintToken, type Listener } from "./listener-tokens";
+import { privateFeedUrl } from "./public-urls";
 import { revokeAllGrants } from "./oauth/grants";
 import { endAllSessions } from "./web-session";
 
@@ -13,10 +13,8 @@ import { endAllSessions } from "./web-session";
  * listener endpoints, the magic-link exchange, the digest, the agent tools and the listener's web pages.
  */
 
-/** The private podcast feed URL; it carries the private feed token, never the account token. */
-export function feedUrl(env: object, privateFeedToken: string): string {
-  return `${baseUrl(env)}${privateFeedPath(privateFeedToken)}`;
-}
+/** The private feed URL lives in public-urls.ts; this re-export serves importers not yet moved there. */
+export { privateFeedUrl as feedUrl } from "./public-urls";
 
 /**
  * What a subscribe did. `issued`: the account was created now, or within SUBSCRIBE_IDEMPOTENCY_SECONDS
@@ -59,7 +57,7 @@ export async function subscribe(env: Pick<Env, "DB"> & object, email: string, ve
   const created = row.tokenHash === account.hash;
   const token = created ? account.token : await decryptToken(env, row.tokenEncrypted);
   const feedToken = created ? feed.token : await privateFeedToken(env, row);
-  return { outcome: "issued", created, listener: row, token, feedUrl: feedUrl(env, feedToken) };
+  return { outcome: "issued", created, listener: row, token, feedUrl: privateFeedUrl(env, feedToken) };
 }
 
 /**
@@ -98,7 +96,7 @@ async function rotate(env: Pick<Env, "DB"> & object, listener: Listener) {
     .where(and(eq(listeners.id, listener.id), eq(listeners.tokenHash, listener.tokenHash)))
     .returning({ id: listeners.id });
   if (changed.length === 0) throw new ApiError("not_found", "no listener with this token");
-  return { token: account.token, feedUrl: feedUrl(env, feed.token) };
+  return { token: account.token, feedUrl: privateFeedUrl(env, feed.token) };
 }
 
 /**

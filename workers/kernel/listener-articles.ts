@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { articles, database, type Database } from "../db";
 import { listingColumns } from "./article-columns";
-import { audioUrl } from "./audio-urls";
+import { audioUrl } from "./public-urls";
 import type { Listener } from "./listener-tokens";
 import { isNarratedFor, listedFor } from "./visibility";
 

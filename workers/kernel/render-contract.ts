@@ -1,5 +1,5 @@
 import { ApiError } from "../core/errors";
-import type { AudioFormat } from "./audio-urls";
+import type { AudioFormat } from "./public-urls";
 import type { Gender, ProviderId, Quality } from "./voice-catalogue";
 
 /** Input of a synchronous render through the RENDER service binding. */

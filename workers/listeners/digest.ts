@@ -1,11 +1,11 @@
 import { and, eq, gt, isNull, lte, or } from "drizzle-orm";
 import * as v from "valibot";
-import { articlePageUrl } from "../core/config";
 import { named } from "../core/schema-registry";
 import { articles, database, listeners } from "../db";
 import { escapeHtml, htmlDocument, type MailMessage } from "../kernel/mail/message";
 import { mailer } from "../kernel/mail/mailer";
-import { feedUrl, privateFeedToken } from "../kernel/listener-account";
+import { privateFeedToken } from "../kernel/listener-account";
+import { articlePageUrl, privateFeedUrl } from "../kernel/public-urls";
 import { articlesWithStatus, ofListener, resolvedAudioUrl, type ListenerArticle } from "../kernel/listener-articles";
 import type { Listener } from "../kernel/listener-tokens";
 import { unsubscribeUrl } from "./unsubscribe-link";
@@ -108,7 +108,7 @@ export async function sendDailyDigest(env: Env, now = Date.now()): Promise<Diges
       summary.skipped_recent += 1;
       continue;
     }
-    const feed = feedUrl(env, await privateFeedToken(env, listener));
+    const feed = privateFeedUrl(env, await privateFeedToken(env, listener));
     const result = await mail.send(digestMessage(env, listener, items, feed, await unsubscribeUrl(env, listener.id)));
     if (result.ok) {
       summary.sent += 1;

@@ -1,7 +1,8 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { feedUrl, privateFeedToken } from "../../kernel/listener-account";
+import { privateFeedToken } from "../../kernel/listener-account";
+import { privateFeedUrl } from "../../kernel/public-urls";
 import { FeedUrl, TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
 
 const PrivateFeedResponse = named(
@@ -30,7 +31,7 @@ export const getPrivateFeedUrl = route({
     404: TOKEN_NOT_FOUND,
   },
   async handle({ listener, env }) {
-    const url = feedUrl(env, await privateFeedToken(env, listener));
+    const url = privateFeedUrl(env, await privateFeedToken(env, listener));
     return Response.json({ feed_url: url, instructions: INSTRUCTIONS }, { headers: { "Cache-Control": "no-store" } });
   },
 });

@@ -4,7 +4,8 @@ import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { database, listeners } from "../../db/index";
 import { eq } from "drizzle-orm";
-import { feedUrl, privateFeedToken } from "../../kernel/listener-account";
+import { privateFeedToken } from "../../kernel/listener-account";
+import { privateFeedUrl } from "../../kernel/public-urls";
 import { MagicExchangeRequest, redeemMagicToken, requireMagic } from "../../kernel/magic-links";
 import { FeedUrl } from "../../kernel/fields";
 import { decryptToken } from "../../kernel/listener-tokens";
@@ -43,7 +44,7 @@ export const exchangeListenerMagicLink = route({
     const listener = result.listenerId === null ? undefined : await database(env).query.listeners.findFirst({ where: eq(listeners.id, result.listenerId) });
     if (!listener) throw new ApiError("not_found", "unknown magic link");
     const [token, feedToken] = await Promise.all([decryptToken(env, listener.tokenEncrypted), privateFeedToken(env, listener)]);
-    const out: v.InferOutput<typeof ListenerMagicExchangeResponse> = { token, feed_token: feedToken, email: listener.email, feed_url: feedUrl(env, feedToken) };
+    const out: v.InferOutput<typeof ListenerMagicExchangeResponse> = { token, feed_token: feedToken, email: listener.email, feed_url: privateFeedUrl(env, feedToken) };
     return Response.json(out, { headers: { "Cache-Control": "no-store" } });
   },
 });
