@@ -16,6 +16,7 @@ import { concurrentWriters } from "./writers.mjs";
 
 const READY_MS = 5 * 60_000;
 const NARRATED_MS = 15 * 60_000;
+const FIRST_RENDER_MS = 3 * 60_000;
 const PUBLISHED_MS = 2 * 60_000;
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"];
 
@@ -120,10 +121,12 @@ async function stop(child) {
 
 /** Waits until no render job is queued or running and the platform says narration works. */
 async function allNarrated(expected) {
-  for (const until = Date.now() + NARRATED_MS; Date.now() < until; ) {
+  const started = Date.now();
+  for (const until = started + NARRATED_MS; Date.now() < until; ) {
     const [health, worker] = await Promise.all([json("/v1/health"), json("/v1/health/worker")]);
     assert.equal(health.status, "ok", `health: ${health.reasons?.join("; ")}`);
     if (worker.active_queue === 0) return expected && step(`all ${expected} demo articles narrated`);
+    assert.ok(worker.last_render_at || Date.now() - started < FIRST_RENDER_MS, `no render succeeded within ${FIRST_RENDER_MS / 1000} s (${worker.diagnosis})`);
     await new Promise((r) => setTimeout(r, 2000));
   }
   throw new Error(`render jobs still queued or running after ${NARRATED_MS / 1000} s`);
