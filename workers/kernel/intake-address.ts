@@ -3,8 +3,8 @@ import { webUrl } from "../core/config";
 import { database, listeners, magicTokens } from "../db/index";
 import { nowMs } from "../db/tables/columns";
 import type { Listener } from "./listener-tokens";
-import { mailer } from "./mail/mailer";
-import { escapeHtml, htmlDocument, type MailMessage } from "./mail/message";
+import { mailer } from "../core/mail/mailer";
+import { escapeHtml, htmlDocument, type MailMessage } from "../core/mail/message";
 import { issueMagicToken, MAGIC_LINK_TTL_MS, redeemMagicToken, type RedeemFailure } from "./magic-links";
 
 /**

@@ -5,8 +5,8 @@ import { randomToken, sha256Hex } from "../core/crypto";
 import { ApiError } from "../core/errors";
 import { named } from "../core/schema-registry";
 import { database, listeners, magicTokens, MAGIC_SCOPES } from "../db/index";
-import { mailer } from "./mail/mailer";
-import { escapeHtml, htmlDocument, type MailMessage } from "./mail/message";
+import { mailer } from "../core/mail/mailer";
+import { escapeHtml, htmlDocument, type MailMessage } from "../core/mail/message";
 
 /**
  * Magic-link secrets (README "Rules" 2, 3, 7): 32 random bytes, stored only as their SHA-256,

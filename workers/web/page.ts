@@ -1,5 +1,5 @@
 import { MAX_FORM_BYTES, readBodyBytes } from "../core/validate";
-import { escapeHtml } from "../kernel/mail/message";
+import { escapeHtml } from "../core/mail/message";
 
 /**
  * Server-rendered pages of the web front-end that hold a session: the sign-in and consent pages.

@@ -1,4 +1,4 @@
-import { config } from "../../core/config";
+import { config } from "../config";
 import type { Mailer } from "./message";
 import { outboxMailer } from "./outbox";
 import { resendMailer } from "./resend";
