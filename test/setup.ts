@@ -3,6 +3,8 @@ import { beforeEach } from "vitest";
 import { forgetCopies } from "../workers/core/edge-cache";
 import { forgetRecentArticles } from "../workers/kernel/article-by-slug";
 import { forgetNarrationProblems } from "../workers/health/narration-state";
+import { forgetSearches } from "../workers/articles/search-service";
+import { forgetTrending } from "../workers/articles/trending-cache";
 
 // vitest.config.ts reads migrations/ and passes it as a binding only tests have.
 const { TEST_MIGRATIONS } = env as typeof env & { TEST_MIGRATIONS: D1Migration[] };
@@ -13,5 +15,7 @@ beforeEach(async () => {
   forgetCopies();
   forgetRecentArticles();
   forgetNarrationProblems();
+  forgetSearches();
+  forgetTrending();
   await applyD1Migrations(env.DB, TEST_MIGRATIONS);
 });

@@ -63,6 +63,11 @@ export function searchCacheStats(env: object) {
   return cache.stats(searchCacheSettings(env));
 }
 
+/** Drops every cached answer (the test setup, whose storage reset removes the articles they list). */
+export function forgetSearches(): void {
+  cache.clear();
+}
+
 async function runSearch(env: Env, p: SearchParams, fetcher: typeof fetch): Promise<SearchBody> {
   const hits = await searchArticles(database(env), p);
   const body: SearchBody = {

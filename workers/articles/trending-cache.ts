@@ -15,6 +15,11 @@ export function trendingCacheStats(env: object) {
   return cache.stats(trendingCacheSettings(env));
 }
 
+/** Drops every cached ranking (the test setup, whose storage reset removes the articles they rank). */
+export function forgetTrending(): void {
+  cache.clear();
+}
+
 /**
  * trendingArticles behind the in-isolate cache, keyed by every option. Feeds rebuilt on every
  * podcast-app poll ask the same question many times a minute; `bypass` skips the cache.
