@@ -3,7 +3,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { sha256Hex } from "../../workers/core/crypto";
 import { router } from "../../workers/router";
 import { testVars } from "../vars";
-import type { RenderInput, RenderRpc } from "../../workers/kernel/render-contract";
+import type { RenderInput, RenderResult, RenderRpc, VoiceCatalogueStatus } from "../../workers/kernel/render-contract";
 import { audioObjectPath } from "../../workers/kernel/audio-objects";
 
 /**
@@ -18,7 +18,7 @@ export class FakeRender implements RenderRpc {
     return "ok";
   }
 
-  async render(input: RenderInput) {
+  async render(input: RenderInput): Promise<RenderResult> {
     this.renders.push(input);
     const voice = input.voice ?? "default-voice";
     const key = await sha256Hex(`fake|${voice}|${input.text}`);
@@ -30,7 +30,20 @@ export class FakeRender implements RenderRpc {
         .bind(key, voice, bytes.length)
         .run();
     }
-    return { key, provider: "fake", voice, cached: Boolean(known), duration_seconds: 2.5 };
+    return {
+      key,
+      provider: "fake",
+      voice,
+      quality: "neural",
+      requested_voice: input.voice ?? null,
+      fallback: false,
+      cached: Boolean(known),
+      duration_seconds: 2.5,
+    };
+  }
+
+  async voices(): Promise<VoiceCatalogueStatus> {
+    return { default_voice: null, default_provider: null, voices: [] };
   }
 
   async encode(key: string, format: "opus" | "wav") {

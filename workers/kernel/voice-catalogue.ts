@@ -12,6 +12,14 @@ export type Gender = "female" | "male" | "neutral";
 /** Audio a provider can hand back that we can use without decoding MP3 (we only ever encode). */
 export type RawFormat = "pcm" | "wav";
 
+/**
+ * How a voice is made, which is most of how natural it sounds: `neural` (a trained network: Aura,
+ * the cloud providers' voices, a self-hosted Kokoro or Piper) or `formant` (eSpeak NG's rules:
+ * intelligible, robotic). The selection rule prefers neural to formant before it looks at price.
+ */
+export const QUALITIES = ["neural", "formant"] as const;
+export type Quality = (typeof QUALITIES)[number];
+
 /** One voice as one provider offers it. The same voice id may be offered by several providers. */
 export interface VoiceOffer {
   /** Our voice id, what clients pass as `voice`. */
@@ -27,6 +35,8 @@ export interface VoiceOffer {
   model?: string;
   /** Price in USD per million characters when it differs from the provider's. */
   pricePerMillionChars?: number;
+  /** Neural or formant: the provider's (every voice of a provider is made the same way). */
+  quality: Quality;
 }
 
 export interface ProviderEntry {
@@ -40,29 +50,73 @@ export interface ProviderEntry {
   formats: readonly RawFormat[];
   /** Pieces of one render synthesised at once: enough to hide a cloud provider's latency. */
   concurrency: number;
+  /** How its voices are made (VoiceOffer.quality). */
+  quality: Quality;
+  /**
+   * Its place among providers of the same quality, before price (providers/select.ts): 0 Workers AI
+   * (on the platform itself: no key, no other bill), 1 the cloud providers, 2 a self-hosted server
+   * (one machine of the operator's, slower and less sure to be up), 3 the offline engine.
+   */
+  preference: number;
 }
 
 export const PROVIDERS: Record<ProviderId, ProviderEntry> = {
   // The offline engine runs on the isolate's own thread: pieces in parallel gain nothing and each
   // eSpeak instance holds 16 MB, so one at a time.
-  offline: { id: "offline", label: "eSpeak NG (WebAssembly, in the render Worker)", pricePerMillionChars: 0, maxCharsPerRequest: 1000, formats: ["wav"], concurrency: 1 },
+  offline: {
+    id: "offline",
+    label: "eSpeak NG (WebAssembly, in the render Worker)",
+    pricePerMillionChars: 0,
+    maxCharsPerRequest: 1000,
+    formats: ["wav"],
+    concurrency: 1,
+    quality: "formant",
+    preference: 3,
+  },
   // Deepgram documents 2,000 characters per Aura request; Workers AI lists $0.015 per 1k characters for aura-1.
-  "workers-ai": { id: "workers-ai", label: "Workers AI (Deepgram Aura)", pricePerMillionChars: 15, maxCharsPerRequest: 2000, formats: ["wav"], concurrency: 4 },
+  "workers-ai": {
+    id: "workers-ai",
+    label: "Workers AI (Deepgram Aura)",
+    pricePerMillionChars: 15,
+    maxCharsPerRequest: 2000,
+    formats: ["wav"],
+    concurrency: 4,
+    quality: "neural",
+    preference: 0,
+  },
   // tts-1 at $15 per million characters; the speech endpoint takes at most 4,096 characters.
-  openai: { id: "openai", label: "OpenAI text-to-speech", pricePerMillionChars: 15, maxCharsPerRequest: 4096, formats: ["pcm"], concurrency: 4 },
-  elevenlabs: { id: "elevenlabs", label: "ElevenLabs", pricePerMillionChars: 100, maxCharsPerRequest: 5000, formats: ["pcm"], concurrency: 4 },
-  // Google limits a request to 5,000 bytes of input: 1,200 characters stays under it even at 4 bytes each.
-  google: { id: "google", label: "Google Cloud Text-to-Speech", pricePerMillionChars: 4, maxCharsPerRequest: 1200, formats: ["wav"], concurrency: 4 },
+  openai: { id: "openai", label: "OpenAI text-to-speech", pricePerMillionChars: 15, maxCharsPerRequest: 4096, formats: ["pcm"], concurrency: 4, quality: "neural", preference: 1 },
+  elevenlabs: { id: "elevenlabs", label: "ElevenLabs", pricePerMillionChars: 100, maxCharsPerRequest: 5000, formats: ["pcm"], concurrency: 4, quality: "neural", preference: 1 },
+  // Google limits a request to 5,000 bytes of input: 1,200 characters stays under it even at 4 bytes
+  // each. Its Standard voices are parametric voices driven by a neural network (not WaveNet): neural,
+  // the plainest of them, and the cheapest.
+  google: {
+    id: "google",
+    label: "Google Cloud Text-to-Speech",
+    pricePerMillionChars: 4,
+    maxCharsPerRequest: 1200,
+    formats: ["wav"],
+    concurrency: 4,
+    quality: "neural",
+    preference: 1,
+  },
   // Neural voices at $16 per million characters; a request may yield at most 10 minutes of audio.
-  azure: { id: "azure", label: "Azure AI Speech", pricePerMillionChars: 16, maxCharsPerRequest: 3000, formats: ["pcm"], concurrency: 4 },
+  azure: { id: "azure", label: "Azure AI Speech", pricePerMillionChars: 16, maxCharsPerRequest: 3000, formats: ["pcm"], concurrency: 4, quality: "neural", preference: 1 },
 };
 
-/** The voice used when a request names none. */
+/**
+ * The voice id of the offline engine's voice for requests that name none; since the default is the
+ * best available voice of DEFAULT_LANGUAGE and DEFAULT_GENDER (providers/select.ts), this is what
+ * speaks only where nothing but the offline engine is available.
+ */
 export const DEFAULT_VOICE = "en-US-female";
+/** With no voice asked for, the best available voice of this language and gender speaks. */
+export const DEFAULT_LANGUAGE = "en-US";
+export const DEFAULT_GENDER: Gender = "female";
 
 const AURA_2 = { model: "@cf/deepgram/aura-2-en", pricePerMillionChars: 30 } as const;
 
-export const VOICES: readonly VoiceOffer[] = [
+const OFFERS: readonly Omit<VoiceOffer, "quality">[] = [
   { id: "en-US-female", provider: "offline", native: "en-us+f3", language: "en-US", gender: "female", style: "plain" },
   { id: "en-US-male", provider: "offline", native: "en-us", language: "en-US", gender: "male", style: "plain" },
   { id: "en-GB-female", provider: "offline", native: "en+f2", language: "en-GB", gender: "female", style: "plain" },
@@ -90,6 +144,9 @@ export const VOICES: readonly VoiceOffer[] = [
   { id: "sonia", provider: "azure", native: "en-GB-SoniaNeural", language: "en-GB", gender: "female", style: "clear" },
   { id: "ryan", provider: "azure", native: "en-GB-RyanNeural", language: "en-GB", gender: "male", style: "cheerful" },
 ];
+
+/** Every voice offer of the catalogue, each with its provider's quality. */
+export const VOICES: readonly VoiceOffer[] = OFFERS.map((o) => ({ ...o, quality: PROVIDERS[o.provider].quality }));
 
 /** Price per million characters of one offer. */
 export function priceOf(offer: VoiceOffer): number {

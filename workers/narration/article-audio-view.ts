@@ -3,6 +3,7 @@ import { named } from "../core/schema-registry";
 import { JOB_STATES, type articles } from "../db";
 import type { JobRow } from "./jobs-service";
 import { AudioUrlFields, audioUrls } from "./audio-urls";
+import { FallbackField, QualityField, spokenQuality } from "./fields";
 
 /** What render-now and its polling path answer about an article's audio. */
 export const ArticleAudio = named(
@@ -16,6 +17,10 @@ export const ArticleAudio = named(
     job_id: v.pipe(v.nullable(v.string()), v.description("The job the state comes from.")),
     ...AudioUrlFields,
     listen_seconds: v.pipe(v.nullable(v.number()), v.description("Real duration in whole seconds, when ready.")),
+    provider: v.pipe(v.nullable(v.string()), v.description("The engine (provider) that spoke, when ready.")),
+    voice: v.pipe(v.nullable(v.string()), v.description("The voice that spoke, when ready.")),
+    quality: v.pipe(v.nullable(QualityField), v.description("How the voice that spoke is made, when ready.")),
+    fallback: v.pipe(v.nullable(FallbackField), v.description("Whether the render fell back (see RenderResponse.fallback), when ready.")),
     error: v.pipe(v.nullable(v.string()), v.description("Why the last render failed, when failed.")),
   }),
 );
@@ -38,6 +43,10 @@ export function articleAudio(
     job_id: job?.id ?? null,
     ...audioUrls(env, key),
     listen_seconds: key ? seconds : null,
+    provider: key ? done!.provider : null,
+    voice: key ? done!.voice : null,
+    quality: key ? spokenQuality(done!.provider) : null,
+    fallback: key ? done!.fallback : null,
     error: !key && job?.state === "failed" ? job.error : null,
   };
 }

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { ApiError, ValidationError } from "../core/errors";
 import { renderErrorCode, SEGMENT_CHARS } from "../kernel/render-contract";
+import { PROVIDERS, QUALITIES, type ProviderId, type Quality } from "../kernel/voice-catalogue";
 
 /** Field schemas shared by the narration request bodies. */
 
@@ -11,6 +12,30 @@ export const VoiceField = v.pipe(
   v.regex(/^[A-Za-z0-9_.:@-]+$/, "must be a voice id from GET /v1/voices"),
   v.description("Voice id from GET /v1/voices; the default voice when omitted."),
 );
+
+/** How a voice is made (kernel/voice-catalogue.ts QUALITIES). */
+export const QualityField = v.pipe(
+  v.picklist(QUALITIES),
+  v.description("How the voice is made: neural (a trained network: Aura, the cloud providers, a self-hosted server) or formant (eSpeak NG: intelligible, robotic)."),
+);
+
+/** The voice a render was asked for. */
+export const RequestedVoiceField = v.pipe(
+  v.nullable(v.string()),
+  v.description("The voice asked for; null when none was, and the best available voice of the default language and gender (en-US, female) spoke."),
+);
+
+export const FallbackField = v.pipe(
+  v.boolean(),
+  v.description(
+    "True when the voice that spoke is not the one asked for, or a provider before it in the selection order failed during the render (README \"Providers and the selection rule\"); false for audio found in the cache.",
+  ),
+);
+
+/** The quality of the voices of `provider`, or null for a provider outside the catalogue. */
+export function spokenQuality(provider: string | null): Quality | null {
+  return provider && provider in PROVIDERS ? PROVIDERS[provider as ProviderId].quality : null;
+}
 
 /**
  * Longest text one synchronous render takes: one segment (render-contract.ts). The offline engine

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import { JOB_PRIORITIES, JOB_STATES, type renderJobs } from "../db";
 import { AudioUrlFields, audioUrls } from "./audio-urls";
+import { FallbackField, QualityField, RequestedVoiceField, spokenQuality } from "./fields";
 
 const Timestamp = v.nullable(v.pipe(v.string(), v.isoTimestamp()));
 
@@ -13,8 +14,14 @@ export const JobView = named(
     state: v.pipe(v.picklist(JOB_STATES), v.description("queued → running → done | failed; cancelled by an operator.")),
     priority: v.pipe(v.picklist(JOB_PRIORITIES), v.description("high for render-now, normal otherwise.")),
     article_slug: v.pipe(v.nullable(v.string()), v.description("The article narrated, or null for a raw-text job.")),
-    voice: v.pipe(v.nullable(v.string()), v.description("Requested voice; null means the default voice.")),
-    provider: v.pipe(v.nullable(v.string()), v.description("Provider that rendered the audio, once done.")),
+    voice: v.pipe(
+      v.nullable(v.string()),
+      v.description("While queued or running, the voice asked for (null: the default); once done, the voice that spoke."),
+    ),
+    provider: v.pipe(v.nullable(v.string()), v.description("The engine (provider) that spoke, once done.")),
+    quality: v.pipe(v.nullable(QualityField), v.description("How the voice that spoke is made, once done: neural, or formant (eSpeak).")),
+    requested_voice: RequestedVoiceField,
+    fallback: v.pipe(v.nullable(FallbackField), v.description("Once done, whether the render fell back (see RenderResponse.fallback); null before.")),
     audio_key: v.pipe(v.nullable(v.string()), v.description("Cache key of the audio, once done.")),
     ...AudioUrlFields,
     error: v.pipe(v.nullable(v.string()), v.description("Why the job failed, when failed.")),
@@ -40,6 +47,9 @@ export function jobView(env: object, job: JobRow, articleSlug: string | null): J
     article_slug: articleSlug,
     voice: job.voice,
     provider: job.provider,
+    quality: job.state === "done" ? spokenQuality(job.provider) : null,
+    requested_voice: job.state === "done" ? job.requestedVoice : job.voice,
+    fallback: job.state === "done" ? job.fallback : null,
     audio_key: key,
     ...audioUrls(env, key),
     error: job.state === "failed" ? job.error : null,

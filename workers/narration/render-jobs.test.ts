@@ -33,8 +33,11 @@ describe("POST /v1/render", () => {
     const key = result.key as string;
     expect(result).toEqual({
       key: expect.stringMatching(/^[0-9a-f]{64}$/),
-      provider: expect.any(String),
-      voice: expect.any(String),
+      provider: "offline",
+      voice: "en-US-female",
+      quality: "formant",
+      requested_voice: null,
+      fallback: false,
       cached: false,
       audio_url: `${testVars.BASE_URL}/v1/audio/${key}.mp3`,
       opus_url: `${testVars.BASE_URL}/v1/audio/${key}.opus`,
@@ -124,14 +127,21 @@ describe("POST /v1/jobs and GET /v1/jobs/{job_id}", () => {
   it("GET shows each state: URLs only when done, the error only when failed; 404 for an unknown id", async () => {
     const { id } = await (await call("/v1/jobs", post({ text: "Poll me." }))).json<{ id: string }>();
     const get = async () => (await call(`/v1/jobs/${id}`, { headers: apiKeyHeaders })).json<Record<string, unknown>>();
-    expect(await get()).toMatchObject({ id, state: "queued", audio_url: null });
+    expect(await get()).toMatchObject({ id, state: "queued", audio_url: null, requested_voice: null, fallback: null, quality: null });
     const key = "c".repeat(64);
-    await env.DB.prepare("UPDATE render_jobs SET state = 'done', audio_key = ?, provider = 'offline', finished_at = 1795000000000 WHERE id = ?")
+    // As the consumer records it: nova was asked for, and eSpeak's en-US-female spoke instead.
+    await env.DB.prepare(
+      "UPDATE render_jobs SET state = 'done', audio_key = ?, provider = 'offline', voice = 'en-US-female', requested_voice = 'nova', fallback = 1, finished_at = 1795000000000 WHERE id = ?",
+    )
       .bind(key, id)
       .run();
     expect(await get()).toMatchObject({
       state: "done",
       provider: "offline",
+      voice: "en-US-female",
+      quality: "formant",
+      requested_voice: "nova",
+      fallback: true,
       audio_key: key,
       audio_url: `${testVars.BASE_URL}/v1/audio/${key}.mp3`,
       opus_url: `${testVars.BASE_URL}/v1/audio/${key}.opus`,

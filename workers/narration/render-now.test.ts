@@ -51,7 +51,9 @@ describe("POST /v1/articles/{slug}/render-now (README Rules 3)", () => {
     const l = await listener();
     const articleId = await article("a2");
     const key = "d".repeat(64);
-    await env.DB.prepare("INSERT INTO render_jobs (id, article_id, state, audio_key) VALUES ('j-done', ?, 'done', ?)").bind(articleId, key).run();
+    await env.DB.prepare("INSERT INTO render_jobs (id, article_id, state, audio_key, provider, voice, requested_voice, fallback) VALUES ('j-done', ?, 'done', ?, 'workers-ai', 'asteria', NULL, 0)")
+      .bind(articleId, key)
+      .run();
     await env.DB.prepare("UPDATE articles SET audio_key = ?, listen_seconds = 42 WHERE id = ?").bind(key, articleId).run();
     const res = await renderNow("a2", l.token);
     expect(res.status).toBe(200);
@@ -63,6 +65,10 @@ describe("POST /v1/articles/{slug}/render-now (README Rules 3)", () => {
       opus_url: `${testVars.BASE_URL}/v1/audio/${key}.opus`,
       wav_url: `${testVars.BASE_URL}/v1/audio/${key}.wav`,
       listen_seconds: 42,
+      provider: "workers-ai",
+      voice: "asteria",
+      quality: "neural",
+      fallback: false,
       error: null,
     });
     expect(await env.DB.prepare("SELECT count(*) AS n FROM render_jobs").first("n")).toBe(1);

@@ -77,7 +77,18 @@ async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesis
   if (!job) return;
   const markDone = db
     .update(renderJobs)
-    .set({ state: "done", audioKey: result.key, provider: result.provider, voice: result.voice, error: null, finishedAt: new Date(), synthesisMs, encodingMs })
+    .set({
+      state: "done",
+      audioKey: result.key,
+      provider: result.provider,
+      voice: result.voice,
+      requestedVoice: result.requested_voice,
+      fallback: result.fallback,
+      error: null,
+      finishedAt: new Date(),
+      synthesisMs,
+      encodingMs,
+    })
     .where(and(eq(renderJobs.id, job.id), eq(renderJobs.state, "running")));
   // The article takes the audio only if its text is still the one rendered (a re-publish may have changed it).
   const setArticleAudio =

@@ -49,7 +49,7 @@ describe("render queue consumer", () => {
     await db().insert(renderJobs).values({ id: "job-1", articleId });
     await consumeRenderBatch(batchOf("job-1"), renderEnv, offline);
     const done = await job("job-1");
-    expect(done).toMatchObject({ state: "done", provider: "offline", voice: "en-US-female", attempts: 1, error: null });
+    expect(done).toMatchObject({ state: "done", provider: "offline", voice: "en-US-female", requestedVoice: null, fallback: false, attempts: 1, error: null });
     const article = await db().select().from(articles).where(eq(articles.id, articleId)).get();
     const audio = await db().select().from(audioObjects).where(eq(audioObjects.key, done!.audioKey!)).get();
     expect(article!.audioKey).toBe(done!.audioKey);

@@ -2,8 +2,9 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { consumeDeadLetters, consumeRenderBatch } from "./consumer";
 import { encodeStored } from "./pipeline/store";
 import { renderText } from "./pipeline/render";
-import { configuredProviders } from "./providers/registry";
-import { renderStore, type LazyFormat, type RenderInput, type RenderResult, type RenderRpc } from "../kernel/render-contract";
+import { voiceStatuses } from "./providers/availability";
+import { configuredProviders, providerSetup } from "./providers/registry";
+import { renderStore, type LazyFormat, type RenderInput, type RenderResult, type RenderRpc, type VoiceCatalogueStatus } from "../kernel/render-contract";
 import { renderConfig } from "./config";
 import { measureEngine } from "./measure";
 
@@ -38,6 +39,12 @@ export class RenderService extends WorkerEntrypoint<Env> implements RenderRpc {
   async render(input: RenderInput): Promise<RenderResult> {
     renderConfig(this.env);
     return renderText(renderStore(this.env), input, configuredProviders(this.env));
+  }
+
+  async voices(): Promise<VoiceCatalogueStatus> {
+    renderConfig(this.env);
+    const { synthesizers, missing } = providerSetup(this.env);
+    return voiceStatuses(synthesizers, missing);
   }
 
   async encode(key: string, format: LazyFormat): Promise<{ bytes: number } | null> {

@@ -29,3 +29,14 @@ describe("RenderService over RPC", () => {
     expect(renderErrorCode(err)).toBe("unknown_voice");
   });
 });
+
+describe("RenderService.voices", () => {
+  it("says which offers this render Worker can use now and why not the others", async () => {
+    const status = await env.RENDER.voices();
+    expect(status).toMatchObject({ default_voice: "en-US-female", default_provider: "offline" });
+    const nova = status.voices.find((v) => v.id === "nova")!;
+    expect(nova).toMatchObject({ provider: "openai", quality: "neural", available: false, reason: "no OPENAI_API_KEY configured" });
+    expect(status.voices.find((v) => v.provider === "azure")?.reason).toMatch(/AZURE_SPEECH_KEY/);
+    expect(status.voices.filter((v) => v.available).map((v) => v.provider)).toEqual(["offline", "offline", "offline", "offline"]);
+  });
+});

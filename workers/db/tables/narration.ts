@@ -16,6 +16,10 @@ export const audioObjects = sqliteTable("audio_objects", {
   key: text("key").primaryKey(),
   provider: text("provider").notNull(),
   voice: text("voice").notNull(),
+  /** The voice the render that made it was asked for; null when none was (the default). */
+  requestedVoice: text("requested_voice"),
+  /** Whether that render fell back: another voice than the one asked for, or after a provider failed. */
+  fallback: integer("fallback", { mode: "boolean" }).notNull().default(false),
   durationSeconds: real("duration_seconds").notNull(),
   /** Exact byte sizes of each stored encoding; null until that encoding is built. */
   mp3Bytes: integer("mp3_bytes"),
@@ -46,8 +50,13 @@ export const renderJobs = sqliteTable(
     warmListenerId: integer("warm_listener_id").references(() => listeners.id),
     /** Text to narrate for jobs not tied to an article (POST /v1/jobs with raw text). */
     text: text("text"),
+    /** The voice asked for while queued or running (null: the default); once done, the voice that spoke. */
     voice: text("voice"),
     provider: text("provider"),
+    /** Once done: the voice the render was asked for (null: the default), since `voice` then names the one that spoke. */
+    requestedVoice: text("requested_voice"),
+    /** Once done: whether the render fell back (RenderResult.fallback); null before. */
+    fallback: integer("fallback", { mode: "boolean" }),
     priority: text("priority", { enum: JOB_PRIORITIES }).notNull().default("normal"),
     state: text("state", { enum: JOB_STATES }).notNull().default("queued"),
     /** Cache key of the audio this job produced; nulled by the cancelled-audio cleanup. */

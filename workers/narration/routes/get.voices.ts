@@ -1,58 +1,93 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { DEFAULT_VOICE, PROVIDER_IDS, priceOf, PROVIDERS, VOICES } from "../../kernel/voice-catalogue";
+import { renderService, type VoiceCatalogueStatus } from "../../kernel/render-contract";
+import { PROVIDER_IDS, priceOf, PROVIDERS, VOICES } from "../../kernel/voice-catalogue";
+import { QualityField } from "../fields";
 
 const Voice = named(
   "Voice",
   v.object({
     id: v.pipe(v.string(), v.description("Voice id to pass as `voice`; one id may be offered by several providers.")),
-    provider: v.pipe(v.picklist(PROVIDER_IDS), v.description("Provider offering the voice.")),
+    provider: v.pipe(v.picklist(PROVIDER_IDS), v.description("Provider (engine) offering the voice.")),
     language: v.pipe(v.string(), v.description("BCP 47 language tag.")),
     gender: v.pipe(v.picklist(["female", "male", "neutral"]), v.description("Gender of the voice.")),
     style: v.pipe(v.string(), v.description("Speaking style.")),
+    quality: QualityField,
     price_per_million_chars: v.pipe(v.number(), v.description("List price in USD per million characters.")),
     max_chars_per_request: v.pipe(v.number(), v.description("Longer text is split at sentence boundaries.")),
-    default: v.pipe(v.boolean(), v.description("Whether this is the voice used when a request names none.")),
+    default: v.pipe(v.boolean(), v.description("True for the one offer that speaks now when a request names no voice.")),
+    available: v.pipe(
+      v.boolean(),
+      v.description("Whether a render can use this offer now: its provider is configured in the render Worker and not cooling down after failures."),
+    ),
+    reason: v.pipe(
+      v.nullable(v.string()),
+      v.description('Why the offer cannot be used now (e.g. "no OPENAI_API_KEY configured", "provider cooling down after failures"); null when it can.'),
+    ),
   }),
 );
 
 const VoicesResponse = named(
   "VoicesResponse",
   v.object({
-    default_voice: v.pipe(v.string(), v.description("Voice id used when a request names none.")),
-    voices: v.pipe(v.array(Voice), v.description("Every voice offer, cheapest first.")),
+    default_voice: v.pipe(
+      v.nullable(v.string()),
+      v.description(
+        "The voice that speaks now when a request names none: the best available voice of the default language and gender (en-US, female), neural before formant; null when no provider is available.",
+      ),
+    ),
+    default_provider: v.pipe(v.nullable(v.picklist(PROVIDER_IDS)), v.description("The provider of default_voice.")),
+    voices: v.pipe(v.array(Voice), v.description("Every voice offer, in the order the selection rule prefers them: neural first, then by provider, then cheapest.")),
   }),
 );
 
 type VoicesBody = v.InferOutput<typeof VoicesResponse>;
 
-// The catalogue is static data, so the body is built once per isolate.
-const body: VoicesBody = {
-  default_voice: DEFAULT_VOICE,
-  voices: VOICES.map((o) => ({
-    id: o.id,
-    provider: o.provider,
-    language: o.language,
-    gender: o.gender,
-    style: o.style,
-    price_per_million_chars: priceOf(o),
-    max_chars_per_request: PROVIDERS[o.provider].maxCharsPerRequest,
-    default: o.id === DEFAULT_VOICE,
-  })).sort((a, b) => a.price_per_million_chars - b.price_per_million_chars),
-};
+/** The catalogue when the render Worker cannot say what it can use: nothing is known to be available. */
+function unknownAvailability(): VoicesBody {
+  const reason = "the render service did not answer";
+  return {
+    default_voice: null,
+    default_provider: null,
+    voices: VOICES.map((o) => ({
+      id: o.id,
+      provider: o.provider,
+      language: o.language,
+      gender: o.gender,
+      style: o.style,
+      quality: o.quality,
+      price_per_million_chars: priceOf(o),
+      max_chars_per_request: PROVIDERS[o.provider].maxCharsPerRequest,
+      default: false,
+      available: false,
+      reason,
+    })),
+  };
+}
 
 export const getVoices = route({
   method: "GET",
   path: "/v1/voices",
   tag: "narration",
-  summary: "The voice catalogue: voice id, provider, language, gender, style and price",
+  summary: "The voice catalogue: each voice with its provider, quality and price, and whether it can be used now",
   description:
-    "A render picks, for the requested voice, the cheapest available provider offering it; when that provider fails it falls back to an equivalent voice (same language and gender).",
+    "Availability comes from the render Worker, which holds the provider keys (RenderService.voices): a provider without its key, " +
+    "without the AI binding (Workers AI) or without a configured server (self-hosted) is unavailable, as is one cooling down after failures. " +
+    "With no voice asked for, a render speaks with the best available neural voice of the default language and gender " +
+    "(Workers AI's Aura, then the cloud providers, then a self-hosted server) and with eSpeak only when nothing else is available; " +
+    "when a provider fails it falls back to an equivalent voice (same language and gender).",
   auth: "none",
   rateLimit: "read",
-  responses: { 200: { description: "The catalogue", schema: VoicesResponse } },
-  handle() {
-    return Response.json(body, { headers: { "Cache-Control": "public, max-age=300" } });
+  responses: { 200: { description: "The catalogue with availability", schema: VoicesResponse } },
+  async handle({ env }) {
+    const status: VoiceCatalogueStatus | null = await Promise.resolve()
+      .then(() => renderService(env).voices())
+      .catch((err: unknown) => {
+        console.warn(`GET /v1/voices: the render service did not answer: ${err instanceof Error ? err.message : String(err)}`);
+        return null;
+      });
+    // Availability changes with configuration and provider health: a short shared cache only.
+    return Response.json(status ?? unknownAvailability(), { headers: { "Cache-Control": "public, max-age=30" } });
   },
 });

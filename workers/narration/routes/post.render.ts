@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { MAX_RENDER_CHARS, renderFailure, VoiceField } from "../fields";
+import { FallbackField, MAX_RENDER_CHARS, QualityField, RequestedVoiceField, renderFailure, VoiceField } from "../fields";
 import { MAX_NARRATED_CHARS, renderService } from "../../kernel/render-contract";
 import { AudioUrlFields, audioUrls } from "../audio-urls";
 
@@ -25,8 +25,11 @@ const RenderResponse = named(
   "RenderResponse",
   v.object({
     key: v.pipe(v.string(), v.description("Cache key: SHA-256 hex of provider, voice and normalised text.")),
-    provider: v.pipe(v.string(), v.description("Provider that rendered (or first rendered) the audio.")),
-    voice: v.pipe(v.string(), v.description("Voice used.")),
+    provider: v.pipe(v.string(), v.description("The engine (provider) that spoke: rendered, or first rendered, the audio.")),
+    voice: v.pipe(v.string(), v.description("The voice that spoke.")),
+    quality: QualityField,
+    requested_voice: RequestedVoiceField,
+    fallback: FallbackField,
     cached: v.pipe(v.boolean(), v.description("True when the audio already existed and no provider was called.")),
     ...AudioUrlFields,
     duration_seconds: v.pipe(v.number(), v.description("Real duration of the audio.")),
@@ -53,6 +56,9 @@ export const postRender = route({
       key: result.key,
       provider: result.provider,
       voice: result.voice,
+      quality: result.quality,
+      requested_voice: result.requested_voice,
+      fallback: result.fallback,
       cached: result.cached,
       ...audioUrls(env, result.key),
       duration_seconds: result.duration_seconds,

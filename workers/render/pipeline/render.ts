@@ -1,8 +1,9 @@
-import { DEFAULT_VOICE, type ProviderId, type VoiceOffer } from "../../kernel/voice-catalogue";
-import { isHealthy, markUnhealthy } from "../providers/health";
+import { PROVIDERS, type ProviderId, type VoiceOffer } from "../../kernel/voice-catalogue";
+import { markUnhealthy } from "../providers/health";
 import { marksUnhealthy, type SynthFailure } from "../providers/result";
-import { candidates, offersOf } from "../providers/select";
-import type { Synthesizer } from "../providers/synthesizer";
+import { availability } from "../providers/availability";
+import { atLeastAsGood, candidates, defaultOffers, offersOf } from "../providers/select";
+import type { Synthesizer, Synthesizers } from "../providers/synthesizer";
 import { MAX_NARRATED_CHARS, SEGMENT_CHARS, type RenderInput, type RenderResult, type RenderStoreRpc } from "../../kernel/render-contract";
 import { cacheKey } from "./cache-key";
 import { normaliseText } from "./normalize-text";
@@ -13,20 +14,20 @@ import { ParagraphTimeline, type RenderedWord } from "./timeline";
 import { paragraphsOf } from "../../kernel/paragraph-timings";
 import { timed, type RenderPhases } from "../phases";
 
-/** The configured providers of this isolate; a provider missing here is unavailable. */
-export type Synthesizers = Partial<Record<ProviderId, Synthesizer>>;
+export type { Synthesizers } from "../providers/synthesizer";
 
 /**
  * Renders text in a voice, or finds it already rendered. The cache is looked up first under every
- * provider that offers the requested voice, so a second render of the same text and voice calls no
- * provider, whichever provider of that voice made the first. Otherwise the candidates of the
- * selection rule are tried in order; a provider that fails with a provider-side reason sits out a
+ * offer that could answer the request at least as well as the best available one (every provider of
+ * the requested voice, or of the default language and gender when none is asked for), so a second
+ * render of the same text and voice calls no provider, whichever provider made the first, while
+ * audio of a formant voice never stands in for a neural voice that has become available. Otherwise
+ * the candidates of the selection rule (providers/select.ts) are tried in order; a provider that fails with a provider-side reason sits out a
  * cool-down. Throws "unknown_voice: ...", "too_long: ..." or "no_provider: ..." (render-contract.ts); the message
  * names providers and reasons only, since it becomes the job's visible error, and the providers'
  * own messages go to the log. With `phases`, the time spent synthesising and encoding is added to it.
  */
 export function renderText(store: RenderStoreRpc, input: RenderInput, synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
-  const voice = input.voice ?? DEFAULT_VOICE;
   // Paragraphs (kernel/paragraph-timings.ts) are normalised one by one and joined by a line break,
   // which normalised text never contains: the key covers the paragraph structure, since it changes
   // the pauses and the timings, and a text of one paragraph keys as it did before paragraphs.
@@ -34,19 +35,26 @@ export function renderText(store: RenderStoreRpc, input: RenderInput, synthesize
   const text = paragraphs.join("\n");
   // Concurrent renders of one text and voice in this isolate share one render: R2 takes one write per
   // second per key, and the provider is paid once.
-  const id = `${voice}\n${text}`;
+  const id = `${input.voice ?? ""}\n${text}`;
   const pending = inFlight.get(id);
   if (pending) return pending;
-  const render = renderOnce(store, voice, paragraphs, synthesizers, phases).finally(() => inFlight.delete(id));
+  const render = renderOnce(store, input.voice, paragraphs, synthesizers, phases).finally(() => inFlight.delete(id));
   inFlight.set(id, render);
   return render;
 }
 
 const inFlight = new Map<string, Promise<RenderResult>>();
 
-async function renderOnce(store: RenderStoreRpc, voice: string, paragraphs: string[], synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
+async function renderOnce(
+  store: RenderStoreRpc,
+  voice: string | undefined,
+  paragraphs: string[],
+  synthesizers: Synthesizers,
+  phases?: RenderPhases,
+): Promise<RenderResult> {
   const text = paragraphs.join("\n");
-  const offers = candidates(voice, (p) => synthesizers[p] !== undefined && isHealthy(p));
+  const now = await availability(synthesizers);
+  const offers = candidates(voice, (o) => now.reason(o) === null, now.offers);
   if (!offers) throw new Error(`unknown_voice: ${voice} is not in the catalogue`);
   if (!paragraphs.some(Boolean)) throw new Error("no_provider: nothing to read aloud");
   // Before any provider is paid: a longer render would outlast a Queue consumer's wall time.
@@ -54,7 +62,9 @@ async function renderOnce(store: RenderStoreRpc, voice: string, paragraphs: stri
     throw new Error(`too_long: ${text.length} characters; one render narrates at most ${MAX_NARRATED_CHARS}`);
   }
 
-  const cached = await findCached(store, voice, text);
+  const requested = voice ?? null;
+  const answering = (voice === undefined ? defaultOffers(now.offers) : offersOf(voice, now.offers)).filter((o) => !offers[0] || atLeastAsGood(o, offers[0]));
+  const cached = await findCached(store, answering, text, requested);
   if (cached) return cached;
 
   // One segment's audio fits the isolate (render-contract.ts); the segments are voiced one at a time
@@ -67,14 +77,24 @@ async function renderOnce(store: RenderStoreRpc, voice: string, paragraphs: stri
     if (failed.has(offer.provider)) continue;
     const synthesizer = synthesizers[offer.provider]!; // candidates() kept only providers with one
     const key = await cacheKey(offer.provider, offer.id, text);
-    const writer = await renderWriter(store, { key, provider: offer.provider, voice: offer.id }, segments.length, phases);
+    const fallback = failures.length > 0 || (voice !== undefined && offer.id !== voice);
+    const writer = await renderWriter(store, { key, provider: offer.provider, voice: offer.id, requestedVoice: requested, fallback }, segments.length, phases);
     const result = await voiceSegments(segments, paragraphs.length, offer, synthesizer, writer, phases).catch((err: unknown) => {
       writer.discard();
       throw err;
     });
     if (result.ok) {
       const stored = await writer.finish(result.paragraphStarts, result.words);
-      return { key, provider: stored.provider, voice: stored.voice, cached: false, duration_seconds: stored.durationSeconds };
+      return {
+        key,
+        provider: stored.provider,
+        voice: stored.voice,
+        quality: offer.quality,
+        requested_voice: requested,
+        fallback,
+        cached: false,
+        duration_seconds: stored.durationSeconds,
+      };
     }
     writer.discard();
     failed.add(offer.provider);
@@ -107,12 +127,15 @@ async function voiceSegments(
   return { ok: true, paragraphStarts: timeline.finish(), words: timeline.words() };
 }
 
-async function findCached(store: RenderStoreRpc, voice: string, text: string): Promise<RenderResult | null> {
-  const keys = await Promise.all(offersOf(voice).map((o) => cacheKey(o.provider, o.id, text)));
+/** The first of `offers` whose audio of `text` is stored, as a cache hit. */
+async function findCached(store: RenderStoreRpc, offers: VoiceOffer[], text: string, requested: string | null): Promise<RenderResult | null> {
+  const keys = await Promise.all(offers.map((o) => cacheKey(o.provider, o.id, text)));
   const rows = await store.findAudio(keys);
   for (const key of keys) {
     const row = rows.find((r) => r.key === key);
-    if (row) return { key, provider: row.provider, voice: row.voice, cached: true, duration_seconds: row.durationSeconds };
+    if (!row) continue;
+    const quality = PROVIDERS[row.provider as ProviderId].quality;
+    return { key, provider: row.provider, voice: row.voice, quality, requested_voice: requested, fallback: false, cached: true, duration_seconds: row.durationSeconds };
   }
   return null;
 }

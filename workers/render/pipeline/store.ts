@@ -9,11 +9,13 @@ import { timed, type RenderPhases } from "../phases";
 import { timingsJson } from "../../kernel/word-timings";
 import type { RenderedWord } from "./timeline";
 
-/** What a stored render is: its provider, voice and real duration. */
+/** What a stored render is: its provider and voice, what was asked for, and its real duration. */
 export interface StoredRender {
   key: string;
   provider: string;
   voice: string;
+  requestedVoice: string | null;
+  fallback: boolean;
   durationSeconds: number;
 }
 

@@ -18,6 +18,12 @@ export function isHealthy(provider: ProviderId, now = Date.now()): boolean {
   return (unhealthyUntil.get(provider) ?? 0) <= now;
 }
 
+/** When a provider sitting out its cool-down is tried again; null when it is healthy. */
+export function coolingUntil(provider: ProviderId, now = Date.now()): Date | null {
+  const until = unhealthyUntil.get(provider) ?? 0;
+  return until > now ? new Date(until) : null;
+}
+
 /** Forgets every mark (tests start from a healthy set). */
 export function resetHealth(): void {
   unhealthyUntil.clear();

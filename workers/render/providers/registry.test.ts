@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { COOL_DOWN_MS, isHealthy, markUnhealthy, resetHealth } from "./health";
-import { configuredProviders } from "./registry";
+import { voiceStatuses } from "./availability";
+import { configuredProviders, providerSetup } from "./registry";
 
 describe("configuredProviders", () => {
   it("has only the offline engine without keys or an AI binding (local dev and tests)", () => {
@@ -31,5 +32,26 @@ describe("provider health (per isolate)", () => {
     expect(isHealthy("openai", now + COOL_DOWN_MS - 1)).toBe(false);
     expect(isHealthy("openai", now + COOL_DOWN_MS)).toBe(true);
     expect(isHealthy("google", now)).toBe(true);
+  });
+});
+
+describe("availability", () => {
+  it("names what is missing for each unconfigured provider, and a provider cooling down after failures", async () => {
+    resetHealth();
+    const openAiOnly: object = { OPENAI_API_KEY: "sk" };
+    const { synthesizers, missing } = providerSetup(openAiOnly);
+    expect(missing).toEqual({
+      "workers-ai": expect.stringMatching(/^no AI binding/),
+      elevenlabs: "no ELEVENLABS_API_KEY configured",
+      google: "no GOOGLE_TTS_API_KEY configured",
+      azure: expect.stringMatching(/^no AZURE_SPEECH_KEY/),
+    });
+    const now = Date.now();
+    markUnhealthy("openai", now);
+    const { voices, default_voice } = await voiceStatuses(synthesizers, missing);
+    expect(voices.find((v) => v.id === "nova")).toMatchObject({ available: false, reason: expect.stringMatching(/^provider cooling down after failures \(until /) });
+    expect(default_voice).toBe("en-US-female");
+    resetHealth();
+    expect((await voiceStatuses(synthesizers, missing)).default_voice).toBe("nova");
   });
 });

@@ -1,37 +1,59 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_VOICE, type ProviderId } from "../../kernel/voice-catalogue";
+import { VOICES, type ProviderId, type VoiceOffer } from "../../kernel/voice-catalogue";
 import { candidates } from "./select";
 
 const all = () => true;
-const only = (...ids: ProviderId[]) => (p: ProviderId) => ids.includes(p);
+const only =
+  (...ids: ProviderId[]) =>
+  (o: VoiceOffer) =>
+    ids.includes(o.provider);
 const summary = (offers: ReturnType<typeof candidates>) => offers?.map((o) => `${o.provider}/${o.id}`);
 
 describe("provider selection", () => {
-  it("uses the default voice when none is asked for", () => {
-    expect(candidates(undefined, all)?.[0]).toMatchObject({ id: DEFAULT_VOICE, provider: "offline" });
+  it("every offer carries its quality: eSpeak is formant, every other engine neural", () => {
+    for (const o of VOICES) expect(o.quality, `${o.provider}/${o.id}`).toBe(o.provider === "offline" ? "formant" : "neural");
   });
 
-  it("puts the cheapest available provider of the requested voice first", () => {
-    // en-US-female: offline ($0) and Google ($4).
-    expect(summary(candidates("en-US-female", all))?.slice(0, 2)).toEqual(["offline/en-US-female", "google/en-US-female"]);
-    expect(summary(candidates("en-US-female", only("google", "openai")))?.[0]).toBe("google/en-US-female");
+  it("with no voice asked for and the Workers AI binding present, Aura speaks (the cheaper Aura first)", () => {
+    expect(summary(candidates(undefined, all))?.slice(0, 2)).toEqual(["workers-ai/asteria", "workers-ai/thalia"]);
   });
 
-  it("falls back to equivalent voices (same language and gender) of other providers, cheapest first", () => {
-    expect(summary(candidates("nova", all))).toEqual([
-      "openai/nova",
-      "offline/en-US-female",
+  it("with no voice asked for and nothing but eSpeak, eSpeak speaks", () => {
+    expect(summary(candidates(undefined, only("offline")))).toEqual(["offline/en-US-female"]);
+  });
+
+  it("with no voice asked for, any neural voice comes before eSpeak, and cost orders the cloud providers", () => {
+    expect(summary(candidates(undefined, only("offline", "elevenlabs", "openai", "google", "azure")))).toEqual([
       "google/en-US-female",
-      "workers-ai/asteria",
+      "openai/nova",
       "azure/jenny",
-      "workers-ai/thalia",
       "elevenlabs/rachel",
+      "offline/en-US-female",
     ]);
   });
 
-  it("leaves out unavailable providers", () => {
+  it("puts the best available offer of the requested voice first: neural before formant, then the cheapest", () => {
+    // en-US-female: offline ($0, formant) and Google ($4, neural).
+    expect(summary(candidates("en-US-female", all))?.slice(0, 2)).toEqual(["google/en-US-female", "offline/en-US-female"]);
+    expect(summary(candidates("en-US-female", only("offline", "openai")))?.[0]).toBe("offline/en-US-female");
+  });
+
+  it("falls back to equivalent voices (same language and gender): neural first, Workers AI before the cloud, cheapest first, eSpeak last", () => {
+    expect(summary(candidates("nova", all))).toEqual([
+      "openai/nova",
+      "workers-ai/asteria",
+      "workers-ai/thalia",
+      "google/en-US-female",
+      "azure/jenny",
+      "elevenlabs/rachel",
+      "offline/en-US-female",
+    ]);
+  });
+
+  it("leaves out unavailable offers", () => {
     expect(summary(candidates("nova", only("workers-ai")))).toEqual(["workers-ai/asteria", "workers-ai/thalia"]);
     expect(candidates("nova", only())).toEqual([]);
+    expect(summary(candidates("nova", (o) => o.id !== "asteria" && o.provider === "workers-ai"))).toEqual(["workers-ai/thalia"]);
   });
 
   it("returns null for a voice outside the catalogue", () => {
