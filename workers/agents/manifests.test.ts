@@ -3,7 +3,9 @@ import { parse } from "yaml";
 import { call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import { mcpClient } from "../../test/support/mcp-client";
-import { PRICES } from "./x402/prices";
+
+/** The digest's price in README "Prices" (USDC atomic units), written out so that a changed price fails here. */
+const DIGEST_PRICE = 50_000;
 
 /** The discovery manifests (README "Manifests"), generated from the tool definitions. */
 
@@ -43,7 +45,7 @@ describe("/.well-known/mcp.json", () => {
     }
     const audio = manifest.tools.find((t) => t.name === "get_audio_url")!;
     expect(Number(audio.price!.amount_when_cached)).toBeLessThan(Number(audio.price!.amount));
-    expect(Number(manifest.tools.find((t) => t.name === "digest")!.price!.amount)).toBe(PRICES.digest);
+    expect(Number(manifest.tools.find((t) => t.name === "digest")!.price!.amount)).toBe(DIGEST_PRICE);
   });
 
   it("gives each tool parameters equal to its MCP inputSchema", async () => {

@@ -6,8 +6,10 @@ import { call, jsonBody } from "../../test/support/client";
 import { tokensFor } from "../../test/support/oauth-agent";
 import { testVars } from "../../test/vars";
 import { mcpClient } from "../../test/support/mcp-client";
-import { PRICES } from "./x402/prices";
 import { recorded } from "./x402/test-support";
+
+/** The digest's price in README "Prices" (USDC atomic units), written out so that a changed price fails here. */
+const DIGEST_PRICE = 50_000;
 
 /**
  * OAuth bearer tokens on the agent surfaces (README "MCP"): a real token from the authorization-code
@@ -59,7 +61,7 @@ describe("a token without the scope", () => {
     const { bearer } = await setUp("alan@example.test", "articles:read");
     const res = await call("/v1/agent/digest", jsonBody("POST", {}, bearer));
     expect(res.status).toBe(402);
-    expect((await res.json<PaymentRequired>()).accepts[0].amount).toBe(String(PRICES.digest));
+    expect((await res.json<PaymentRequired>()).accepts[0].amount).toBe(String(DIGEST_PRICE));
   });
 
   it("is 403 insufficient_scope for a tool acting for the listener on REST, and a tool error on MCP", async () => {

@@ -13,8 +13,10 @@ import { database, ledgerEntries, listeners, x402Calls } from "../db";
 import { mcpClient } from "../../test/support/mcp-client";
 import { NO_SINGLE_PUBLISHER } from "./x402/ledger";
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from "./x402/mcp-transport";
-import { PRICES } from "./x402/prices";
 import { recorded, walletAgent } from "./x402/test-support";
+
+/** README "Prices" (USDC atomic units), written out so that a changed price table fails here. */
+const PRICE = { cachedAudio: 1_000, renderAudio: 20_000, subscribe: 10_000, digest: 50_000 } as const;
 
 /**
  * The paid tools on both surfaces, paid with the official x402 client packages and a throwaway viem
@@ -48,7 +50,7 @@ describe("get_audio_url over REST, paid with x402 (HTTP transport)", () => {
     expect(unpaid.status).toBe(402);
     expect(unpaid.headers.get("WWW-Authenticate")).toBe(`Bearer resource_metadata="${testVars.BASE_URL}/.well-known/oauth-protected-resource"`);
     const required = http.getPaymentRequiredResponse((name) => unpaid.headers.get(name), await unpaid.json());
-    expect(required.accepts[0]).toMatchObject({ scheme: "exact", amount: String(PRICES.get_audio_url.cached), payTo: env.X402_PAY_TO });
+    expect(required.accepts[0]).toMatchObject({ scheme: "exact", amount: String(PRICE.cachedAudio), payTo: env.X402_PAY_TO });
     expect(required.resource.url).toBe(`${testVars.BASE_URL}${path}`);
 
     const payload = await http.createPaymentPayload(required);
@@ -60,7 +62,7 @@ describe("get_audio_url over REST, paid with x402 (HTTP transport)", () => {
     expect(settlement).toMatchObject({ success: true, payer: account.address, transaction: expect.stringMatching(/^local:\d+$/) });
 
     const { call: row, legs } = await ledgerOf(settlement.transaction);
-    expect(row).toMatchObject({ tool: "get_audio_url", payer: account.address.toLowerCase(), amountMicros: PRICES.get_audio_url.cached, listenerId: null });
+    expect(row).toMatchObject({ tool: "get_audio_url", payer: account.address.toLowerCase(), amountMicros: PRICE.cachedAudio, listenerId: null });
     expect(legs).toEqual([
       ["publisher", "Daily Planet", 700, "x402:get_audio_url"],
       ["agent_recommender", "Daily Planet", 200, "x402:get_audio_url"],
@@ -72,7 +74,7 @@ describe("get_audio_url over REST, paid with x402 (HTTP transport)", () => {
     const article = await addArticle();
     const res = await call(`/v1/agent/articles/${article.slug}/audio`);
     expect(res.status).toBe(402);
-    expect((await res.json<PaymentRequired>()).accepts[0].amount).toBe(String(PRICES.get_audio_url.render));
+    expect((await res.json<PaymentRequired>()).accepts[0].amount).toBe(String(PRICE.renderAudio));
     expect((await call("/v1/agent/articles/no-such-article/audio")).status).toBe(404);
     expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
   });
@@ -89,7 +91,7 @@ describe("digest over MCP, paid with x402 (MCP transport)", () => {
     expect(unpaid.isError).toBe(true);
     const required = unpaid.structuredContent as unknown as PaymentRequired;
     expect(JSON.parse((unpaid.content as { text: string }[])[0].text)).toEqual(required);
-    expect(required).toMatchObject({ x402Version: 2, resource: { url: "mcp://tool/digest" }, accepts: [{ amount: String(PRICES.digest) }] });
+    expect(required).toMatchObject({ x402Version: 2, resource: { url: "mcp://tool/digest" }, accepts: [{ amount: String(PRICE.digest) }] });
 
     const payload = await http.createPaymentPayload(required);
     const paid = await client.callTool({ name: "digest", arguments: { verticals: ["science"] }, _meta: { [MCP_PAYMENT_META]: payload } });
@@ -99,7 +101,7 @@ describe("digest over MCP, paid with x402 (MCP transport)", () => {
     expect(settlement).toMatchObject({ success: true, payer: account.address });
 
     const { call: row, legs } = await ledgerOf(settlement.transaction);
-    expect(row).toMatchObject({ tool: "digest", resource: "mcp://tool/digest", amountMicros: PRICES.digest });
+    expect(row).toMatchObject({ tool: "digest", resource: "mcp://tool/digest", amountMicros: PRICE.digest });
     expect(legs).toEqual([
       ["publisher", "Globe", 35_000, "x402:digest"],
       ["agent_recommender", "Globe", 10_000, "x402:digest"],
@@ -126,7 +128,7 @@ describe("subscriptions held by a wallet", () => {
     const quote = await call("/v1/agent/subscriptions", jsonBody("POST", { verticals: ["tech", "science"] }));
     expect(quote.status).toBe(402);
     const required = http.getPaymentRequiredResponse((name) => quote.headers.get(name), await quote.json());
-    expect(required.accepts[0].amount).toBe(String(PRICES.subscribe_topic));
+    expect(required.accepts[0].amount).toBe(String(PRICE.subscribe));
     const payload = await http.createPaymentPayload(required);
     const res = await call("/v1/agent/subscriptions", jsonBody("POST", { verticals: ["tech", "science"] }, http.encodePaymentSignatureHeader(payload)));
     expect(res.status).toBe(200);
