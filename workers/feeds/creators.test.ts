@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { adminHeaders, call, jsonBody } from "../../test/support/client";
-import { validatePodcastFeed } from "./podcast-validator";
+import { validatePodcastFeed } from "../../test/support/podcast-validator";
 import { forgetEdgeCache, readyArticle } from "../../test/support/feeds";
 
 async function createCreator(slug: string, name = "Ada Writes") {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../test/support/client";
-import { validatePodcastFeed } from "./podcast-validator";
+import { validatePodcastFeed } from "../../test/support/podcast-validator";
 import { feedListener, forgetEdgeCache, readyArticle } from "../../test/support/feeds";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../test/support/client";
 import { pollJob, publishSigned } from "../../test/support/publish";
-import { validatePodcastFeed } from "./podcast-validator";
+import { validatePodcastFeed } from "../../test/support/podcast-validator";
 import { forgetEdgeCache } from "../../test/support/feeds";
 
 // The real pipeline (signed publish → queue → render Worker → R2 + audio_objects) feeding a feed:

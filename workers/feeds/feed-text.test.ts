@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { call } from "../../test/support/client";
-import { validatePodcastFeed } from "./podcast-validator";
+import { validatePodcastFeed } from "../../test/support/podcast-validator";
 import { forgetEdgeCache, readyArticle } from "../../test/support/feeds";
 
 const FEED = "/v1/podcasts/service.xml";

@@ -1,6 +1,6 @@
 import { generateRssFeed } from "feedsmith";
 import { describe, expect, it } from "vitest";
-import { validatePodcastFeed } from "./podcast-validator";
+import { validatePodcastFeed } from "../../test/support/podcast-validator";
 import { podcastGuid } from "./rss";
 
 /** The smallest feed that passes, as feedsmith writes it; each test breaks one rule. */

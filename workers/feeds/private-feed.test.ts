@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call } from "../../test/support/client";
 import { sha256Hex } from "../core/crypto";
-import { validatePodcastFeed } from "./podcast-validator";
+import { validatePodcastFeed } from "../../test/support/podcast-validator";
 import { podcastGuid } from "./rss";
 import { feedListener, readyArticle } from "../../test/support/feeds";
 

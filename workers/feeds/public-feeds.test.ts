@@ -5,7 +5,7 @@ import { call } from "../../test/support/client";
 import { addArticle, addPlays } from "../../test/support/articles";
 import { sha256Hex } from "../core/crypto";
 import { articles, audioObjects, database } from "../db";
-import { validatePodcastFeed } from "./podcast-validator";
+import { validatePodcastFeed } from "../../test/support/podcast-validator";
 import { podcastGuid } from "./rss";
 import { feedListener, forgetEdgeCache, PUBLIC_FEED_PATHS, readyArticle } from "../../test/support/feeds";
 

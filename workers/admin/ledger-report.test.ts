@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { adminHeaders, apiKeyHeaders, call, jsonBody } from "../../../test/support/client";
-import { recordSettledCall } from "../../agents/x402/ledger";
-import { addArticle } from "../../../test/support/articles";
+import { adminHeaders, apiKeyHeaders, call, jsonBody } from "../../test/support/client";
+import { recordSettledCall } from "../agents/x402/ledger";
+import { addArticle } from "../../test/support/articles";
 
 const WALLET = "0x00000000000000000000000000000000000000aa";
 

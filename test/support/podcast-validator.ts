@@ -2,7 +2,7 @@ import { parseRssFeed, type RssFeed } from "feedsmith";
 import "./partytime-quiet";
 // The parser alone: the package's entry also loads its feed fetcher (node-fetch), which workerd cannot.
 import { parseFeed } from "podcast-partytime/dist/parser";
-import { podcastGuid } from "./rss";
+import { podcastGuid } from "../../workers/feeds/rss";
 
 /**
  * A podcast feed validator: parses a feed with a standard parser (feedsmith) and checks the rules of
