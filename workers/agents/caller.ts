@@ -4,7 +4,7 @@ import { bearerGrant } from "../kernel/oauth/bearer";
 /**
  * Who calls a tool. Every surface (MCP, REST) resolves one before running a tool (resolveCaller);
  * a verified x402 payment or a Sign-In-With-X proof then turns it into a wallet caller
- * (workers/agents/dispatch.ts). The tools read nothing else.
+ * (workers/agents/call.ts). The tools read nothing else.
  */
 export interface Caller {
   /** Rate-limit and attribution key: "ip:<addr>", "oauth:<client_id>" or "wallet:<0x address>". */

@@ -4,6 +4,7 @@ import { ApiError } from "../core/errors";
 import { spendUnits } from "../core/rate-limit";
 import type { Caller } from "./caller";
 import type { Tool } from "./tools";
+import { isPaidTool } from "./x402/prices";
 
 /**
  * The per-agent budget (README Rules 8): RATE_LIMIT_READ_PER_MINUTE units a minute per agent key,
@@ -24,11 +25,11 @@ export async function spendBudget(env: Env, caller: Caller, tool: Tool): Promise
 
 /**
  * A paid tool runs when the call was paid (x402) or its OAuth token holds the tool's scope
- * (README "MCP"). The surfaces route every other call to a payment first (dispatch.ts accessOf);
+ * (README "MCP"). The pipeline routes every other call to a payment first (call.ts accessOf);
  * this is the last guard, so no path can run a paid tool for free.
  */
 function checkTier(caller: Caller, tool: Tool): void {
-  if (tool.tier === "free" || caller.paid || caller.scopes.includes(tool.scope)) return;
+  if (!isPaidTool(tool.name) || caller.paid || caller.scopes.includes(tool.scope)) return;
   throw new ApiError(
     "payment_required",
     `${tool.name} is a paid tool: pay for the call with x402, or call with an OAuth bearer token holding the scope ${tool.scope}.`,
@@ -43,9 +44,10 @@ export async function invoke<T extends Tool>(tool: T, input: Parameters<T["run"]
 
 /**
  * Runs `tool` for a `caller` whose budget was already spent: a paid call spends it before its payment
- * settles (dispatch.ts paidWork), so that a call over budget is refused uncharged.
+ * settles (call.ts paidWork), so that a call over budget is refused uncharged. `plan`: what the
+ * call's quote found (Tool.quote).
  */
-export function perform<T extends Tool>(tool: T, input: Parameters<T["run"]>[0], caller: Caller, env: Env): Promise<v.InferOutput<T["output"]>> {
+export function perform<T extends Tool>(tool: T, input: Parameters<T["run"]>[0], caller: Caller, env: Env, plan?: unknown): Promise<v.InferOutput<T["output"]>> {
   checkTier(caller, tool);
-  return tool.run(input, caller, env);
+  return tool.run(input, caller, env, plan);
 }

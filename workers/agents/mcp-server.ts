@@ -3,14 +3,12 @@ import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import { API_VERSION } from "../core/version";
 import type { Caller } from "./caller";
-import { accessOf, actingCaller, paidTerms, paidWork, signIn } from "./dispatch";
-import { invoke } from "./invoke";
+import { callTool, type Surface } from "./call";
 import { standardSchema } from "./json-schema";
 import { TOOLS, type Tool } from "./tools";
-import { paymentRequiredResult, type ToolResult, withSettlement } from "./x402/mcp-transport";
-import { paidMcpCall } from "./x402/paid-call";
+import { type ToolResult, withSettlement } from "./x402/mcp-transport";
+import { mcpPayments } from "./x402/paid-call";
 import { FailedAfterSettlement } from "./x402/pay";
-import { mcpResource } from "./x402/requirements";
 import { SIWX_META } from "./x402/siwx";
 import { requestId } from "../core/request-id";
 
@@ -20,32 +18,13 @@ function success(out: Record<string, unknown>): ToolResult {
 }
 
 /**
- * One tools/call for `caller`, as README "MCP" has it: a paid tool without the token's scope goes
- * through the x402 MCP transport (the PaymentRequired as an isError result; the payment in
- * `_meta["x402/payment"]`, the settlement in the result's `_meta["x402/payment-response"]`); a wallet
- * acting for its subscription without a token signs in with `_meta["sign-in-with-x"]`.
+ * The MCP transport of a tool call, as README "MCP" has it: the x402 MCP transport (the
+ * PaymentRequired as an isError result; the payment in `_meta["x402/payment"]`, the settlement in the
+ * result's `_meta["x402/payment-response"]`), Sign-In-With-X in `_meta["sign-in-with-x"]`, whose proof
+ * binds the HTTP address it is sent to (the MCP endpoint).
  */
-async function callTool(env: Env, tool: Tool, args: Record<string, unknown>, resolved: Caller, meta: Record<string, unknown> | undefined): Promise<ToolResult> {
-  const caller = actingCaller(tool, resolved);
-  const access = accessOf(tool, caller);
-  if (access.kind === "run") return success(await invoke(tool, args, caller, env));
-  if (access.kind === "pay") {
-    const terms = await paidTerms(access.tool, args, caller, env);
-    return paidMcpCall({
-      env,
-      tool: access.tool,
-      description: tool.title,
-      state: terms.state,
-      listenerId: caller.listenerId,
-      meta,
-      ...paidWork(tool, args, caller, env, terms),
-      render: success,
-    });
-  }
-  // The proof binds the HTTP address it is sent to: the MCP endpoint.
-  const signed = await signIn(env, caller, meta?.[SIWX_META], mcpResource(tool.name, tool.title), `${baseUrl(env)}/mcp/v1`);
-  if (!signed.ok) return paymentRequiredResult(signed.challenge);
-  return success(await invoke(tool, args, signed.caller, env));
+function mcpSurface(env: Env, tool: Tool, meta: Record<string, unknown> | undefined): Surface<ToolResult> {
+  return { ...mcpPayments(tool.name, tool.title, meta), signInProof: () => meta?.[SIWX_META], signInUri: `${baseUrl(env)}/mcp/v1`, render: success };
 }
 
 /**
@@ -105,7 +84,7 @@ export function mcpServer(env: Env, caller: Caller, message: unknown): McpServer
       },
       async (args: Record<string, unknown>, ctx) => {
         try {
-          return logCall(tool, (await callTool(env, tool, args, caller, ctx.mcpReq._meta)) as CallToolResult);
+          return logCall(tool, (await callTool(env, tool, args, caller, mcpSurface(env, tool, ctx.mcpReq._meta))) as CallToolResult);
         } catch (err) {
           return logCall(tool, failure(tool, err));
         }

@@ -1,25 +1,30 @@
-import { ApiError } from "../core/errors";
 import type { ResponseDoc } from "../core/route";
+import { ApiError } from "../core/errors";
 import { bearerChallenge, requireScope } from "../kernel/oauth/bearer";
 import { resolveCaller } from "./caller";
-import { accessOf, actingCaller, paidTerms, paidWork, signIn } from "./dispatch";
-import { invoke } from "./invoke";
+import { callTool, type Surface } from "./call";
 import type { Tool } from "./tools";
-import { paymentRequiredResponse } from "./x402/http-transport";
-import { paidHttpCall } from "./x402/paid-call";
+import { httpPayments } from "./x402/paid-call";
 import { MIN_VALIDITY_SECONDS } from "./x402/pay";
-import { restResource } from "./x402/requirements";
+import { isPaidTool } from "./x402/prices";
 import { SIWX_HEADER } from "./x402/siwx";
 
 const json = (out: unknown) => Response.json(out, { headers: { "Cache-Control": "no-store" } });
 
 /**
- * Runs a tool for a REST request and answers its result as JSON (errors render as every API error
- * does). The caller is the bearer token's (401 for a bad one); a paid tool without the token's scope
- * goes through the x402 HTTP transport (402 PAYMENT-REQUIRED, PAYMENT-SIGNATURE, PAYMENT-RESPONSE);
- * a wallet acting for its subscription without a token signs in with the SIGN-IN-WITH-X header.
- * `bearer`: the operation takes a bearer token with the tool's scope and nothing else (README "REST
- * for agents": GET /v1/agent/articles), so without one it is 401 with the RFC 9728 challenge.
+ * The REST transport of a tool call: the x402 HTTP transport (402 PAYMENT-REQUIRED, PAYMENT-SIGNATURE,
+ * PAYMENT-RESPONSE), Sign-In-With-X in the SIGN-IN-WITH-X header, the result as JSON (errors render as
+ * every API error does).
+ */
+function restSurface(env: Env, request: Request, tool: Tool): Surface<Response> {
+  return { ...httpPayments(env, request, tool.title), signInProof: () => request.headers.get(SIWX_HEADER), render: json };
+}
+
+/**
+ * Runs a tool for a REST request through the one call pipeline (call.ts). The caller is the bearer
+ * token's (401 for a bad one). `bearer`: the operation takes a bearer token with the tool's scope and
+ * nothing else (README "REST for agents": GET /v1/agent/articles), so without one it is 401 with the
+ * RFC 9728 challenge.
  */
 export async function toolResponse<T extends Tool>(
   tool: T,
@@ -33,25 +38,7 @@ export async function toolResponse<T extends Tool>(
     if (!resolved.agentKey.startsWith("oauth:")) throw new ApiError("unauthorized", "a bearer access token is required", bearerChallenge(env));
     requireScope(resolved, tool.scope);
   }
-  const caller = actingCaller(tool, resolved);
-  const access = accessOf(tool, caller);
-  if (access.kind === "run") return json(await invoke(tool, input, caller, env));
-  if (access.kind === "pay") {
-    const terms = await paidTerms(access.tool, input, caller, env);
-    return paidHttpCall({
-      env,
-      request,
-      tool: access.tool,
-      description: tool.title,
-      state: terms.state,
-      listenerId: caller.listenerId,
-      ...paidWork(tool, input, caller, env, terms),
-      render: json,
-    });
-  }
-  const signed = await signIn(env, caller, request.headers.get(SIWX_HEADER), restResource(env, request, tool.title));
-  if (!signed.ok) return paymentRequiredResponse(env, signed.challenge);
-  return json(await invoke(tool, input, signed.caller, env));
+  return callTool(env, tool, input, resolved, restSurface(env, request, tool));
 }
 
 /** Why a paid operation answers 503 (x402/requirements.ts x402Settings). */
@@ -68,7 +55,7 @@ export function toolResponses(tool: Tool, options: { bearer?: boolean } = {}): R
     },
     429: { description: "The agent's per-minute budget is spent", headers: { "Retry-After": "seconds" } },
   };
-  if (tool.tier === "paid") {
+  if (isPaidTool(tool.name)) {
     docs[402] = {
       description:
         `Paid: an x402 payment (PAYMENT-REQUIRED; retry with PAYMENT-SIGNATURE), or an OAuth token with ${tool.scope}. A refused payment ` +

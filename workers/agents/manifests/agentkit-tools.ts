@@ -1,9 +1,9 @@
 import { baseUrl } from "../../core/config";
 import { inputJsonSchema } from "../json-schema";
-import { x402Terms } from "../prices";
 import { TOOLS } from "../tools";
+import { x402Terms } from "../x402/requirements";
 import { routeOf } from "./agent-operations";
-import { MANIFEST_VERSION, priceEntry } from "./mcp-manifest";
+import { MANIFEST_VERSION, priceEntry, tierOf } from "./mcp-manifest";
 
 /**
  * GET /.well-known/agentkit-tools.json (README "Manifests"): the six tools for wallet agents,
@@ -22,7 +22,7 @@ export function agentkitTools(env: object) {
         parameters: inputJsonSchema(tool.input),
         method: op.method,
         url: `${baseUrl(env)}${op.path.replace(/:(\w+)/g, "{$1}")}`,
-        tier: tool.tier,
+        tier: tierOf(tool),
         ...(price.price ? { x402: { ...price.price, scheme: "exact", network: x402.network, asset: x402.asset, pay_to: x402.pay_to } } : {}),
       };
     }),

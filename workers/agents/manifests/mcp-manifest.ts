@@ -1,17 +1,24 @@
 import { baseUrl, webUrl } from "../../core/config";
 import { inputJsonSchema } from "../json-schema";
-import { priceOf, x402Terms } from "../prices";
 import { SCOPE_NAMES } from "../../kernel/oauth/scopes";
 import { TOOLS } from "../tools";
+import { cachedPriceOf, isPaidTool, priceOf } from "../x402/prices";
+import { x402Terms } from "../x402/requirements";
 
 /** The manifest version README Rules 9 names. */
 export const MANIFEST_VERSION = "2026-01";
 
 /** A paid tool's price in USDC atomic units; get_audio_url also names its lower price for audio already rendered. */
 export function priceEntry(tool: (typeof TOOLS)[number]) {
-  if (tool.tier === "free") return {};
-  const cached = tool.weight === "audio" ? { amount_when_cached: priceOf(tool.name, { cached: true }) } : {};
-  return { price: { currency: "USDC", decimals: 6, amount: priceOf(tool.name), ...cached } };
+  const amount = priceOf(tool.name);
+  if (amount === null) return {};
+  const cached = cachedPriceOf(tool.name);
+  return { price: { currency: "USDC", decimals: 6, amount: String(amount), ...(cached === null ? {} : { amount_when_cached: String(cached) }) } };
+}
+
+/** "paid" when the tool has a price (x402/prices.ts), else "free". */
+export function tierOf(tool: { name: string }): "free" | "paid" {
+  return isPaidTool(tool.name) ? "paid" : "free";
 }
 
 /** GET /.well-known/mcp.json (README "Manifests"): where the MCP server is, how to pay or sign in, the six tools. */
@@ -37,7 +44,7 @@ export function mcpManifest(env: object) {
       name: tool.name,
       description: tool.description,
       parameters: inputJsonSchema(tool.input),
-      tier: tool.tier,
+      tier: tierOf(tool),
       ...priceEntry(tool),
     })),
   };

@@ -38,12 +38,12 @@ export const digest = defineTool({
     "free with an OAuth token holding digest:run.",
   input: Input,
   output: Output,
-  tier: "paid",
   scope: "digest:run",
-  weight: "digest",
   // README Rules 8: the digest counts more against the per-agent budget.
   budgetCost: 5,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  // A paid digest pays the publishers of the articles it returns.
+  publishersOf: (value) => value.articles.map((a) => a.publisher),
   async run(input, caller, env) {
     const verticals = [...new Set((input.verticals ?? AGENT_VERTICALS).map(catalogueVertical))];
     const rows = await digestArticles(env, { verticals, windowMs: WINDOWS[input.window], limit: input.limit, listenerId: caller.listenerId });

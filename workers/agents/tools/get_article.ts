@@ -15,9 +15,7 @@ export const get_article = defineTool({
     "Articles only shown as stubs (publisher_only) come without summary, body_text and audio_url. Free.",
   input: v.object({ slug: SlugField }),
   output: ArticleRecord,
-  tier: "free",
   scope: "articles:read",
-  weight: "free",
   budgetCost: 1,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, caller, env) {

@@ -76,14 +76,17 @@ async function target(db: Database, input: AudioInput, caller: Caller): Promise<
   return { article, voice: input.voice && input.voice !== article.voice ? input.voice : null };
 }
 
-/**
- * What a paid call of get_audio_url is priced by (x402/prices.ts): whether the audio it would answer
- * already exists, by the same lookup `run` makes first; and the article's publisher, whom it pays.
- */
-export async function audioQuote(env: Env, input: AudioInput, caller: Caller): Promise<{ cached: boolean; publisher: string }> {
-  const db = database(env);
+/** What get_audio_url's lookup found: the article, the voice asked for, and the audio already made in it. */
+interface AudioPlan {
+  article: ArticleRow;
+  voice: string | null;
+  found: JobRow | undefined;
+}
+
+/** The article, voice and existing audio a call would answer with; 404 when the caller may not see the article. */
+async function locate(db: Database, input: AudioInput, caller: Caller): Promise<AudioPlan> {
   const { article, voice } = await target(db, input, caller);
-  return { cached: hasAudio(await existing(db, article, voice)), publisher: article.publisher };
+  return { article, voice, found: await existing(db, article, voice) };
 }
 
 export const get_audio_url = defineTool({
@@ -96,18 +99,27 @@ export const get_audio_url = defineTool({
     "rendered; free with an OAuth token holding articles:read. Listeners on the free plan hear a short sponsor message first.",
   input: Input,
   output: Output,
-  tier: "paid",
   scope: "articles:read",
-  weight: "audio",
   budgetCost: 1,
   // Not read-only: a first call starts a render. Idempotent: repeats return the same audio.
   annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-  async run(input: AudioInput, caller, env) {
+  /**
+   * A paid call is priced by whether the audio it would answer already exists (x402/prices.ts), and
+   * pays the article's publisher. The lookup is `run`'s first step, so run takes it as found: the
+   * paying caller sees what the quoting one saw (a payment changes the wallet, not the listener).
+   */
+  async quote(input: AudioInput, caller, env) {
+    const plan = await locate(database(env), input, caller);
+    return { state: { cached: hasAudio(plan.found) }, publishers: [plan.article.publisher], plan };
+  },
+  async run(input: AudioInput, caller, env, plan?: AudioPlan) {
     const db = database(env);
-    const { article, voice } = await target(db, input, caller);
-
-    const found = await existing(db, article, voice);
+    const { article, voice, found } = plan ?? (await locate(db, input, caller));
     if (hasAudio(found)) return ready(env, article.slug, found, true, caller);
+    // Quoted uncached, a render may have finished while the payment settled: looked for once more
+    // rather than rendered twice (audio, once there, stays: x402/prices.ts acceptedAmounts).
+    const since = plan ? await existing(db, article, voice) : undefined;
+    if (hasAudio(since)) return ready(env, article.slug, since, true, caller);
 
     const job =
       (await inFlightJobInVoice(db, article.id, voice ?? article.voice)) ??

@@ -79,9 +79,7 @@ export const search_articles = defineTool({
     "Each result has slug, title, publisher, vertical, snippet, audio_url (MP3, null until rendered) and listen_seconds. Free.",
   input: Input,
   output: Output,
-  tier: "free",
   scope: "articles:read",
-  weight: "free",
   budgetCost: 1,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, _caller, env) {

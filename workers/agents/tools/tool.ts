@@ -1,16 +1,28 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type * as v from "valibot";
 import type { Caller } from "../caller";
-import type { PriceWeight } from "../prices";
+import type { PriceState } from "../x402/prices";
 
 import type { Scope } from "../../kernel/oauth/scopes";
 
 type ObjectSchema = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
 
 /**
+ * What a paid call is priced by, found once before the payment (the pipeline's quote step,
+ * workers/agents/call.ts) and handed to `run`, so the work does not look it up again.
+ */
+export interface Quote<P = unknown> {
+  state: PriceState;
+  /** The publishers the call pays (x402/ledger.ts callLegs), when known before the work. */
+  publishers?: readonly string[];
+  /** What the quote found, for `run`. */
+  plan: P;
+}
+
+/**
  * One agent tool, shared by every surface: MCP (/mcp/v1), REST (/v1/agent/*) and the manifests.
- * Surfaces validate `input` themselves and call `run` through invoke() (workers/agents/invoke.ts),
- * which spends the caller's budget and checks the tier first.
+ * Surfaces validate `input` themselves and call it through one pipeline (workers/agents/call.ts).
+ * Whether it is paid, and its price, is x402/prices.ts's: a tool is paid when PRICES has its name.
  */
 export interface Tool<
   I extends ObjectSchema = ObjectSchema,
@@ -18,6 +30,8 @@ export interface Tool<
   N extends string = string,
   /** What run takes: the arguments, plus what only some surfaces offer (get_audio_url's REST voice). */
   R extends v.InferOutput<I> = v.InferOutput<I>,
+  /** What the tool's quote hands its run (get_audio_url: the article and the audio found). */
+  P = unknown,
 > {
   name: N;
   title: string;
@@ -26,11 +40,8 @@ export interface Tool<
   /** Arguments; every field carries a description. */
   input: I;
   output: O;
-  tier: "free" | "paid";
   /** The scope that stands in for a payment on a paid tool, or that a free tool's REST operation asks for. */
   scope: Scope;
-  /** Key of the x402 price table (workers/agents/prices.ts). */
-  weight: PriceWeight;
   /** Units one call takes from the caller's per-minute budget (README Rules 8: digest counts more). */
   budgetCost: number;
   /**
@@ -39,13 +50,20 @@ export interface Tool<
    */
   actsForListener?: true;
   annotations: ToolAnnotations;
-  /** Runs the tool for `caller`. Expected failures throw ApiError (a tool error on MCP, its status on REST). */
-  run(input: R, caller: Caller, env: Env): Promise<v.InferOutput<O>>;
+  /** A paid tool whose price depends on the state of things: what it is priced by now (else the state is {}). */
+  quote?(input: R, caller: Caller, env: Env): Promise<Quote<P>>;
+  /** The publishers a paid call pays, from its result, when the quote did not name them (a digest's articles'). */
+  publishersOf?(value: v.InferOutput<O>): readonly string[];
+  /**
+   * Runs the tool for `caller`, with the plan of the quote when the call was quoted. Expected failures
+   * throw ApiError (a tool error on MCP, its status on REST).
+   */
+  run(input: R, caller: Caller, env: Env, plan?: P): Promise<v.InferOutput<O>>;
 }
 
 /** Declares a tool with `run` typed by its schemas. */
-export function defineTool<I extends ObjectSchema, O extends ObjectSchema, N extends string, R extends v.InferOutput<I> = v.InferOutput<I>>(
-  tool: Tool<I, O, N, R>,
-): Tool<I, O, N, R> {
+export function defineTool<I extends ObjectSchema, O extends ObjectSchema, N extends string, R extends v.InferOutput<I> = v.InferOutput<I>, P = unknown>(
+  tool: Tool<I, O, N, R, P>,
+): Tool<I, O, N, R, P> {
   return tool;
 }

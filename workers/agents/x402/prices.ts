@@ -1,13 +1,12 @@
 /**
- * The one price table of the agent tools (README Rules 4 "Agent tools", part 5 "x402 micropayments"):
- * manifests, 402 answers and payment checks all read it. Amounts are USDC atomic units (6 decimals), so
- * one unit is one micro-dollar and every price lies between $0.001 (1000) and $0.30 (300000).
+ * The one price concept of the agent tools (README Rules 4 "Agent tools", part 5 "x402 micropayments"):
+ * a tool is paid exactly when it has a row in PRICES; manifests, 402 answers, payment checks and the
+ * last guard before a tool runs (invoke.ts) all read that row. Amounts are USDC atomic units (6
+ * decimals), so one unit is one micro-dollar and every price lies between $0.001 (1000) and $0.30 (300000).
  */
 
-/** The paid tools (README Rules 5 rule 1); every other tool is free and is never charged. */
-export const PAID_TOOLS = ["get_audio_url", "subscribe_topic", "digest"] as const;
-
-export type PaidTool = (typeof PAID_TOOLS)[number];
+/** One tool's price: one amount, or two by whether the work is already done (get_audio_url's cached audio). */
+type Price = number | { readonly cached: number; readonly render: number };
 
 /** What a tool's price depends on: only get_audio_url's, on whether the audio is already cached. */
 export interface PriceState {
@@ -23,11 +22,16 @@ export const PRICES = {
   get_audio_url: { cached: 1_000, render: 20_000 },
   subscribe_topic: 10_000,
   digest: 50_000,
-} as const satisfies Record<PaidTool, number | Record<string, number>>;
+} as const satisfies Record<string, Price>;
+
+/** The paid tools (README Rules 5 rule 1); every other tool is free and is never charged. */
+export type PaidTool = keyof typeof PRICES;
+
+export const PAID_TOOLS = Object.keys(PRICES) as PaidTool[];
 
 /** Whether `tool` costs anything. */
 export function isPaidTool(tool: string): tool is PaidTool {
-  return (PAID_TOOLS as readonly string[]).includes(tool);
+  return Object.hasOwn(PRICES, tool);
 }
 
 /**
@@ -36,8 +40,9 @@ export function isPaidTool(tool: string): tool is PaidTool {
  */
 export function priceOf(tool: string, state: PriceState = {}): number | null {
   if (!isPaidTool(tool)) return null;
-  if (tool === "get_audio_url") return state.cached ? PRICES.get_audio_url.cached : PRICES.get_audio_url.render;
-  return PRICES[tool];
+  const price: Price = PRICES[tool];
+  if (typeof price === "number") return price;
+  return state.cached ? price.cached : price.render;
 }
 
 /**
@@ -52,6 +57,14 @@ export function priceOf(tool: string, state: PriceState = {}): number | null {
  * is ever refused.
  */
 export function acceptedAmounts(tool: PaidTool, state: PriceState = {}): number[] {
-  if (tool === "get_audio_url" && state.cached) return [PRICES.get_audio_url.cached, PRICES.get_audio_url.render];
+  const price: Price = PRICES[tool];
+  if (typeof price !== "number" && state.cached) return [price.cached, price.render];
   return [priceOf(tool, state)!];
+}
+
+/** The price when cached, for a tool whose price depends on it (get_audio_url); null for any other. */
+export function cachedPriceOf(tool: string): number | null {
+  if (!isPaidTool(tool)) return null;
+  const price: Price = PRICES[tool];
+  return typeof price === "number" ? null : price.cached;
 }

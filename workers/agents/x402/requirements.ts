@@ -105,3 +105,13 @@ export function restResource(env: object, request: Request, description: string)
 export function mcpResource(tool: string, description: string): ResourceInfo {
   return { url: `mcp://tool/${tool}`, description, mimeType: "application/json" };
 }
+
+/** Where x402 payments go, as the manifests announce it; nulls when paid tools are not configured. */
+export function x402Terms(env: object): { network: string | null; asset: string | null; pay_to: string | null } {
+  try {
+    const { network, asset, payTo } = x402Settings(env);
+    return { network, asset: asset.address, pay_to: payTo };
+  } catch {
+    return { network: null, asset: null, pay_to: null };
+  }
+}
