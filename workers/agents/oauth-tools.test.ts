@@ -6,7 +6,7 @@ import { call, jsonBody } from "../../test/support/client";
 import { tokensFor } from "../../test/support/oauth-agent";
 import { testVars } from "../../test/vars";
 import { mcpClient } from "../../test/support/mcp-client";
-import { recorded } from "./x402/test-support";
+import { recorded } from "../../test/support/x402";
 
 /** The digest's price in README "Prices" (USDC atomic units), written out so that a changed price fails here. */
 const DIGEST_PRICE = 50_000;

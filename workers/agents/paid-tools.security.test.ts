@@ -11,7 +11,7 @@ import worker from "../api";
 import { agentFeeds, database, listeners, renderJobs } from "../db";
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from "./x402/mcp-transport";
 import { walletEmail } from "./wallet-listener";
-import { recorded, reservations, signedWith, walletAgent } from "./x402/test-support";
+import { recorded, reservations, signedWith, walletAgent } from "../../test/support/x402";
 
 /**
  * Attacks on the paid tools through the real routes (issue 29 items 2 and 4): what an attacker sends,

@@ -13,7 +13,7 @@ import { database, ledgerEntries, listeners, x402Calls } from "../db";
 import { mcpClient } from "../../test/support/mcp-client";
 import { NO_SINGLE_PUBLISHER } from "./x402/ledger";
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from "./x402/mcp-transport";
-import { recorded, walletAgent } from "./x402/test-support";
+import { recorded, walletAgent } from "../../test/support/x402";
 
 /** README "Prices" (USDC atomic units), written out so that a changed price table fails here. */
 const PRICE = { cachedAudio: 1_000, renderAudio: 20_000, subscribe: 10_000, digest: 50_000 } as const;

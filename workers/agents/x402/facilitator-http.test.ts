@@ -3,7 +3,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { database, x402Calls } from "../../db";
 import { httpFacilitator } from "./facilitator";
-import { paid, quote, recorded, reservations, sampleOperation, signedWith, walletAgent } from "./test-support";
+import { paid, quote, recorded, reservations, sampleOperation, signedWith, walletAgent } from "../../../test/support/x402";
 
 const URL_A = "https://api.test/v1/sample/a";
 const FACILITATOR = "https://facilitator.test";

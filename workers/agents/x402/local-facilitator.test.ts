@@ -3,7 +3,7 @@ import type { PaymentRequirements } from "@x402/core/types";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LocalFacilitator } from "./local-facilitator";
 import { requirementFor, x402Settings } from "./requirements";
-import { walletAgent } from "./test-support";
+import { walletAgent } from "../../../test/support/x402";
 
 /**
  * The local facilitator checks what the USDC contract and @x402/evm's facilitator would (README

@@ -6,7 +6,7 @@ import { database, x402Calls } from "../../db";
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, type ToolResult } from "./mcp-transport";
 import { paidMcpCall } from "./paid-call";
 import { PRICES, type PriceState } from "./prices";
-import { recorded, walletAgent } from "./test-support";
+import { recorded, walletAgent } from "../../../test/support/x402";
 
 /**
  * A paid MCP tool wired as the MCP surface wires one: `params._meta` in, a CallToolResult out. The

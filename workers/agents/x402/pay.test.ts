@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { database, ledgerEntries, x402Calls } from "../../db";
 import { PRICES } from "./prices";
-import { paid, quote, recorded, reservations, sampleOperation, signedWith, walletAgent } from "./test-support";
+import { paid, quote, recorded, reservations, sampleOperation, signedWith, walletAgent } from "../../../test/support/x402";
 
 const URL_A = "https://api.test/v1/sample/a";
 const URL_B = "https://api.test/v1/sample/b";

@@ -4,11 +4,11 @@ import { x402HTTPClient } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { database, ledgerEntries, x402Calls, x402LocalNonces, x402Reservations } from "../../db";
-import type { Facilitator } from "./facilitator";
-import { paidHttpCall } from "./paid-call";
-import type { PaidCall } from "./pay";
-import type { PaidTool, PriceState } from "./prices";
+import { database, ledgerEntries, x402Calls, x402LocalNonces, x402Reservations } from "../../workers/db";
+import type { Facilitator } from "../../workers/agents/x402/facilitator";
+import { paidHttpCall } from "../../workers/agents/x402/paid-call";
+import type { PaidCall } from "../../workers/agents/x402/pay";
+import type { PaidTool, PriceState } from "../../workers/agents/x402/prices";
 
 /** A wallet agent as the x402 client packages make one: a throwaway viem key and the exact EVM scheme. */
 export function walletAgent() {
