@@ -47,8 +47,3 @@ export function standardSchema<S extends v.GenericSchema>(schema: S) {
 export function inputJsonSchema(schema: v.GenericSchema): Record<string, unknown> {
   return { type: "object", ...standardSchema(schema)["~standard"].jsonSchema.input({ target: TARGET }) };
 }
-
-/** A tool's result as JSON Schema: the MCP outputSchema. */
-export function outputJsonSchema(schema: v.GenericSchema): Record<string, unknown> {
-  return standardSchema(schema)["~standard"].jsonSchema.output({ target: TARGET });
-}

@@ -9,7 +9,5 @@ import type { Tool } from "./tool";
 /** The six agent tools of README Rules 4, in its order: every surface and manifest lists exactly these. */
 export const TOOLS = [search_articles, get_article, get_audio_url, subscribe_topic, list_subscriptions, digest] as const satisfies readonly Tool[];
 
-export type ToolName = (typeof TOOLS)[number]["name"];
-
 export { digest, get_article, get_audio_url, list_subscriptions, search_articles, subscribe_topic };
 export type { Tool } from "./tool";
