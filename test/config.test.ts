@@ -1,8 +1,10 @@
+/// <reference types="vite/client" />
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { config, configProblems } from "../workers/core/config";
 import { renderConfig } from "../workers/render/config";
 import { call } from "./support/client";
+import wrangler from "../wrangler.toml?raw";
 
 /** README "Configuration": one schema per Worker, every var, secret and binding, named by part. */
 describe("configuration", () => {
@@ -25,6 +27,17 @@ describe("configuration", () => {
     );
     expect(JSON.stringify(problems)).not.toContain("yes-secret-value");
     expect(() => config(bad)).toThrow(/BASE_URL \(addresses\)/);
+  });
+
+  // The tests run with test/vars.ts, which repeats these numbers: here the deployed ones are read.
+  it("deploys README's limits: 60 reads, 30 admin and 600 feed requests a minute per IP, a render-now cap of 3", () => {
+    const documented = { RATE_LIMIT_READ_PER_MINUTE: 60, RATE_LIMIT_ADMIN_PER_MINUTE: 30, RATE_LIMIT_FEEDS_PER_MINUTE: 600, MAX_IN_FLIGHT_RENDERS_PER_LISTENER: 3 };
+    const unset = { ...env } as Record<string, unknown>;
+    for (const [name, value] of Object.entries(documented)) {
+      expect(new RegExp(`^${name} = "(\\d+)"$`, "m").exec(wrangler)?.[1], `wrangler.toml ${name}`).toBe(String(value));
+      delete unset[name];
+    }
+    expect(config(unset)).toMatchObject(documented);
   });
 
   it("checks the render Worker's bindings and keys with its own schema", () => {

@@ -4,12 +4,16 @@ import { call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import { database, listeners } from "../db";
 import { mintToken } from "../kernel/listener-tokens";
-import { RENDERS_PER_HOUR_PER_ADDRESS } from "../core/rate-limit";
-import { FIRST_DAY_RENDERS, RENDERS_GAINED_PER_DAY } from "./render-now-policy";
 
 afterEach(() => vi.restoreAllMocks());
 
-const CAP = Number(testVars.MAX_IN_FLIGHT_RENDERS_PER_LISTENER);
+/** README "render-now", written out so that a changed limit fails here: the in-flight cap (default 3), */
+const CAP = 3;
+/** a new listener's daily budget, 5 on the first day and 5 more for each whole day of age, */
+const FIRST_DAY_RENDERS = 5;
+const RENDERS_GAINED_PER_DAY = 5;
+/** and 20 new renders per hour per address. */
+const RENDERS_PER_HOUR_PER_ADDRESS = 20;
 
 async function listener(over: Partial<typeof listeners.$inferInsert> = {}) {
   const { token, hash, encrypted } = await mintToken(env);
@@ -190,7 +194,7 @@ describe("render-now spends the operator's money only within bounds (issue 29, i
     return res;
   }
 
-  it("a new listener starts at most FIRST_DAY_RENDERS renders in 24 hours, however fast each one finishes", async () => {
+  it("a new listener starts at most 5 renders in 24 hours, however fast each one finishes", async () => {
     const l = await listener();
     for (let i = 0; i <= FIRST_DAY_RENDERS; i++) await article(`day-${i}`);
     for (let i = 0; i < FIRST_DAY_RENDERS; i++) expect((await renderAndFinish(`day-${i}`, l)).status).toBe(202);
@@ -211,7 +215,7 @@ describe("render-now spends the operator's money only within bounds (issue 29, i
     for (let i = 0; i <= FIRST_DAY_RENDERS; i++) expect((await renderAndFinish(`age-${i}`, paying, "198.51.100.77")).status).toBe(202);
   });
 
-  it("one address creating listeners gets at most RENDERS_PER_HOUR_PER_ADDRESS renders an hour; the refused one leaves nothing", async () => {
+  it("one address creating listeners gets at most 20 renders an hour; the refused one leaves nothing", async () => {
     for (let i = 0; i <= RENDERS_PER_HOUR_PER_ADDRESS; i++) await article(`addr-${i}`);
     for (let i = 0; i < RENDERS_PER_HOUR_PER_ADDRESS; i++) expect((await renderNow(`addr-${i}`, (await listener()).token)).status).toBe(202);
     const last = await listener();
