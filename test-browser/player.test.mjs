@@ -1,7 +1,9 @@
 // The embeddable player in a real browser (issue 15): Debian's Chromium, driven by playwright-core,
 // plays a narrated article inside a frame of another site; the highlight follows the recorded
-// paragraph starts, a click on a paragraph seeks there and the speed control sets playbackRate. An
-// axe-core check runs on the player, the article page and the home page. Runs against the platform
+// paragraph starts and, word by word, the words' own timings (issue 32 item 3); a click on a
+// paragraph or a word seeks there, the arrow keys move word by word, a reader who asks for less
+// motion gets no smooth scrolling, and the speed control sets playbackRate. An axe-core check runs
+// on the player, the article page and the home page. Runs against the platform
 // under wrangler dev: `npm run test:browser` (PORT moves it, default 8802).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -42,8 +44,8 @@ after(async () => {
 });
 
 /** The player in a frame of the publisher's page, and its <audio>. */
-async function framedPlayer() {
-  const page = await (await browser.newContext()).newPage();
+async function framedPlayer(contextOptions = {}) {
+  const page = await (await browser.newContext(contextOptions)).newPage();
   const embed = `${platform.base}/embed/article/${ARTICLE.slug}`;
   await page.goto(`${site.origin}/?src=${encodeURIComponent(embed)}`);
   const frame = await (await page.waitForSelector("iframe")).contentFrame();
@@ -54,6 +56,18 @@ async function framedPlayer() {
 const currentTime = (audio) => audio.evaluate((a) => a.currentTime);
 const starts = (frame) => frame.locator("[data-start]").evaluateAll((ps) => ps.map((p) => Number(p.dataset.start)));
 const highlighted = (frame) => frame.locator("[data-start].current").evaluateAll((ps) => ps.map((p) => Number(p.dataset.index)));
+/** Every timed word of the page, in order, with its timing (seconds) as the render measured it. */
+const timedWords = (frame) => frame.locator("[data-s]").evaluateAll((ws) => ws.map((w) => ({ start: Number(w.dataset.s), end: Number(w.dataset.e), text: w.textContent })));
+/** The audio's time and the lit words, read in one step. */
+const litNow = (frame) =>
+  frame.evaluate(() => {
+    const words = [...document.querySelectorAll("[data-s]")];
+    return { t: document.querySelector("audio").currentTime, lit: words.flatMap((w, i) => (w.classList.contains("current") ? [i] : [])) };
+  });
+/** The word being spoken at `t` by the timings: the last to have started (a word stays lit through the pause after it). */
+const spokenAt = (words, t) => words.findLastIndex((w) => w.start <= t);
+/** Whether word `i` is the one spoken at `t`, within `slack` seconds either way. */
+const coversWithin = (words, i, t, slack) => words[i].start - slack <= t && t < (words[i + 1]?.start ?? Infinity) + slack;
 
 /** Waits until `predicate` (run in the frame) holds, or fails naming `what`. */
 async function until(frame, predicate, arg, what) {
@@ -114,6 +128,94 @@ test("a click on a paragraph seeks there; the speed control sets playbackRate", 
   await frame.getByRole("button", { name: "Back 15 seconds" }).focus();
   await page.keyboard.press("Enter");
   await until(frame, (t) => document.querySelector("audio").currentTime < Math.max(1, t - 10), before, "skip back 15 s");
+  await page.close();
+});
+
+test("the word being spoken is lit: at three points of the article, the lit word is the one whose timing covers the time, within 150 ms", async () => {
+  const { page, frame } = await framedPlayer();
+  const words = await timedWords(frame);
+  // Every word of the title and the four paragraphs is timed, in speaking order.
+  const text = [ARTICLE.title, ...ARTICLE.body_text.split("\n\n")].join(" ").split(/\s+/);
+  assert.deepEqual(words.map((w) => w.text), text);
+  assert.ok(words.every((w, i) => w.end >= w.start && (i === 0 || w.start >= words[i - 1].start)), "ascending word timings");
+
+  await frame.getByRole("button", { name: "Play" }).click();
+  for (const point of [2, 6, 11]) {
+    await until(frame, (n) => document.querySelector("audio").currentTime >= n, point, `playback reaches ${point} s`);
+    const { t, lit } = await litNow(frame);
+    assert.equal(lit.length, 1, `one word lit at ${t}: ${lit}`);
+    const [i] = lit;
+    const expected = spokenAt(words, t);
+    assert.ok(coversWithin(words, i, t, 0.15), `at ${t.toFixed(3)} s "${words[i].text}" (${words[i].start}-${words[i].end}) is lit; the timings say "${words[expected].text}" (${words[expected].start})`);
+    // The lit word is in the lit paragraph.
+    assert.equal(await frame.evaluate(() => document.querySelector(".w.current").closest("[data-start]").classList.contains("current")), true);
+  }
+  await page.close();
+});
+
+test("a click on a word plays from that word; from the keyboard, the arrow keys move word by word and Enter plays from the focused word", async () => {
+  const { page, frame, audio } = await framedPlayer();
+  const words = await timedWords(frame);
+  const paragraphStarts = await starts(frame);
+  // Word indices of each paragraph: the title's words are paragraph 0's.
+  const wordsOf = (p) => [...words.keys()].filter((i) => words[i].start >= paragraphStarts[p] - 0.05 && (p + 1 >= paragraphStarts.length || words[i].start < paragraphStarts[p + 1] - 0.05));
+  const inParagraph3 = frame.locator('[data-index="3"] [data-s]');
+  const target = wordsOf(3)[6];
+  await inParagraph3.nth(6).click();
+  await until(frame, () => !document.querySelector("audio").paused, undefined, "playback starts");
+  const { t, lit } = await litNow(frame);
+  assert.ok(Math.abs(t - words[target].start) < 0.5, `after the click, currentTime ${t} is at "${words[target].text}" (${words[target].start})`);
+  assert.ok(coversWithin(words, lit[0], t, 0.15) && Math.abs(lit[0] - target) <= 1, `"${words[lit[0]].text}" is lit after a click on "${words[target].text}"`);
+  await audio.evaluate((a) => a.pause());
+
+  // Tab to paragraph 2, three steps right, Enter: playback from its third word. Escape returns to the paragraph.
+  await frame.locator('[data-index="2"]').focus();
+  for (let k = 0; k < 3; k++) await page.keyboard.press("ArrowRight");
+  const focused = await frame.evaluate(() => ({ text: document.activeElement.textContent, s: Number(document.activeElement.dataset.s) }));
+  const second = wordsOf(2)[2];
+  assert.deepEqual(focused, { text: words[second].text, s: words[second].start });
+  await page.keyboard.press("Enter");
+  await until(frame, (s) => !document.querySelector("audio").paused && Math.abs(document.querySelector("audio").currentTime - s) < 0.5, focused.s, "Enter on a word plays from it");
+  await page.keyboard.press("Escape");
+  assert.equal(await frame.evaluate(() => document.activeElement.dataset.index), "2");
+  await page.close();
+});
+
+test("a reader who asks for less motion gets no smooth scrolling and no fades", async () => {
+  for (const reducedMotion of ["reduce", "no-preference"]) {
+    const { page, frame } = await framedPlayer({ reducedMotion });
+    // Record how the player scrolls the transcript box (it scrolls as playback moves through the text).
+    await frame.evaluate(() => {
+      window.scrollBehaviors = [];
+      const scrollTo = Element.prototype.scrollTo;
+      Element.prototype.scrollTo = function (options) {
+        window.scrollBehaviors.push(options?.behavior ?? "auto");
+        return scrollTo.call(this, options);
+      };
+    });
+    const paragraphStarts = await starts(frame);
+    await frame.locator('[data-index="1"]').click();
+    await until(frame, (s) => document.querySelector("audio").currentTime > s + 0.3, paragraphStarts[2], "playback reaches paragraph 2");
+    const behaviors = await frame.evaluate(() => window.scrollBehaviors);
+    const transition = await frame.evaluate(() => getComputedStyle(document.querySelector(".w")).transitionDuration);
+    assert.ok(behaviors.length > 0, `${reducedMotion}: the transcript scrolled`);
+    if (reducedMotion === "reduce") {
+      assert.deepEqual([...new Set(behaviors)], ["auto"]);
+      assert.equal(transition, "0s");
+    } else {
+      assert.ok(behaviors.includes("smooth"));
+      assert.notEqual(transition, "0s");
+    }
+    await page.close();
+  }
+});
+
+test("the player and the article page say the voice is an AI voice, and name it", async () => {
+  const page = await (await browser.newContext()).newPage();
+  for (const path of [`/embed/article/${ARTICLE.slug}`, `/articles/${ARTICLE.slug}`]) {
+    await page.goto(`${platform.base}${path}`);
+    assert.match(await page.locator(".narrator").textContent(), /^Read by an AI voice: \S+ \(.+\)$/);
+  }
   await page.close();
 });
 

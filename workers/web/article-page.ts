@@ -3,7 +3,7 @@ import { verticalLabel } from "../kernel/verticals";
 import { articleView, type ArticleView } from "./article-view";
 import { oembedDiscovery } from "./oembed";
 import { escapeHtml } from "./page";
-import { articleArtUrl, bodyParagraphs, EMBED_HEIGHT, embedSnippet, paragraphAttributes, playerOrNotice, subscribeUrl } from "./player-markup";
+import { articleArtUrl, bodyParagraphs, EMBED_HEIGHT, embedSnippet, headingText, paragraphAttributes, playerOrNotice, subscribeUrl } from "./player-markup";
 import { siteFooter, siteHeader } from "./site-chrome";
 import { PUBLIC_CACHE, sitePage } from "./site-page";
 
@@ -135,7 +135,7 @@ export async function articlePage(env: Env, slug: string): Promise<Response> {
   return sitePage(env, {
     title: `${view.title} · ${view.publisher}`,
     head: `${cardTags(env, view)}${view.stub ? "" : jsonScript(articleJsonLd(env, view))}${view.stub ? "" : oembedDiscovery(env, view)}`,
-    body: `${siteHeader(env)}<main><article><h1${heading ? paragraphAttributes(heading, 0) : ""}>${escapeHtml(view.title)}</h1>${byline(view)}${articleBody(env, view)}</article></main>${siteFooter(env)}`,
+    body: `${siteHeader(env)}<main><article><h1${heading ? paragraphAttributes(heading, 0) : ""}>${headingText(view)}</h1>${byline(view)}${articleBody(env, view)}</article></main>${siteFooter(env)}`,
     scripts: view.audio ? ["player.js"] : [],
     noindex: view.stub,
     canonical: articlePageUrl(env, view.slug),

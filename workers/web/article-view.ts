@@ -1,15 +1,23 @@
-import { database } from "../db/index";
+import { eq } from "drizzle-orm";
+import { audioObjects, database } from "../db/index";
 import { articleBySlug } from "../kernel/article-by-slug";
 import { audioUrl } from "../kernel/audio-urls";
-import { narratedParagraphs, paragraphStarts } from "../kernel/paragraph-timings";
+import { narratedParagraphs, startsInSeconds } from "../kernel/paragraph-timings";
+import { readByAiVoice } from "../kernel/synthetic-voice";
 import { isShownInFull, openableBy } from "../kernel/visibility";
 import { isWebUrl } from "../kernel/web-url";
+import { paragraphWords, type TimedWord } from "../kernel/word-timings";
 
 /** One paragraph of the narration, with where it starts in the audio when the render recorded it. */
 export interface Paragraph {
   text: string;
   /** Seconds from the start of the audio; null when no timings were recorded. */
   start: number | null;
+  /**
+   * Each word of the text (kernel/word-timings.ts wordsOf) with where it is spoken, as the render
+   * measured it; null when it measured none (audio rendered before word timings).
+   */
+  words: TimedWord[] | null;
 }
 
 /** An article as the public pages show it to an anonymous viewer. */
@@ -28,6 +36,8 @@ export interface ArticleView {
   /** The audio in each format the player offers, MP3 first (the canonical); null on stubs and before a render is done. */
   audio: { mp3: string; opus: string } | null;
   listenSeconds: number | null;
+  /** Who reads it: "Read by an AI voice: <voice> (<engine>)"; null without audio. */
+  narrator: string | null;
   publishedAt: Date | null;
   createdAt: Date;
   updatedAt: Date | null;
@@ -38,11 +48,14 @@ export interface ArticleView {
  * listener_private article exists only for its owner, who is not signed in on a public page, so it
  * reads exactly like a missing one (README "Rules" 2).
  */
-export async function articleView(env: Pick<Env, "DB"> & object, slug: string): Promise<ArticleView | null> {
+export async function articleView(env: Pick<Env, "DB" | "AUDIO"> & object, slug: string): Promise<ArticleView | null> {
   const row = await articleBySlug(database(env), slug);
   if (!row || !openableBy(row, null)) return null;
   const full = isShownInFull(row);
-  const starts = full ? await paragraphStarts(env, row) : null;
+  const audio = full && row.audioKey ? await database(env).select().from(audioObjects).where(eq(audioObjects.key, row.audioKey)).get() : undefined;
+  const paragraphs = full ? narratedParagraphs(row) : [];
+  const starts = audio ? startsInSeconds(audio.paragraphStarts, paragraphs.length) : null;
+  const timed = audio ? await paragraphWords(env, audio, paragraphs, starts) : null;
   return {
     slug: row.slug,
     title: row.title,
@@ -52,9 +65,10 @@ export async function articleView(env: Pick<Env, "DB"> & object, slug: string): 
     // Rows stored before addresses were checked may hold any scheme; pages link http(s) only.
     url: row.url && isWebUrl(row.url) ? row.url : null,
     stub: !full,
-    paragraphs: full ? narratedParagraphs(row).map((text, i) => ({ text, start: starts?.[i] ?? null })) : [],
+    paragraphs: paragraphs.map((text, i) => ({ text, start: starts?.[i] ?? null, words: timed?.measured[i] ? timed.words[i] : null })),
     audio: full && row.audioKey ? { mp3: audioUrl(env, row.audioKey, "mp3"), opus: audioUrl(env, row.audioKey, "opus") } : null,
     listenSeconds: row.listenSeconds,
+    narrator: audio ? readByAiVoice(audio.provider, audio.voice) : null,
     publishedAt: row.publishedAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

@@ -1,5 +1,8 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addArticle } from "../../test/support/articles";
+import { MASTER_SAMPLE_RATE, wordTimingsPath } from "../kernel/audio-objects";
+import { timingsJson } from "../kernel/word-timings";
 import { call } from "../../test/support/client";
 import { addNarratedArticle, openPage } from "../../test/support/web";
 
@@ -33,6 +36,32 @@ describe("embed player page", () => {
     expect(html).toContain('aria-label="Seek"');
     expect(html).toContain('type="application/json+oembed"');
     expect(html).toContain(`<link rel="canonical" href="https://web.test/articles/${article.slug}">`);
+  });
+
+  it("puts each word in a span with where the render measured it is spoken, and names the AI voice that reads it", async () => {
+    const { article, key } = await addNarratedArticle({ title: "Tides & <Moons>" });
+    // The words as the engine read them (paragraph 0 is the title with its full stop), in samples.
+    const spoken: [number, string, number, number][] = [
+      [0, "Tides", 0.1, 0.5],
+      [0, "&", 0.5, 0.5],
+      [0, "<Moons>.", 0.6, 1.2],
+      [1, "First", 2.5, 2.9],
+      [1, "paragraph", 3.0, 3.6],
+      [1, "here.", 3.7, 4.1],
+    ];
+    const at = (s: number) => Math.round(s * MASTER_SAMPLE_RATE);
+    await env.AUDIO.put(wordTimingsPath(key), timingsJson(spoken.map(([paragraph, text, start, end]) => ({ paragraph, text, start: at(start), end: at(end) }))));
+    const html = await (await openPage(`/embed/article/${article.slug}`)).text();
+    // The title as shown (no full stop); "&" has no letters, so it takes no time, starting where the next word does.
+    expect(html).toContain(
+      '<h1 data-start="0.100" data-index="0"><span class="w" data-s="0.100" data-e="0.500">Tides</span> <span class="w" data-s="0.600" data-e="0.600">&amp;</span> <span class="w" data-s="0.600" data-e="1.200">&lt;Moons&gt;</span></h1>',
+    );
+    expect(html).toContain(
+      '<p data-start="2.500" data-index="1"><span class="w" data-s="2.500" data-e="2.900">First</span> <span class="w" data-s="3.000" data-e="3.600">paragraph</span> <span class="w" data-s="3.700" data-e="4.100">here.</span></p>',
+    );
+    // No timings for paragraph 2: its text stays plain and its start still works.
+    expect(html).toContain('<p data-start="6.000" data-index="2">Second &lt;b&gt;paragraph&lt;/b&gt; here.</p>');
+    expect(html).toContain('<p class="narrator">Read by an AI voice: en (local)</p>');
   });
 
   it("answers HEAD with the headers of GET and no body", async () => {

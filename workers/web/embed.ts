@@ -2,7 +2,7 @@ import { articlePageUrl } from "../core/config";
 import { articleView, type ArticleView } from "./article-view";
 import { oembedDiscovery } from "./oembed";
 import { escapeHtml } from "./page";
-import { bodyParagraphs, paragraphAttributes, playerOrNotice, subscribeUrl } from "./player-markup";
+import { bodyParagraphs, headingText, paragraphAttributes, playerOrNotice, subscribeUrl } from "./player-markup";
 import { PUBLIC_CACHE, sitePage } from "./site-page";
 
 /** The framed page of an article that is not there for anonymous viewers: no audio, noindex. */
@@ -41,7 +41,7 @@ export async function embedPage(env: Env, slug: string): Promise<Response> {
   return sitePage(env, {
     title: `${view.title} · ${view.publisher}`,
     head: oembedDiscovery(env, view),
-    body: `<main class="embed-main"><header class="embed-header"><h1${heading ? paragraphAttributes(heading, 0) : ""}>${escapeHtml(view.title)}</h1>
+    body: `<main class="embed-main"><header class="embed-header"><h1${heading ? paragraphAttributes(heading, 0) : ""}>${headingText(view)}</h1>
 <p class="publisher">${escapeHtml(view.publisher)}</p></header>${embedBody(env, view)}</main>`,
     scripts: view.audio ? ["player.js"] : [],
     bodyClass: "embed",

@@ -1,4 +1,5 @@
 import { baseUrl, embedPlayerUrl, webUrl } from "../core/config";
+import { wordsOf, type TimedWord } from "../kernel/word-timings";
 import type { ArticleView, Paragraph } from "./article-view";
 import { escapeHtml } from "./page";
 
@@ -29,11 +30,27 @@ export function paragraphAttributes(p: Paragraph, index: number): string {
   return p.start === null ? "" : ` data-start="${p.start.toFixed(3)}" data-index="${index}"`;
 }
 
+/**
+ * `text` with each word in a span carrying where it is spoken (data-s and data-e, seconds), which
+ * client/player.ts highlights and seeks to; plain text when there are no word timings or they do
+ * not count the same words.
+ */
+function timedText(text: string, words: TimedWord[] | null): string {
+  const shown = wordsOf(text);
+  if (!words || words.length !== shown.length) return escapeHtml(text);
+  return shown.map((w, i) => `<span class="w" data-s="${words[i].start.toFixed(3)}" data-e="${words[i].end.toFixed(3)}">${escapeHtml(w)}</span>`).join(" ");
+}
+
+/** The title as the <h1> shows it (without the full stop the narration adds), its words timed as the first paragraph's. */
+export function headingText(view: ArticleView): string {
+  return timedText(view.title, view.paragraphs[0]?.words ?? null);
+}
+
 /** The paragraphs after the title (the first narrated paragraph, kernel/paragraph-timings.ts, lives in the <h1>). */
 export function bodyParagraphs(view: ArticleView): string {
   return view.paragraphs
     .slice(1)
-    .map((p, i) => `<p${paragraphAttributes(p, i + 1)}>${escapeHtml(p.text)}</p>`)
+    .map((p, i) => `<p${paragraphAttributes(p, i + 1)}>${timedText(p.text, p.words)}</p>`)
     .join("");
 }
 
@@ -62,5 +79,6 @@ function playerMarkup(env: object, view: ArticleView): string {
 <label class="speed">Speed <select data-el="speed">${speeds}</select></label>
 </div>
 <p class="status" data-el="status" role="status"></p>
+${view.narrator ? `<p class="narrator">${escapeHtml(view.narrator)}</p>` : ""}<p id="text-keys" class="visually-hidden">Enter plays from here. The left and right arrow keys move word by word; Enter on a word plays from that word.</p>
 </div>`;
 }

@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { store } from "../../../test/support/render-store";
 import { narratedText } from "../../kernel/article-text";
-import { wordTimingsPath } from "../../kernel/audio-objects";
+import { audioObjectPath, wordTimingsPath } from "../../kernel/audio-objects";
+import { detectSilences } from "../../../test/support/audio-probe";
 import { narratedParagraphs, paragraphStarts } from "../../kernel/paragraph-timings";
 import { alignWords, storedWords, wordsOf } from "../../kernel/word-timings";
 import { joinPieces, PIECE_SILENCE, pieceToInt16 } from "../engine/join";
@@ -147,6 +148,31 @@ describe("a render stores its word timings", () => {
     const dash = aligned[0]!.find((w) => w.text === "—")!;
     expect(dash.end).toBe(dash.start);
   });
+
+  it("where the MP3 is heard to speak them: speech resumes after every pause within 150 ms of a word's start (ffmpeg silencedetect)", async () => {
+    const article = {
+      title: "Harbour notes",
+      bodyText: "The tide turned at noon. Boats waited, engines idle, for the gate.\n\nIn 1987 and 2019 the gauge read 4,512 millimetres. Nobody was surprised.",
+    };
+    const result = await renderText(store, { text: narratedText(article), voice: "en-US-female" }, { offline: offlineSynthesizer });
+    const words = (await storedWords(env, result.key))!;
+    const mp3 = await (await env.AUDIO.get(audioObjectPath(result.key, "mp3")))!.arrayBuffer();
+    const pauses = (await detectSilences(mp3, "mp3", -50, 0.1)).filter(([start, end]) => start > 0 && end < result.duration_seconds - 0.05);
+    expect(pauses.length).toBeGreaterThan(3);
+    for (const [, onset] of pauses) {
+      // The MP3 plays LAME's 46 ms delay first (kernel/paragraph-timings.ts), so speech comes a little after the word's start, never before.
+      const next = words.find((w) => w.start > onset - 0.15)!;
+      expect(next, `a word starts near ${onset}`).toBeDefined();
+      expect(onset - next.start, `speech at ${onset}, word "${next.text}" at ${next.start}`).toBeGreaterThanOrEqual(-0.02);
+      expect(onset - next.start, `speech at ${onset}, word "${next.text}" at ${next.start}`).toBeLessThanOrEqual(0.15);
+    }
+    // And the other way: the word after each sentence's end starts where a pause ends.
+    for (const [i, w] of words.entries()) {
+      if (i === 0 || !/[.!?]$/.test(words[i - 1].text)) continue;
+      const nearest = Math.min(...pauses.map(([, onset]) => Math.abs(onset - w.start)));
+      expect(nearest, `"${w.text}" at ${w.start}`).toBeLessThanOrEqual(0.15);
+    }
+  }, 60_000);
 
   it("and a text whose words no longer match (another version) gets none for that paragraph", () => {
     const stored = [

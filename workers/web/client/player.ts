@@ -1,6 +1,7 @@
 // The player of the embed and article pages (README "Web front-end"). The server renders a native
 // <audio controls> and the text; this script swaps in the custom controls, follows playback through
-// the paragraphs' recorded starts (data-start, seconds) and gives the lock screen Media Session
+// the paragraphs' recorded starts (data-start, seconds) and, word by word, through the words' own
+// timings (data-s and data-e on each word's span), and gives the lock screen Media Session
 // metadata. Without it the page still reads and plays.
 import { clock, spokenDuration } from "./lib/time";
 
@@ -20,6 +21,12 @@ function setUp(root: HTMLElement): void {
   const paragraphs = [...document.querySelectorAll<HTMLElement>("[data-start]")];
   const starts = paragraphs.map((p) => Number(p.dataset.start));
   const scroller = document.querySelector<HTMLElement>("[data-transcript]");
+  // Every timed word of the page, in speaking order (the title's first).
+  const words = paragraphs.flatMap((p) => [...p.querySelectorAll<HTMLElement>("[data-s]")]);
+  const wordStarts = words.map((w) => Number(w.dataset.s));
+  // A reader who asks for less motion gets jumps instead of smooth scrolling.
+  const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+  const scrollBehavior = (): ScrollBehavior => (reducedMotion.matches ? "auto" : "smooth");
 
   audio.controls = false;
   controls.hidden = false;
@@ -51,6 +58,7 @@ function setUp(root: HTMLElement): void {
   // scroll the publisher's page around the iframe too).
   let current = -1;
   function follow(t: number): void {
+    followWord(t);
     let i = -1;
     for (let k = 0; k < starts.length && starts[k] <= t + 0.05; k++) i = k;
     if (i === current) return;
@@ -61,14 +69,55 @@ function setUp(root: HTMLElement): void {
     if (!p) return;
     p.classList.add("current");
     p.setAttribute("aria-current", "true");
-    if (audio.paused) return;
+    if (!audio.paused) reveal(p, scroller ? scroller.clientHeight / 3 : 0);
+  }
+
+  // The word being spoken: the last whose start has passed (it stays lit through the pause after it).
+  let currentWord = -1;
+  function followWord(t: number): void {
+    let lo = 0;
+    let hi = wordStarts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (wordStarts[mid] <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    const i = lo - 1;
+    if (i === currentWord) return;
+    words[currentWord]?.classList.remove("current");
+    currentWord = i;
+    const w = words[i];
+    if (!w) return;
+    w.classList.add("current");
+    // A long paragraph scrolls on as its words leave the box.
+    if (!audio.paused && scroller && !visibleIn(w, scroller)) reveal(w, scroller.clientHeight / 3);
+  }
+
+  const visibleIn = (el: HTMLElement, box: HTMLElement) => {
+    const a = el.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    return a.top >= b.top && a.bottom <= b.bottom;
+  };
+
+  function reveal(el: HTMLElement, margin: number): void {
     if (scroller && scroller.scrollHeight > scroller.clientHeight) {
-      const top = p.offsetTop - scroller.offsetTop - scroller.clientHeight / 3;
-      scroller.scrollTo({ top, behavior: "smooth" });
+      const top = scroller.scrollTop + el.getBoundingClientRect().top - scroller.getBoundingClientRect().top - margin;
+      scroller.scrollTo({ top, behavior: scrollBehavior() });
     } else if (!scroller) {
-      p.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      el.scrollIntoView({ block: "nearest", behavior: scrollBehavior() });
     }
   }
+
+  // timeupdate comes about four times a second, slower than words go by: while playing, the
+  // highlight follows every frame.
+  let frame = 0;
+  const tick = () => {
+    follow(audio.currentTime);
+    frame = audio.paused ? 0 : requestAnimationFrame(tick);
+  };
+  const startTicking = () => {
+    if (!frame) frame = requestAnimationFrame(tick);
+  };
 
   const seekTo = (t: number) => {
     audio.currentTime = Math.min(Math.max(0, t), duration() || t);
@@ -86,24 +135,45 @@ function setUp(root: HTMLElement): void {
   });
   seek.addEventListener("input", () => (el("elapsed").textContent = clock(Number(seek.value))));
   speed.addEventListener("change", () => (audio.playbackRate = Number(speed.value)));
-  // A paragraph with a recorded start plays from there: by click, or Enter and Space when focused.
+  // A paragraph with a recorded start plays from there, and a timed word from that word: by click,
+  // or by Enter and Space when focused. The paragraph is one tab stop; within it the left and right
+  // arrow keys (Home, End) move the focus word by word, and Escape goes back to the paragraph.
+  const playFrom = (t: number) => {
+    seekTo(t);
+    if (audio.paused) void audio.play().catch(() => undefined);
+  };
   paragraphs.forEach((p, i) => {
     p.tabIndex = 0;
     p.title = "Play from here";
-    const go = () => {
-      seekTo(starts[i]);
-      if (audio.paused) void audio.play().catch(() => undefined);
-    };
-    p.addEventListener("click", go);
+    const own = [...p.querySelectorAll<HTMLElement>("[data-s]")];
+    if (own.length) p.setAttribute("aria-describedby", "text-keys");
+    for (const w of own) w.tabIndex = -1;
+    p.addEventListener("click", (e) => {
+      const word = (e.target as HTMLElement).closest<HTMLElement>("[data-s]");
+      playFrom(word ? Number(word.dataset.s) : starts[i]);
+    });
     p.addEventListener("keydown", (e) => {
+      const at = own.indexOf(document.activeElement as HTMLElement);
+      const move = (k: number) => {
+        e.preventDefault();
+        own[Math.max(0, Math.min(own.length - 1, k))]?.focus();
+      };
       if (e.key === "Enter" || e.key === " ") {
         e.preventDefault();
-        go();
+        playFrom(at >= 0 ? Number(own[at].dataset.s) : starts[i]);
+      } else if (e.key === "ArrowRight" && own.length) move(at + 1);
+      else if (e.key === "ArrowLeft" && own.length) move(at < 0 ? own.length - 1 : at - 1);
+      else if (e.key === "Home" && at >= 0) move(0);
+      else if (e.key === "End" && at >= 0) move(own.length - 1);
+      else if (e.key === "Escape" && at >= 0) {
+        e.preventDefault();
+        p.focus();
       }
     });
   });
   for (const type of ["timeupdate", "durationchange", "loadedmetadata", "seeked"]) audio.addEventListener(type, showTime);
   for (const type of ["play", "pause", "ended"]) audio.addEventListener(type, showPlaying);
+  audio.addEventListener("play", startTicking);
   audio.addEventListener("ratechange", () => (speed.value = String(audio.playbackRate)));
   audio.addEventListener("error", () => (status.textContent = "The audio could not be loaded."));
 
