@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { call } from "../../test/support/client";
+import { callWith } from "../../test/support/narration";
 import { database, listeners } from "../db";
 import { mintToken } from "../kernel/listener-tokens";
 import { addArticle, addListener, addPlays, HOUR } from "../../test/support/articles";
@@ -108,14 +109,11 @@ describe("GET /v1/stories/feed: personalized (feed rule 2)", () => {
     await addArticle({ audioKey: "k", vertical: "science", createdAt: ago(HOUR) });
     const sportsOnly = Array.from({ length: 16 }, (_, i) => (i === 4 ? 1 : 0));
     await database(env).update(listeners).set({ tasteVector: sportsOnly }).where(eq(listeners.id, listener.id));
-    const got = await feed(`personalized=true&listener_token=${token}`);
+    // callWith returns once the work after the response is done.
+    const got = await (await callWith(null, `/v1/stories/feed?personalized=true&listener_token=${token}`)).json<Feed>();
     expect(got.items[0]).toMatchObject({ slug: sports.slug, similarity: 1 });
     // ...and rebuilds it after the response from the listener's current signals (science).
-    let stored: number[] | null | undefined = sportsOnly;
-    for (let i = 0; i < 50 && stored?.[4] === 1; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      stored = (await database(env).query.listeners.findFirst({ where: eq(listeners.id, listener.id) }))?.tasteVector;
-    }
+    const stored = (await database(env).query.listeners.findFirst({ where: eq(listeners.id, listener.id) }))?.tasteVector;
     expect(stored?.[2]).toBe(1);
   });
 });
@@ -137,10 +135,10 @@ describe("GET /v1/stories/feed: edge cache", () => {
   it("serves an anonymous page from the edge cache for 30 s, whatever the parameter spelling; token pages never", async () => {
     const { token } = await addListener();
     const first = await addArticle({ audioKey: "k", createdAt: ago(HOUR) });
-    const res = await call("/v1/stories/feed?limit=5&offset=0");
+    // The cache write runs after the response: callWith returns once it is done.
+    const res = await callWith(null, "/v1/stories/feed?limit=5&offset=0");
     expect(res.headers.get("cache-control")).toBe("public, max-age=30");
     expect((await res.json<Feed>()).items.map((i) => i.slug)).toEqual([first.slug]);
-    await new Promise((r) => setTimeout(r, 50)); // the cache write runs after the response
     const second = await addArticle({ audioKey: "k" });
     expect((await feed("offset=0&limit=5&audio_ready_only=true")).items.map((i) => i.slug)).toEqual([first.slug]);
     const personal = await call(`/v1/stories/feed?limit=5&listener_token=${token}`);
