@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sha256Hex } from "../core/crypto";
-import { PRESIGNED_URL_SECONDS, mp3RedirectUrl } from "./audio-redirect";
+import { mp3RedirectUrl } from "./audio-redirect";
 import { audioObjectPath } from "../kernel/audio-objects";
 import { forgetCopies } from "../core/edge-cache";
 import { callWith, FakeRender, fakeBytes } from "../../test/support/narration";
@@ -292,7 +292,7 @@ describe("GET /v1/audio/{key}.mp3 redirects (README Rules 4)", () => {
     const url = new URL(res.headers.get("location")!);
     expect(`${url.origin}${url.pathname}`).toBe(`https://acct123.r2.cloudflarestorage.com/narration-audio/audio/${key}.mp3`);
     expect(url.searchParams.get("X-Amz-Algorithm")).toBe("AWS4-HMAC-SHA256");
-    expect(url.searchParams.get("X-Amz-Expires")).toBe(String(PRESIGNED_URL_SECONDS));
+    expect(url.searchParams.get("X-Amz-Expires")).toBe("3600"); // README "Limits": presigned URLs 1 hour
     expect(url.searchParams.get("X-Amz-Credential")).toMatch(/^AKIDEXAMPLE\/\d{8}\/auto\/s3\/aws4_request$/);
     expect(url.searchParams.get("X-Amz-SignedHeaders")).toBe("host");
     expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
