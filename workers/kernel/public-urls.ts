@@ -3,11 +3,11 @@ import { baseUrl } from "../core/config";
 /**
  * The public URLs the platform hands out: audio files, podcast feeds, article pages and embeds.
  * They are stable forever (README "Rules" 4): podcast apps, embeds and shared links keep them, so
- * each is built here and nowhere else. Article page and embed URLs are built in core/config.ts
- * (the web front-end's importers still read them there) and re-exported here.
+ * each is built here and nowhere else. The article page URL is built in core/config.ts (the web
+ * front-end's importers still read it there) and re-exported here.
  */
 
-export { articlePageUrl, embedPlayerUrl } from "../core/config";
+export { articlePageUrl } from "../core/config";
 
 export const AUDIO_FORMATS = ["mp3", "opus", "wav"] as const;
 export type AudioFormat = (typeof AUDIO_FORMATS)[number];

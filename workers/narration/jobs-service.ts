@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { ApiError } from "../core/errors";
-import { articles, database, renderJobs, type Database } from "../db";
+import { articles, database, type Database, type JobRow, renderJobs } from "../db";
 import type { RenderMessage } from "../kernel/render-messages";
 
 /**
@@ -9,7 +9,7 @@ import type { RenderMessage } from "../kernel/render-messages";
  * row is the source of truth and a redelivered message re-reads the current state.
  */
 
-export type JobRow = typeof renderJobs.$inferSelect;
+export type { JobRow };
 export type NewJob = Pick<typeof renderJobs.$inferInsert, "articleId" | "listenerId" | "text" | "voice" | "priority"> &
   Partial<Pick<typeof renderJobs.$inferInsert, "warmListenerId">>;
 

@@ -4,7 +4,7 @@ import { baseUrl } from "../../core/config";
 import type { Refusal } from "./pay";
 
 /** The x402 HTTP transport's headers (transports-v2/http.md, Header Summary). */
-export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
+const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const PAYMENT_SIGNATURE_HEADER = "PAYMENT-SIGNATURE";
 export const PAYMENT_RESPONSE_HEADER = "PAYMENT-RESPONSE";
 

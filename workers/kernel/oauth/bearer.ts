@@ -43,13 +43,6 @@ export async function bearerGrant(request: Request, env: Env): Promise<OAuthGran
   return { listenerId: validated.props.listenerId, clientId: validated.clientId, scopes: validated.scope };
 }
 
-/** The grant behind the request's bearer token, or a 401 challenge where an operation needs one. */
-export async function requireGrant(request: Request, env: Env): Promise<OAuthGrant> {
-  const grant = await bearerGrant(request, env);
-  if (!grant) throw new ApiError("unauthorized", "a bearer access token is required", bearerChallenge(env));
-  return grant;
-}
-
 /** RFC 6750 §3.1: a valid token without the scope an operation needs is a 403 naming that scope. */
 export function requireScope(grant: { scopes: readonly string[] }, scope: Scope): void {
   if (grant.scopes.includes(scope)) return;
