@@ -19,7 +19,7 @@ export default defineConfig(async () => {
   // storage resets between tests cannot reach messages already queued.
   const project = (name: string, consumeQueue: boolean, include: string[], exclude: string[] = []) => ({
     plugins: [
-      cloudflareTest({
+      cloudflareTest(({ inject }) => ({
         wrangler: { configPath: "./wrangler.toml" },
         // Workers AI cannot run offline; tests use the local implementations behind it.
         remoteBindings: false,
@@ -27,9 +27,17 @@ export default defineConfig(async () => {
           bindings: { ...testVars, COMPATIBILITY_DATE: compatibilityDate ?? "unknown", TEST_MIGRATIONS: migrations },
           // The render Worker beside the API Worker, sharing its D1 database and R2 bucket. The
           // project name fixes the runner's name, which its Durable Object bindings target.
-          workers: [renderTestWorker({ runnerName: `vitest-plugin-runner-${name}`, consumeQueue })],
+          // In "e2e" the render Worker also has a self-hosted speech server (the loopback one of
+          // scripts/selfhosted-tts-setup.mjs), so publishes are narrated through it end to end.
+          workers: [
+            renderTestWorker({
+              runnerName: `vitest-plugin-runner-${name}`,
+              consumeQueue,
+              bindings: consumeQueue ? { SELFHOSTED_TTS_BASE_URL: inject("selfhostedTtsUrl") } : {},
+            }),
+          ],
         },
-      }),
+      })),
     ],
     test: {
       name,
@@ -45,7 +53,8 @@ export default defineConfig(async () => {
       setupFiles: ["./test/setup.ts"],
       // ffprobe and ffmpeg's ebur128 filter for the audio tests (Node side, over loopback).
       // The OpenAPI document checked by @seriousme/openapi-schema-validator (Node side, over loopback).
-      globalSetup: ["./scripts/audio-probe-setup.mjs", "./scripts/openapi-validator-setup.mjs"],
+      // A self-hosted speech server speaking Kokoro-FastAPI's API with real speech (Node side, over loopback).
+      globalSetup: ["./scripts/audio-probe-setup.mjs", "./scripts/openapi-validator-setup.mjs", "./scripts/selfhosted-tts-setup.mjs"],
     },
   });
   const all = ["workers/**/*.test.ts", "durable-objects/**/*.test.ts", "test/**/*.test.ts"];

@@ -34,11 +34,14 @@ export function buildRenderWorker() {
  * Miniflare options of the built render Worker beside the Worker under test, which runs under
  * `runnerName` and owns all storage (the render Worker reaches it through STORE). With `consumeQueue`, it also consumes the render queue and its dead-letter
  * queue; without, messages stay queued (tests that hold jobs in flight are not raced by a consumer).
+ * `bindings` are its vars.
  */
-export function renderTestWorker({ runnerName, consumeQueue }) {
+export function renderTestWorker({ runnerName, consumeQueue, bindings = {} }) {
   const config = unstable_readConfig({ config: CONFIG });
   return {
     name: config.name,
+    // Vars of the render Worker for a project (a provider's endpoint); without, it has none.
+    bindings,
     modulesRoot: OUT,
     modules: bundleModules(),
     compatibilityDate: config.compatibility_date,

@@ -4,7 +4,7 @@
  * without bundling the WebAssembly engine.
  */
 
-export const PROVIDER_IDS = ["offline", "workers-ai", "openai", "elevenlabs", "google", "azure"] as const;
+export const PROVIDER_IDS = ["offline", "workers-ai", "openai", "elevenlabs", "google", "azure", "selfhosted"] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 
 export type Gender = "female" | "male" | "neutral";
@@ -102,6 +102,19 @@ export const PROVIDERS: Record<ProviderId, ProviderEntry> = {
   },
   // Neural voices at $16 per million characters; a request may yield at most 10 minutes of audio.
   azure: { id: "azure", label: "Azure AI Speech", pricePerMillionChars: 16, maxCharsPerRequest: 3000, formats: ["pcm"], concurrency: 4, quality: "neural", preference: 1 },
+  // An OpenAI-compatible speech server on the operator's machine or network (Kokoro-FastAPI, Speaches,
+  // LocalAI): no price per character. Kokoro on a CPU voices a few times faster than real time, so a
+  // request stays short enough to answer well within the request timeout, and two run at once.
+  selfhosted: {
+    id: "selfhosted",
+    label: "Self-hosted speech server (OpenAI-compatible: Kokoro-FastAPI, Speaches, LocalAI)",
+    pricePerMillionChars: 0,
+    maxCharsPerRequest: 600,
+    formats: ["wav"],
+    concurrency: 2,
+    quality: "neural",
+    preference: 2,
+  },
 };
 
 /**
@@ -115,6 +128,24 @@ export const DEFAULT_LANGUAGE = "en-US";
 export const DEFAULT_GENDER: Gender = "female";
 
 const AURA_2 = { model: "@cf/deepgram/aura-2-en", pricePerMillionChars: 30 } as const;
+
+/** A Kokoro voice of a self-hosted server, its language and gender read from its name. */
+function kokoro(name: string, style: string): Omit<VoiceOffer, "quality">[] {
+  const voice = kokoroVoice(name);
+  return voice ? [{ id: name, provider: "selfhosted", native: name, ...voice, style }] : [];
+}
+
+const KOKORO_LANGUAGES: Record<string, string> = { a: "en-US", b: "en-GB", e: "es", f: "fr-FR", h: "hi", i: "it", j: "ja", p: "pt-BR", z: "zh-CN" };
+
+/**
+ * Language and gender of a voice named the Kokoro way ("af_heart": a = American English, f =
+ * female); null for a name that is not.
+ */
+export function kokoroVoice(name: string): { language: string; gender: Gender } | null {
+  const match = /^([a-z])([fm])_[a-z0-9_]+$/.exec(name);
+  const language = match && KOKORO_LANGUAGES[match[1]];
+  return language ? { language, gender: match[2] === "f" ? "female" : "male" } : null;
+}
 
 const OFFERS: readonly Omit<VoiceOffer, "quality">[] = [
   { id: "en-US-female", provider: "offline", native: "en-us+f3", language: "en-US", gender: "female", style: "plain" },
@@ -143,6 +174,23 @@ const OFFERS: readonly Omit<VoiceOffer, "quality">[] = [
   { id: "guy", provider: "azure", native: "en-US-GuyNeural", language: "en-US", gender: "male", style: "newscast" },
   { id: "sonia", provider: "azure", native: "en-GB-SoniaNeural", language: "en-GB", gender: "female", style: "clear" },
   { id: "ryan", provider: "azure", native: "en-GB-RyanNeural", language: "en-GB", gender: "male", style: "cheerful" },
+  // Kokoro-82M's English voices as Kokoro-FastAPI names them (a: American, b: British; f/m: female,
+  // male); a server that lists others adds them (render providers/availability.ts).
+  ...kokoro("af_heart", "warm, natural"),
+  ...kokoro("af_bella", "lively"),
+  ...kokoro("af_nicole", "soft, close"),
+  ...kokoro("af_sarah", "clear"),
+  ...kokoro("af_sky", "light"),
+  ...kokoro("am_adam", "deep"),
+  ...kokoro("am_michael", "steady"),
+  ...kokoro("am_eric", "plain"),
+  ...kokoro("am_liam", "bright"),
+  ...kokoro("bf_emma", "calm"),
+  ...kokoro("bf_isabella", "warm"),
+  ...kokoro("bf_alice", "crisp"),
+  ...kokoro("bm_george", "mature, storyteller"),
+  ...kokoro("bm_lewis", "deep, measured"),
+  ...kokoro("bm_daniel", "even"),
 ];
 
 /** Every voice offer of the catalogue, each with its provider's quality. */

@@ -20,6 +20,14 @@ const PARTS = {
     GOOGLE_TTS_BASE_URL: optionalHttpUrl,
     /** Replaces https://{AZURE_SPEECH_REGION}.tts.speech.microsoft.com (a sovereign cloud, a container). */
     AZURE_SPEECH_BASE_URL: optionalHttpUrl,
+    // A self-hosted neural engine (README "Self-hosted neural voices"): an OpenAI-compatible speech
+    // server such as Kokoro-FastAPI, e.g. http://127.0.0.1:8880/v1. Set, it makes the provider
+    // `selfhosted` available; the key is sent as a bearer token when the server wants one, the model
+    // names what it runs, and the voices stand in for a server that does not list its own.
+    SELFHOSTED_TTS_BASE_URL: optionalHttpUrl,
+    SELFHOSTED_TTS_API_KEY: text,
+    SELFHOSTED_TTS_MODEL: text,
+    SELFHOSTED_TTS_VOICES: text,
   },
   // No storage of its own: D1, R2 and the render gates are reached through the API Worker (STORE).
   bindings: { STORE: binding },

@@ -1,12 +1,12 @@
-import { PROVIDERS, priceOf, VOICES, type ProviderId, type VoiceOffer } from "../../kernel/voice-catalogue";
+import { kokoroVoice, PROVIDERS, priceOf, VOICES, type ProviderId, type VoiceOffer } from "../../kernel/voice-catalogue";
 import type { VoiceCatalogueStatus } from "../../kernel/render-contract";
 import { coolingUntil } from "./health";
 import { bySelection, candidates } from "./select";
-import type { Synthesizers } from "./synthesizer";
+import type { Synthesizer, Synthesizers, VoiceListing } from "./synthesizer";
 
 /** Which offers can be used now, as renders and GET /v1/voices both see it. */
 export interface Availability {
-  /** Every offer there is: the catalogue. */
+  /** Every offer there is: the catalogue, and the voices a self-hosted server lists beyond it. */
   offers: readonly VoiceOffer[];
   /** Why `offer` cannot be used now, or null when it can. */
   reason(offer: VoiceOffer): string | null;
@@ -14,18 +14,41 @@ export interface Availability {
 
 /**
  * Availability in this isolate now: an offer can be used when its provider is configured
- * (`missing` says why one is not) and is not sitting out a cool-down after failures (health.ts).
+ * (`missing` says why one is not), is not sitting out a cool-down after failures (health.ts) and,
+ * for a provider whose voices are its server's (self-hosted), when the server lists the voice.
  */
 export async function availability(synthesizers: Synthesizers, missing: Partial<Record<ProviderId, string>> = {}, now = Date.now()): Promise<Availability> {
+  const listings = new Map<ProviderId, VoiceListing>();
+  await Promise.all(
+    (Object.entries(synthesizers) as [ProviderId, Synthesizer][]).map(async ([id, s]) => {
+      if (s.voices) listings.set(id, await s.voices());
+    }),
+  );
+  const listed = [...listings].flatMap(([provider, listing]) =>
+    "names" in listing ? listing.names.filter((n) => !VOICES.some((v) => v.provider === provider && v.native === n)).map((n) => listedOffer(provider, n)) : [],
+  );
   return {
-    offers: VOICES,
+    offers: listed.length > 0 ? [...VOICES, ...listed] : VOICES,
     reason(offer) {
       if (!synthesizers[offer.provider]) return missing[offer.provider] ?? "provider not configured";
       const until = coolingUntil(offer.provider, now);
       if (until) return `provider cooling down after failures (until ${until.toISOString()})`;
+      const listing = listings.get(offer.provider);
+      if (listing && "error" in listing) return `the self-hosted server did not answer (${listing.error})`;
+      if (listing && "names" in listing && !listing.names.includes(offer.native)) return "the self-hosted server does not list this voice";
       return null;
     },
   };
+}
+
+/**
+ * A voice a server lists that the catalogue does not name: its language and gender from a catalogue
+ * voice of the same id (a server that names its voices after OpenAI's), else from a Kokoro name, else unknown.
+ */
+function listedOffer(provider: ProviderId, name: string): VoiceOffer {
+  const known = VOICES.find((v) => v.id === name);
+  const described = known ? { language: known.language, gender: known.gender } : (kokoroVoice(name) ?? { language: "und", gender: "neutral" as const });
+  return { id: name, provider, native: name, ...described, style: "listed by the self-hosted server", quality: PROVIDERS[provider].quality };
 }
 
 /**

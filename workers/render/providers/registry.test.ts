@@ -45,6 +45,7 @@ describe("availability", () => {
       elevenlabs: "no ELEVENLABS_API_KEY configured",
       google: "no GOOGLE_TTS_API_KEY configured",
       azure: expect.stringMatching(/^no AZURE_SPEECH_KEY/),
+      selfhosted: "no SELFHOSTED_TTS_BASE_URL configured",
     });
     const now = Date.now();
     markUnhealthy("openai", now);

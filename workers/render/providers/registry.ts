@@ -7,6 +7,7 @@ import { elevenLabsSynthesizer } from "./elevenlabs";
 import { googleSynthesizer } from "./google";
 import { REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
 import { openAiSynthesizer } from "./openai";
+import { selfHostedSynthesizer } from "./selfhosted";
 import type { Synthesizer } from "./synthesizer";
 import { workersAiSynthesizer, type AiRunner } from "./workers-ai";
 
@@ -45,6 +46,20 @@ const SETUP: Record<ProviderId, Setup> = {
       return k.AZURE_SPEECH_KEY && base ? azureSynthesizer(k.AZURE_SPEECH_KEY, base, f, t) : null;
     },
   },
+  selfhosted: {
+    missing: "no SELFHOSTED_TTS_BASE_URL configured",
+    build: (k, _, fetchFn, timeoutMs) =>
+      k.SELFHOSTED_TTS_BASE_URL
+        ? selfHostedSynthesizer({
+            baseUrl: k.SELFHOSTED_TTS_BASE_URL,
+            apiKey: k.SELFHOSTED_TTS_API_KEY,
+            model: k.SELFHOSTED_TTS_MODEL,
+            configuredVoices: k.SELFHOSTED_TTS_VOICES.split(",").map((s) => s.trim()).filter(Boolean),
+            fetchFn,
+            timeoutMs,
+          })
+        : null,
+  },
 };
 
 /** The configured providers, and why each of the others is unavailable. */
@@ -56,7 +71,8 @@ export interface ProviderSetup {
 /**
  * The providers this Worker can use: the offline engine always; a cloud provider only when its key
  * (and, for Azure, its region or AZURE_SPEECH_BASE_URL) is configured, at its configured endpoint;
- * Workers AI only when the AI binding exists (it is absent in local dev and tests). One reading of
+ * Workers AI only when the AI binding exists (it is absent in local dev and tests); a self-hosted
+ * server only when SELFHOSTED_TTS_BASE_URL is set. One reading of
  * the configuration decides both what renders use and what GET /v1/voices reports.
  * Render Worker only: it pulls in the WebAssembly engine.
  */

@@ -46,8 +46,18 @@ describe("provider selection", () => {
       "google/en-US-female",
       "azure/jenny",
       "elevenlabs/rachel",
+      "selfhosted/af_heart",
+      "selfhosted/af_bella",
+      "selfhosted/af_nicole",
+      "selfhosted/af_sarah",
+      "selfhosted/af_sky",
       "offline/en-US-female",
     ]);
+  });
+
+  it("with no voice asked for and a self-hosted server besides eSpeak, the server's af_heart speaks", () => {
+    expect(summary(candidates(undefined, only("offline", "selfhosted")))?.[0]).toBe("selfhosted/af_heart");
+    expect(summary(candidates(undefined, only("offline", "selfhosted", "openai")))?.[0]).toBe("openai/nova");
   });
 
   it("leaves out unavailable offers", () => {

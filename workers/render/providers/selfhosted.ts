@@ -1,0 +1,149 @@
+import * as v from "valibot";
+import { decodeWav } from "../engine/wav";
+import { postWithTimeout, readBytes, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
+import { fail, type SynthResult } from "./result";
+import type { Synthesizer, VoiceListing } from "./synthesizer";
+
+/** The model asked for when SELFHOSTED_TTS_MODEL is empty: Kokoro-FastAPI's name for Kokoro-82M. */
+export const SELFHOSTED_DEFAULT_MODEL = "kokoro";
+
+/** How long a server's voice list is reused by this isolate, and a failure to get one. */
+export const VOICE_LIST_TTL_MS = 60_000;
+const FAILED_LIST_TTL_MS = 10_000;
+/** The voice list is a small JSON document: a server that takes longer is not answering. */
+const LIST_TIMEOUT_MS = 5_000;
+
+export interface SelfHostedOptions {
+  /** The server's OpenAI-compatible base, e.g. http://127.0.0.1:8880/v1. */
+  baseUrl: string;
+  /** Sent as a bearer token when set. */
+  apiKey?: string;
+  model?: string;
+  /** The voices to assume when the server does not list its own (SELFHOSTED_TTS_VOICES). */
+  configuredVoices?: string[];
+  fetchFn?: FetchFn;
+  timeoutMs?: number;
+}
+
+/**
+ * A self-hosted neural engine: an OpenAI-compatible speech server on the operator's machine or
+ * network (Kokoro-FastAPI, Speaches, LocalAI). Speech is POST {base}/audio/speech asking for a whole
+ * WAVE file (`response_format: "wav"`, `stream: false`), since such a server may run any model at
+ * any sample rate and a WAVE header says which; raw PCM would have to be taken on trust. The voices
+ * are what the server lists at GET {base}/audio/voices (Kokoro-FastAPI: {"voices": [...]}), kept for
+ * VOICE_LIST_TTL_MS per isolate; a server that lists none is taken to have SELFHOSTED_TTS_VOICES, or,
+ * without them, every catalogue voice of the provider.
+ */
+export function selfHostedSynthesizer(options: SelfHostedOptions): Synthesizer & { voices(): Promise<VoiceListing> } {
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const fetchFn = options.fetchFn ?? ((input, init) => fetch(input, init));
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const auth: Record<string, string> = options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {};
+  const configured = options.configuredVoices ?? [];
+  return {
+    async synthesize(text, offer) {
+      const response = await postWithTimeout(
+        fetchFn,
+        `${base}/audio/speech`,
+        {
+          headers: { ...auth, "Content-Type": "application/json" },
+          body: JSON.stringify({ model: options.model || SELFHOSTED_DEFAULT_MODEL, input: text, voice: offer.native, response_format: "wav", stream: false }),
+        },
+        timeoutMs,
+      );
+      return wholeWavResult(response);
+    },
+    voices() {
+      const hit = lists.get(base);
+      if (hit && hit.until > Date.now()) return hit.listing;
+      const listing = listVoices(fetchFn, `${base}/audio/voices`, auth, configured, Math.min(timeoutMs, LIST_TIMEOUT_MS));
+      const entry = { until: Date.now() + VOICE_LIST_TTL_MS, listing };
+      lists.set(base, entry);
+      listing.then((l) => {
+        if ("error" in l) entry.until = Date.now() + FAILED_LIST_TTL_MS;
+      });
+      return listing;
+    },
+  };
+}
+
+/** Voice lists per server base URL, for this isolate. */
+const lists = new Map<string, { until: number; listing: Promise<VoiceListing> }>();
+
+/** Forgets every voice list (tests start from a server not yet asked). */
+export function forgetVoiceLists(): void {
+  lists.clear();
+}
+
+// Kokoro-FastAPI answers {"voices": ["af_heart", ...]}; other servers list objects that carry an id or
+// a name, at the top level or under "voices" or "data".
+const Named = v.union([v.string(), v.pipe(v.object({ id: v.string() }), v.transform((o) => o.id)), v.pipe(v.object({ name: v.string() }), v.transform((o) => o.name))]);
+const VoiceList = v.union([
+  v.array(Named),
+  v.pipe(v.object({ voices: v.array(Named) }), v.transform((o) => o.voices)),
+  v.pipe(v.object({ data: v.array(Named) }), v.transform((o) => o.data)),
+]);
+
+async function listVoices(fetchFn: FetchFn, url: string, auth: Record<string, string>, configured: string[], timeoutMs: number): Promise<VoiceListing> {
+  const unlisted: VoiceListing = configured.length > 0 ? { names: configured } : { all: true };
+  const signal = AbortSignal.timeout(timeoutMs);
+  let response: Response;
+  try {
+    response = await fetchFn(url, { method: "GET", headers: auth, signal });
+  } catch (err) {
+    return { error: signal.aborted ? `no answer to GET /audio/voices within ${timeoutMs} ms` : `GET /audio/voices: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  // A server without a voice list (404, 405, 501) is not failing: it just does not say.
+  if (response.status === 404 || response.status === 405 || response.status === 501) {
+    await response.body?.cancel();
+    return unlisted;
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    return { error: `GET /audio/voices answered HTTP ${response.status}` };
+  }
+  const parsed = v.safeParse(VoiceList, await response.json().catch(() => null));
+  return parsed.success && parsed.output.length > 0 ? { names: parsed.output } : unlisted;
+}
+
+/** What a misconfigured endpoint or a proxy answers with a 200 instead of audio (an HTML or JSON page). */
+const NOT_AUDIO = /^\s*(text\/|application\/(json|xml|problem\+json))/i;
+/** Data sizes that streaming writers put in a header they cannot go back to fix. */
+const PLACEHOLDER_SIZE = 0x7f000000;
+
+/**
+ * A whole WAVE file: a page instead of audio, a body broken off (the connection dropped) or shorter
+ * than its header's data size (the server stopped writing) is bad audio, never a shorter narration.
+ */
+async function wholeWavResult(response: Response | Awaited<ReturnType<typeof postWithTimeout>>): Promise<SynthResult> {
+  if (!(response instanceof Response)) return response;
+  const type = response.headers.get("content-type") ?? "";
+  if (NOT_AUDIO.test(type)) {
+    await response.body?.cancel();
+    return fail("bad_audio", `${type} instead of audio`);
+  }
+  const bytes = await readBytes(response);
+  if (!(bytes instanceof Uint8Array)) return bytes;
+  const declared = dataChunkSize(bytes);
+  if (declared !== null && declared.size > 0 && declared.size < PLACEHOLDER_SIZE && declared.present < declared.size) {
+    return fail("bad_audio", `truncated WAVE: ${declared.present} of ${declared.size} data bytes`);
+  }
+  try {
+    const pcm = decodeWav(bytes);
+    return pcm.samples.length > 0 ? { ok: true, pcm } : fail("bad_audio", "WAVE file without samples");
+  } catch (err) {
+    return fail("bad_audio", err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** The data chunk's declared size and the bytes of it present, or null when there is none. */
+function dataChunkSize(bytes: Uint8Array): { size: number; present: number } | null {
+  if (bytes.length < 12) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let o = 12; o + 8 <= bytes.length; ) {
+    const size = view.getUint32(o + 4, true);
+    if (String.fromCharCode(bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]) === "data") return { size, present: bytes.length - o - 8 };
+    o += 8 + size + (size & 1);
+  }
+  return null;
+}
