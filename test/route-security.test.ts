@@ -1,3 +1,4 @@
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { methodsOf, type AuthKind, type Route } from "../workers/core/route";
 import { routes } from "../workers/router";
@@ -5,7 +6,8 @@ import { call } from "./support/client";
 
 /**
  * Generated from the route table: every route that declares a credential refuses a request without
- * it and one with a wrong value, whatever else the request carries. Keys, admin tokens and signatures
+ * it (unless the credential is optional, as an agent's bearer token is) and one with a wrong value,
+ * whatever else the request carries. Keys, admin tokens and signatures
  * are 401 (README "Rules" 7); a path token that opens nothing is a 404, like an unknown resource.
  */
 
@@ -20,7 +22,12 @@ const WRONG: Record<Exclude<AuthKind, "none">, { headers: Record<string, string>
   webhook_signature: { headers: { "x-legacy-signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` }, status: 401 },
   listener_token: { headers: {}, token: "no-such-listener-token", status: 404 },
   feed_token: { headers: {}, token: "no-such-feed-token", status: 404 },
+  bearer: { headers: { Authorization: "Bearer not-a-token" }, status: 401 },
+  agent: { headers: { Authorization: "Bearer not-a-token" }, status: 401 },
 };
+
+/** Credentials a route may go without: an agent without a token is served anonymously, and pays or signs in per call. */
+const OPTIONAL: ReadonlySet<AuthKind> = new Set(["agent"]);
 
 const guarded = routes.flatMap((r) =>
   r.auth === "none" ? [] : methodsOf(r).map((method) => ({ route: r, method, auth: r.auth as Exclude<AuthKind, "none"> })),
@@ -40,9 +47,20 @@ describe("every route that declares a credential refuses requests without it", (
     if (auth === "listener_token" || auth === "feed_token") {
       // A path token cannot be left out; an unknown one is refused.
       expect(missing.status).toBe(404);
-    } else {
+    } else if (!OPTIONAL.has(auth)) {
       expect(missing.status).toBe(401);
     }
+    const oauth = auth === "bearer" || auth === "agent";
+    // The agent surface checks its token once the inputs are valid (core/http.ts run): a body the
+    // route refuses is its 422 first, so only a route whose body `{}` satisfies shows the 401 here.
+    if (oauth && body && route.body && !v.safeParse(route.body, {}).success) {
+      expect(bad.status).toBe(422);
+      return;
+    }
     expect(bad.status).toBe(wrong.status);
+    if (oauth) {
+      // RFC 9728 §5.1: the challenge names the protected resource's metadata, so the client finds the authorization server.
+      expect(bad.headers.get("WWW-Authenticate")).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource", error="invalid_token"$/);
+    }
   });
 });

@@ -1,8 +1,8 @@
 import { clientIp } from "../core/rate-limit";
-import { bearerGrant } from "../kernel/oauth/bearer";
+import type { OAuthGrant } from "../kernel/oauth/bearer";
 
 /**
- * Who calls a tool. Every surface (MCP, REST) resolves one before running a tool (resolveCaller);
+ * Who calls a tool. Every surface (MCP, REST) makes one from what the route table resolved (callerOf);
  * a verified x402 payment or a Sign-In-With-X proof then turns it into a wallet caller
  * (workers/agents/call.ts). The tools read nothing else.
  */
@@ -18,18 +18,17 @@ export interface Caller {
 }
 
 /** The caller of a request that carries no credential: known only by its address. */
-export function anonymousCaller(request: Request): Caller {
+function anonymousCaller(request: Request): Caller {
   return { agentKey: `ip:${clientIp(request)}`, listenerId: null, scopes: [], paid: false };
 }
 
 /**
  * The caller of a request: the OAuth client acting for the listener who granted its bearer token, or
- * anonymous without an Authorization header. An invalid, expired or revoked token throws the 401 with
- * `WWW-Authenticate: Bearer resource_metadata=...` (RFC 9728 §5.1, RFC 6750 §3.1) on every surface:
- * a bad credential is never served as if it were absent.
+ * anonymous without one. The route table resolved the token (auth "agent" or "bearer", core/bearer-credential.ts):
+ * an invalid, expired or revoked one never gets here, it is the 401 with
+ * `WWW-Authenticate: Bearer resource_metadata=...` (RFC 9728 §5.1, RFC 6750 §3.1) on every surface.
  */
-export async function resolveCaller(request: Request, env: Env): Promise<Caller> {
-  const grant = await bearerGrant(request, env);
+export function callerOf(grant: OAuthGrant | null, request: Request): Caller {
   if (!grant) return anonymousCaller(request);
   return { agentKey: `oauth:${grant.clientId}`, listenerId: grant.listenerId, scopes: grant.scopes, paid: false };
 }

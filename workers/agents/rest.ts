@@ -1,7 +1,6 @@
 import type { ResponseDoc } from "../core/route";
-import { ApiError } from "../core/errors";
-import { bearerChallenge, requireScope } from "../kernel/oauth/bearer";
-import { resolveCaller } from "./caller";
+import { requireScope, type OAuthGrant } from "../kernel/oauth/bearer";
+import { callerOf } from "./caller";
 import { callTool, type Surface } from "./call";
 import type { Tool } from "./tools";
 import { httpPayments } from "./x402/paid-call";
@@ -21,24 +20,19 @@ function restSurface(env: Env, request: Request, tool: Tool): Surface<Response> 
 }
 
 /**
- * Runs a tool for a REST request through the one call pipeline (call.ts). The caller is the bearer
- * token's (401 for a bad one). `bearer`: the operation takes a bearer token with the tool's scope and
- * nothing else (README "REST for agents": GET /v1/agent/articles), so without one it is 401 with the
- * RFC 9728 challenge.
+ * Runs a tool for a REST request through the one call pipeline (call.ts), for the grant the route
+ * table resolved (auth "agent": null without a token). `bearer`: the operation takes a bearer token
+ * with the tool's scope and nothing else (README "REST for agents": GET /v1/agent/articles); its route
+ * declares auth "bearer", so the token is there, and a token without the scope is 403.
  */
-export async function toolResponse<T extends Tool>(
+export function toolResponse<T extends Tool>(
   tool: T,
   input: Parameters<T["run"]>[0],
-  request: Request,
-  env: Env,
+  { grant, request, env }: { grant: OAuthGrant | null; request: Request; env: Env },
   options: { bearer?: boolean } = {},
 ): Promise<Response> {
-  const resolved = await resolveCaller(request, env);
-  if (options.bearer) {
-    if (!resolved.agentKey.startsWith("oauth:")) throw new ApiError("unauthorized", "a bearer access token is required", bearerChallenge(env));
-    requireScope(resolved, tool.scope);
-  }
-  return callTool(env, tool, input, resolved, restSurface(env, request, tool));
+  if (options.bearer && grant) requireScope(grant, tool.scope);
+  return callTool(env, tool, input, callerOf(grant, request), restSurface(env, request, tool));
 }
 
 /** Why a paid operation answers 503 (x402/requirements.ts x402Settings). */

@@ -5,6 +5,7 @@ import { findPublisherKey, webhookSecretOf } from "../kernel/publisher-keys";
 import { config } from "./config";
 import { secretsEqual } from "./crypto";
 import { ApiError, ValidationError } from "./errors";
+import type { OAuthGrant } from "../kernel/oauth/bearer";
 import type { AuthKind } from "./route";
 import { decodeBody, readBodyBytes } from "./validate";
 import { verifyWebhook } from "./webhook-signature";
@@ -114,12 +115,19 @@ async function requireFeedListener(env: Env, token: string): Promise<Listener> {
   return listener;
 }
 
-/** What a resolved credential proved: the listener of a path token, the API caller, or the signed body of a webhook and its signer. */
+/**
+ * What a resolved credential proved: the listener of a path token, the API caller, the signed body of
+ * a webhook and its signer, or the OAuth grant of a bearer token (null: an agent that sent none).
+ */
 export interface Credential {
   listener?: Listener;
   caller?: ApiCaller;
   signedBody?: string;
+  grant?: OAuthGrant | null;
 }
+
+/** The credentials resolveCredential resolves; the OAuth ones (bearer, agent) are core/bearer-credential.ts's. */
+type ResolvedHere = Exclude<AuthKind, "bearer" | "agent">;
 
 /**
  * Resolves the credential `auth` names, once, for the route table: 401 for a missing or wrong API key,
@@ -127,7 +135,7 @@ export interface Credential {
  * 404 says no more than that it opens nothing). `params` are the validated path parameters.
  */
 export async function resolveCredential(
-  auth: AuthKind,
+  auth: ResolvedHere,
   env: Env,
   request: Request,
   url: URL,

@@ -1,10 +1,11 @@
 import { cors, Router, type IRequest } from "itty-router";
 import { resolveCredential } from "./auth";
+import { resolveBearer } from "./bearer-credential";
 import { ApiError, errorResponse, ValidationError } from "./errors";
 import { enforceRateLimit } from "./rate-limit";
 import { redactCredentials } from "./redact";
 import { requestId } from "./request-id";
-import { methodsOf, type Route } from "./route";
+import { methodsOf, type AuthKind, type Route } from "./route";
 import { parseHeaders, parseJsonBody, parseParams, parseQuery, readBodyText } from "./validate";
 
 /** What every handler gets besides the request: the address is parsed once, by the Worker's fetch (workers/api.ts). */
@@ -60,27 +61,24 @@ async function run(table: readonly Route[], r: Route, request: IRequest, env: En
   if (bucket) await enforceRateLimit(env, request, bucket);
   // Keys, tokens and signatures are checked before anything else about the request is looked at;
   // a listener token is a path parameter, so it is validated (length) first.
+  const oauth = r.auth === "bearer" || r.auth === "agent";
   const headerCredential = r.auth === "api_key" || r.auth === "admin";
-  const early = headerCredential ? await resolveCredential(r.auth, env, request, url, undefined) : {};
+  const early = headerCredential ? await resolveCredential(r.auth as "api_key" | "admin", env, request, url, undefined) : {};
   // A route that takes no credential may keep its checked path, query and (absent) headers for the
-  // next request that repeats them (validate.ts); one with a token or key in them never does.
-  const remember = r.auth === "none";
+  // next request that repeats them (validate.ts); one with a token or key in them never does. An
+  // OAuth token travels in Authorization, which no route's header schema reads.
+  const remember = r.auth === "none" || oauth;
   const params = r.params ? parseParams(r.params, decodeParams(request.params), remember) : undefined;
-  const { listener, caller, signedBody } = headerCredential ? early : await resolveCredential(r.auth, env, request, url, params);
+  const { listener, caller, signedBody } =
+    headerCredential || oauth ? early : await resolveCredential(r.auth as Exclude<AuthKind, "bearer" | "agent">, env, request, url, params);
+  const query = r.query ? parseQuery(r.query, url, remember) : undefined;
+  const headers = r.headers ? parseHeaders(r.headers, request.headers, remember) : undefined;
+  const body = r.body ? parseJsonBody(r.body, signedBody ?? (await readBodyText(request))) : undefined;
+  // The agent surface's OAuth token is checked once its inputs are (a 422 before a 401, as the agent
+  // operations have always answered): nothing of the input is acted on before it.
+  const grant = oauth ? (await resolveBearer(r.auth as "bearer" | "agent", env, request)).grant : undefined;
 
-  const response = await r.handle({
-    listener,
-    caller,
-    params,
-    query: r.query ? parseQuery(r.query, url, remember) : undefined,
-    headers: r.headers ? parseHeaders(r.headers, request.headers, remember) : undefined,
-    body: r.body ? parseJsonBody(r.body, signedBody ?? (await readBodyText(request))) : undefined,
-    request,
-    url,
-    env,
-    ctx,
-    table,
-  });
+  const response = await r.handle({ listener, caller, grant, params, query, headers, body, request, url, env, ctx, table });
   return request.method === "HEAD" ? new Response(null, response) : response;
 }
 

@@ -36,6 +36,9 @@ const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   listener_token: undefined,
   webhook_signature: [{ WebhookSignature: [] }],
   feed_token: undefined,
+  // The agent operations document their OAuth and x402 terms themselves (workers/agents/rest.ts toolResponses).
+  bearer: undefined,
+  agent: undefined,
 };
 
 /** The 401 each credential kind answers (path tokens answer 404 instead: README "Credentials"). */
@@ -46,6 +49,8 @@ const UNAUTHORIZED: Record<AuthKind, string | undefined> = {
   listener_token: undefined,
   feed_token: undefined,
   webhook_signature: "Missing, malformed, wrong or stale signature",
+  bearer: undefined,
+  agent: undefined,
 };
 
 /** Where agents get OAuth 2.1 tokens (workers/agents/oauth): absolute, since WEB_URL may differ from BASE_URL. */

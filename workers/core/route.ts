@@ -1,5 +1,6 @@
 import type * as v from "valibot";
 import type { Listener } from "../kernel/listener-tokens";
+import type { OAuthGrant } from "../kernel/oauth/bearer";
 import type { ApiCaller } from "./auth";
 import type { RateBucket } from "./rate-limit";
 
@@ -8,8 +9,10 @@ export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 /**
  * Which credential a route demands. The route table resolves it before the handler runs (401 or 404
  * when it is missing or wrong) and hands the handler what it proved: see `RouteInput.listener`.
+ * `bearer`: an OAuth access token (RFC 6750) is required. `agent`: the agent surface (MCP, /v1/agent/*),
+ * where a token is optional (anonymous agents pay or sign in per call) but a bad one is a 401.
  */
-export type AuthKind = "none" | "api_key" | "admin" | "listener_token" | "feed_token" | "webhook_signature";
+export type AuthKind = "none" | "api_key" | "admin" | "listener_token" | "feed_token" | "webhook_signature" | "bearer" | "agent";
 
 type ObjectLike = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
 
@@ -31,6 +34,8 @@ export interface RouteInput<P, Q, B, H, A extends AuthKind = AuthKind> {
   listener: A extends "listener_token" | "feed_token" ? Listener : undefined;
   /** Who holds the API key (`api_key`) or signed the webhook (`webhook_signature`): the operator or one publisher. */
   caller: A extends "api_key" | "webhook_signature" ? ApiCaller : undefined;
+  /** The OAuth grant of the bearer token (`bearer`), or of the token if any (`agent`: null without one). */
+  grant: A extends "bearer" ? OAuthGrant : A extends "agent" ? OAuthGrant | null : undefined;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;

@@ -12,11 +12,11 @@ export const getAgentArticles = route({
   operationId: "search_articles",
   summary: "search_articles: full-text search of the public archive (OAuth bearer token with articles:read)",
   description: search_articles.description,
-  auth: "none",
+  auth: "bearer",
   query: v.object({ q: query, vertical, limit }),
   responses: toolResponses(search_articles, { bearer: true }),
-  handle({ query, request, env }) {
+  handle({ query, grant, request, env }) {
     // README "REST for agents": this operation takes a bearer token (MCP's search_articles stays open).
-    return toolResponse(search_articles, { query: query.q, vertical: query.vertical, limit: query.limit }, request, env, { bearer: true });
+    return toolResponse(search_articles, { query: query.q, vertical: query.vertical, limit: query.limit }, { grant, request, env }, { bearer: true });
   },
 });

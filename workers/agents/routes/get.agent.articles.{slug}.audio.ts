@@ -11,7 +11,7 @@ export const getAgentArticleAudio = route({
   operationId: "get_audio_url",
   summary: "get_audio_url: a playable URL of the article's narration, rendered on demand",
   description: get_audio_url.description,
-  auth: "none",
+  auth: "agent",
   params: get_audio_url.input,
   query: v.object({ voice: VoiceParam }),
   responses: {
@@ -19,7 +19,7 @@ export const getAgentArticleAudio = route({
     404: { description: "No such article, another listener's private one, or a publisher_only stub" },
     503: { description: `The render failed (Retry-After); or ${PAID_TOOLS_OFF}`, headers: { "Retry-After": "seconds" } },
   },
-  handle({ params, query, request, env }) {
-    return toolResponse(get_audio_url, { slug: params.slug, voice: query.voice }, request, env);
+  handle({ params, query, grant, request, env }) {
+    return toolResponse(get_audio_url, { slug: params.slug, voice: query.voice }, { grant, request, env });
   },
 });

@@ -9,10 +9,10 @@ export const getAgentArticle = route({
   operationId: "get_article",
   summary: "get_article: the full record of one article",
   description: get_article.description,
-  auth: "none",
+  auth: "agent",
   params: get_article.input,
   responses: { ...toolResponses(get_article), 404: { description: "No such article (or another listener's private one)" } },
-  handle({ params, request, env }) {
-    return toolResponse(get_article, params, request, env);
+  handle({ params, grant, request, env }) {
+    return toolResponse(get_article, params, { grant, request, env });
   },
 });

@@ -9,9 +9,9 @@ export const getAgentSubscriptions = route({
   operationId: "list_subscriptions",
   summary: "list_subscriptions: the feeds this agent set up for the acting listener",
   description: list_subscriptions.description,
-  auth: "none",
+  auth: "agent",
   responses: toolResponses(list_subscriptions),
-  handle({ request, env }) {
-    return toolResponse(list_subscriptions, {}, request, env);
+  handle({ grant, request, env }) {
+    return toolResponse(list_subscriptions, {}, { grant, request, env });
   },
 });

@@ -9,10 +9,10 @@ export const postAgentDigest = route({
   operationId: "digest",
   summary: "digest: the top articles across topics over a window",
   description: digest.description,
-  auth: "none",
+  auth: "agent",
   body: digest.input,
   responses: toolResponses(digest),
-  handle({ body, request, env }) {
-    return toolResponse(digest, body, request, env);
+  handle({ body, grant, request, env }) {
+    return toolResponse(digest, body, { grant, request, env });
   },
 });

@@ -9,10 +9,10 @@ export const postAgentSubscriptions = route({
   operationId: "subscribe_topic",
   summary: "subscribe_topic: set the acting listener's topics; returns their private feed URL",
   description: subscribe_topic.description,
-  auth: "none",
+  auth: "agent",
   body: subscribe_topic.input,
   responses: toolResponses(subscribe_topic),
-  handle({ body, request, env }) {
-    return toolResponse(subscribe_topic, body, request, env);
+  handle({ body, grant, request, env }) {
+    return toolResponse(subscribe_topic, body, { grant, request, env });
   },
 });

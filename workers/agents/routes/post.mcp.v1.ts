@@ -3,7 +3,7 @@ import { localhostAllowedOrigins } from "@modelcontextprotocol/server";
 import { baseUrl, webUrl } from "../../core/config";
 import { route } from "../../core/route";
 import { readBodyText } from "../../core/validate";
-import { resolveCaller, type Caller } from "../caller";
+import { callerOf, type Caller } from "../caller";
 import { mcpServer } from "../mcp-server";
 
 /**
@@ -59,16 +59,16 @@ export const mcpEndpoint = route({
     "JSON-RPC over Streamable HTTP (MCP revisions 2025-11-25 and 2026-07-28), stateless: POST each message; GET and " +
     "DELETE answer 405 as the transport allows for servers without sessions. Tools: search_articles, get_article, " +
     "get_audio_url, subscribe_topic, list_subscriptions, digest.",
-  auth: "none",
+  auth: "agent",
   quiet: true,
   responses: {
     200: { description: "A JSON-RPC response (application/json or text/event-stream)", contentType: "application/json" },
     401: { description: "An invalid, expired or revoked bearer token", headers: { "WWW-Authenticate": "Bearer resource_metadata=..." } },
     403: { description: "An Origin that is not allowed" },
   },
-  async handle({ request, env }) {
-    // A bad bearer token is an HTTP 401 with its challenge before any JSON-RPC is read (README "MCP").
-    const caller = await resolveCaller(request, env);
+  async handle({ grant, request, env }) {
+    // A bad bearer token was the route table's HTTP 401, before any JSON-RPC is read (README "MCP").
+    const caller = callerOf(grant, request);
     if (request.method !== "POST") return serve(env, request, caller);
     // Parsed once here: without it the handler and the SDK's transport each clone and parse the body.
     const text = await readBodyText(request);
