@@ -257,7 +257,7 @@ describe("the local facilitator never takes payments from the public (issue 29 i
     for (const res of answers) {
       expect(res.status).toBe(503);
       expect(res.headers.get("PAYMENT-REQUIRED")).toBeNull();
-      expect(await res.json()).toEqual({
+      expect(await res.json()).toMatchObject({
         code: "unavailable",
         detail:
           "paid tools are off: X402_FACILITATOR_URL is local, which moves no money, and BASE_URL narration.example.com is not this machine; the operator must set a real facilitator",

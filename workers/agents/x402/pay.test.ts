@@ -268,7 +268,7 @@ describe("the exact price, a window the call fits in, and work with a lasting ef
     const payload = await http.createPaymentPayload(await quote(handle, http, URL_A));
     const res = await paid(handle, http, URL_A, payload);
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ detail: "internal error", code: "internal" });
+    expect(await res.json()).toMatchObject({ detail: "internal error", code: "internal" });
     expect(decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE")!)).toMatchObject({ success: true, payer: account.address });
     expect(counter.runs).toBe(1);
     // The money moved, so it is booked; the call returned no article, so no publisher is named.
