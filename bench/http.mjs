@@ -113,7 +113,7 @@ export function hotPathTable(results) {
   const head = "| hot path | body bytes | req/s | p50 ms | p95 ms | hello-world req/s | ratio | pairs' range |\n|---|---:|---:|---:|---:|---:|---:|---|\n";
   const row = (r) =>
     `| ${r.hotPath} | ${r.bytes} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.helloRps.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.spread.map((x) => x.toFixed(2)).join(" to ")} |`;
-  return head + results.map(row).join("\n") + "\n";
+  return `${head}${results.map(row).join("\n")}\n`;
 }
 
 /**

@@ -50,7 +50,7 @@ try {
 }
 
 const header = "| benchmark | metric | value | unit |\n|---|---|---:|---|\n";
-const table = header + rows.map((r) => `| ${r.benchmark} | ${r.metric} | ${r.value} | ${r.unit} |`).join("\n") + "\n";
+const table = `${header}${rows.map((r) => `| ${r.benchmark} | ${r.metric} | ${r.value} | ${r.unit} |`).join("\n")}\n`;
 const hot = hotPaths.length ? `## Hot paths against hello-world\n\n${hotPathTable(hotPaths)}\n` : "";
 console.log(`\n${hot}${table}`);
 const machine = `${process.platform}/${process.arch}, ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}`;

@@ -9,7 +9,7 @@ import { executeSql } from "../scripts/local.mjs";
 import { seedArticles } from "../scripts/seed.mjs";
 import { expectAccessible } from "./support/axe.mjs";
 import { launchBrowser, startFramingSite, startPlatform } from "./support/platform.mjs";
-import { json, mailTo } from "./support/outbox.mjs";
+import { mailTo } from "./support/outbox.mjs";
 
 const PORT = Number(process.env.PORT ?? 8803);
 const STATE = ".wrangler/browser-test-listener-state";

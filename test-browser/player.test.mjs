@@ -30,11 +30,10 @@ const ARTICLE = {
 let platform;
 let browser;
 let site;
-let record;
 
 before(async () => {
   platform = await startPlatform(PORT, STATE);
-  [browser, site, record] = await Promise.all([launchBrowser(), startFramingSite(), publishNarrated(platform.base, ARTICLE)]);
+  [browser, site] = await Promise.all([launchBrowser(), startFramingSite(), publishNarrated(platform.base, ARTICLE)]);
 });
 
 after(async () => {

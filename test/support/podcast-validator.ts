@@ -185,7 +185,7 @@ export function validatePodcastFeed(xml: string, opts: ValidationOptions): Valid
   const problems = channelProblems(xml, feed, opts);
   const rawItems = xml.split("<item>").slice(1);
   const items = feed.items ?? [];
-  items.forEach((item, i) => problems.push(...itemProblems(item, rawItems[i] ?? "", i + 1)));
+  for (const [i, item] of items.entries()) problems.push(...itemProblems(item, rawItems[i] ?? "", i + 1));
   const guids = items.map((i) => i.guid?.value);
   if (new Set(guids).size !== guids.length) problems.push("item guids are not unique");
   problems.push(...partytimeProblems(xml, feed, opts));

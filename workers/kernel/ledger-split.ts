@@ -1,4 +1,4 @@
-import { LEDGER_PARTIES } from "../db/index";
+import type { LEDGER_PARTIES } from "../db/index";
 
 export type Party = (typeof LEDGER_PARTIES)[number];
 

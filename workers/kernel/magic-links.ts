@@ -4,7 +4,7 @@ import { webUrl } from "../core/config";
 import { randomToken, sha256Hex } from "../core/crypto";
 import { ApiError } from "../core/errors";
 import { named } from "../core/schema-registry";
-import { database, listeners, magicTokens, MAGIC_SCOPES } from "../db/index";
+import { database, listeners, magicTokens, type MAGIC_SCOPES } from "../db/index";
 import { mailer } from "../core/mail/mailer";
 import { escapeHtml, htmlDocument, type MailMessage } from "../core/mail/message";
 

@@ -10,11 +10,6 @@ export function engineName(provider: string): string {
   return label.replace(/\s*\([^)]*\)\s*$/, "");
 }
 
-/** The plain statement every narration carries: "AI-generated narration: synthetic voice (eSpeak NG, en-US-female)". */
-export function syntheticVoiceStatement(provider: string, voice: string): string {
-  return `AI-generated narration: synthetic voice (${engineName(provider)}, ${voice})`;
-}
-
 /** What the player and the article page say: "Read by an AI voice: en-US-female (eSpeak NG)". */
 export function readByAiVoice(provider: string, voice: string): string {
   return `Read by an AI voice: ${voice} (${engineName(provider)})`;

@@ -117,12 +117,6 @@ export const PROVIDERS: Record<ProviderId, ProviderEntry> = {
   },
 };
 
-/**
- * The voice id of the offline engine's voice for requests that name none; since the default is the
- * best available voice of DEFAULT_LANGUAGE and DEFAULT_GENDER (providers/select.ts), this is what
- * speaks only where nothing but the offline engine is available.
- */
-export const DEFAULT_VOICE = "en-US-female";
 /** With no voice asked for, the best available voice of this language and gender speaks. */
 export const DEFAULT_LANGUAGE = "en-US";
 export const DEFAULT_GENDER: Gender = "female";

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { ValidationError } from "../../core/errors";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { database, LEDGER_PARTIES, ledgerEntries, plays, x402Calls } from "../../db";
+import { database, type LEDGER_PARTIES, ledgerEntries, plays, x402Calls } from "../../db";
 
 /** The period a report covers when `from` is not given. */
 const DEFAULT_DAYS = 30;

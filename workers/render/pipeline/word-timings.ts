@@ -107,7 +107,7 @@ function startsFromMarks(tokens: Token[], marks: WordMark[], rate: number, first
     while (end < tokens.length && marked[end] === undefined) end++;
     const from = marked[k] ?? first;
     const to = end < tokens.length ? marked[end]! : last;
-    shareByCharacters(tokens.slice(k, end), from, to).forEach((s, i) => (starts[k + i] = s));
+    for (const [i, s] of shareByCharacters(tokens.slice(k, end), from, to).entries()) starts[k + i] = s;
     k = end;
   }
   return starts;
