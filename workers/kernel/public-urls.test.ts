@@ -1,0 +1,28 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { articlePageUrl, audioUrl, privateFeedPath, privateFeedUrl, serviceFeedPath } from "./public-urls";
+
+/**
+ * The public URLs are stable forever (README "Rules" 4): podcast apps poll feed URLs for years and
+ * episodes keep their enclosure URLs, so each format is written out here, not derived from the code.
+ */
+describe("public URLs", () => {
+  it("name an audio file by its key and encoding, MP3 by default", () => {
+    expect(audioUrl(env, "k1")).toBe("https://api.test/v1/audio/k1.mp3");
+    expect(audioUrl(env, "k1", "opus")).toBe("https://api.test/v1/audio/k1.opus");
+    expect(audioUrl(env, "k1", "wav")).toBe("https://api.test/v1/audio/k1.wav");
+  });
+
+  it("name a private feed by its token, escaped", () => {
+    expect(privateFeedPath("ab/c")).toBe("/v1/podcasts/u/ab%2Fc.xml");
+    expect(privateFeedUrl(env, "tok")).toBe("https://api.test/v1/podcasts/u/tok.xml");
+  });
+
+  it("name a service feed by its vertical or host", () => {
+    expect(serviceFeedPath("tech")).toBe("/v1/podcasts/service-tech.xml");
+  });
+
+  it("name an article's page on the web front-end", () => {
+    expect(articlePageUrl(env, "a b")).toBe("https://web.test/articles/a%20b");
+  });
+});
