@@ -52,7 +52,11 @@ import { getCreatorFeed } from "./feeds/routes/get.podcasts.creator.{tenant_slug
 import { getDeclassifiedFeed } from "./feeds/routes/get.podcasts.service-declassified.xml";
 import { getTopicFeed } from "./feeds/routes/get.podcasts.service-{slug}.xml";
 import { getServiceFeed } from "./feeds/routes/get.podcasts.service.xml";
+import { getChapters } from "./feeds/routes/get.podcasts.chapters.{slug}.json";
+import { getJsonTranscript } from "./feeds/routes/get.podcasts.transcripts.{slug}.json";
 import { getTranscript } from "./feeds/routes/get.podcasts.transcripts.{slug}.vtt";
+import { getPrivateChapters } from "./feeds/routes/get.podcasts.u.{token}.chapters.{slug}.json";
+import { getPrivateJsonTranscript } from "./feeds/routes/get.podcasts.u.{token}.transcripts.{slug}.json";
 import { getPrivateTranscript } from "./feeds/routes/get.podcasts.u.{token}.transcripts.{slug}.vtt";
 import { getPrivateFeed } from "./feeds/routes/get.podcasts.u.{token}.xml";
 import { getTokenFeed } from "./feeds/routes/get.podcasts.{token}.xml";
@@ -144,7 +148,11 @@ export const routes: Route[] = [
   getCreatorFeed,
   getPrivateFeed,
   getPrivateTranscript,
+  getPrivateJsonTranscript,
+  getPrivateChapters,
   getTranscript,
+  getJsonTranscript,
+  getChapters,
   postCreatorClaim,
   getTokenFeed,
   // Administration (x-service-email-token; throttled per IP by prefix)

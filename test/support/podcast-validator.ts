@@ -10,7 +10,9 @@ import { podcastGuid } from "../../workers/feeds/rss";
  * Podcasting 2.0 namespace (https://podcastindex.org/namespace/1.0), channel and item by item.
  * It then reads the feed as the Podcast Index does (podcast-partytime), which skips tags it finds
  * incomplete, and reports what that parser did not read. It returns every problem found, so a
- * failing test names them all.
+ * failing test names them all. Our feeds are of narrated items, so it also asks what every such
+ * feed carries (README "Feeds"): podcast:txt purpose="ai-content" on the channel, and on each item
+ * a WebVTT and a Podcasting 2.0 JSON transcript and podcast:chapters, as both parsers read them.
  */
 
 /** Apple Podcasts categories and subcategories (https://podcasters.apple.com/support/1691-apple-podcasts-categories). */
@@ -41,6 +43,12 @@ export const APPLE_CATEGORIES: Record<string, string[]> = {
 
 /** Transcript types the Podcasting 2.0 podcast:transcript tag lists. */
 const TRANSCRIPT_TYPES = new Set(["text/plain", "text/html", "text/vtt", "application/json", "application/x-subrip", "application/srt"]);
+/** Every narrated item has both (README "Feeds"): captions, and word-timed JSON. */
+const NARRATED_TRANSCRIPTS = ["text/vtt", "application/json"];
+/** The media type of JSON chapters (podcast:chapters). */
+const CHAPTERS_TYPE = "application/json+chapters";
+/** podcast:txt's purpose for content made by AI (Podcasting 2.0, March 2026). */
+const AI_CONTENT = "ai-content";
 /** Apple's limit on show and episode descriptions. */
 const MAX_DESCRIPTION = 4000;
 const ITUNES_NS = 'xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"';
@@ -120,6 +128,8 @@ function channelProblems(xml: string, feed: RssFeed.Feed<string>, opts: Validati
   else if (self && guid !== podcastGuid(self)) p.push("podcast:guid is not UUIDv5 of the feed URL");
   const locked = /<podcast:locked[^>]*>([^<]*)<\/podcast:locked>/.exec(xml)?.[1];
   if (locked !== (opts.locked ? "yes" : "no")) p.push(`podcast:locked is "${locked}", expected ${opts.locked ? "yes" : "no"}`);
+  // Podcasting 2.0 podcast:txt, purpose "ai-content": the feed's word that its voices are synthetic.
+  if (!(feed.podcast?.txts ?? []).some((t) => t.purpose === AI_CONTENT && t.display === "true")) p.push('podcast:txt purpose="ai-content" true missing');
   return p;
 }
 
@@ -148,6 +158,13 @@ function itemProblems(item: RssFeed.Item<string>, rawItem: string, n: number): s
     if (!isHttpUrl(t.url)) p.push(`${at}: podcast:transcript url is not a URL`);
     if (!t.type || !TRANSCRIPT_TYPES.has(t.type)) p.push(`${at}: podcast:transcript type ${t.type} is not allowed`);
   }
+  for (const type of NARRATED_TRANSCRIPTS) if (!transcripts.some((t) => t.type === type)) p.push(`${at}: no podcast:transcript of type ${type}`);
+  const chapters = item.podcast?.chapters;
+  if (!chapters) p.push(`${at}: podcast:chapters missing`);
+  else {
+    if (!isHttpUrl(chapters.url)) p.push(`${at}: podcast:chapters url is not a URL`);
+    if (chapters.type !== CHAPTERS_TYPE) p.push(`${at}: podcast:chapters type ${chapters.type}, expected ${CHAPTERS_TYPE}`);
+  }
   for (const alt of item.podcast?.alternateEnclosures ?? []) {
     if (!nonEmpty(alt.type)) p.push(`${at}: podcast:alternateEnclosure type missing`);
     if (!Number.isInteger(alt.length) || alt.length! <= 0) p.push(`${at}: podcast:alternateEnclosure length is not a positive byte count`);
@@ -166,10 +183,17 @@ function partytimeProblems(xml: string, feed: RssFeed.Feed<string>, opts: Valida
   if (!nonEmpty(read.podcastOwner)) p.push("podcast-partytime reads no podcast:locked owner");
   const items = feed.items ?? [];
   if (read.items.length !== items.length) p.push(`podcast-partytime reads ${read.items.length} items of ${items.length}`);
+  if (!(read.podcastTxt ?? []).some((t) => t.purpose === AI_CONTENT && t.value === "true")) p.push('podcast-partytime reads no podcast:txt purpose="ai-content" true');
   items.forEach((item, i) => {
+    const at = `item ${i + 1} (${item.title ?? "untitled"})`;
+    const mine = read.items.find((r) => r.guid === item.guid?.value);
     const expected = item.podcast?.alternateEnclosures?.length ?? 0;
-    const got = read.items.find((r) => r.guid === item.guid?.value)?.alternativeEnclosures?.length ?? 0;
-    if (got !== expected) p.push(`item ${i + 1} (${item.title ?? "untitled"}): podcast-partytime reads ${got} of ${expected} podcast:alternateEnclosure`);
+    const got = mine?.alternativeEnclosures?.length ?? 0;
+    if (got !== expected) p.push(`${at}: podcast-partytime reads ${got} of ${expected} podcast:alternateEnclosure`);
+    for (const type of NARRATED_TRANSCRIPTS) {
+      if (!(mine?.podcastTranscripts ?? []).some((t) => t.type === type && isHttpUrl(t.url))) p.push(`${at}: podcast-partytime reads no ${type} podcast:transcript`);
+    }
+    if (!mine?.podcastChapters || !isHttpUrl(mine.podcastChapters.url) || mine.podcastChapters.type !== CHAPTERS_TYPE) p.push(`${at}: podcast-partytime reads no podcast:chapters`);
   });
   return p;
 }

@@ -3,6 +3,16 @@ import { describe, expect, it } from "vitest";
 import { validatePodcastFeed } from "../../test/support/podcast-validator";
 import { podcastGuid } from "./rss";
 
+/** What a narrated item carries besides its enclosure: both transcripts and chapters. */
+const NARRATED = {
+  transcripts: [
+    { url: "https://example.test/ep.vtt", type: "text/vtt" },
+    { url: "https://example.test/ep.json", type: "application/json" },
+  ],
+  chapters: { url: "https://example.test/ep.chapters.json", type: "application/json+chapters" },
+};
+const AI_CONTENT = { display: "true", purpose: "ai-content" };
+
 /** The smallest feed that passes, as feedsmith writes it; each test breaks one rule. */
 function feedXml(over: { channel?: Record<string, unknown>; item?: Record<string, unknown> } = {}): string {
   const self = "https://feeds.example/show.xml";
@@ -13,7 +23,7 @@ function feedXml(over: { channel?: Record<string, unknown>; item?: Record<string
     language: "en",
     atom: { links: [{ href: self, rel: "self", type: "application/rss+xml" }] },
     itunes: { author: "Someone", image: "https://example.test/art.png?w=1400&h=1400", categories: [{ text: "News", categories: [{ text: "Daily News" }] }] },
-    podcast: { guid: podcastGuid(self), locked: { value: false, owner: "owner@example.test" } },
+    podcast: { guid: podcastGuid(self), locked: { value: false, owner: "owner@example.test" }, txts: [AI_CONTENT] },
     items: [
       {
         title: "Episode",
@@ -22,13 +32,19 @@ function feedXml(over: { channel?: Record<string, unknown>; item?: Record<string
         pubDate: new Date("2026-11-20T10:00:00Z"),
         enclosures: [{ url: "https://example.test/ep.mp3", length: 1234, type: "audio/mpeg" }],
         itunes: { duration: 60 },
-        podcast: { transcripts: [{ url: "https://example.test/ep.vtt", type: "text/vtt" }] },
+        podcast: NARRATED,
         ...over.item,
       },
     ],
     ...over.channel,
-  }).replace(/<itunes:explicit>no<\/itunes:explicit>/g, "<itunes:explicit>false</itunes:explicit>");
+  })
+    .replace(/<itunes:explicit>no<\/itunes:explicit>/g, "<itunes:explicit>false</itunes:explicit>")
+    .replace(AI_TXT, AI_TXT_AS_REFERENCE);
 }
+
+/** podcast:txt as feedsmith writes it, and with its text as a character reference (workers/feeds/rss.ts says why). */
+const AI_TXT = '<podcast:txt purpose="ai-content">true</podcast:txt>';
+const AI_TXT_AS_REFERENCE = '<podcast:txt purpose="ai-content">&#116;rue</podcast:txt>';
 
 function problems(xml: string, locked = false) {
   return validatePodcastFeed(xml, { locked, checkArtworkSize: true }).problems;
@@ -64,13 +80,13 @@ describe("podcast feed validator: each rule catches its violation", () => {
   });
 
   it("Podcasting 2.0: podcast:guid is UUIDv5 of the feed URL; podcast:locked matches the feed's kind", () => {
-    const xml = withExplicit(feedXml({ channel: { podcast: { guid: podcastGuid("https://elsewhere/x.xml"), locked: { value: false } } } }));
+    const xml = withExplicit(feedXml({ channel: { podcast: { guid: podcastGuid("https://elsewhere/x.xml"), locked: { value: false }, txts: [AI_CONTENT] } } }));
     expect(problems(xml)).toContain("podcast:guid is not UUIDv5 of the feed URL");
     expect(problems(withExplicit(feedXml()), true)).toContain('podcast:locked is "no", expected yes');
   });
 
   it("podcast-partytime: podcast:locked without its owner e-mail is not read at all", () => {
-    const xml = withExplicit(feedXml({ channel: { podcast: { guid: podcastGuid("https://feeds.example/show.xml"), locked: { value: true } } } }));
+    const xml = withExplicit(feedXml({ channel: { podcast: { guid: podcastGuid("https://feeds.example/show.xml"), locked: { value: true }, txts: [AI_CONTENT] } } }));
     expect(problems(xml, true)).toEqual(["podcast-partytime reads podcast:locked as undefined, expected true", "podcast-partytime reads no podcast:locked owner"]);
   });
 
@@ -78,7 +94,7 @@ describe("podcast feed validator: each rule catches its violation", () => {
     const opus = { type: "audio/ogg", sources: [{ uri: "https://example.test/ep.opus" }] };
     const item = (alt: Record<string, unknown>) => ({
       enclosures: [{ url: "https://example.test/ep.mp3", length: 1234, type: "audio/mpeg" }],
-      podcast: { transcripts: [{ url: "https://example.test/ep.vtt", type: "text/vtt" }], alternateEnclosures: [alt] },
+      podcast: { ...NARRATED, alternateEnclosures: [alt] },
     });
     expect(problems(withExplicit(feedXml({ item: item({ ...opus, length: 900 }) })))).toEqual([]);
     expect(problems(withExplicit(feedXml({ item: item(opus) })))).toEqual([
@@ -88,7 +104,8 @@ describe("podcast feed validator: each rule catches its violation", () => {
   });
 
   it("items: duplicate guids, bad transcripts, missing duration and pubDate are reported", () => {
-    const xml = withExplicit(feedXml({ item: { pubDate: undefined, itunes: {}, podcast: { transcripts: [{ url: "x", type: "text/markdown" }] } } }));
+    const transcripts = [...NARRATED.transcripts, { url: "x", type: "text/markdown" }];
+    const xml = withExplicit(feedXml({ item: { pubDate: undefined, itunes: {}, podcast: { ...NARRATED, transcripts } } }));
     expect(problems(xml)).toEqual([
       "item 1 (Episode): pubDate missing or not RFC 2822",
       "item 1 (Episode): itunes:duration missing or not whole seconds",
@@ -97,6 +114,28 @@ describe("podcast feed validator: each rule catches its violation", () => {
     ]);
     const twice = withExplicit(feedXml()).replace(/(<item>[\s\S]*<\/item>)/, "$1$1");
     expect(problems(twice)).toEqual(["item guids are not unique"]);
+  });
+
+  it("narrated items: a WebVTT and a JSON transcript and JSON chapters, read by both parsers; the channel says its voices are AI (podcast:txt)", () => {
+    const vttOnly = withExplicit(feedXml({ item: { podcast: { ...NARRATED, transcripts: [NARRATED.transcripts[0]] } } }));
+    expect(problems(vttOnly)).toEqual([
+      "item 1 (Episode): no podcast:transcript of type application/json",
+      "item 1 (Episode): podcast-partytime reads no application/json podcast:transcript",
+    ]);
+    const noChapters = withExplicit(feedXml({ item: { podcast: { transcripts: NARRATED.transcripts } } }));
+    expect(problems(noChapters)).toEqual(["item 1 (Episode): podcast:chapters missing", "item 1 (Episode): podcast-partytime reads no podcast:chapters"]);
+    const plainJsonChapters = withExplicit(feedXml({ item: { podcast: { ...NARRATED, chapters: { url: NARRATED.chapters.url, type: "application/json" } } } }));
+    expect(problems(plainJsonChapters)).toEqual([
+      "item 1 (Episode): podcast:chapters type application/json, expected application/json+chapters",
+      "item 1 (Episode): podcast-partytime reads no podcast:chapters",
+    ]);
+    const noTxt = withExplicit(feedXml({ channel: { podcast: { guid: podcastGuid("https://feeds.example/show.xml"), locked: { value: false, owner: "owner@example.test" } } } }));
+    expect(problems(noTxt)).toEqual(['podcast:txt purpose="ai-content" true missing', 'podcast-partytime reads no podcast:txt purpose="ai-content" true']);
+    // The text "true" as it stands is lost to podcast-partytime 5, which coerces it to a boolean and drops it.
+    expect(problems(withExplicit(feedXml()).replace(AI_TXT_AS_REFERENCE, AI_TXT))).toEqual(['podcast-partytime reads no podcast:txt purpose="ai-content" true']);
+    // podcast:txt without the purpose says nothing about AI.
+    const otherTxt = noTxt.replace("</podcast:guid>", "</podcast:guid><podcast:txt>true</podcast:txt>");
+    expect(problems(otherTxt)).toEqual(['podcast:txt purpose="ai-content" true missing', 'podcast-partytime reads no podcast:txt purpose="ai-content" true']);
   });
 
   it("something that is not RSS is reported, not thrown", () => {

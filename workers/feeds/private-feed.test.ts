@@ -50,6 +50,19 @@ describe("private per-listener feed (README Rules 4; part 2, listener_private)",
     expect(await res.text()).toMatch(/^WEBVTT\n\n1\n00:00:00\.000 --> /);
     expect((await call(`/v1/podcasts/u/${bob.feedToken}/transcripts/${mine.slug}.vtt`)).status).toBe(404);
     expect((await call(`/v1/podcasts/transcripts/${mine.slug}.vtt`)).status).toBe(404);
+    // The JSON transcript and the chapters stay behind the token in the same way.
+    const item = feed.items![0].podcast!;
+    const json = item.transcripts!.find((t) => t.type === "application/json")!.url!;
+    expect(json).toBe(`${env.BASE_URL}/v1/podcasts/u/${alice.feedToken}/transcripts/${mine.slug}.json`);
+    expect(item.chapters!.url).toBe(`${env.BASE_URL}/v1/podcasts/u/${alice.feedToken}/chapters/${mine.slug}.json`);
+    for (const [path, kind] of [[json, "transcripts"], [item.chapters!.url!, "chapters"]] as const) {
+      const own = await call(path);
+      expect(own.status, path).toBe(200);
+      expect(own.headers.get("cache-control")).toBe("private, no-cache");
+      expect(own.headers.get("x-robots-tag")).toBe("noindex");
+      expect((await call(`/v1/podcasts/u/${bob.feedToken}/${kind}/${mine.slug}.json`)).status).toBe(404);
+      expect((await call(`/v1/podcasts/${kind}/${mine.slug}.json`)).status).toBe(404);
+    }
   });
 
   it("is private to the token: no shared caching, no indexing", async () => {

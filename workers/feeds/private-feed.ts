@@ -4,7 +4,7 @@ import { privateFeedItems } from "./feed-items";
 import { feedUnavailable, privateFeedPath } from "../kernel/feed-paths";
 import { conditional, entityTag } from "../core/conditional";
 import { feedResponse } from "./feed-response";
-import { renderRss } from "./rss";
+import { itemFiles, renderRss } from "./rss";
 
 /**
  * The private per-listener feed. The token in the path is the credential (README "Rules" 5), so:
@@ -21,11 +21,6 @@ const PRIVATE_HEADERS = {
   "X-Robots-Tag": "noindex, nofollow",
   "Referrer-Policy": "no-referrer",
 };
-
-/** The token-scoped transcript of article `slug` (GET /v1/podcasts/u/{token}/transcripts/{slug}.vtt). */
-function privateTranscriptUrl(env: object, token: string, slug: string): string {
-  return `${baseUrl(env)}/v1/podcasts/u/${encodeURIComponent(token)}/transcripts/${encodeURIComponent(slug)}.vtt`;
-}
 
 /** Answers a GET or HEAD for the private feed of `token`. */
 export async function servePrivateFeed(request: Request, env: Env, listener: Listener, token: string): Promise<Response> {
@@ -45,7 +40,8 @@ export async function servePrivateFeed(request: Request, env: Env, listener: Lis
         locked: true,
       },
       items,
-      (item) => privateTranscriptUrl(env, token, item.slug),
+      // Transcripts and chapters stay behind the token (GET /v1/podcasts/u/{token}/transcripts/{slug}.vtt and .json, .../chapters/{slug}.json).
+      itemFiles(`${baseUrl(env)}/v1/podcasts/u/${encodeURIComponent(token)}`),
     );
     // No stored history: the newest change among the items and the subscription stands in for it.
     lastModified = Math.max(

@@ -6,7 +6,7 @@ import { conditional, entityTag } from "../core/conditional";
 import { cacheMatch, cachePut } from "../core/edge-cache";
 import { feedResponse, RSS_CONTENT_TYPE, type FeedBody } from "./feed-response";
 import { feedUnavailable } from "../kernel/feed-paths";
-import { renderRss } from "./rss";
+import { itemFiles, renderRss } from "./rss";
 
 /**
  * Serving a public feed: edge cache first, then a build, then the last good body.
@@ -32,15 +32,11 @@ export function snapshotPath(key: string): string {
   return `feeds/${key}.xml`;
 }
 
-/** The public transcript of article `slug` (GET /v1/podcasts/transcripts/{slug}.vtt). */
-function publicTranscriptUrl(env: object, slug: string): string {
-  return `${baseUrl(env)}/v1/podcasts/transcripts/${encodeURIComponent(slug)}.vtt`;
-}
-
 /** Builds the document of `feed` from the archive. */
 async function buildPublicFeed(env: Env, feed: FeedDefinition): Promise<string> {
   const items = await publicFeedItems(env, feed.selection);
-  return renderRss(env, { ...feed, locked: false }, items, (item) => publicTranscriptUrl(env, item.slug));
+  // The public transcripts and chapters (GET /v1/podcasts/transcripts/{slug}.vtt and .json, /v1/podcasts/chapters/{slug}.json).
+  return renderRss(env, { ...feed, locked: false }, items, itemFiles(`${baseUrl(env)}/v1/podcasts`));
 }
 
 /** Records `xml` as the feed's last good body when its bytes changed; returns it with its validators. */

@@ -100,7 +100,7 @@ describe("public feed paths (README Rules 4, Podcast feeds)", () => {
     }
   });
 
-  it("an item has the exact MP3 size, audio/mpeg, duration, Opus alternate and a transcript", async () => {
+  it("an item has the exact MP3 size, audio/mpeg, duration, Opus alternate, both transcripts and chapters", async () => {
     const article = await readyArticle({ title: "Sizes", summary: "What it is about." }, { size: 4321, duration: 125.6, opusBytes: 777 });
     const { feed } = validatePodcastFeed(await (await call("/v1/podcasts/service.xml")).text(), { locked: false });
     const [item] = feed!.items!;
@@ -114,7 +114,9 @@ describe("public feed paths (README Rules 4, Podcast feeds)", () => {
     });
     expect(item.podcast!.transcripts).toEqual([
       { url: `${env.BASE_URL}/v1/podcasts/transcripts/${article.slug}.vtt`, type: "text/vtt", language: "en" },
+      { url: `${env.BASE_URL}/v1/podcasts/transcripts/${article.slug}.json`, type: "application/json", language: "en" },
     ]);
+    expect(item.podcast!.chapters).toEqual({ url: `${env.BASE_URL}/v1/podcasts/chapters/${article.slug}.json`, type: "application/json+chapters" });
   });
 
   it("an item whose Opus size is unknown (rendered before Opus came with the MP3) lists no alternate enclosure", async () => {

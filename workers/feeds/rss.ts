@@ -49,14 +49,23 @@ export interface Channel {
   locked: boolean;
 }
 
-/** Absolute URL of the transcript of an item (public or token-scoped). */
-export type TranscriptUrl = (item: FeedItem) => string;
+/** Absolute URLs of an item's transcripts (WebVTT and Podcasting 2.0 JSON) and chapters, public or token-scoped. */
+export type ItemFiles = (item: FeedItem) => { vtt: string; json: string; chapters: string };
+
+/** The item files under `prefix` (".../v1/podcasts" or ".../v1/podcasts/u/{token}"): stable, one address per article slug. */
+export function itemFiles(prefix: string): ItemFiles {
+  return (item) => {
+    const slug = encodeURIComponent(item.slug);
+    return { vtt: `${prefix}/transcripts/${slug}.vtt`, json: `${prefix}/transcripts/${slug}.json`, chapters: `${prefix}/chapters/${slug}.json` };
+  };
+}
 
 function describe(item: FeedItem): string {
   return item.summary.trim() || `${item.title}, from ${item.publisher}, read aloud.`;
 }
 
-function toRssItem(env: object, item: FeedItem, transcriptUrl: TranscriptUrl): RssFeed.Item<Date> {
+function toRssItem(env: object, item: FeedItem, files: ItemFiles): RssFeed.Item<Date> {
+  const { vtt, json, chapters } = files(item);
   // The Opus encoding is built with the MP3 (pipeline/store.ts). Audio rendered before that has no
   // known Opus size yet, and parsers drop an alternate enclosure without a length, so none is listed.
   const opus =
@@ -73,26 +82,48 @@ function toRssItem(env: object, item: FeedItem, transcriptUrl: TranscriptUrl): R
     enclosures: [{ url: audioUrl(env, item.audioKey, "mp3"), length: item.mp3Bytes, type: "audio/mpeg" }],
     itunes: { duration: Math.max(1, Math.round(item.durationSeconds)), explicit: false, episodeType: "full" },
     podcast: {
-      transcripts: [{ url: transcriptUrl(item), type: "text/vtt", language: "en" }],
+      // Word-timed JSON beside the WebVTT captions (Podcasting 2.0 podcast:transcript; apps pick the type they read).
+      transcripts: [
+        { url: vtt, type: "text/vtt", language: "en" },
+        { url: json, type: "application/json", language: "en" },
+      ],
+      chapters: { url: chapters, type: "application/json+chapters" },
       alternateEnclosures: opus,
     },
   };
 }
 
 /**
- * Two touches on feedsmith's output. It writes itunes:explicit as yes/no where Apple documents
- * true/false (https://podcasters.apple.com/support/823-podcast-requirements). And it indents CDATA
- * sections onto their own line, which puts whitespace into the element's text: a title with "&"
- * would start with a newline in apps that do not trim.
+ * Three touches on feedsmith's output. The AI-content tag gets its twin for podcast-partytime
+ * (above). feedsmith writes itunes:explicit as yes/no where Apple documents true/false
+ * (https://podcasters.apple.com/support/823-podcast-requirements). And it indents CDATA sections
+ * onto their own line, which puts whitespace into the element's text: a title with "&" would start
+ * with a newline in apps that do not trim.
  */
 function tidy(xml: string): string {
   return xml
+    .replace(AI_CONTENT_TAG, `${AI_CONTENT_TAG}${AI_CONTENT_TAG_FOR_PARTYTIME}`)
     .replace(/<itunes:explicit>(yes|no)<\/itunes:explicit>/g, (_, v: string) => `<itunes:explicit>${v === "yes" ? "true" : "false"}</itunes:explicit>`)
     .replace(/<([\w:]+)>\s*(<!\[CDATA\[[\s\S]*?\]\]>)\s*<\/\1>/g, "<$1>$2</$1>");
 }
 
+/**
+ * Every item of every feed is narrated by a synthetic voice: the channel says so in the words of
+ * the Podcasting 2.0 podcast:txt tag's "ai-content" purpose (README "Marked as synthetic").
+ */
+const AI_CONTENT = { display: "true", purpose: "ai-content" };
+const AI_CONTENT_TAG = '<podcast:txt purpose="ai-content">true</podcast:txt>';
+/**
+ * The same tag as the Podcast Index reads it. podcast-partytime 5 parses element text with type
+ * coercion, so the text "true" becomes the boolean true, which its podcast:txt reader then drops
+ * as empty: the index would never learn that the show is AI. A character reference is the same
+ * text to every XML parser (XML 1.0 §4.1) and stays a string there. Both tags say the same thing;
+ * the plain one is kept as the namespace documents it, for readers that match it literally.
+ */
+const AI_CONTENT_TAG_FOR_PARTYTIME = '<podcast:txt purpose="ai-content">&#116;rue</podcast:txt>';
+
 /** The feed document for `channel` with `items`. */
-export function renderRss(env: object, channel: Channel, items: FeedItem[], transcriptUrl: TranscriptUrl): string {
+export function renderRss(env: object, channel: Channel, items: FeedItem[], files: ItemFiles): string {
   const self = `${baseUrl(env)}${channel.path}`;
   const web = webUrl(env);
   const image = artworkUrl(env, channel.artPrompt);
@@ -115,8 +146,9 @@ export function renderRss(env: object, channel: Channel, items: FeedItem[], tran
       guid: podcastGuid(self),
       // Parsers such as the Podcast Index's read podcast:locked only with its owner e-mail.
       locked: { value: channel.locked, owner: config(env).FEED_OWNER_EMAIL },
+      txts: [AI_CONTENT],
     },
-    items: items.map((item) => toRssItem(env, item, transcriptUrl)),
+    items: items.map((item) => toRssItem(env, item, files)),
   };
   // Stored text predates input checks and may come from e-mail: one bad character would void the whole feed.
   return xmlSafe(tidy(generateRssFeed(feed)));

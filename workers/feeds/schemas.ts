@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import type { ResponseDoc } from "../core/route";
 import { RSS_CONTENT_TYPE } from "./feed-response";
-import { VTT_CONTENT_TYPE } from "./transcript";
+import { CHAPTERS_CONTENT_TYPE, JSON_TRANSCRIPT_CONTENT_TYPE, VTT_CONTENT_TYPE } from "./transcript";
 
 /** Every feed path answers GET and HEAD (README "Rules" 4; part 7: directory probes use HEAD). */
 export const FEED_METHODS = ["GET", "HEAD"] as const;
@@ -35,7 +35,19 @@ export function feedResponses(extra: Record<number, ResponseDoc> = {}): Record<n
   };
 }
 
-/** The documented responses of a transcript path. */
-export function transcriptResponses(notFound: string): Record<number, ResponseDoc> {
-  return { 200: { description: "The WebVTT transcript", contentType: VTT_CONTENT_TYPE }, 404: { description: notFound } };
+/** The documented responses of a transcript path, WebVTT or Podcasting 2.0 JSON. */
+export function transcriptResponses(notFound: string, format: "vtt" | "json" = "vtt"): Record<number, ResponseDoc> {
+  const ok =
+    format === "vtt"
+      ? { description: "The WebVTT transcript", contentType: VTT_CONTENT_TYPE }
+      : { description: 'The Podcasting 2.0 JSON transcript: {"version":"1.0.0","segments":[{"startTime","endTime","body"}]}, one segment per word', contentType: JSON_TRANSCRIPT_CONTENT_TYPE };
+  return { 200: ok, 404: { description: notFound } };
+}
+
+/** The documented responses of a chapters path. */
+export function chaptersResponses(notFound: string): Record<number, ResponseDoc> {
+  return {
+    200: { description: 'Podcasting 2.0 JSON chapters: {"version":"1.2.0","chapters":[{"startTime","title"}]}', contentType: CHAPTERS_CONTENT_TYPE },
+    404: { description: notFound },
+  };
 }

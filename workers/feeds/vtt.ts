@@ -1,39 +1,40 @@
+import { estimatedWords, type TimedWord } from "../kernel/word-timings";
+
 /**
- * WebVTT transcripts built from the article text (https://www.w3.org/TR/webvtt1/). The text comes in
- * stretches whose start in the audio is known: each paragraph at the start the render recorded
- * (README "Paragraph timings"), or, for audio rendered before timings, the whole text from 0. Within
- * a stretch the narration reads at a steady pace, so each cue's timing is its share of the stretch's
- * characters times the stretch's duration: exact at every paragraph, close enough between.
+ * WebVTT transcripts built from the article text (https://www.w3.org/TR/webvtt1/). Each paragraph's
+ * words carry where they are spoken: measured by the render (kernel/word-timings.ts), or for audio
+ * rendered before word timings, each word's share of its paragraph's characters within the span
+ * the render recorded for the paragraph (or of the whole text from 0, before paragraph timings).
+ * Cues are sentences packed up to CUE_CHARS; each starts with its first word and lasts until the
+ * next cue starts (the last of a paragraph, until the next paragraph does).
  */
 
 /** Longest cue text, in characters (a two-line caption). */
 const CUE_CHARS = 160;
 
-function sentences(text: string): string[] {
-  return text
-    .replace(/\s+/g, " ")
-    .trim()
-    .split(/(?<=[.!?…])\s+/)
-    .filter((s) => s !== "");
-}
+/** A word that ends a sentence. */
+const SENTENCE_END = /[.!?…]$/;
 
-/** Sentences packed into cues of at most CUE_CHARS; a longer sentence is cut at word boundaries. */
-function cueTexts(text: string): string[] {
-  const cues: string[] = [];
-  let current = "";
-  for (const sentence of sentences(text)) {
-    for (const word of sentence.split(" ")) {
-      if (current && current.length + 1 + word.length > CUE_CHARS) {
-        cues.push(current);
-        current = word;
-      } else current = current ? `${current} ${word}` : word;
-    }
-    if (current.length > CUE_CHARS / 2) {
+/** Words packed into cues of at most CUE_CHARS, ending at a sentence end once past half of it; a longer sentence is cut between words. */
+function cueGroups<W extends { text: string }>(words: W[]): W[][] {
+  const cues: W[][] = [];
+  let current: W[] = [];
+  let chars = 0;
+  for (const word of words) {
+    if (current.length && chars + 1 + word.text.length > CUE_CHARS) {
       cues.push(current);
-      current = "";
+      current = [];
+      chars = 0;
+    }
+    chars = current.length ? chars + 1 + word.text.length : word.text.length;
+    current.push(word);
+    if (SENTENCE_END.test(word.text) && chars > CUE_CHARS / 2) {
+      cues.push(current);
+      current = [];
+      chars = 0;
     }
   }
-  if (current) cues.push(current);
+  if (current.length) cues.push(current);
   return cues;
 }
 
@@ -51,25 +52,39 @@ function escapeCue(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
+/** A paragraph's timed words and where its span ends (the next paragraph's start, or the end of the audio). */
+export interface TimedParagraph {
+  words: TimedWord[];
+  end: number;
+}
+
+/** The WebVTT document for `paragraphs`, in order. */
+export function webVttOfWords(paragraphs: TimedParagraph[]): string {
+  const blocks: string[] = [];
+  for (const { words, end } of paragraphs) {
+    const cues = cueGroups(words);
+    cues.forEach((cue, i) => {
+      const from = cue[0].start;
+      const to = Math.max(cues[i + 1]?.[0].start ?? end, from + 0.001);
+      blocks.push(`${blocks.length + 1}\n${timestamp(from)} --> ${timestamp(to)}\n${escapeCue(cue.map((w) => w.text).join(" "))}`);
+    });
+  }
+  return ["WEBVTT", ...blocks].join("\n\n") + "\n";
+}
+
 /** A stretch of narrated text and where its narration starts, in seconds; it lasts until the next one starts. */
 export interface TimedText {
   text: string;
   start: number;
 }
 
-/** The WebVTT document for `stretches` (in order) narrated in audio of `durationSeconds`. */
+/** The WebVTT document for `stretches` (in order) narrated in audio of `durationSeconds`, timed by characters within each. */
 export function webVtt(stretches: TimedText[], durationSeconds: number): string {
-  const blocks: string[] = [];
-  stretches.forEach(({ text, start }, s) => {
-    const end = stretches[s + 1]?.start ?? durationSeconds;
-    const cues = cueTexts(text);
-    const total = cues.reduce((n, c) => n + c.length, 0) || 1;
-    let at = start;
-    for (const cue of cues) {
-      const from = at;
-      at += (cue.length / total) * (end - start);
-      blocks.push(`${blocks.length + 1}\n${timestamp(from)} --> ${timestamp(Math.max(at, from + 0.001))}\n${escapeCue(cue)}`);
-    }
-  });
-  return ["WEBVTT", ...blocks].join("\n\n") + "\n";
+  const starts = stretches.map((s) => s.start);
+  const words = estimatedWords(
+    stretches.map((s) => s.text),
+    starts,
+    durationSeconds,
+  );
+  return webVttOfWords(words.map((w, i) => ({ words: w, end: starts[i + 1] ?? durationSeconds })));
 }

@@ -1,0 +1,19 @@
+import { route } from "../../core/route";
+import { privateEpisodes } from "../feed-items";
+import { FEED_METHODS, PrivateTranscriptParams, transcriptResponses } from "../schemas";
+import { serveJsonTranscript } from "../transcript";
+
+export const getPrivateJsonTranscript = route({
+  method: FEED_METHODS,
+  path: "/v1/podcasts/u/:token/transcripts/:slug.json",
+  tag: "feeds",
+  summary: "Podcasting 2.0 JSON transcript of an episode of a private feed, word by word (podcast:transcript of /v1/podcasts/u/{token}.xml)",
+  description: "Any episode the listener's feed carries, including the articles they forwarded; a publisher_only stub or another listener's article answers 404.",
+  auth: "feed_token",
+  rateLimit: "feeds",
+  params: PrivateTranscriptParams,
+  responses: transcriptResponses("Unknown token, or no article of this feed at this slug", "json"),
+  handle({ listener, env, params }) {
+    return serveJsonTranscript(env, params.slug, privateEpisodes(listener), { "Cache-Control": "private, no-cache", "X-Robots-Tag": "noindex" });
+  },
+});
