@@ -1,5 +1,5 @@
 // vitest globalSetup: a loopback HTTP service through which tests running in workerd check rendered
-// files with ffprobe (codec, duration) and ffmpeg's ebur128 filter (integrated loudness, true peak),
+// files with ffprobe (codec, duration, tags: an MP3's ID3 frames, an Opus file's Vorbis comments) and ffmpeg's ebur128 filter (integrated loudness, true peak),
 // or find their pauses with ffmpeg's silencedetect filter. Tests POST the file's bytes to the URL
 // provided as "audioProbeUrl" (/probe), or to its sibling /silences.
 import { execFile } from "node:child_process";
@@ -12,7 +12,15 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 
 async function probe(file) {
-  const { stdout } = await run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,sample_rate,channels:format=format_name,duration", "-of", "json", file]);
+  const { stdout } = await run("ffprobe", [
+    "-v",
+    "error",
+    "-show_entries",
+    "stream=codec_name,sample_rate,channels:stream_tags:format=format_name,duration:format_tags",
+    "-of",
+    "json",
+    file,
+  ]);
   const info = JSON.parse(stdout);
   // ebur128 prints its summary on stderr: "I: -16.0 LUFS" and, with peak=true, "Peak: -1.2 dBFS" (true peak).
   const { stderr } = await run("ffmpeg", ["-nostats", "-hide_banner", "-i", file, "-filter_complex", "ebur128=peak=true", "-f", "null", "-"], {
@@ -28,6 +36,7 @@ async function probe(file) {
     channels: info.streams[0]?.channels,
     integrated_lufs: number(/I:\s+(-?[\d.]+) LUFS/),
     true_peak_dbtp: number(/Peak:\s+(-?[\d.]+|-inf) dBFS/),
+    tags: { ...info.format.tags, ...info.streams[0]?.tags },
   };
 }
 

@@ -14,6 +14,8 @@ export interface Probe {
   channels: number;
   integrated_lufs: number;
   true_peak_dbtp: number;
+  /** The file's tags as ffprobe names them (format and first stream's): ID3 frames of an MP3, Vorbis comments of an Opus file. */
+  tags: Record<string, string>;
 }
 
 /** Checks an audio file with ffprobe and ffmpeg's ebur128 filter (scripts/audio-probe-setup.mjs). */

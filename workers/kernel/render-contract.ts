@@ -7,6 +7,10 @@ export interface RenderInput {
   text: string;
   /** A catalogue voice id; the default voice when absent. */
   voice?: string;
+  /** The article's publisher; none for raw text. */
+  publisher?: string | null;
+  /** The article's title, for the audio's own tags (ID3 TIT2, Opus TITLE); none for raw text. */
+  title?: string | null;
 }
 
 /** Outcome of a render: the cache key addresses audio/<key>.mp3 (and .opus/.wav once encoded). */
@@ -85,6 +89,10 @@ export interface ClaimedJob {
   jobId: string;
   text: string;
   voice?: string;
+  /** The article's publisher, which the audio's tags carry; null for raw text. */
+  publisher?: string | null;
+  /** The article's title, which the audio's tags carry; null for raw text. */
+  title?: string | null;
   /** The article's content hash when claimed: the article takes the audio only if it still has it. */
   contentHash: string | null;
   /** The id of the request that created the job, for the render Worker's log lines. */

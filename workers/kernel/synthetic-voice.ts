@@ -10,6 +10,19 @@ export function engineName(provider: string): string {
   return label.replace(/\s*\([^)]*\)\s*$/, "");
 }
 
+/** Who speaks: "synthetic voice (eSpeak NG, en-US-female)". */
+export function syntheticVoice(provider: string, voice: string): string {
+  return `synthetic voice (${engineName(provider)}, ${voice})`;
+}
+
+/** The label of the statement, as a tag's name ("AI-generated narration"). */
+export const AI_NARRATION = "AI-generated narration";
+
+/** The plain statement every narration carries: "AI-generated narration: synthetic voice (eSpeak NG, en-US-female)". */
+export function syntheticVoiceStatement(provider: string, voice: string): string {
+  return `${AI_NARRATION}: ${syntheticVoice(provider, voice)}`;
+}
+
 /** What the player and the article page say: "Read by an AI voice: en-US-female (eSpeak NG)". */
 export function readByAiVoice(provider: string, voice: string): string {
   return `Read by an AI voice: ${voice} (${engineName(provider)})`;

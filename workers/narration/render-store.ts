@@ -68,7 +68,7 @@ async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null
     .update(renderJobs)
     .set({ state: "running", attempts: job.attempts + 1, startedAt: new Date() })
     .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ACTIVE_JOB_STATES)));
-  return { jobId, text, voice: job.voice ?? article?.voice ?? undefined, contentHash: article?.contentHash ?? null, requestId: job.requestId };
+  return { jobId, text, voice: job.voice ?? article?.voice ?? undefined, publisher: article?.publisher ?? null, title: article?.title ?? null, contentHash: article?.contentHash ?? null, requestId: job.requestId };
 }
 
 async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesisMs, encodingMs }: JobOutcome): Promise<void> {

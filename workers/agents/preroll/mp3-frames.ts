@@ -38,8 +38,8 @@ export function frameHeader(bytes: Uint8Array, offset: number): FrameHeader | nu
   return { version, sampleRate, mono, length };
 }
 
-/** Where the frames start: after an ID3v2 tag (its size is four 7-bit bytes, ID3v2.4 §3.1). */
-function afterId3(bytes: Uint8Array): number {
+/** Where the frames start: after an ID3v2 tag (its size is four 7-bit bytes, ID3v2.4 §3.1); 0 without one. */
+export function afterId3(bytes: Uint8Array): number {
   if (bytes.length < 10 || bytes[0] !== 0x49 || bytes[1] !== 0x44 || bytes[2] !== 0x33) return 0;
   const size = (bytes[6] << 21) | (bytes[7] << 14) | (bytes[8] << 7) | bytes[9];
   return 10 + size + (bytes[5] & 0x10 ? 10 : 0);

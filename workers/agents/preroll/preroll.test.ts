@@ -44,6 +44,9 @@ describe("sponsor pre-roll", () => {
     expect(joined.codec).toBe("mp3");
     expect(joined.duration).toBeCloseTo(preroll.duration_seconds + rendered.duration_seconds, 0);
     expect(Math.abs(joined.integrated_lufs - alone.integrated_lufs)).toBeLessThan(1);
+    // The joined file says what the article's file says: the voice is synthetic (README "Marked as synthetic").
+    expect(joined.tags["AI-generated narration"]).toMatch(/^synthetic voice \(/);
+    expect(joined.tags).toMatchObject(alone.tags);
 
     // Built once: a repeat answers the same object.
     expect((await invoke(get_audio_url, { slug: "river" }, acting(listener.id), env)).audio_url).toBe(out.audio_url);

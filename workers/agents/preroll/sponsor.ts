@@ -3,7 +3,7 @@ import { sha256Hex } from "../../core/crypto";
 import { audioObjects, database } from "../../db";
 import { audioObjectPath } from "../../kernel/audio-objects";
 import { renderService } from "../../kernel/render-contract";
-import { firstAudioFrame, joinable } from "./mp3-frames";
+import { afterId3, firstAudioFrame, joinable } from "./mp3-frames";
 
 /**
  * The sponsor pre-roll of the free plan (issue 12): a short message rendered once by the same
@@ -37,7 +37,8 @@ async function head(env: Env, path: string): Promise<Uint8Array> {
 export async function withPreroll(env: Env, articleKey: string): Promise<Stitched> {
   const db = database(env);
   const preroll = await renderService(env).render({ text: SPONSOR_TEXT });
-  const key = await sha256Hex(`preroll:v1:${preroll.key}:${articleKey}`);
+  // v2: the joined file starts with the article's ID3 tag (v1 files carried none).
+  const key = await sha256Hex(`preroll:v2:${preroll.key}:${articleKey}`);
   const known = await db.query.audioObjects.findFirst({ where: eq(audioObjects.key, key) });
   if (known) return { key, durationSeconds: known.durationSeconds };
 
@@ -53,14 +54,18 @@ export async function withPreroll(env: Env, articleKey: string): Promise<Stitche
   const second = firstAudioFrame(articleHead);
   if (!joinable(first.header, second.header)) throw new Error("pre-roll and article MP3 settings differ");
 
+  // The article's ID3 tag (its title, publisher, and that the voice is synthetic: README "Marked as
+  // synthetic") leads the joined file, whose every voice is synthetic; the pre-roll's own tag is left out.
+  const tag = articleHead.subarray(0, afterId3(articleHead));
   const intro = prerollFile.subarray(first.offset);
-  const size = intro.length + articleSize - second.offset;
+  const size = tag.length + intro.length + articleSize - second.offset;
   const body = await env.AUDIO.get(audioObjectPath(articleKey, "mp3"), { range: { offset: second.offset } });
   if (!body) throw new Error(`audio object ${articleKey} is missing`);
   // A fixed-length stream lets R2 store the article part without holding it in memory.
   const joined = new FixedLengthStream(size);
   const writing = (async () => {
     const writer = joined.writable.getWriter();
+    if (tag.length) await writer.write(tag);
     await writer.write(intro);
     writer.releaseLock();
     await body.body.pipeTo(joined.writable);

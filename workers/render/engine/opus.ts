@@ -19,9 +19,10 @@ export interface OggOpusStream {
 /**
  * Encodes mono 16-bit PCM as Ogg Opus at its own rate, frame by frame, so a long article needs no
  * second copy and its segments go through one encoder without a gap. `serial` is the Ogg stream
- * serial number; one derived from the content makes the output deterministic.
+ * serial number; one derived from the content makes the output deterministic. `comments` go into
+ * the comment header as Vorbis comments (NAME=value, RFC 7845 §5.2).
  */
-export async function oggOpusStream(sampleRate: number, serial: number): Promise<OggOpusStream> {
+export async function oggOpusStream(sampleRate: number, serial: number, comments: [string, string][] = []): Promise<OggOpusStream> {
   const scale = GRANULE_RATE / sampleRate;
   const encoder = await OpusFrameEncoder.create(sampleRate);
   const { frame, lookahead } = encoder;
@@ -29,7 +30,7 @@ export async function oggOpusStream(sampleRate: number, serial: number): Promise
 
   let pages: Uint8Array[] = [
     oggPage([opusHead(lookahead * scale, sampleRate)], 0n, serial, 0, BEGIN_OF_STREAM),
-    oggPage([opusTags("narration-render")], 0n, serial, 1, 0),
+    oggPage([opusTags("narration-render", comments)], 0n, serial, 1, 0),
   ];
   let batch: Uint8Array[] = [];
   let segments = 0;
@@ -106,14 +107,27 @@ function opusHead(preSkip: number, inputRate: number): Uint8Array {
   return b;
 }
 
-/** Comment header (RFC 7845 §5.2): a vendor string and no user comments. */
-function opusTags(vendor: string): Uint8Array {
-  const vendorBytes = new TextEncoder().encode(vendor);
-  const b = new Uint8Array(8 + 4 + vendorBytes.length + 4);
+/**
+ * Comment header (RFC 7845 §5.2): a vendor string and the user comments, each "NAME=value" in UTF-8
+ * with its 32-bit little-endian length (the Vorbis comment format; names are ASCII without "=").
+ * It fits one Ogg page (255 lacing values: under 65,025 bytes), which the short tags of a narration do.
+ */
+function opusTags(vendor: string, comments: [string, string][]): Uint8Array {
+  const encode = (s: string) => new TextEncoder().encode(s);
+  for (const [name] of comments) if (!/^[\x20-\x3c\x3e-\x7d]+$/.test(name)) throw new Error(`not a Vorbis comment name: ${name}`);
+  const fields = [encode(vendor), ...comments.map(([name, value]) => encode(`${name}=${value}`))];
+  const b = new Uint8Array(8 + 4 + fields.reduce((n, f) => n + 4 + f.length, 0));
   const view = new DataView(b.buffer);
-  b.set(new TextEncoder().encode("OpusTags"));
-  view.setUint32(8, vendorBytes.length, true);
-  b.set(vendorBytes, 12);
-  view.setUint32(12 + vendorBytes.length, 0, true);
+  b.set(encode("OpusTags"));
+  let at = 8;
+  fields.forEach((f, i) => {
+    view.setUint32(at, f.length, true);
+    b.set(f, at + 4);
+    at += 4 + f.length;
+    if (i === 0) {
+      view.setUint32(at, comments.length, true);
+      at += 4;
+    }
+  });
   return b;
 }

@@ -9,6 +9,7 @@ import { cacheKey } from "./cache-key";
 import { normaliseText } from "./normalize-text";
 import { segmentParagraphs, type Passage } from "./chunk";
 import { renderWriter, type RenderWriter } from "./store";
+import type { AudioAbout } from "./audio-tags";
 import { synthesizeText } from "./synthesize";
 import { ParagraphTimeline, type RenderedWord } from "./timeline";
 import { paragraphsOf } from "../../kernel/paragraph-timings";
@@ -38,7 +39,7 @@ export function renderText(store: RenderStoreRpc, input: RenderInput, synthesize
   const id = `${input.voice ?? ""}\n${text}`;
   const pending = inFlight.get(id);
   if (pending) return pending;
-  const render = renderOnce(store, input.voice, paragraphs, synthesizers, phases).finally(() => inFlight.delete(id));
+  const render = renderOnce(store, input.voice, paragraphs, synthesizers, phases, { title: input.title, publisher: input.publisher }).finally(() => inFlight.delete(id));
   inFlight.set(id, render);
   return render;
 }
@@ -51,6 +52,7 @@ async function renderOnce(
   paragraphs: string[],
   synthesizers: Synthesizers,
   phases?: RenderPhases,
+  names: Pick<AudioAbout, "title" | "publisher"> = {},
 ): Promise<RenderResult> {
   const text = paragraphs.join("\n");
   const now = await availability(synthesizers);
@@ -78,7 +80,7 @@ async function renderOnce(
     const synthesizer = synthesizers[offer.provider]!; // candidates() kept only providers with one
     const key = await cacheKey(offer.provider, offer.id, text);
     const fallback = failures.length > 0 || (voice !== undefined && offer.id !== voice);
-    const writer = await renderWriter(store, { key, provider: offer.provider, voice: offer.id, requestedVoice: requested, fallback }, segments.length, phases);
+    const writer = await renderWriter(store, { key, provider: offer.provider, voice: offer.id, requestedVoice: requested, fallback }, segments.length, phases, names);
     const result = await voiceSegments(segments, paragraphs.length, offer, synthesizer, writer, phases).catch((err: unknown) => {
       writer.discard();
       throw err;

@@ -8,6 +8,7 @@ import type { AudioFormat } from "../../kernel/audio-urls";
 import { timed, type RenderPhases } from "../phases";
 import { timingsJson } from "../../kernel/word-timings";
 import type { RenderedWord } from "./timeline";
+import { mp3Tag, opusComments, type AudioAbout } from "./audio-tags";
 
 /** What a stored render is: its provider and voice, what was asked for, and its real duration. */
 export interface StoredRender {
@@ -40,17 +41,21 @@ const opusSerial = (key: string) => parseInt(key.slice(0, 8), 16);
  * segment, so neither file has encoder padding where segments meet; only their bytes (8 and 4 KB a
  * second) are kept until the end. The Opus is built now rather than on first request so that feeds
  * list its exact size from the start: podcast parsers drop an alternate enclosure without a length.
+ * Both say what they are (audio-tags.ts): the MP3 starts with its ID3 tag, the Opus's comment
+ * header carries the same, with the article's `title` and `publisher` where the render knows them.
  */
 export async function renderWriter(
   store: RenderStoreRpc,
   render: Omit<StoredRender, "durationSeconds">,
   segments: number,
   phases?: RenderPhases,
+  names: Pick<AudioAbout, "title" | "publisher"> = {},
 ): Promise<RenderWriter> {
+  const about: AudioAbout = { ...names, provider: render.provider, voice: render.voice };
   const mp3 = await mp3Stream(MASTER_SAMPLE_RATE);
-  const opus = await oggOpusStream(MASTER_SAMPLE_RATE, opusSerial(render.key));
+  const opus = await oggOpusStream(MASTER_SAMPLE_RATE, opusSerial(render.key), opusComments(about));
   const masters = masterObjectPaths(render.key, segments);
-  const parts: Uint8Array[] = [];
+  const parts: Uint8Array[] = [mp3Tag(about)];
   const pages: Uint8Array[] = [];
   let added = 0;
   let samples = 0;
@@ -114,7 +119,8 @@ export async function encodeStored(store: RenderStoreRpc, key: string, format: L
       for (const path of paths) await write(await masterBytes(store, path));
     });
   } else {
-    const opus = await oggOpusStream(MASTER_SAMPLE_RATE, opusSerial(key));
+    // The render's title and publisher are not stored with the audio: this Opus names the engine and voice.
+    const opus = await oggOpusStream(MASTER_SAMPLE_RATE, opusSerial(key), opusComments({ provider: row.provider, voice: row.voice }));
     const pages: Uint8Array[] = [];
     try {
       for (const path of paths) {
