@@ -4,7 +4,8 @@
 // family. Tests reach it at the URL provided as "selfhostedTtsUrl" (http://127.0.0.1:<port>/v1); the
 // end-to-end project's render Worker gets it as SELFHOSTED_TTS_BASE_URL (vitest.config.ts).
 //
-// Other paths under the same server: /nolist/v1 has no voice list (404), /custom/v1 lists a voice the
+// GET /v1/requests lists the last requests for speech (voice and input), newest last, so a test can
+// see what an engine was sent. Other paths under the same server: /nolist/v1 has no voice list (404), /custom/v1 lists a voice the
 // catalogue does not name (af_custom) and only two of Kokoro's.
 //
 // Faults, asked for by a word in the text, so that tests running at once never disturb each other:
@@ -77,7 +78,7 @@ function pcm24k(wav) {
 export default async function setup({ provide }) {
   const once = new Set();
   const hanging = new Set();
-  let speeches = 0;
+  const recent = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://x");
     const prefix = Object.keys(SERVERS).find((p) => url.pathname.startsWith(`${p}/`));
@@ -86,7 +87,7 @@ export default async function setup({ provide }) {
     const { voices } = SERVERS[prefix];
     const path = url.pathname.slice(prefix.length);
     if (req.method === "GET" && path === "/audio/voices") return voices ? json(200, { voices }) : json(404, { detail: "Not Found" });
-    if (req.method === "GET" && path === "/stats") return json(200, { speeches });
+    if (req.method === "GET" && path === "/requests") return json(200, { requests: recent });
     if (req.method !== "POST" || path !== "/audio/speech") return json(404, { detail: "Not Found" });
     const chunks = [];
     for await (const c of req) chunks.push(c);
@@ -97,6 +98,8 @@ export default async function setup({ provide }) {
       return json(422, { detail: "body is not JSON" });
     }
     const { input, voice, response_format: format = "mp3" } = body;
+    recent.push({ voice, input });
+    if (recent.length > 100) recent.shift();
     if (typeof input !== "string" || !input.trim()) return json(422, { detail: "input is required" });
     const known = voices ?? [...KOKORO, ...KOKORO_GB];
     if (!known.includes(voice)) return json(400, { detail: { error: "validation_error", message: `Voice '${voice}' not found` } });
@@ -119,7 +122,6 @@ export default async function setup({ provide }) {
     } catch (err) {
       return json(500, { detail: String(err) });
     }
-    speeches++;
     const audio = format === "pcm" ? pcm24k(wav) : wav;
     const type = format === "pcm" ? "audio/pcm" : "audio/wav";
     if (fault === "TRUNCATE") {

@@ -14,6 +14,18 @@ import { postRenderNow } from "./narration/routes/post.articles.{slug}.render-no
 import { postJob } from "./narration/routes/post.jobs";
 import { postRender } from "./narration/routes/post.render";
 import { postPublishWebhook } from "./narration/routes/post.webhook.publish";
+import { deleteGlobalLexiconEntry } from "./narration/routes/delete.lexicon.entries";
+import { getGlobalLexiconAffected } from "./narration/routes/get.lexicon.affected";
+import { getGlobalLexicon } from "./narration/routes/get.lexicon.entries";
+import { importGlobalLexicon } from "./narration/routes/post.lexicon.import";
+import { rerenderGlobalLexicon } from "./narration/routes/post.lexicon.rerender";
+import { putGlobalLexiconEntries } from "./narration/routes/put.lexicon.entries";
+import { deletePublisherLexiconEntry } from "./narration/routes/delete.publishers.{publisher}.lexicon.entries";
+import { getPublisherLexiconAffected } from "./narration/routes/get.publishers.{publisher}.lexicon.affected";
+import { getPublisherLexicon } from "./narration/routes/get.publishers.{publisher}.lexicon.entries";
+import { importPublisherLexicon } from "./narration/routes/post.publishers.{publisher}.lexicon.import";
+import { rerenderPublisherLexicon } from "./narration/routes/post.publishers.{publisher}.lexicon.rerender";
+import { putPublisherLexiconEntries } from "./narration/routes/put.publishers.{publisher}.lexicon.entries";
 
 import { getArticle } from "./articles/routes/get.articles.{slug}";
 import { storiesFeed } from "./articles/routes/get.stories.feed";
@@ -109,6 +121,19 @@ export const routes: Route[] = [
   getArticleAudio,
   ...audioRoutes,
   getVoices,
+  // The pronunciation lexicon: the global one (admin token) and each publisher's (its key or the operator's)
+  getGlobalLexicon,
+  putGlobalLexiconEntries,
+  deleteGlobalLexiconEntry,
+  importGlobalLexicon,
+  getGlobalLexiconAffected,
+  rerenderGlobalLexicon,
+  getPublisherLexicon,
+  putPublisherLexiconEntries,
+  deletePublisherLexiconEntry,
+  importPublisherLexicon,
+  getPublisherLexiconAffected,
+  rerenderPublisherLexicon,
   // Articles, search and the stories feed
   getArticle,
   postForward,

@@ -1,6 +1,7 @@
 import { drizzle } from "drizzle-orm/d1";
 import * as agents from "./tables/agents";
 import * as articles from "./tables/articles";
+import * as lexicon from "./tables/lexicon";
 import * as ledger from "./tables/ledger";
 import * as listeners from "./tables/listeners";
 import * as mail from "./tables/mail";
@@ -11,6 +12,7 @@ import * as x402 from "./tables/x402";
 
 export * from "./tables/agents";
 export * from "./tables/articles";
+export * from "./tables/lexicon";
 export * from "./tables/ledger";
 export * from "./tables/listeners";
 export * from "./tables/mail";
@@ -20,7 +22,7 @@ export * from "./tables/web";
 export * from "./tables/x402";
 export type { ArticleRow, JobRow } from "./rows";
 
-export const schema = { ...agents, ...articles, ...ledger, ...listeners, ...mail, ...narration, ...publishers, ...web, ...x402 };
+export const schema = { ...agents, ...articles, ...lexicon, ...ledger, ...listeners, ...mail, ...narration, ...publishers, ...web, ...x402 };
 
 const connect = (db: D1Database) => drizzle(db, { schema });
 

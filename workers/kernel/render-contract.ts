@@ -1,5 +1,6 @@
 import { ApiError } from "../core/errors";
 import type { AudioFormat } from "./public-urls";
+import type { LexiconEntry } from "./lexicon";
 import type { Gender, ProviderId, Quality } from "./voice-catalogue";
 
 /** Input of a synchronous render through the RENDER service binding. */
@@ -7,10 +8,15 @@ export interface RenderInput {
   text: string;
   /** A catalogue voice id; the default voice when absent. */
   voice?: string;
-  /** The article's publisher; none for raw text. */
+  /**
+   * The article's publisher: the audio's tags name it, and its pronunciation lexicon applies over the
+   * global one (kernel/lexicon.ts). None for raw text, which gets the global lexicon only.
+   */
   publisher?: string | null;
   /** The article's title, for the audio's own tags (ID3 TIT2, Opus TITLE); none for raw text. */
   title?: string | null;
+  /** The article's address, which the audio's C2PA manifest names; none for raw text. */
+  url?: string | null;
 }
 
 /** Outcome of a render: the cache key addresses audio/<key>.mp3 (and .opus/.wav once encoded). */
@@ -89,10 +95,12 @@ export interface ClaimedJob {
   jobId: string;
   text: string;
   voice?: string;
-  /** The article's publisher, which the audio's tags carry; null for raw text. */
+  /** The article's publisher, which the audio's tags carry and whose lexicon applies; null for raw text. */
   publisher?: string | null;
   /** The article's title, which the audio's tags carry; null for raw text. */
   title?: string | null;
+  /** The article's address (its original, else its page here), which the audio's C2PA manifest names; null for raw text. */
+  url?: string | null;
   /** The article's content hash when claimed: the article takes the audio only if it still has it. */
   contentHash: string | null;
   /** The id of the request that created the job, for the render Worker's log lines. */
@@ -115,6 +123,8 @@ export interface StoredAudio {
   requestedVoice: string | null;
   /** Whether that render fell back (RenderResult.fallback). */
   fallback: boolean;
+  /** Digest of the lexicon entries the render applied (kernel/lexicon.ts lexiconDigest); null when none. */
+  lexiconDigest: string | null;
   durationSeconds: number;
   segments: number;
   mp3Bytes: number | null;
@@ -153,6 +163,8 @@ export interface RenderStoreRpc {
   fetch(request: Request): Promise<Response>;
   /** The size of each object, null where one is missing. */
   objectSizes(paths: string[]): Promise<(number | null)[]>;
+  /** The pronunciation lexicon for `publisher`'s narrations (the global one, with its own entries over it); the global one for null. */
+  lexiconFor(publisher: string | null): Promise<LexiconEntry[]>;
 }
 
 /** The origin of RenderStore's object URLs; only its path is read. */

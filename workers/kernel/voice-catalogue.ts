@@ -4,6 +4,8 @@
  * without bundling the WebAssembly engine.
  */
 
+import type { LexiconMode } from "./lexicon";
+
 export const PROVIDER_IDS = ["offline", "workers-ai", "openai", "elevenlabs", "google", "azure", "selfhosted"] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 
@@ -58,6 +60,11 @@ export interface ProviderEntry {
    * (one machine of the operator's, slower and less sure to be up), 3 the offline engine.
    */
   preference: number;
+  /**
+   * How it takes the pronunciation lexicon (kernel/lexicon.ts): eSpeak's phoneme input, SSML
+   * <phoneme> and <sub>, or the alias in place of the word.
+   */
+  lexicon: LexiconMode;
 }
 
 export const PROVIDERS: Record<ProviderId, ProviderEntry> = {
@@ -72,6 +79,7 @@ export const PROVIDERS: Record<ProviderId, ProviderEntry> = {
     concurrency: 1,
     quality: "formant",
     preference: 3,
+    lexicon: "espeak",
   },
   // Deepgram documents 2,000 characters per Aura request; Workers AI lists $0.015 per 1k characters for aura-1.
   "workers-ai": {
@@ -83,10 +91,11 @@ export const PROVIDERS: Record<ProviderId, ProviderEntry> = {
     concurrency: 4,
     quality: "neural",
     preference: 0,
+    lexicon: "alias",
   },
   // tts-1 at $15 per million characters; the speech endpoint takes at most 4,096 characters.
-  openai: { id: "openai", label: "OpenAI text-to-speech", pricePerMillionChars: 15, maxCharsPerRequest: 4096, formats: ["pcm"], concurrency: 4, quality: "neural", preference: 1 },
-  elevenlabs: { id: "elevenlabs", label: "ElevenLabs", pricePerMillionChars: 100, maxCharsPerRequest: 5000, formats: ["pcm"], concurrency: 4, quality: "neural", preference: 1 },
+  openai: { id: "openai", label: "OpenAI text-to-speech", pricePerMillionChars: 15, maxCharsPerRequest: 4096, formats: ["pcm"], concurrency: 4, quality: "neural", preference: 1, lexicon: "alias" },
+  elevenlabs: { id: "elevenlabs", label: "ElevenLabs", pricePerMillionChars: 100, maxCharsPerRequest: 5000, formats: ["pcm"], concurrency: 4, quality: "neural", preference: 1, lexicon: "alias" },
   // Google limits a request to 5,000 bytes of input: 1,200 characters stays under it even at 4 bytes
   // each. Its Standard voices are parametric voices driven by a neural network (not WaveNet): neural,
   // the plainest of them, and the cheapest.
@@ -99,9 +108,10 @@ export const PROVIDERS: Record<ProviderId, ProviderEntry> = {
     concurrency: 4,
     quality: "neural",
     preference: 1,
+    lexicon: "ssml",
   },
   // Neural voices at $16 per million characters; a request may yield at most 10 minutes of audio.
-  azure: { id: "azure", label: "Azure AI Speech", pricePerMillionChars: 16, maxCharsPerRequest: 3000, formats: ["pcm"], concurrency: 4, quality: "neural", preference: 1 },
+  azure: { id: "azure", label: "Azure AI Speech", pricePerMillionChars: 16, maxCharsPerRequest: 3000, formats: ["pcm"], concurrency: 4, quality: "neural", preference: 1, lexicon: "ssml" },
   // An OpenAI-compatible speech server on the operator's machine or network (Kokoro-FastAPI, Speaches,
   // LocalAI): no price per character. Kokoro on a CPU voices a few times faster than real time, so a
   // request stays short enough to answer well within the request timeout, and two run at once.
@@ -114,6 +124,7 @@ export const PROVIDERS: Record<ProviderId, ProviderEntry> = {
     concurrency: 2,
     quality: "neural",
     preference: 2,
+    lexicon: "alias",
   },
 };
 

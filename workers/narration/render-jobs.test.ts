@@ -52,7 +52,7 @@ describe("POST /v1/render", () => {
   it("passes the trimmed text and the voice to the render Worker", async () => {
     const render = new FakeRender();
     await callWith(render, "/v1/render", post({ text: "  Hello there.  ", voice: "en-us" }));
-    expect(render.renders).toEqual([{ text: "Hello there.", voice: "en-us" }]);
+    expect(render.renders).toEqual([{ text: "Hello there.", voice: "en-us", publisher: null }]);
   });
 
   it("422 for empty or oversized text, and an unknown voice reported by the render Worker", async () => {

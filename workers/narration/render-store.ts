@@ -2,6 +2,9 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { ACTIVE_JOB_STATES, articles, audioObjects, database, isActiveJob, listeners, renderJobs } from "../db/index";
 import { narratedText } from "../kernel/article-text";
+import { articlePageUrl } from "../core/config";
+import { isWebUrl } from "../kernel/web-url";
+import { lexiconFor } from "./lexicon-service";
 import { renderStoreObjectUrl, type ClaimedJob, type JobOutcome, type LazyFormat, type RenderStoreRpc, type StoredAudio } from "../kernel/render-contract";
 
 type StoreEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE">;
@@ -51,6 +54,10 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
     return objectSizes(this.env, paths);
   }
 
+  lexiconFor(publisher: string | null) {
+    return lexiconFor(this.env, publisher);
+  }
+
 }
 
 async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null> {
@@ -68,7 +75,12 @@ async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null
     .update(renderJobs)
     .set({ state: "running", attempts: job.attempts + 1, startedAt: new Date() })
     .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ACTIVE_JOB_STATES)));
-  return { jobId, text, voice: job.voice ?? article?.voice ?? undefined, publisher: article?.publisher ?? null, title: article?.title ?? null, contentHash: article?.contentHash ?? null, requestId: job.requestId };
+  return { jobId, text, voice: job.voice ?? article?.voice ?? undefined, publisher: article?.publisher ?? null, title: article?.title ?? null, url: article ? articleUrl(env, article) : null, contentHash: article?.contentHash ?? null, requestId: job.requestId };
+}
+
+/** The article's own address (http or https only), else its page here. */
+function articleUrl(env: object, article: { url: string | null; slug: string }): string {
+  return article.url && isWebUrl(article.url) ? article.url : articlePageUrl(env, article.slug);
 }
 
 async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesisMs, encodingMs }: JobOutcome): Promise<void> {

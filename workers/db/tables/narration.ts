@@ -20,6 +20,12 @@ export const audioObjects = sqliteTable("audio_objects", {
   requestedVoice: text("requested_voice"),
   /** Whether that render fell back: another voice than the one asked for, or after a provider failed. */
   fallback: integer("fallback", { mode: "boolean" }).notNull().default(false),
+  /**
+   * Digest of the lexicon entries the render applied (kernel/lexicon.ts lexiconDigest; part of the
+   * cache key), null when none did: a lexicon change touches the narrations whose applicable entries
+   * no longer have this digest.
+   */
+  lexiconDigest: text("lexicon_digest"),
   durationSeconds: real("duration_seconds").notNull(),
   /** Exact byte sizes of each stored encoding; null until that encoding is built. */
   mp3Bytes: integer("mp3_bytes"),

@@ -50,8 +50,10 @@ export const postRender = route({
     200: { description: "The audio and its URLs", schema: RenderResponse },
     503: { description: "No provider available for the voice", headers: { "Retry-After": "seconds" } },
   },
-  async handle({ env, body }) {
-    const result = await renderService(env).render({ text: body.text, voice: body.voice }).catch(renderFailure);
+  async handle({ env, body, caller }) {
+    // A publisher's key renders with that publisher's pronunciation lexicon over the global one.
+    const publisher = caller.kind === "publisher" ? caller.publisher : null;
+    const result = await renderService(env).render({ text: body.text, voice: body.voice, publisher }).catch(renderFailure);
     const response: v.InferOutput<typeof RenderResponse> = {
       key: result.key,
       provider: result.provider,

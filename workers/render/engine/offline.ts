@@ -13,6 +13,7 @@ import runEspeak from "./vendor/espeak-ng.cjs";
 import espeakWasm from "./vendor/espeak-ng.wasm";
 import type { Synthesizer } from "../providers/synthesizer";
 import { fail } from "../providers/result";
+import { espeakText, type LexiconEntry } from "../../kernel/lexicon";
 import type { TimedSynthResult, WordMark } from "../pipeline/word-timings";
 import type { Pcm } from "./pcm";
 import { decodeWav } from "./wav";
@@ -126,12 +127,49 @@ interface EmscriptenFs {
   readFile(path: string): Uint8Array;
 }
 
+/**
+ * What eSpeak NG says for `text`, as phoneme mnemonics (`espeak-ng -q -x`: one line per clause), with
+ * the lexicon applied exactly as the offline provider applies it before speaking. Tests measure a
+ * pronunciation entry by it (README "Pronunciation lexicon").
+ */
+export function espeakPhonemes(text: string, voice: string, lexicon: readonly LexiconEntry[] = []): Promise<string> {
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    const module = {
+      arguments: ["-v", voice, "-q", "-x", "-f", "/in.txt"],
+      print: (line: string) => lines.push(line),
+      printErr: () => {},
+      instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+        WebAssembly.instantiate(espeakWasm, imports).then((instance) => receive(instance, espeakWasm), reject);
+        return {};
+      },
+      preRun: [
+        () => {
+          const fs = (module as unknown as { FS: EmscriptenFs }).FS;
+          for (const { path, bytes } of voiceData()) {
+            const full = `/usr/share/espeak-ng-data/${path}`;
+            fs.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+            fs.writeFile(full, bytes);
+          }
+          fs.writeFile("/in.txt", new TextEncoder().encode(espeakText(text, lexicon).text));
+        },
+      ],
+      postRun: [() => resolve(lines.join("\n").trim())],
+      onAbort: (what: unknown) => reject(new Error(`espeak-ng aborted: ${what}`)),
+    };
+    runEspeak(module);
+  });
+}
+
 /** The offline provider: eSpeak NG inside the Worker, no key, no network; it reports where each word starts. */
 export const offlineSynthesizer: Synthesizer = {
-  async synthesize(text, offer): Promise<TimedSynthResult> {
+  async synthesize(text, offer, lexicon = []): Promise<TimedSynthResult> {
     try {
-      const { pcm, words } = await espeakTimed(text, offer.native);
-      return { ok: true, pcm, words };
+      // The lexicon as eSpeak's phoneme input (kernel/lexicon.ts); the engine's word positions are
+      // in the text it was given, so they are read back onto the piece's own text.
+      const spoken = espeakText(text, lexicon);
+      const { pcm, words } = await espeakTimed(spoken.text, offer.native);
+      return { ok: true, pcm, words: words.map((w) => ({ ...w, char: spoken.origin(w.char) })) };
     } catch (err) {
       return fail("bad_audio", err instanceof Error ? err.message : String(err));
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cacheKey } from "./cache-key";
-import { normaliseText } from "./normalize-text";
+import { normaliseText } from "../../kernel/normalize-text";
 
 describe("cache key", () => {
   it("is the SHA-256 hex of provider, voice and text joined by newlines", async () => {

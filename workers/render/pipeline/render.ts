@@ -6,13 +6,13 @@ import { atLeastAsGood, candidates, defaultOffers, offersOf } from "../providers
 import type { Synthesizer, Synthesizers } from "../providers/synthesizer";
 import { MAX_NARRATED_CHARS, SEGMENT_CHARS, type RenderInput, type RenderResult, type RenderStoreRpc } from "../../kernel/render-contract";
 import { cacheKey } from "./cache-key";
-import { normaliseText } from "./normalize-text";
+import { keyedParagraphs } from "../../kernel/normalize-text";
+import { entriesFor, lexiconDigest, type LexiconEntry, type LexiconMode } from "../../kernel/lexicon";
 import { segmentParagraphs, type Passage } from "./chunk";
 import { renderWriter, type RenderWriter } from "./store";
 import type { AudioAbout } from "./audio-tags";
 import { synthesizeText } from "./synthesize";
 import { ParagraphTimeline, type RenderedWord } from "./timeline";
-import { paragraphsOf } from "../../kernel/paragraph-timings";
 import { timed, type RenderPhases } from "../phases";
 
 export type { Synthesizers } from "../providers/synthesizer";
@@ -27,19 +27,22 @@ export type { Synthesizers } from "../providers/synthesizer";
  * cool-down. Throws "unknown_voice: ...", "too_long: ..." or "no_provider: ..." (render-contract.ts); the message
  * names providers and reasons only, since it becomes the job's visible error, and the providers'
  * own messages go to the log. With `phases`, the time spent synthesising and encoding is added to it.
+ * The pronunciation lexicon of `input.publisher` (the global one without) is read from the store;
+ * the entries that apply to the text for each engine are part of that engine's cache key.
  */
 export function renderText(store: RenderStoreRpc, input: RenderInput, synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
   // Paragraphs (kernel/paragraph-timings.ts) are normalised one by one and joined by a line break,
   // which normalised text never contains: the key covers the paragraph structure, since it changes
   // the pauses and the timings, and a text of one paragraph keys as it did before paragraphs.
-  const paragraphs = paragraphsOf(input.text).map(normaliseText);
+  const paragraphs = keyedParagraphs(input.text);
   const text = paragraphs.join("\n");
   // Concurrent renders of one text and voice in this isolate share one render: R2 takes one write per
   // second per key, and the provider is paid once.
-  const id = `${input.voice ?? ""}\n${text}`;
+  const publisher = input.publisher ?? null;
+  const id = `${publisher ?? ""}\n${input.voice ?? ""}\n${text}`;
   const pending = inFlight.get(id);
   if (pending) return pending;
-  const render = renderOnce(store, input.voice, paragraphs, synthesizers, phases, { title: input.title, publisher: input.publisher }).finally(() => inFlight.delete(id));
+  const render = renderOnce(store, input.voice, publisher, paragraphs, synthesizers, phases, { title: input.title, publisher, url: input.url }).finally(() => inFlight.delete(id));
   inFlight.set(id, render);
   return render;
 }
@@ -49,10 +52,11 @@ const inFlight = new Map<string, Promise<RenderResult>>();
 async function renderOnce(
   store: RenderStoreRpc,
   voice: string | undefined,
+  publisher: string | null,
   paragraphs: string[],
   synthesizers: Synthesizers,
   phases?: RenderPhases,
-  names: Pick<AudioAbout, "title" | "publisher"> = {},
+  names: Pick<AudioAbout, "title" | "publisher" | "url"> = {},
 ): Promise<RenderResult> {
   const text = paragraphs.join("\n");
   const now = await availability(synthesizers);
@@ -65,8 +69,9 @@ async function renderOnce(
   }
 
   const requested = voice ?? null;
+  const pronounce = await pronunciations(store, publisher, text);
   const answering = (voice === undefined ? defaultOffers(now.offers) : offersOf(voice, now.offers)).filter((o) => !offers[0] || atLeastAsGood(o, offers[0]));
-  const cached = await findCached(store, answering, text, requested);
+  const cached = await findCached(store, answering, text, requested, pronounce);
   if (cached) return cached;
 
   // One segment's audio fits the isolate (render-contract.ts); the segments are voiced one at a time
@@ -78,10 +83,12 @@ async function renderOnce(
   for (const offer of offers) {
     if (failed.has(offer.provider)) continue;
     const synthesizer = synthesizers[offer.provider]!; // candidates() kept only providers with one
-    const key = await cacheKey(offer.provider, offer.id, text);
+    const { entries, digest } = pronounce(offer);
+    const key = await cacheKey(offer.provider, offer.id, text, digest);
     const fallback = failures.length > 0 || (voice !== undefined && offer.id !== voice);
-    const writer = await renderWriter(store, { key, provider: offer.provider, voice: offer.id, requestedVoice: requested, fallback }, segments.length, phases, names);
-    const result = await voiceSegments(segments, paragraphs.length, offer, synthesizer, writer, phases).catch((err: unknown) => {
+    const stored = { key, provider: offer.provider, voice: offer.id, requestedVoice: requested, fallback, lexiconDigest: digest };
+    const writer = await renderWriter(store, stored, segments.length, phases, names);
+    const result = await voiceSegments(segments, paragraphs.length, offer, synthesizer, entries, writer, phases).catch((err: unknown) => {
       writer.discard();
       throw err;
     });
@@ -116,12 +123,13 @@ async function voiceSegments(
   paragraphs: number,
   offer: VoiceOffer,
   synthesizer: Synthesizer,
+  lexicon: readonly LexiconEntry[],
   writer: RenderWriter,
   phases?: RenderPhases,
 ): Promise<{ ok: true; paragraphStarts: number[]; words: RenderedWord[] } | SynthFailure> {
   const timeline = new ParagraphTimeline(paragraphs);
   for (const segment of segments) {
-    const voiced = await timed(phases, "synthesisMs", () => synthesizeText(segment, offer, synthesizer));
+    const voiced = await timed(phases, "synthesisMs", () => synthesizeText(segment, offer, synthesizer, lexicon));
     if (!voiced.ok) return voiced;
     timeline.add(segment, voiced.starts, voiced.pcm.samples.length, voiced.words);
     await writer.add(voiced.pcm);
@@ -129,9 +137,23 @@ async function voiceSegments(
   return { ok: true, paragraphStarts: timeline.finish(), words: timeline.words() };
 }
 
-/** The first of `offers` whose audio of `text` is stored, as a cache hit. */
-async function findCached(store: RenderStoreRpc, offers: VoiceOffer[], text: string, requested: string | null): Promise<RenderResult | null> {
-  const keys = await Promise.all(offers.map((o) => cacheKey(o.provider, o.id, text)));
+/** The pronunciation entries that apply to a text for each engine, and their digest (kernel/lexicon.ts). */
+type Pronunciations = (offer: VoiceOffer) => { entries: LexiconEntry[]; digest: string | null };
+
+/** Reads the lexicon of `publisher` once and works out, per lexicon mode, what applies to `text`. */
+async function pronunciations(store: RenderStoreRpc, publisher: string | null, text: string): Promise<Pronunciations> {
+  const lexicon = await store.lexiconFor(publisher);
+  const byMode = new Map<LexiconMode, { entries: LexiconEntry[]; digest: string | null }>();
+  for (const mode of new Set(Object.values(PROVIDERS).map((p) => p.lexicon))) {
+    const entries = entriesFor(lexicon, text, mode);
+    byMode.set(mode, { entries, digest: await lexiconDigest(entries) });
+  }
+  return (offer) => byMode.get(PROVIDERS[offer.provider].lexicon)!;
+}
+
+/** The first of `offers` whose audio of `text` (with the pronunciations that apply) is stored, as a cache hit. */
+async function findCached(store: RenderStoreRpc, offers: VoiceOffer[], text: string, requested: string | null, pronounce: Pronunciations): Promise<RenderResult | null> {
+  const keys = await Promise.all(offers.map((o) => cacheKey(o.provider, o.id, text, pronounce(o).digest)));
   const rows = await store.findAudio(keys);
   for (const key of keys) {
     const row = rows.find((r) => r.key === key);

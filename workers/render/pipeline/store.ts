@@ -9,6 +9,8 @@ import { timed, type RenderPhases } from "../phases";
 import { timingsJson } from "../../kernel/word-timings";
 import type { RenderedWord } from "./timeline";
 import { mp3Tag, opusComments, type AudioAbout } from "./audio-tags";
+import { c2paCredentials, MAX_SIGNED_BYTES, signAudio, type SignedFormat } from "./c2pa";
+import { concatBytes } from "../engine/pcm";
 
 /** What a stored render is: its provider and voice, what was asked for, and its real duration. */
 export interface StoredRender {
@@ -17,6 +19,8 @@ export interface StoredRender {
   voice: string;
   requestedVoice: string | null;
   fallback: boolean;
+  /** Digest of the pronunciation entries applied (kernel/lexicon.ts); null when none. */
+  lexiconDigest: string | null;
   durationSeconds: number;
 }
 
@@ -43,13 +47,14 @@ const opusSerial = (key: string) => parseInt(key.slice(0, 8), 16);
  * list its exact size from the start: podcast parsers drop an alternate enclosure without a length.
  * Both say what they are (audio-tags.ts): the MP3 starts with its ID3 tag, the Opus's comment
  * header carries the same, with the article's `title` and `publisher` where the render knows them.
+ * With signing credentials configured (c2pa.ts), the MP3 also carries a C2PA manifest.
  */
 export async function renderWriter(
   store: RenderStoreRpc,
   render: Omit<StoredRender, "durationSeconds">,
   segments: number,
   phases?: RenderPhases,
-  names: Pick<AudioAbout, "title" | "publisher"> = {},
+  names: Pick<AudioAbout, "title" | "publisher" | "url"> = {},
 ): Promise<RenderWriter> {
   const about: AudioAbout = { ...names, provider: render.provider, voice: render.voice };
   const mp3 = await mp3Stream(MASTER_SAMPLE_RATE);
@@ -81,8 +86,9 @@ export async function renderWriter(
         parts.push(mp3.finish());
         closeOpus();
       });
+      const mp3Parts = await signed(parts, "mp3", about);
       const [mp3Bytes, opusBytes] = await Promise.all([
-        putAudio(store, render.key, "mp3", parts),
+        putAudio(store, render.key, "mp3", mp3Parts),
         putAudio(store, render.key, "opus", pages),
         putParts(store, wordTimingsPath(render.key), [new TextEncoder().encode(timingsJson(words))], "application/json"),
       ]);
@@ -112,8 +118,15 @@ export async function encodeStored(store: RenderStoreRpc, key: string, format: L
   if (sizes.some((size) => size === null)) return null;
 
   let bytes: number;
-  if (format === "wav") {
-    const dataBytes = sizes.reduce((n: number, size) => n + size!, 0);
+  const dataBytes = sizes.reduce((n: number, size) => n + size!, 0);
+  if (format === "wav" && (await c2paCredentials()) && 44 + dataBytes <= MAX_SIGNED_BYTES) {
+    // Signed (c2pa.ts), so built whole: C2PA hashes the file around the manifest it adds. The
+    // render's title, publisher and address are not stored with the audio: the manifest names the
+    // engine and voice.
+    const parts = [wavHeader(dataBytes, MASTER_SAMPLE_RATE)];
+    for (const path of paths) parts.push(await masterBytes(store, path));
+    bytes = await putAudio(store, key, "wav", await signed(parts, "wav", { provider: row.provider, voice: row.voice }));
+  } else if (format === "wav") {
     bytes = await putStream(store, audioObjectPath(key, "wav"), 44 + dataBytes, AUDIO_CONTENT_TYPES.wav, async (write) => {
       await write(wavHeader(dataBytes, MASTER_SAMPLE_RATE));
       for (const path of paths) await write(await masterBytes(store, path));
@@ -140,6 +153,22 @@ async function masterBytes(store: RenderStoreRpc, path: string): Promise<Uint8Ar
   const res = await store.fetch(new Request(renderStoreObjectUrl(path)));
   if (!res.ok) throw new Error(`master ${path}: the render store answered ${res.status}`);
   return new Uint8Array(await res.arrayBuffer());
+}
+
+/**
+ * `parts` as one file with a C2PA manifest, when signing credentials are configured and the file is
+ * small enough to sign (c2pa.ts MAX_SIGNED_BYTES); else `parts` as they are. The parts are joined
+ * only to be signed, and dropped once they are.
+ */
+async function signed(parts: Uint8Array[], format: SignedFormat, about: AudioAbout): Promise<Uint8Array[]> {
+  const size = parts.reduce((n, p) => n + p.byteLength, 0);
+  if (size > MAX_SIGNED_BYTES || !(await c2paCredentials())) {
+    if (size > MAX_SIGNED_BYTES) console.warn(`C2PA: ${format} of ${size} bytes left unsigned (over ${MAX_SIGNED_BYTES})`);
+    return parts;
+  }
+  const whole = concatBytes(parts);
+  const out = await signAudio(whole, format, about);
+  return out ? [out] : [whole];
 }
 
 /** Stores the public object of `key` in `format` from `parts`; returns its size. */

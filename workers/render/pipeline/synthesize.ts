@@ -6,6 +6,7 @@ import { MASTER_SAMPLE_RATE } from "../../kernel/audio-objects";
 import { PROVIDERS, type VoiceOffer } from "../../kernel/voice-catalogue";
 import type { SynthFailure } from "../providers/result";
 import type { Synthesizer } from "../providers/synthesizer";
+import type { LexiconEntry } from "../../kernel/lexicon";
 import { mapBounded } from "./bounded";
 import { splitText, type Passage } from "./chunk";
 import { marksOf, pieceWords, type PieceWord } from "./word-timings";
@@ -31,13 +32,14 @@ export type VoicedText = { ok: true; pcm: Pcm16; starts: (number | null)[]; word
  * joined without clicks with the pause each break calls for, and normalised to -16 LUFS integrated
  * with true peak at most -1 dBTP. Normalising changes levels, never lengths, so the join's starts
  * hold for the master. The first failing piece fails the whole text, so one article never mixes voices.
+ * `lexicon` holds the pronunciation entries that apply (kernel/lexicon.ts); each engine applies them.
  */
-export async function synthesizeText(passages: Passage[], offer: VoiceOffer, synthesizer: Synthesizer): Promise<VoicedText> {
+export async function synthesizeText(passages: Passage[], offer: VoiceOffer, synthesizer: Synthesizer, lexicon: readonly LexiconEntry[] = []): Promise<VoicedText> {
   // A piece never spans two passages, so each passage starts with a piece of its own.
   const plan = passages.flatMap((passage, index) =>
     splitText(passage.text, PROVIDERS[offer.provider].maxCharsPerRequest).map((text, k) => ({ text, index, brk: k === 0 ? passage.brk : ("sentence" as Break) })),
   );
-  const voiced = await synthesizePieces(plan.map((p) => p.text), offer, synthesizer);
+  const voiced = await synthesizePieces(plan.map((p) => p.text), offer, synthesizer, lexicon);
   if (!Array.isArray(voiced)) return voiced;
   const pieces = voiced.map((v) => v.pcm);
   // joinPieces empties `pieces` as it copies, and nothing else refers to them: the join peaks at
@@ -55,7 +57,12 @@ export async function synthesizeText(passages: Passage[], offer: VoiceOffer, syn
   return { ok: true, pcm: { samples: master.samples, sampleRate: master.sampleRate }, starts, words };
 }
 
-async function synthesizePieces(texts: string[], offer: VoiceOffer, synthesizer: Synthesizer): Promise<{ pcm: Pcm16; words: PieceWord[] }[] | SynthFailure> {
+async function synthesizePieces(
+  texts: string[],
+  offer: VoiceOffer,
+  synthesizer: Synthesizer,
+  lexicon: readonly LexiconEntry[],
+): Promise<{ pcm: Pcm16; words: PieceWord[] }[] | SynthFailure> {
   // Each piece is brought to the master rate and to 16 bits as it arrives, so the provider's copy
   // and the float copy are dropped early; its words are timed on it then, by the engine's marks
   // where it gave some.
@@ -63,7 +70,7 @@ async function synthesizePieces(texts: string[], offer: VoiceOffer, synthesizer:
     texts,
     PROVIDERS[offer.provider].concurrency,
     async (piece): Promise<{ ok: true; pcm: Pcm16; words: PieceWord[] } | SynthFailure> => {
-      const r = await synthesizer.synthesize(piece, offer);
+      const r = await synthesizer.synthesize(piece, offer, lexicon);
       if (!r.ok) return r;
       const pcm = pieceToInt16(resample(r.pcm, MASTER_SAMPLE_RATE));
       return { ok: true, pcm, words: pieceWords(piece, pcm, PIECE_SILENCE, marksOf(r)) };

@@ -3,6 +3,7 @@ import { decodeWav } from "../engine/wav";
 import { postWithTimeout, readBytes, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
 import { fail, type SynthResult } from "./result";
 import type { Synthesizer, VoiceListing } from "./synthesizer";
+import { aliasText } from "../../kernel/lexicon";
 
 /** The model asked for when SELFHOSTED_TTS_MODEL is empty: Kokoro-FastAPI's name for Kokoro-82M. */
 export const SELFHOSTED_DEFAULT_MODEL = "kokoro";
@@ -32,7 +33,8 @@ export interface SelfHostedOptions {
  * any sample rate and a WAVE header says which; raw PCM would have to be taken on trust. The voices
  * are what the server lists at GET {base}/audio/voices (Kokoro-FastAPI: {"voices": [...]}), kept for
  * VOICE_LIST_TTL_MS per isolate; a server that lists none is taken to have SELFHOSTED_TTS_VOICES, or,
- * without them, every catalogue voice of the provider.
+ * without them, every catalogue voice of the provider. Such servers take plain text: the lexicon's
+ * aliases replace their words.
  */
 export function selfHostedSynthesizer(options: SelfHostedOptions): Synthesizer & { voices(): Promise<VoiceListing> } {
   const base = options.baseUrl.replace(/\/+$/, "");
@@ -41,13 +43,19 @@ export function selfHostedSynthesizer(options: SelfHostedOptions): Synthesizer &
   const auth: Record<string, string> = options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {};
   const configured = options.configuredVoices ?? [];
   return {
-    async synthesize(text, offer) {
+    async synthesize(text, offer, lexicon = []) {
       const response = await postWithTimeout(
         fetchFn,
         `${base}/audio/speech`,
         {
           headers: { ...auth, "Content-Type": "application/json" },
-          body: JSON.stringify({ model: options.model || SELFHOSTED_DEFAULT_MODEL, input: text, voice: offer.native, response_format: "wav", stream: false }),
+          body: JSON.stringify({
+            model: options.model || SELFHOSTED_DEFAULT_MODEL,
+            input: aliasText(text, lexicon),
+            voice: offer.native,
+            response_format: "wav",
+            stream: false,
+          }),
         },
         timeoutMs,
       );

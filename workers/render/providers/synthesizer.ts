@@ -1,9 +1,14 @@
+import type { LexiconEntry } from "../../kernel/lexicon";
 import type { ProviderId, VoiceOffer } from "../../kernel/voice-catalogue";
 import type { SynthResult } from "./result";
 
-/** One provider behind one interface: text (within its limit) in, mono PCM out, failures as values. */
+/**
+ * One provider behind one interface: text (within its limit) in, mono PCM out, failures as values.
+ * `lexicon` is the pronunciation entries that apply to the render (kernel/lexicon.ts entriesFor), which
+ * the adapter hands its engine in the engine's own language.
+ */
 export interface Synthesizer {
-  synthesize(text: string, offer: VoiceOffer): Promise<SynthResult>;
+  synthesize(text: string, offer: VoiceOffer, lexicon?: readonly LexiconEntry[]): Promise<SynthResult>;
   /** The voices its server has, for a provider whose voices are the server's (self-hosted). */
   voices?(): Promise<VoiceListing>;
 }

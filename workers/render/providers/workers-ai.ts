@@ -2,6 +2,7 @@ import { MASTER_SAMPLE_RATE } from "../../kernel/audio-objects";
 import { readBytes, reasonForStatus, REQUEST_TIMEOUT_MS, statusFailure, wavResult } from "./http";
 import { fail } from "./result";
 import type { Synthesizer } from "./synthesizer";
+import { aliasText } from "../../kernel/lexicon";
 
 /** The part of the AI binding this adapter uses. */
 export interface AiRunner {
@@ -11,13 +12,13 @@ export interface AiRunner {
 /**
  * Workers AI through the AI binding: Deepgram Aura (aura-1, aura-2-en) asked for linear16 in a WAVE
  * container at the master rate. MeloTTS is not offered: it only returns MP3, and nothing here
- * decodes MP3.
+ * decodes MP3. Aura takes plain text: the lexicon's aliases replace their words.
  */
 export function workersAiSynthesizer(ai: AiRunner, timeoutMs = REQUEST_TIMEOUT_MS): Synthesizer {
   return {
-    async synthesize(text, offer) {
+    async synthesize(text, offer, lexicon = []) {
       const model = offer.model ?? "@cf/deepgram/aura-1";
-      const inputs = { text, speaker: offer.native, encoding: "linear16", container: "wav", sample_rate: MASTER_SAMPLE_RATE };
+      const inputs = { text: aliasText(text, lexicon), speaker: offer.native, encoding: "linear16", container: "wav", sample_rate: MASTER_SAMPLE_RATE };
       const signal = AbortSignal.timeout(timeoutMs);
       let response: Response;
       try {

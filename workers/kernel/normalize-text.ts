@@ -1,3 +1,5 @@
+import { paragraphsOf } from "./paragraph-timings";
+
 /**
  * The text a cache key covers. Two inputs that read aloud the same must get the same key, so:
  * Unicode NFC (a precomposed and a decomposed "é" are one character), typographic quotes and
@@ -15,4 +17,13 @@ export function normaliseText(text: string): string {
     .replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, "")
     .replace(/\s+/gu, " ")
     .trim();
+}
+
+/**
+ * The paragraphs of a text as the render keys and voices them: split as paragraphsOf splits them and
+ * each normalised (normaliseText). The render joins them with a line break for the cache key, and the
+ * API Worker reads an article the same way to find whose narration a lexicon change touches.
+ */
+export function keyedParagraphs(text: string): string[] {
+  return paragraphsOf(text).map(normaliseText);
 }
