@@ -8,7 +8,7 @@ export const getGlobalLexicon = route({
   path: "/v1/lexicon/entries",
   tag: "narration",
   summary: "The global pronunciation lexicon, as JSON or as a W3C PLS document",
-  description: "The global lexicon applies to every narration; a publisher's own entries win over it. Requires the admin token (x-service-email-token). With format=pls the answer is the lexicon as a PLS 1.0 document (" + PLS_CONTENT_TYPE + ", alphabet ipa), ready to import elsewhere.",
+  description: `The global lexicon applies to every narration; a publisher's own entries win over it. Requires the admin token (x-service-email-token). With format=pls the answer is the lexicon as a PLS 1.0 document (${PLS_CONTENT_TYPE}, alphabet ipa), ready to import elsewhere.`,
   auth: "admin",
   rateLimit: "admin",
   query: LexiconQuery,
