@@ -116,9 +116,9 @@ export const AffectedView = named(
     articles: v.pipe(
       v.array(
         v.object({
-          slug: v.string(),
-          publisher: v.string(),
-          title: v.string(),
+          slug: v.pipe(v.string(), v.description("The article's slug.")),
+          publisher: v.pipe(v.string(), v.description("The article's publisher, whose lexicon applies to it over the global one.")),
+          title: v.pipe(v.string(), v.description("The article's title.")),
           audio_key: v.pipe(v.string(), v.description("The audio the article has now.")),
           provider: v.pipe(v.string(), v.description("The engine that spoke it.")),
           voice: v.pipe(v.string(), v.description("The voice that spoke it.")),
@@ -136,7 +136,7 @@ export const AffectedView = named(
 export const RerenderView = named(
   "LexiconRerender",
   v.object({
-    queued: v.pipe(v.array(v.object({ slug: v.string(), job_id: v.pipe(v.string(), v.description("Poll GET /v1/jobs/{job_id}.")) })), v.description(`Render jobs queued, at most ${MAX_RERENDERS_PER_REQUEST}.`)),
+    queued: v.pipe(v.array(v.object({ slug: v.pipe(v.string(), v.description("The article rendered again.")), job_id: v.pipe(v.string(), v.description("Poll GET /v1/jobs/{job_id}.")) })), v.description(`Render jobs queued, at most ${MAX_RERENDERS_PER_REQUEST}.`)),
     remaining: v.pipe(v.number(), v.description("Affected articles left for another request.")),
   }),
 );
