@@ -6,7 +6,7 @@ describe("HTTP conventions", () => {
     const res = await call("/v1/no-such-thing");
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
-    expect(await res.json()).toEqual({ detail: "no resource at /v1/no-such-thing", code: "not_found" });
+    expect(await res.json()).toEqual({ detail: "no resource at /v1/no-such-thing", code: "not_found", request_id: res.headers.get("X-Request-Id") });
   });
 
   it("answers a known path with the wrong method with a JSON 405 and Allow", async () => {
