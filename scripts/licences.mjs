@@ -17,12 +17,13 @@ const NOTICE = path.join(ROOT, "THIRD-PARTY-NOTICES.md");
 const WORKERS = [["-c", "wrangler.toml"], ["-c", "workers/render/wrangler.toml", "--env", "production"]];
 // scripts/vendor-engine.mjs builds the offline engine's folder from files of these packages.
 const VENDOR_DIR = path.join(ROOT, "workers/render/engine/vendor");
-const VENDORED = ["node_modules/text2wav", "node_modules/wasm-media-encoders"];
+const VENDORED = ["node_modules/text2wav", "node_modules/wasm-media-encoders", "node_modules/@contentauth/c2pa-wasm"];
 // What ships inside a package without its package.json naming it: the licences that bind the bundle.
 const EMBEDDED = {
   text2wav: { name: "eSpeak NG", what: "the synthesiser (espeak-ng.wasm) and its voice data", licence: "GPL-3.0-or-later", source: "https://github.com/espeak-ng/espeak-ng" },
   "wasm-media-encoders": { name: "LAME", what: "the MP3 encoder (mp3.wasm)", licence: "LGPL-2.0-or-later", source: "https://lame.sourceforge.io" },
   "@evan/opus": { name: "libopus", what: "the Opus codec (simd.wasm)", licence: "BSD-3-Clause", source: "https://opus-codec.org" },
+  "@contentauth/c2pa-wasm": { name: "c2pa-rs", what: "the C2PA manifest builder and reader (c2pa.wasm)", licence: "MIT OR Apache-2.0", source: "https://github.com/contentauth/c2pa-rs" },
 };
 
 const lock = JSON.parse(readFileSync(path.join(ROOT, "package-lock.json"), "utf8")).packages;

@@ -12,6 +12,12 @@
 //    compile WebAssembly from bytes at run time).
 //  - espeak-en.bin: the English voice data in one file, a Data module:
 //    [u32 LE length of the JSON index][JSON [{path, size}]][the files' bytes, in index order].
+//  - c2pa.js, c2pa.d.ts and c2pa.wasm: c2pa-rs's WebAssembly build (@contentauth/c2pa-wasm) for the
+//    C2PA manifests of the MP3 and WAV (workers/render/pipeline/c2pa.ts). Its Builder reads the asset
+//    from a Blob through FileReaderSync, which exists only in browser Web Workers: the glue is patched
+//    to read a plain { size, slice(), bytes } object instead, and gains release(), which drops the
+//    instance so that its memory (it grows with the asset signed) goes back to the isolate; each
+//    closure then remembers its own instance, so one dropped late never reaches a newer instance.
 //  - espeak-hook.wasm and espeak-hook.json: how the engine hears eSpeak's own word events. The glue
 //    is the command-line program, whose synthesis callback (SynthCallback in espeak-ng.c) receives
 //    each buffer's events (espeakEVENT_WORD: the word's text position and its sample) and keeps
@@ -60,6 +66,34 @@ const index = Buffer.from(JSON.stringify(files.map((f, i) => ({ path: f, size: b
 const head = Buffer.alloc(4);
 head.writeUInt32LE(index.length);
 fs.writeFileSync(path.join(out, "espeak-en.bin"), Buffer.concat([head, index, ...blobs]));
+
+const c2pa = path.resolve("node_modules/@contentauth/c2pa-wasm/pkg");
+let c2paGlue = fs.readFileSync(path.join(c2pa, "c2pa.js"), "utf8");
+const c2paPatches = [
+  [/const ret = new FileReaderSync\(\);/, "const ret = new BytesReader();"],
+  // A closure's destructor runs in the instance that made it, even after release() (a promise
+  // callback wasm-bindgen drops later, or the finalizer of one never called).
+  [/const state = \{ a: arg0, b: arg1, cnt: 1 \};/, "const state = { a: arg0, b: arg1, cnt: 1, w: wasm };"],
+  [/new FinalizationRegistry\(state => wasm\.__wbindgen_destroy_closure\(state\.a, state\.b\)\)/, "new FinalizationRegistry(state => state.w.__wbindgen_destroy_closure(state.a, state.b))"],
+  [/ {12}wasm\.__wbindgen_destroy_closure\(state\.a, state\.b\);/, "            state.w.__wbindgen_destroy_closure(state.a, state.b);"],
+  [/let wasmModule, wasmInstance, wasm;/, "let wasmModule, wasmInstance, wasm;\nexport function release() {\n    wasm = wasmInstance = wasmModule = undefined;\n    cachedDataViewMemory0 = cachedUint32ArrayMemory0 = cachedUint8ArrayMemory0 = null;\n}"],
+];
+for (const [pattern, replacement] of c2paPatches) {
+  if (!pattern.test(c2paGlue)) throw new Error(`@contentauth/c2pa-wasm changed: the patch ${pattern} no longer applies`);
+  c2paGlue = c2paGlue.replace(pattern, replacement);
+}
+c2paGlue += `
+/** FileReaderSync for an asset held in memory: slices of { size, slice(), bytes }. */
+class BytesReader {
+    readAsArrayBuffer(blob) {
+        const b = blob.bytes;
+        return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+    }
+}
+`;
+fs.writeFileSync(path.join(out, "c2pa.js"), c2paGlue);
+fs.writeFileSync(path.join(out, "c2pa.d.ts"), `${fs.readFileSync(path.join(c2pa, "c2pa.d.ts"), "utf8")}\n/** Drops the instance (vendored patch). */\nexport function release(): void;\n`);
+fs.copyFileSync(path.join(c2pa, "c2pa_bg.wasm"), path.join(out, "c2pa.wasm"));
 
 const HOOK = new Uint8Array([
   ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // "\0asm", version 1

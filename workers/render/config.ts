@@ -29,11 +29,17 @@ const PARTS = {
     SELFHOSTED_TTS_MODEL: text,
     SELFHOSTED_TTS_VOICES: text,
   },
+  // C2PA signing (README "Marked as synthetic"): the PKCS#8 EC P-256 key and the certificate chain,
+  // signing certificate first, each DER in base64 (scripts/c2pa-credentials.mjs). Unset: no manifest.
+  signing: {
+    C2PA_SIGNING_KEY: text,
+    C2PA_CERTIFICATE_CHAIN: text,
+  },
   // No storage of its own: D1, R2 and the render gates are reached through the API Worker (STORE).
   bindings: { STORE: binding },
 } as const;
 
-const RenderConfigSchema = v.object({ ...PARTS.providers, ...PARTS.bindings });
+const RenderConfigSchema = v.object({ ...PARTS.providers, ...PARTS.signing, ...PARTS.bindings });
 const ProviderKeysSchema = v.object(PARTS.providers);
 
 export type RenderConfig = v.InferOutput<typeof RenderConfigSchema>;

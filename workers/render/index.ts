@@ -7,6 +7,7 @@ import { configuredProviders, providerSetup } from "./providers/registry";
 import { renderStore, type LazyFormat, type RenderInput, type RenderResult, type RenderRpc, type VoiceCatalogueStatus } from "../kernel/render-contract";
 import { renderConfig } from "./config";
 import { measureEngine } from "./measure";
+import { useC2pa } from "./pipeline/c2pa";
 
 const DEAD_LETTER_QUEUE = "narration-render-dlq";
 
@@ -24,6 +25,7 @@ export default {
   },
   async queue(batch, env) {
     renderConfig(env);
+    useC2pa(env);
     if (batch.queue === DEAD_LETTER_QUEUE) await consumeDeadLetters(batch, env);
     else await consumeRenderBatch(batch, env, configuredProviders(env));
   },
@@ -38,6 +40,7 @@ export class RenderService extends WorkerEntrypoint<Env> implements RenderRpc {
 
   async render(input: RenderInput): Promise<RenderResult> {
     renderConfig(this.env);
+    useC2pa(this.env);
     return renderText(renderStore(this.env), input, configuredProviders(this.env));
   }
 
@@ -49,6 +52,7 @@ export class RenderService extends WorkerEntrypoint<Env> implements RenderRpc {
 
   async encode(key: string, format: LazyFormat): Promise<{ bytes: number } | null> {
     renderConfig(this.env);
+    useC2pa(this.env);
     return encodeStored(renderStore(this.env), key, format);
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encodeMp3 } from "../../../test/support/mp3";
-import { firstAudioFrame, frameHeader, joinable } from "./mp3-frames";
+import { firstAudioFrame, frameHeader, id3Without, joinable } from "./mp3-frames";
 
 /** A second of a quiet tone at the master rate, through the same LAME encoder the renders use. */
 async function mp3(seconds: number): Promise<Uint8Array> {
@@ -37,6 +37,16 @@ describe("MP3 frames", () => {
     const id3 = new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 20, ...new Uint8Array(20)]);
     const file = new Uint8Array([...id3, ...info, ...bytes]);
     expect(firstAudioFrame(file).offset).toBe(id3.length + info.length);
+  });
+
+  it("drops frames from an ID3v2.4 tag and fixes its size", () => {
+    // Frames of 6 and 5 bytes of payload (sizes synchsafe, as ID3v2.4 writes them).
+    const frame = (id: string, payload: number[]) => [...new TextEncoder().encode(id), 0, 0, 0, payload.length, 0, 0, ...payload];
+    const tit2 = frame("TIT2", [3, 84, 105, 116, 108, 101]);
+    const geob = frame("GEOB", [0, 1, 2, 3, 4]);
+    const tag = (...frames: number[][]) => Uint8Array.from([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, frames.flat().length, ...frames.flat()]);
+    expect(id3Without(tag(tit2, geob), ["GEOB"])).toEqual(tag(tit2));
+    expect(id3Without(tag(tit2), ["GEOB"])).toEqual(tag(tit2));
   });
 
   it("refuses bytes that are not MP3 and tells joinable streams apart", () => {

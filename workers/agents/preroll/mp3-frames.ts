@@ -45,6 +45,35 @@ export function afterId3(bytes: Uint8Array): number {
   return 10 + size + (bytes[5] & 0x10 ? 10 : 0);
 }
 
+/**
+ * `tag`, a whole ID3v2.3 or v2.4 tag, without its frames whose id is in `drop`, the header's size
+ * fixed (ID3v2.4 §3.1, §4: frame sizes are synchsafe in 2.4, plain in 2.3). A tag with an extended
+ * header or unsynchronisation, which our tags never have, is returned as it is.
+ */
+export function id3Without(tag: Uint8Array, drop: readonly string[]): Uint8Array {
+  if (tag.length < 10 || tag[5] & 0xc0) return tag;
+  const view = new DataView(tag.buffer, tag.byteOffset, tag.byteLength);
+  const synchsafe = (at: number) => (tag[at] << 21) | (tag[at + 1] << 14) | (tag[at + 2] << 7) | tag[at + 3];
+  const end = Math.min(tag.length, 10 + synchsafe(6));
+  const kept: Uint8Array[] = [];
+  for (let at = 10; at + 10 <= end && tag[at] !== 0; ) {
+    const size = tag[3] === 4 ? synchsafe(at + 4) : view.getUint32(at + 4);
+    const frame = tag.subarray(at, Math.min(end, at + 10 + size));
+    if (!drop.includes(String.fromCharCode(...frame.subarray(0, 4)))) kept.push(frame);
+    at += 10 + size;
+  }
+  const size = kept.reduce((n, f) => n + f.length, 0);
+  const out = new Uint8Array(10 + size);
+  out.set(tag.subarray(0, 6));
+  out.set([(size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f], 6);
+  let at = 10;
+  for (const f of kept) {
+    out.set(f, at);
+    at += f.length;
+  }
+  return out;
+}
+
 /** Whether the frame at `offset` is a Xing/Info tag frame: the tag follows the side information. */
 function isInfoFrame(bytes: Uint8Array, offset: number, header: FrameHeader): boolean {
   const sideInfo = header.version === "mpeg1" ? (header.mono ? 17 : 32) : header.mono ? 9 : 17;

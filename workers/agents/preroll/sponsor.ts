@@ -3,7 +3,7 @@ import { sha256Hex } from "../../core/crypto";
 import { audioObjects, database } from "../../db";
 import { audioObjectPath } from "../../kernel/audio-objects";
 import { renderService } from "../../kernel/render-contract";
-import { afterId3, firstAudioFrame, joinable } from "./mp3-frames";
+import { afterId3, firstAudioFrame, id3Without, joinable } from "./mp3-frames";
 
 /**
  * The sponsor pre-roll of the free plan (issue 12): a short message rendered once by the same
@@ -14,8 +14,8 @@ import { afterId3, firstAudioFrame, joinable } from "./mp3-frames";
 export const SPONSOR_TEXT =
   "This narration is brought to you by Narration Plus. Listen without sponsor messages on the Plus or Pro plan.";
 
-/** Bytes read from the head of each file: an ID3v2 tag and the first two frames fit easily. */
-const HEAD_BYTES = 16 * 1024;
+/** Bytes read from the head of each file: an ID3v2 tag (a C2PA manifest in it is about 12 KB) and the first two frames fit easily. */
+const HEAD_BYTES = 64 * 1024;
 
 /** The stitched object: its cache key (served as /v1/audio/{key}.mp3) and duration. */
 export interface Stitched {
@@ -55,8 +55,10 @@ export async function withPreroll(env: Env, articleKey: string): Promise<Stitche
   if (!joinable(first.header, second.header)) throw new Error("pre-roll and article MP3 settings differ");
 
   // The article's ID3 tag (its title, publisher, and that the voice is synthetic: README "Marked as
-  // synthetic") leads the joined file, whose every voice is synthetic; the pre-roll's own tag is left out.
-  const tag = articleHead.subarray(0, afterId3(articleHead));
+  // synthetic") leads the joined file, whose every voice is synthetic; the pre-roll's own tag is left
+  // out. Not its C2PA manifest (a GEOB frame): that binds the hash of the article's own bytes, and
+  // the joined file would fail it.
+  const tag = id3Without(articleHead.subarray(0, afterId3(articleHead)), ["GEOB"]);
   const intro = prerollFile.subarray(first.offset);
   const size = tag.length + intro.length + articleSize - second.offset;
   const body = await env.AUDIO.get(audioObjectPath(articleKey, "mp3"), { range: { offset: second.offset } });

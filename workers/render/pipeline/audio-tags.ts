@@ -10,6 +10,8 @@ import { id3v24 } from "../engine/id3";
 export interface AudioAbout {
   title?: string | null;
   publisher?: string | null;
+  /** The article's address, which the C2PA manifest names (c2pa.ts); not in the ID3 tag or the Opus comments. */
+  url?: string | null;
   provider: string;
   voice: string;
 }

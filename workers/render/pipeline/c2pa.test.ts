@@ -1,0 +1,93 @@
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import { probeAudio } from "../../../test/support/audio-probe";
+import { store } from "../../../test/support/render-store";
+import { testVars } from "../../../test/vars";
+import { narratedText } from "../../kernel/article-text";
+import { audioObjectPath } from "../../kernel/audio-objects";
+import { offlineSynthesizer } from "../engine/offline";
+import { readC2pa, useC2pa } from "./c2pa";
+import { renderText } from "./render";
+import { encodeStored } from "./store";
+
+/** The CA of the test credentials as PEM: the reader's trust anchor, so that a manifest it signed validates as Trusted. */
+function testCa(): string {
+  const ca = testVars.C2PA_CERTIFICATE_CHAIN.split(",").at(-1)!;
+  return `-----BEGIN CERTIFICATE-----\n${ca.match(/.{1,64}/g)!.join("\n")}\n-----END CERTIFICATE-----\n`;
+}
+
+const ARTICLE = { title: "Tide Tables, Explained", publisher: "Harbour Weekly", bodyText: "Sailors trust the tables.\n\nThe moon keeps regular hours." };
+const URL_OF_ARTICLE = "https://harbour.example/tide-tables";
+const object = async (key: string, format: "mp3" | "wav") => new Uint8Array(await (await env.AUDIO.get(audioObjectPath(key, format)))!.arrayBuffer());
+type Store = { validation_state: string; active_manifest: string; manifests: Record<string, { title: string; assertions: { label: string; data: Record<string, unknown> }[] }>; validation_results: { activeManifest: { failure: { code: string }[] } } };
+
+// Other tests of this isolate render unsigned, as before: signing is switched on here only.
+afterEach(() => useC2pa({}));
+
+describe("C2PA manifests (c2pa-rs in WebAssembly), read back with c2pa-rs's Reader", () => {
+  it("a rendered MP3 carries a signed manifest: created by an algorithm, from the article, naming the engine, the voice and the article's address", async () => {
+    useC2pa(testVars);
+    const text = narratedText(ARTICLE);
+    const result = await renderText(store, { text, voice: "en-US-female", title: ARTICLE.title, publisher: ARTICLE.publisher, url: URL_OF_ARTICLE }, { offline: offlineSynthesizer });
+    const mp3 = await object(result.key, "mp3");
+    const [row] = await store.findAudio([result.key]);
+    expect(row.mp3Bytes).toBe(mp3.byteLength); // the feeds' enclosure length counts the manifest
+
+    const manifests = (await readC2pa(mp3, "mp3", testCa())) as unknown as Store;
+    expect(manifests.validation_state).toBe("Trusted");
+    expect(manifests.validation_results.activeManifest.failure).toEqual([]);
+    const active = manifests.manifests[manifests.active_manifest];
+    expect(active.title).toBe(ARTICLE.title);
+    const actions = active.assertions.find((a) => a.label === "c2pa.actions.v2")!.data.actions as Record<string, unknown>[];
+    expect(actions[0]).toMatchObject({
+      action: "c2pa.created",
+      // eSpeak NG's voices come from rules, not training: IPTC algorithmicMedia.
+      digitalSourceType: "http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicMedia",
+      softwareAgent: { name: "eSpeak NG" },
+      parameters: { engine: "eSpeak NG", voice: "en-US-female", article: URL_OF_ARTICLE },
+    });
+    expect(active.assertions.find((a) => a.label === "org.narration-platform.narration")!.data).toMatchObject({
+      synthetic_voice: true,
+      statement: "AI-generated narration: synthetic voice (eSpeak NG, en-US-female)",
+      title: ARTICLE.title,
+      publisher: ARTICLE.publisher,
+      article_url: URL_OF_ARTICLE,
+    });
+    // Without the signer's CA among the trusted ones, the signature still validates; the signer is unknown.
+    const untrusted = (await readC2pa(mp3, "mp3")) as unknown as Store;
+    expect(untrusted.validation_state).toBe("Valid");
+    expect(untrusted.validation_results.activeManifest.failure.map((f) => f.code)).toEqual(["signingCredential.untrusted"]);
+
+    // The ID3 frames are still there beside the manifest, and the file still plays as it did.
+    const probe = await probeAudio(mp3, "mp3");
+    expect(probe.tags).toMatchObject({ title: ARTICLE.title, "AI-generated narration": "synthetic voice (eSpeak NG, en-US-female)" });
+    expect(probe.duration).toBeCloseTo(result.duration_seconds, 0);
+  });
+
+  it("a WAV built from the master is signed too, and a changed byte breaks the manifest", async () => {
+    useC2pa(testVars);
+    const result = await renderText(store, { text: "A short text to read.", voice: "en-GB-male" }, { offline: offlineSynthesizer });
+    await encodeStored(store, result.key, "wav");
+    const wav = await object(result.key, "wav");
+    const [row] = await store.findAudio([result.key]);
+    expect(row.wavBytes).toBe(wav.byteLength);
+    const manifests = (await readC2pa(wav, "wav", testCa())) as unknown as Store;
+    expect(manifests.validation_state).toBe("Trusted");
+    const active = manifests.manifests[manifests.active_manifest];
+    expect(active.assertions.find((a) => a.label === "org.narration-platform.narration")!.data).toMatchObject({ synthetic_voice: true, voice: "en-GB-male" });
+    const probe = await probeAudio(wav, "wav");
+    expect(probe.duration).toBeCloseTo(result.duration_seconds, 1);
+
+    // Tampering: one sample changed in the audio, and the data hash no longer matches.
+    const tampered = wav.slice();
+    tampered[tampered.length - 2] ^= 0xff;
+    const broken = (await readC2pa(tampered, "wav", testCa())) as unknown as Store;
+    expect(broken.validation_state).toBe("Invalid");
+  });
+
+  it("without credentials nothing is signed", async () => {
+    useC2pa({});
+    const result = await renderText(store, { text: "Unsigned text, no manifest.", voice: "en-US-male" }, { offline: offlineSynthesizer });
+    await expect(readC2pa(await object(result.key, "mp3"), "mp3")).rejects.toThrow();
+  });
+});
