@@ -67,7 +67,8 @@ const head = Buffer.alloc(4);
 head.writeUInt32LE(index.length);
 fs.writeFileSync(path.join(out, "espeak-en.bin"), Buffer.concat([head, index, ...blobs]));
 
-const c2pa = path.resolve("node_modules/@contentauth/c2pa-wasm/pkg");
+const require = createRequire(import.meta.url);
+const c2pa = path.join(path.dirname(require.resolve("@contentauth/c2pa-wasm/package.json")), "pkg");
 let c2paGlue = fs.readFileSync(path.join(c2pa, "c2pa.js"), "utf8");
 const c2paPatches = [
   [/const ret = new FileReaderSync\(\);/, "const ret = new BytesReader();"],
@@ -103,7 +104,7 @@ const HOOK = new Uint8Array([
 ]);
 fs.writeFileSync(path.join(out, "espeak-hook.wasm"), HOOK);
 const slot = await synthCallbackSlot();
-fs.writeFileSync(path.join(out, "espeak-hook.json"), JSON.stringify({ synthCallbackSlot: slot }) + "\n");
+fs.writeFileSync(path.join(out, "espeak-hook.json"), `${JSON.stringify({ synthCallbackSlot: slot })}\n`);
 console.log(`vendored eSpeak NG: ${files.length} data files; word events from table slot ${slot}`);
 
 /** The table slots whose function has the type (i32, i32, i32) -> i32, read from the module's sections. */
@@ -173,7 +174,6 @@ function callbackTypedSlots(bytes) {
 
 /** Runs the engine on a probe sentence with every candidate slot watched; the one given WORD events is the callback. */
 async function synthCallbackSlot() {
-  const require = createRequire(import.meta.url);
   const run = require(path.join(out, "espeak-ng.cjs"));
   const engine = await WebAssembly.compile(fs.readFileSync(path.join(out, "espeak-ng.wasm")));
   const hook = await WebAssembly.compile(HOOK);

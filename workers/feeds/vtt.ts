@@ -69,7 +69,7 @@ export function webVttOfWords(paragraphs: TimedParagraph[]): string {
       blocks.push(`${blocks.length + 1}\n${timestamp(from)} --> ${timestamp(to)}\n${escapeCue(cue.map((w) => w.text).join(" "))}`);
     });
   }
-  return ["WEBVTT", ...blocks].join("\n\n") + "\n";
+  return `${["WEBVTT", ...blocks].join("\n\n")}\n`;
 }
 
 /** A stretch of narrated text and where its narration starts, in seconds; it lasts until the next one starts. */
