@@ -11,7 +11,7 @@ async function entries() {
   return (await env.DB.prepare("select * from ledger_entries order by id").all<Record<string, unknown>>()).results;
 }
 
-describe("partner-paywall click-through (README Rules 3, 30 s window)", () => {
+describe("partner-paywall click-through (docs/rules.md 3, 30 s window)", () => {
   it("writes one zero-amount entry and returns it with duplicate true on a repeat", async () => {
     const { token } = await subscribeVia("click@example.test");
     const first = await click(token);

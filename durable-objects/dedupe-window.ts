@@ -21,7 +21,7 @@ interface LastEntry {
 export const PAYWALL_SOURCE = "partner_paywall_click_through";
 
 /**
- * The click-through duplicate window of one (listener, publisher) pair (README "Rules" 3): a repeat
+ * The click-through duplicate window of one (listener, publisher) pair (docs/rules.md "Rules" 3): a repeat
  * within the window returns the last entry instead of writing a row. The window runs from the last
  * entry written, so repeated clicks do not stretch it. An alarm forgets the entry once it expires.
  */

@@ -24,7 +24,7 @@ describe("RateLimiter (README: rate limits)", () => {
     expect((await stub.hit("agent_tools", 5, 60_000, 2)).granted).toBe(2);
   });
 
-  // README "Rate limits": feeds 600 a minute per IP, an isolate taking a sixtieth (10 units) at a
+  // docs/api-conventions.md "Rate limits": feeds 600 a minute per IP, an isolate taking a sixtieth (10 units) at a
   // time, "once per 10 requests", and "never admitted past its budget".
   it("a feeds burst asks the object once per 10 requests, and still stops at 600", async () => {
     const calls = vi.fn();

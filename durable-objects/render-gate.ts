@@ -22,7 +22,7 @@ export interface SlotRequest {
 const DAY_MS = 24 * 3_600_000;
 
 /**
- * What one listener's render-now may start (README "Rules" 3; issue 29, item 5): at most `cap`
+ * What one listener's render-now may start (docs/rules.md "Rules" 3; issue 29, item 5): at most `cap`
  * renders in flight, and at most a daily budget of renders started in any 24 hours. One object per
  * listener, whose calls the runtime serialises, so concurrent requests can never take more slots
  * than the cap nor start more renders than the budget. Slots are leases with an expiry: a render

@@ -13,7 +13,7 @@ const INSPECTOR_PORT = PORT + 10;
 const STATE = ".wrangler/bench-state";
 /**
  * Per-IP budgets high enough that no bench request is refused, but not off: the limiter's cost is
- * part of every hot path, as it is in production (README "Rules" 8).
+ * part of every hot path, as it is in production (docs/rules.md "Rules" 8).
  */
 const LIMITS = { RATE_LIMIT_READ_PER_MINUTE: "6000000", RATE_LIMIT_ADMIN_PER_MINUTE: "6000000", RATE_LIMIT_FEEDS_PER_MINUTE: "6000000" };
 

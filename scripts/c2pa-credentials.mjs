@@ -1,4 +1,4 @@
-// Prints a C2PA signing credential as the render Worker reads it (README "Marked as synthetic", C2PA):
+// Prints a C2PA signing credential as the render Worker reads it (docs/narration.md "Marked as synthetic", C2PA):
 // C2PA_SIGNING_KEY, the PKCS#8 EC P-256 key, and C2PA_CERTIFICATE_CHAIN, the signing certificate and
 // the CA certificate that issued it, each DER in base64, comma-separated. C2PA rejects self-signed
 // signing certificates, so a throwaway CA issues one: digitalSignature, emailProtection, not a CA.

@@ -1,4 +1,4 @@
-// Measures the live memory of one offline render stage by stage, for README "Memory and long
+// Measures the live memory of one offline render stage by stage, for docs/narration.md "Memory and long
 // articles". workerd reports no memory use, so the render's own modules run in Node instead: bundled
 // by esbuild with each .wasm as a compiled module and the .bin as an ArrayBuffer (as workerd imports
 // them), and garbage collected before every reading. The join cannot be read from inside, so its peak

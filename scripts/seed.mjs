@@ -6,7 +6,7 @@ import { readVars } from "./local.mjs";
 
 const DAY_MS = 86_400_000;
 
-/** Signs `body` as README "Publish webhook" specifies: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>. */
+/** Signs `body` as docs/narration-api.md "Publish webhook" specifies: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>. */
 export function signature(secret, body, now = Date.now()) {
   const t = Math.floor(now / 1000);
   return `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`;

@@ -1,4 +1,4 @@
-// The listener's pages in a real browser (README "Listener pages"): Debian's Chromium, driven by
+// The listener's pages in a real browser (docs/listeners.md "Listener pages"): Debian's Chromium, driven by
 // playwright-core, subscribes, signs in with the mailed link from the local outbox, changes verticals,
 // copies the private feed URL, reorders a flo block by drag and drop and finds the order after a
 // reload, and deletes the account; axe-core checks every page on the way. Runs against the platform

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 
 /**
- * README "Layout": domains import only core/, db/, kernel/, durable-objects/ and themselves; admin
+ * docs/architecture.md "Layout": domains import only core/, db/, kernel/, durable-objects/ and themselves; admin
  * and agents may call domain services (the operator's façade, and the agent surface over the catalogue); the render Worker shares nothing with the API
  * Worker's domains but the kernel; tests may also import test/support and the Worker entry. No
  * file-level import cycles.

@@ -18,7 +18,7 @@ async function status(p: Promise<unknown>): Promise<number> {
   }
 }
 
-describe("API key check (README Rules 5)", () => {
+describe("API key check (docs/rules.md 5)", () => {
   it.each([
     ["query api_key", `/v1/render?api_key=${testVars.SERVICE_API_KEY}`, {}],
     ["x-service-key", "/v1/render", { "x-service-key": testVars.SERVICE_API_KEY }],

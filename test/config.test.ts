@@ -6,7 +6,7 @@ import { renderConfig } from "../workers/render/config";
 import { call } from "./support/client";
 import wrangler from "../wrangler.toml?raw";
 
-/** README "Configuration": one schema per Worker, every var, secret and binding, named by part. */
+/** docs/configuration.md "Configuration": one schema per Worker, every var, secret and binding, named by part. */
 describe("configuration", () => {
   it("accepts the test configuration and reports no problem on /v1/health", async () => {
     expect(configProblems(env)).toEqual([]);

@@ -5,7 +5,7 @@ import { forgetEdgeCache, readyArticle } from "./support/feeds";
 import { testVars } from "./vars";
 
 /**
- * What one request on each hot path asks of storage once its answer is cached (README "Benchmarks"):
+ * What one request on each hot path asks of storage once its answer is cached (docs/benchmarks.md "Benchmarks"):
  * D1 statements, Durable Object calls, R2 operations and Cache API lookups, counted at the bindings.
  * No D1 on any cache hit, and at most one Durable Object call (the per-IP limiter's).
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { call, jsonBody } from "./support/client";
 import { subscribeVia } from "./support/listeners";
 
-/** README "Listener tokens": `active: false` stops the daily digest and nothing else. */
+/** docs/api-conventions.md "Inactive listeners": `active: false` stops the daily digest and nothing else. */
 describe("an inactive listener's token keeps working on every listener route", () => {
   it("reads preferences and flo, forwards an article and gets the personalized stories feed", async () => {
     const { token } = await subscribeVia("inactive@example.test", ["tech"]);

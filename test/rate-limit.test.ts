@@ -5,7 +5,7 @@ import { ApiError } from "../workers/core/errors";
 import { routes } from "../workers/router";
 import { call } from "./support/client";
 
-/** README "Rate limits", written out so that a changed budget fails here: reads 60 a minute per IP, feeds 600. */
+/** docs/api-conventions.md "Rate limits", written out so that a changed budget fails here: reads 60 a minute per IP, feeds 600. */
 const READS_PER_MINUTE = 60;
 const FEEDS_PER_MINUTE = 600;
 
@@ -34,7 +34,7 @@ describe("per-IP rate limiting", () => {
   });
 
   it("counts each IP and each bucket on its own", async () => {
-    const limit = 30; // README "Rate limits": admin 30 a minute
+    const limit = 30; // docs/api-conventions.md "Rate limits": admin 30 a minute
     for (let i = 0; i < limit; i++) await outcome("198.51.100.8", "admin");
     expect((await outcome("198.51.100.8", "admin")).status).toBe(429);
     expect((await outcome("198.51.100.8", "read")).status).toBe(200);

@@ -4,7 +4,7 @@ import { methodsOf, type Route } from "../workers/core/route";
 import { routes } from "../workers/router";
 
 /**
- * README "Layout", the naming rule: the route for METHOD /v1/a/{b}/c lives in
+ * docs/architecture.md "Layout", the naming rule: the route for METHOD /v1/a/{b}/c lives in
  * workers/<domain>/routes/<method>.a.{b}.c.ts (without /v1/; other paths keep every segment, a
  * leading dot dropped). A file whose name holds a parameter the path spells out, like
  * get.audio.{key}.{format}.ts, serves one route per value of it.

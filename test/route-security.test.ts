@@ -8,7 +8,7 @@ import { call } from "./support/client";
  * Generated from the route table: every route that declares a credential refuses a request without
  * it (unless the credential is optional, as an agent's bearer token is) and one with a wrong value,
  * whatever else the request carries. Keys, admin tokens and signatures
- * are 401 (README "Rules" 7); a path token that opens nothing is a 404, like an unknown resource.
+ * are 401 (docs/rules.md "Rules" 7); a path token that opens nothing is a 404, like an unknown resource.
  */
 
 /** A syntactically valid value for each path parameter, so only the credential can fail. */

@@ -103,7 +103,7 @@ import { putListenerPlan } from "./agents/routes/put.admin.listeners.{token}.pla
 
 /**
  * Every route of the API Worker, grouped by resource: the table of contents of the API. Each route
- * lives in workers/<domain>/routes/<method>.<path>.ts (README "Layout"). Order is match order: a
+ * lives in workers/<domain>/routes/<method>.<path>.ts (docs/architecture.md "Layout"). Order is match order: a
  * fixed path comes before the wildcard that would also match it.
  */
 export const routes: Route[] = [

@@ -11,7 +11,7 @@ import { podcastGuid } from "../../workers/feeds/rss";
  * It then reads the feed as the Podcast Index does (podcast-partytime), which skips tags it finds
  * incomplete, and reports what that parser did not read. It returns every problem found, so a
  * failing test names them all. Our feeds are of narrated items, so it also asks what every such
- * feed carries (README "Feeds"): podcast:txt purpose="ai-content" on the channel, and on each item
+ * feed carries (docs/feeds.md "What every feed contains"): podcast:txt purpose="ai-content" on the channel, and on each item
  * a WebVTT and a Podcasting 2.0 JSON transcript and podcast:chapters, as both parsers read them.
  */
 
@@ -43,7 +43,7 @@ export const APPLE_CATEGORIES: Record<string, string[]> = {
 
 /** Transcript types the Podcasting 2.0 podcast:transcript tag lists. */
 const TRANSCRIPT_TYPES = new Set(["text/plain", "text/html", "text/vtt", "application/json", "application/x-subrip", "application/srt"]);
-/** Every narrated item has both (README "Feeds"): captions, and word-timed JSON. */
+/** Every narrated item has both (docs/feeds.md "What every feed contains"): captions, and word-timed JSON. */
 const NARRATED_TRANSCRIPTS = ["text/vtt", "application/json"];
 /** The media type of JSON chapters (podcast:chapters). */
 const CHAPTERS_TYPE = "application/json+chapters";

@@ -3,7 +3,7 @@ import { addArticle, addListener, addPlays } from "./articles";
 import { call, jsonBody } from "./client";
 
 /**
- * The no-leak fixture (README "Rules" 2): `owner` forwards a listener_private article about `secret`,
+ * The no-leak fixture (docs/rules.md "Rules" 2): `owner` forwards a listener_private article about `secret`,
  * made as visible as an article can be (narrated with `audioKey`, the most played), beside a public one
  * in the same vertical; `other` is a second listener of that vertical. Returns both and the slug.
  */

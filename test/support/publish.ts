@@ -3,7 +3,7 @@ import { signWebhook } from "../../workers/core/webhook-signature";
 import { testVars } from "../vars";
 import { apiKeyHeaders, call } from "./client";
 
-/** POST /v1/webhook/publish with the publish webhook signature (README "Publish webhook") over the exact body sent. */
+/** POST /v1/webhook/publish with the publish webhook signature (docs/narration-api.md "Publish webhook") over the exact body sent. */
 export async function publishSigned(article: Record<string, unknown>): Promise<Response> {
   const raw = JSON.stringify(article);
   const signature = await signWebhook(testVars.PUBLISH_WEBHOOK_SECRET, new TextEncoder().encode(raw));

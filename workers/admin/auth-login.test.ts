@@ -5,7 +5,7 @@ import { testVars } from "../../test/vars";
 import { ApiError } from "../core/errors";
 import { adminLogin } from "./routes/post.admin.auth.login";
 
-describe("POST /v1/admin/auth/login (README Rules 5)", () => {
+describe("POST /v1/admin/auth/login (docs/rules.md 5)", () => {
   const login = (email: string, password: string) => call("/v1/admin/auth/login", jsonBody("POST", { email, password }));
 
   /** The login's status under a changed configuration (the Worker under test has one fixed env). */

@@ -33,7 +33,7 @@ const cleanup = (body: unknown) => call("/v1/admin/cancelled-audio/cleanup", jso
 const exists = async (c: string) => (await Promise.all(allObjectPaths(k(c)).map((p) => env.AUDIO.head(p)))).map((o) => o !== null);
 const jobKey = async (id: string) => env.DB.prepare("SELECT audio_key FROM render_jobs WHERE id = ?").bind(id).first("audio_key");
 
-describe("POST /v1/admin/cancelled-audio/cleanup (README Rules 4)", () => {
+describe("POST /v1/admin/cancelled-audio/cleanup (docs/rules.md 4)", () => {
   it("401 without the admin token", async () => {
     expect((await call("/v1/admin/cancelled-audio/cleanup", jsonBody("POST", {}))).status).toBe(401);
   });

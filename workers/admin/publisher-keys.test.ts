@@ -7,7 +7,7 @@ import { testVars } from "../../test/vars";
 import { sha256Hex } from "../core/crypto";
 import { signWebhook } from "../core/webhook-signature";
 
-/** Publisher API keys and webhook secrets (README "Publisher keys"): issued by an admin, scoped to one publisher, revocable at once. */
+/** Publisher API keys and webhook secrets (docs/security.md "Publisher keys"): issued by an admin, scoped to one publisher, revocable at once. */
 
 const A = "Harbour Gazette";
 const B = "Inland Courier";

@@ -7,7 +7,7 @@ import type { Tool } from "./tools";
 import { isPaidTool } from "./x402/prices";
 
 /**
- * The per-agent budget (README Rules 8): RATE_LIMIT_READ_PER_MINUTE units a minute per agent key,
+ * The per-agent budget (docs/rules.md 8): RATE_LIMIT_READ_PER_MINUTE units a minute per agent key,
  * in one RateLimiter Durable Object per key, leased to the isolate as the per-IP budgets are. A read
  * tool takes one unit, the digest more (Tool.budgetCost), so it is limited lower and weighs more
  * against the same budget.
@@ -25,7 +25,7 @@ export async function spendBudget(env: Env, caller: Caller, tool: Tool): Promise
 
 /**
  * A paid tool runs when the call was paid (x402) or its OAuth token holds the tool's scope
- * (README "MCP"). The pipeline routes every other call to a payment first (call.ts accessOf);
+ * (docs/agents.md "MCP details"). The pipeline routes every other call to a payment first (call.ts accessOf);
  * this is the last guard, so no path can run a paid tool for free.
  */
 function checkTier(caller: Caller, tool: Tool): void {

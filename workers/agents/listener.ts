@@ -6,7 +6,7 @@ import type { Caller } from "./caller";
 
 /**
  * The listener a tool acts for: the one behind an OAuth grant, or the one a wallet holds. A caller
- * with neither gets an error that names both ways in (README Rules 5).
+ * with neither gets an error that names both ways in (docs/rules.md 5).
  */
 export async function actingListener(env: Pick<Env, "DB">, caller: Caller, tool: string): Promise<Listener> {
   if (caller.listenerId === null) {
@@ -17,7 +17,7 @@ export async function actingListener(env: Pick<Env, "DB">, caller: Caller, tool:
     );
   }
   const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.id, caller.listenerId) });
-  // `active` gates only the daily digest mail (README "Listener tokens"); wallet-held listeners are inactive.
+  // `active` gates only the daily digest mail (docs/api-conventions.md "Inactive listeners"); wallet-held listeners are inactive.
   if (!listener) throw new ApiError("not_found", "the listener this call acts for no longer exists");
   return listener;
 }

@@ -4,10 +4,10 @@ import { call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import { mcpClient } from "../../test/support/mcp-client";
 
-/** The digest's price in README "Prices" (USDC atomic units), written out so that a changed price fails here. */
+/** The digest's price in docs/agents.md "Prices" (USDC atomic units), written out so that a changed price fails here. */
 const DIGEST_PRICE = 50_000;
 
-/** The discovery manifests (README "Manifests"), generated from the tool definitions. */
+/** The discovery manifests (docs/agents.md "Agents"), generated from the tool definitions. */
 
 interface ManifestTool {
   type: string;
@@ -32,7 +32,7 @@ describe("/.well-known/mcp.json", () => {
       oauth2: { authorization_server: `${testVars.WEB_URL}/.well-known/oauth-authorization-server` },
       x402: { version: 2, network: "eip155:84532", asset: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) },
     });
-    // README Rules 5 rule 1: which tools are free and which are paid.
+    // docs/rules.md 5 rule 1: which tools are free and which are paid.
     expect(manifest.tools.filter((t) => t.tier === "free").map((t) => t.name)).toEqual(FREE);
     expect(manifest.tools.filter((t) => t.tier === "paid").map((t) => t.name)).toEqual(PAID);
     for (const tool of manifest.tools) {

@@ -24,7 +24,7 @@ describe.each([
       expect(tool.annotations, tool.name).toBeDefined();
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    // README Rules 4: voice exists on REST only.
+    // docs/rules.md 4: voice exists on REST only.
     expect(Object.keys(byName.get_audio_url.inputSchema.properties ?? {})).toEqual(["slug"]);
     expect(byName.search_articles.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
     expect(byName.subscribe_topic.annotations?.readOnlyHint).toBe(false);
@@ -95,7 +95,7 @@ describe.each([
     for (const [name, args] of calls) {
       const result = await client.callTool({ name, arguments: args });
       expect(result.isError, name).toBe(true);
-      // A tool result, not a JSON-RPC error: the PaymentRequired in structuredContent and as JSON text (README "MCP").
+      // A tool result, not a JSON-RPC error: the PaymentRequired in structuredContent and as JSON text (docs/agents.md "MCP details").
       expect(result.structuredContent, name).toMatchObject({ x402Version: 2, resource: { url: `mcp://tool/${name}` }, accepts: [{ scheme: "exact" }] });
       expect(JSON.parse((result.content as { text: string }[])[0].text), name).toEqual(result.structuredContent);
     }

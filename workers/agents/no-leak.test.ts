@@ -8,7 +8,7 @@ import { mcpClient } from "../../test/support/mcp-client";
 import { TOOLS } from "./tools";
 
 /**
- * README Rules 2: a listener_private article belongs to the listener who forwarded it. No tool,
+ * docs/rules.md 2: a listener_private article belongs to the listener who forwarded it. No tool,
  * on any surface, may show it to anyone else: an anonymous agent, or one acting for another listener.
  */
 const SECRET = "okapiprivate";

@@ -15,7 +15,7 @@ import { recorded, reservations, signedWith, walletAgent } from "../../test/supp
 
 /**
  * Attacks on the paid tools through the real routes (issue 29 items 2 and 4): what an attacker sends,
- * and what must not happen. Prices are README "Prices": a render 20,000 units, a subscription 10,000.
+ * and what must not happen. Prices are docs/agents.md "Prices": a render 20,000 units, a subscription 10,000.
  */
 
 let clients = 0;
@@ -225,7 +225,7 @@ describe("the exact price (issue 35 item 1)", () => {
 
 describe("a call refused before settlement costs nothing and keeps the authorization", () => {
   it("REST digest over the agent's budget: 429, nothing settled, and the same authorization pays once the budget allows", async () => {
-    // A digest takes 5 units of the per-agent budget (README "Rules" 8): a budget of 4 refuses every one.
+    // A digest takes 5 units of the per-agent budget (docs/rules.md "Rules" 8): a budget of 4 refuses every one.
     const tight = platform({ RATE_LIMIT_READ_PER_MINUTE: "4" });
     const { http } = walletAgent();
     const required = await quoteOf(http, await tight.fetch("/v1/agent/digest", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }));

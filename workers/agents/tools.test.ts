@@ -9,7 +9,7 @@ import { digest, get_article, get_audio_url, list_subscriptions, search_articles
 
 /**
  * The tools through the functions every surface calls, with the identity the OAuth and x402
- * layers supply (README Rules 4, "Agent tools"); paid-tools.test.ts and oauth-tools.test.ts drive them
+ * layers supply (docs/rules.md 4, "Agent tools"); paid-tools.test.ts and oauth-tools.test.ts drive them
  * through those layers.
  */
 
@@ -23,7 +23,7 @@ const actingFor = (listenerId: number, over: Partial<Caller> = {}): Caller => ({
 });
 
 describe("search_articles", () => {
-  it("finds public articles only, with the fields README Rules names, up to limit", async () => {
+  it("finds public articles only, with the fields docs/rules.md names, up to limit", async () => {
     await addArticle({ slug: "kiwi-public", title: "Kiwi harvest", bodyText: "Kiwi orchards.", vertical: "culture", audioKey: "a".repeat(64), listenSeconds: 61 });
     await addArticle({ slug: "kiwi-stub", title: "Kiwi stub", bodyText: "Kiwi.", vertical: "culture", visibility: "publisher_only" });
     for (let i = 0; i < 3; i++) await addArticle({ title: `Kiwi market ${i}`, bodyText: "Kiwi trade.", vertical: "finance" });
@@ -179,7 +179,7 @@ describe("digest", () => {
   it("needs a payment or digest:run, and weighs more against the agent's budget", async () => {
     await expect(invoke(digest, { window: "24h", limit: 5 }, anonymous, env)).rejects.toMatchObject({ code: "payment_required" });
     const caller: Caller = { ...anonymous, agentKey: "ip:198.51.100.9", paid: true };
-    // README "Limits" of the agent surfaces: 60 units a minute per agent key, a digest five, "so digests are limited to 12 a minute".
+    // docs/agents.md "Limits" of the agent surfaces: 60 units a minute per agent key, a digest five, "so digests are limited to 12 a minute".
     const allowed = 12;
     for (let i = 0; i < allowed; i++) await invoke(digest, { window: "24h", limit: 5 }, caller, env);
     await expect(invoke(digest, { window: "24h", limit: 5 }, caller, env)).rejects.toMatchObject({ code: "rate_limited" });

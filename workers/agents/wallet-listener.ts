@@ -4,11 +4,11 @@ import { database, listeners } from "../db";
 import { mintToken, type Listener } from "../kernel/listener-tokens";
 
 /**
- * Subscriptions held by a wallet (README "x402": a wallet agent's subscribe_topic needs no e-mail).
+ * Subscriptions held by a wallet (docs/agents.md "Paying agents": a wallet agent's subscribe_topic needs no e-mail).
  * A listener row needs a unique e-mail, so a wallet's row carries a placeholder under the `.invalid`
  * top-level domain, which never resolves and so can never receive mail (RFC 2606 §2, RFC 6761 §6.4),
  * and the wallet's checksummed address in wallet_address. The row is inactive: `active` only gates
- * the daily digest mail (README "Listener tokens"), and a wallet has no mailbox to send it to.
+ * the daily digest mail (docs/api-conventions.md "Inactive listeners"), and a wallet has no mailbox to send it to.
  */
 
 /** The placeholder e-mail of the listener row `address` holds. */

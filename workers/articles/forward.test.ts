@@ -5,7 +5,7 @@ import { call, jsonBody } from "../../test/support/client";
 import { articles, database } from "../db";
 import { addListener } from "../../test/support/articles";
 
-/** README "Rate limits": an address forwards at most 30 articles an hour; written out so that a changed limit fails here. */
+/** docs/api-conventions.md "Rate limits": an address forwards at most 30 articles an hour; written out so that a changed limit fails here. */
 const FORWARDS_PER_HOUR_PER_ADDRESS = 30;
 
 describe("POST /v1/listeners/{token}/forward", () => {

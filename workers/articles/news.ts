@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { config } from "../core/config";
 
-/** An external news result offered as a discovery hint (README "Rules" 4, search rule 1); never stored. */
+/** An external news result offered as a discovery hint (docs/rules.md "Rules" 4, search rule 1); never stored. */
 export interface NewsSuggestion {
   title: string;
   url: string;

@@ -5,7 +5,7 @@ import { privateArticleOf } from "../../test/support/private-article";
 import { trendingArticles } from "../kernel/trending";
 
 /**
- * README "Rules" 2: a listener_private article belongs to the listener who forwarded it and appears
+ * docs/rules.md "Rules" 2: a listener_private article belongs to the listener who forwarded it and appears
  * in no one else's feed or search. Every public surface of this domain is asked for it, by an
  * anonymous caller and by another listener; none may mention it.
  */

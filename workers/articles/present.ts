@@ -88,5 +88,5 @@ export function presentRecord(env: object, a: Row, viewerId: number | null): v.I
   };
 }
 
-/** The header that keeps stubs out of search engines (noindex, per README "Rules" 2). */
+/** The header that keeps stubs out of search engines (noindex, per docs/rules.md "Rules" 2). */
 export const NOINDEX = { "X-Robots-Tag": "noindex" } as const;

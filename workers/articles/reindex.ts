@@ -12,7 +12,7 @@ export const ReindexStatus = named(
 
 type Status = v.InferOutput<typeof ReindexStatus>;
 
-/** The latest run on this isolate (README "Rules" 2: status is per serving worker). */
+/** The latest run on this isolate (docs/rules.md "Rules" 2: status is per serving worker). */
 let latest: { startedAt: number; finishedAt: number | null; ok: boolean | null } | null = null;
 
 /** Status of the latest reindex started by this isolate. */

@@ -7,7 +7,7 @@ import { ArticleSummary, presentSummary } from "./present";
 import { matchExpression, searchArticles } from "./search-index";
 import { TtlCache, type CacheSettings } from "../core/ttl-cache";
 
-/** Fewer local results than this, with expand on, asks external news (README "Rules" 4, search rule 1). */
+/** Fewer local results than this, with expand on, asks external news (docs/rules.md "Rules" 4, search rule 1). */
 const EXPAND_BELOW = 5;
 const SUGGESTION_LIMIT = 10;
 
@@ -94,7 +94,7 @@ async function runSearch(env: Env, p: SearchParams, fetcher: typeof fetch): Prom
 }
 
 /**
- * Search behind the in-isolate cache (README "Rules" 4, search rules 2 and 3). The key is query,
+ * Search behind the in-isolate cache (docs/rules.md "Rules" 4, search rules 2 and 3). The key is query,
  * vertical, limit and offset as the spec says, plus expand, which changes the body.
  */
 export async function cachedSearch(

@@ -94,7 +94,7 @@ describe("GET /v1/stories/search: exact pages behind filters", () => {
   });
 });
 
-describe("GET /v1/stories/search: validation (README Rules 8)", () => {
+describe("GET /v1/stories/search: validation (docs/rules.md 8)", () => {
   it("answers 422 outside every limit and 200 at the edges", async () => {
     const bad = [
       "", "q=", `q=${"a".repeat(201)}`, `q=a&vertical=${"v".repeat(81)}`, "q=a&limit=0", "q=a&limit=101", "q=a&limit=1.5",

@@ -46,7 +46,7 @@ describe("GET /v1/stories/feed: filters", () => {
     expect((await feed(`listener_token=${owner.token}&exclude_stubs=true`)).items).toEqual([]);
   });
 
-  it("answers 422 outside every limit of README Rules 8", async () => {
+  it("answers 422 outside every limit of docs/rules.md 8", async () => {
     const bad = [`vertical=${"v".repeat(81)}`, "limit=0", "limit=101", "offset=-1", "offset=10001", `listener_token=${"t".repeat(65)}`,
       "curated_only=x", "audio_ready_only=x", "personalized=x", "exclude_stubs=x"];
     for (const qs of bad) expect((await call(`/v1/stories/feed?${qs}`)).status, qs).toBe(422);

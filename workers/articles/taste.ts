@@ -5,7 +5,7 @@ import { LISTENER_VERTICALS } from "../kernel/verticals";
 import { HOSTS } from "../kernel/hosts";
 
 /**
- * Taste vectors for the personalized stories feed (README "Rules" 4, feed rule 2). Vectorize is not
+ * Taste vectors for the personalized stories feed (docs/rules.md "Rules" 4, feed rule 2). Vectorize is not
  * bound, so vectors live in D1 (listeners.taste_vector) over a small fixed space: one dimension
  * per known topic slug, one for any other topic, and one per host persona. An article's vector is
  * one-hot on its vertical and on its host, so the cosine with a taste vector is a sum of two

@@ -19,7 +19,7 @@ async function anyMatches(given: (string | null)[], expected: string[]): Promise
 }
 
 /**
- * The service API key where README "Rules" 5 puts it: query api_key, header x-service-key or
+ * The service API key where docs/rules.md "Rules" 5 puts it: query api_key, header x-service-key or
  * x-legacy-key. api_key given twice is a 422: which of two keys counts must not depend on who reads
  * the query (this Worker reads the first, a proxy or a log may read the last).
  */
@@ -36,7 +36,7 @@ export async function hasApiKey(env: object, request: Request, url: URL): Promis
 
 /**
  * Who holds the API key or signed the webhook: the operator (SERVICE_API_KEY, PUBLISH_WEBHOOK_SECRET)
- * or one publisher, by its own key or signing secret (README "Publisher keys").
+ * or one publisher, by its own key or signing secret (docs/security.md "Publisher keys").
  */
 export type ApiCaller = { kind: "operator" } | { kind: "publisher"; publisher: string };
 

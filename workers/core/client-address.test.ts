@@ -4,7 +4,7 @@ import { budgetKey } from "./client-address";
 
 /** Per-IP budgets (rate-limit.ts) key IPv6 by its /64, so a client cannot take a fresh budget per address. */
 
-/** README "Rate limits": reads 60 a minute per IP; written out so that a changed budget fails here. */
+/** docs/api-conventions.md "Rate limits": reads 60 a minute per IP; written out so that a changed budget fails here. */
 const READS = 60;
 
 async function spendReads(ip: string, count: number): Promise<void> {

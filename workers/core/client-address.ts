@@ -1,5 +1,5 @@
 /**
- * The client a per-IP budget counts (README "Rate limits"). An IPv4 address is one client. An IPv6
+ * The client a per-IP budget counts (docs/api-conventions.md "Rate limits"). An IPv4 address is one client. An IPv6
  * address is not: a subscriber is handed a /64 or more (RFC 6177 §2), whose lower 64 bits are the
  * host's to choose (RFC 4291 §2.5.1, RFC 8981 temporary addresses), so keyed by the whole address
  * one machine would get a fresh budget for each of 2^64 addresses. IPv6 is keyed by its /64, written

@@ -4,7 +4,7 @@ import { binding, configurationIssues, flag, optionalUrl, text, whole, type Conf
 /**
  * The API Worker's configuration: every var, secret and binding it reads, checked once per isolate
  * by one schema. Each entry belongs to a named part, so a bad value is reported by variable and part
- * (GET /v1/health) and never by value. README "Configuration" lists them.
+ * (GET /v1/health) and never by value. docs/configuration.md "Configuration" lists them.
  */
 const PARTS = {
   addresses: {
@@ -36,7 +36,7 @@ const PARTS = {
     /** How long get_audio_url waits for an on-demand render before answering "pending" (agent tools). */
     AGENT_AUDIO_WAIT_SECONDS: whole(20),
   },
-  // Search and trending caches (README "Search"): a TTL of 0 disables a cache.
+  // Search and trending caches (docs/articles.md "Search"): a TTL of 0 disables a cache.
   caches: {
     SEARCH_CACHE_TTL_SECONDS: whole(60),
     SEARCH_CACHE_CAPACITY: whole(500),
@@ -50,7 +50,7 @@ const PARTS = {
     RESEND_API_KEY: text,
   },
   /**
-   * Where search suggestions come from (README "Rules" 4): "off" asks nobody, so a machine offline
+   * Where search suggestions come from (docs/rules.md "Rules" 4): "off" asks nobody, so a machine offline
    * by design answers "suggestions_status": "off" instead of degraded; "gdelt" is the keyless GDELT
    * DOC API; "newsapi" is newsapi.org with NEWS_API_KEY.
    */
@@ -59,7 +59,7 @@ const PARTS = {
     NEWS_API_KEY: text,
   },
   wallet: { CIRCLE_API_KEY: text },
-  // x402 (README "Paying agents"): an EVM network in CAIP-2 form, the EVM address paid, and "local" or a facilitator URL.
+  // x402 (docs/agents.md "Paying agents"): an EVM network in CAIP-2 form, the EVM address paid, and "local" or a facilitator URL.
   x402: {
     X402_NETWORK: v.optional(v.pipe(v.string(), v.regex(/^eip155:[1-9]\d*$/, "must be an EVM network in CAIP-2 form (eip155:<chain id>)")), "eip155:84532"),
     X402_PAY_TO: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address (0x and 40 hex digits)"))]), ""),
@@ -147,12 +147,12 @@ export function webUrl(env: object): string {
   return config(env).WEB_URL.replace(/\/+$/, "");
 }
 
-/** An article's page on the web front-end, with its text and player (README "Web front-end"). */
+/** An article's page on the web front-end, with its text and player (docs/web.md "Web front-end"). */
 export function articlePageUrl(env: object, slug: string): string {
   return `${webUrl(env)}/articles/${encodeURIComponent(slug)}`;
 }
 
-/** An article's embeddable player (README "Rules" 4: {web_url}/embed/article/{slug}). */
+/** An article's embeddable player (docs/rules.md "Rules" 4: {web_url}/embed/article/{slug}). */
 export function embedPlayerUrl(env: object, slug: string): string {
   return `${webUrl(env)}/embed/article/${encodeURIComponent(slug)}`;
 }

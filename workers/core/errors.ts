@@ -24,7 +24,7 @@ const STATUS = {
 
 export type ErrorCode = keyof typeof STATUS;
 
-/** One entry of the 422 `detail` list (README "API conventions", validation). */
+/** One entry of the 422 `detail` list (docs/api-conventions.md "API conventions", validation). */
 export interface ValidationIssue {
   loc: (string | number)[];
   msg: string;

@@ -56,7 +56,7 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
 }
 
 async function run(table: readonly Route[], r: Route, request: IRequest, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
-  // README "Rules" 5 rule 2: admin paths are throttled per IP by prefix, whatever the route declares.
+  // docs/rules.md "Rules" 5 rule 2: admin paths are throttled per IP by prefix, whatever the route declares.
   const bucket = url.pathname.startsWith("/v1/admin/") ? "admin" : r.rateLimit;
   if (bucket) await enforceRateLimit(env, request, bucket);
   // Keys, tokens and signatures are checked before anything else about the request is looked at;

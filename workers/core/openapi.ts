@@ -41,7 +41,7 @@ const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   agent: undefined,
 };
 
-/** The 401 each credential kind answers (path tokens answer 404 instead: README "Credentials"). */
+/** The 401 each credential kind answers (path tokens answer 404 instead: docs/api-conventions.md "Credentials"). */
 const UNAUTHORIZED: Record<AuthKind, string | undefined> = {
   none: undefined,
   api_key: "Missing or wrong API key",

@@ -11,7 +11,7 @@ export const RENDERS_PER_HOUR_PER_ADDRESS = 20;
 export const FORWARDS_PER_HOUR_PER_ADDRESS = 30;
 
 /**
- * Per-IP budgets (README "Rules" 8): `limit` units `per` window. `read` covers public
+ * Per-IP budgets (docs/rules.md "Rules" 8): `limit` units `per` window. `read` covers public
  * reads, `admin` every /v1/admin/* path (throttled by prefix), `audio` the audio files that podcast
  * apps fetch in many ranged requests, `feeds` the podcast feeds and transcripts that aggregators poll
  * by the hundred from few addresses; `renders` the renders render-now starts and `forward` the

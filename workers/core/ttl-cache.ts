@@ -20,7 +20,7 @@ export const CacheStats = named(
 );
 
 /**
- * A per-isolate cache with a TTL and least-recently-used eviction (README "Rules" 2: the stats are
+ * A per-isolate cache with a TTL and least-recently-used eviction (docs/rules.md "Rules" 2: the stats are
  * per worker process). A Map keeps insertion order, so re-inserting on a hit makes the first key
  * the least recently used one.
  */
@@ -66,7 +66,7 @@ export class TtlCache<V> {
     this.entries.clear();
   }
 
-  /** The counters of README "Rules" 2 "Search-cache stats". */
+  /** The counters of docs/rules.md "Rules" 2 "Search-cache stats". */
   stats(settings: CacheSettings): v.InferOutput<typeof CacheStats> {
     return {
       hits: this.hits,

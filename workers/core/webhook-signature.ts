@@ -1,7 +1,7 @@
 import { hmacSha256Hex, secretsEqual } from "../core/crypto";
 
 /**
- * The publish webhook signature (README "Publish webhook"):
+ * The publish webhook signature (docs/narration-api.md "Publish webhook"):
  * `x-legacy-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.
  * Signing the timestamp with the body stops replays of an old delivery beyond the tolerance.
  */

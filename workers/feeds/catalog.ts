@@ -3,7 +3,7 @@ import { canonicalPodcastVertical, PODCAST_VERTICALS } from "../kernel/verticals
 import type { HOSTS as HOST_SLUGS } from "../kernel/hosts";
 
 /**
- * The public podcast feeds: one entry per stable URL of README "Rules" 4 "Podcast feeds" and the
+ * The public podcast feeds: one entry per stable URL of docs/rules.md "Rules" 4 "Podcast feeds" and the
  * articles each carries. Paths here are published to directories, so they never change (part 9).
  */
 

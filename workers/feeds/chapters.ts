@@ -1,7 +1,7 @@
 // Podcasting 2.0 JSON chapters (podcast:chapters, type application/json+chapters; the format is
 // https://github.com/Podcastindex-org/podcast-namespace/blob/main/docs/examples/chapters/jsonChapters.md,
 // version 1.2.0). Chapters start where paragraphs start, at the starts the render recorded from its
-// join (README "Paragraph timings"), so a chapter jump lands in the pause before its first words.
+// join (docs/narration.md "Paragraph timings"), so a chapter jump lands in the pause before its first words.
 
 /** The chapters document. */
 export interface ChaptersJson {

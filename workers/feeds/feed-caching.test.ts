@@ -63,7 +63,7 @@ describe("conditional requests (RFC 9110 §13)", () => {
   });
 });
 
-describe("edge cache and the last good body (README Rules 4, Feed build failure)", () => {
+describe("edge cache and the last good body (docs/rules.md 4, Feed build failure)", () => {
   it("serves a public feed from the edge cache until its TTL, without rebuilding", async () => {
     await readyArticle({ title: "Cached" });
     const first = await (await call(FEED)).text();

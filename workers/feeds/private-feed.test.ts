@@ -14,7 +14,7 @@ async function privateFeed(path: string) {
   return { res, feed: feed!, titles: (feed!.items ?? []).map((i) => i.title) };
 }
 
-describe("private per-listener feed (README Rules 4; part 2, listener_private)", () => {
+describe("private per-listener feed (docs/rules.md 4; part 2, listener_private)", () => {
   it("carries the listener's verticals and their own forwarded articles, locked, at both paths", async () => {
     const { listener, feedToken } = await feedListener(["tech"]);
     await readyArticle({ title: "Tech public", vertical: "tech" });

@@ -7,7 +7,7 @@ import { feedResponse } from "./feed-response";
 import { itemFiles, renderRss } from "./rss";
 
 /**
- * The private per-listener feed. The token in the path is the credential (README "Rules" 5), so:
+ * The private per-listener feed. The token in the path is the credential (docs/rules.md "Rules" 5), so:
  * - it is looked up on every request: a rotated or deleted token answers 404 on the next poll;
  * - responses are `private, no-cache` and never enter the edge cache: no shared cache may hand one
  *   listener's feed to another or keep serving a revoked URL; apps revalidate and get 304s;

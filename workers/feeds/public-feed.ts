@@ -18,7 +18,7 @@ import { itemFiles, renderRss } from "./rss";
  * - Durable: every build whose bytes changed is written to R2 (feeds/<key>.xml) with its ETag and
  *   the time the bytes changed, which is the Last-Modified of every later identical build.
  * - Failure: when a build throws (D1 down, a bad row), the R2 copy is served however old it is
- *   (README "Rules" 4, "Feed build failure"); with none, 503 with Retry-After.
+ *   (docs/rules.md "Rules" 4, "Feed build failure"); with none, 503 with Retry-After.
  */
 
 const FEED_TTL_SECONDS = 300;

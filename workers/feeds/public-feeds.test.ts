@@ -21,7 +21,7 @@ async function titles(path: string): Promise<string[]> {
   return (feed!.items ?? []).map((i) => i.title!);
 }
 
-describe("public feed paths (README Rules 4, Podcast feeds)", () => {
+describe("public feed paths (docs/rules.md 4, Podcast feeds)", () => {
   it("every public path answers GET with a valid podcast feed and HEAD with the same headers and no body", async () => {
     await readyArticle({ title: "Everywhere", vertical: "tech", host: "tech", declassified: true });
     for (const path of PUBLIC_FEED_PATHS) {

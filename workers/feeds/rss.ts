@@ -109,7 +109,7 @@ function tidy(xml: string): string {
 
 /**
  * Every item of every feed is narrated by a synthetic voice: the channel says so in the words of
- * the Podcasting 2.0 podcast:txt tag's "ai-content" purpose (README "Marked as synthetic").
+ * the Podcasting 2.0 podcast:txt tag's "ai-content" purpose (docs/narration.md "Marked as synthetic").
  */
 const AI_CONTENT = { display: "true", purpose: "ai-content" };
 const AI_CONTENT_TAG = '<podcast:txt purpose="ai-content">true</podcast:txt>';

@@ -3,7 +3,7 @@ import type { ResponseDoc } from "../core/route";
 import { RSS_CONTENT_TYPE } from "./feed-response";
 import { CHAPTERS_CONTENT_TYPE, JSON_TRANSCRIPT_CONTENT_TYPE, VTT_CONTENT_TYPE } from "./transcript";
 
-/** Every feed path answers GET and HEAD (README "Rules" 4; part 7: directory probes use HEAD). */
+/** Every feed path answers GET and HEAD (docs/rules.md "Rules" 4; part 7: directory probes use HEAD). */
 export const FEED_METHODS = ["GET", "HEAD"] as const;
 
 export const FeedSlugParams = v.object({

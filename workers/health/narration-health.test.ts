@@ -4,7 +4,7 @@ import { call } from "../../test/support/client";
 
 const worker = async () => (await call("/v1/health/worker")).json<Record<string, unknown>>();
 
-describe("GET /v1/health/worker (README Rules 4)", () => {
+describe("GET /v1/health/worker (docs/rules.md 4)", () => {
   it("healthy when the active queue is zero, even with no render ever", async () => {
     const res = await call("/v1/health/worker");
     expect(res.status).toBe(200);
@@ -38,7 +38,7 @@ describe("GET /v1/health/worker (README Rules 4)", () => {
   });
 });
 
-describe("GET /v1/health/cache (README Rules 4)", () => {
+describe("GET /v1/health/cache (docs/rules.md 4)", () => {
   it("public: the R2 backend, reachable, and no recent_keys (object store)", async () => {
     const res = await call("/v1/health/cache");
     expect(res.status).toBe(200);

@@ -14,7 +14,7 @@ export function articleBySlug(db: Database, slug: string): Promise<ArticleRow | 
  * record over REST and MCP). A story many agents ask for at once costs one D1 read per isolate every
  * five seconds instead of one a call, and concurrent first reads share one query (bench/README,
  * "Where the time went", item 6). Five seconds is well inside what the record already allows: it is
- * served with `max-age=60`, and search answers are cached for 60 s (README "Rules" 4). Bodies run
+ * served with `max-age=60`, and search answers are cached for 60 s (docs/rules.md "Rules" 4). Bodies run
  * to 200,000 characters, so 32 rows bound the memory to a few MB.
  */
 const recent = new TtlCache<Promise<ArticleRow | undefined>>();

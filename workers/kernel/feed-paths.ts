@@ -3,7 +3,7 @@ import { ApiError } from "../core/errors";
 /** The feed paths live in public-urls.ts; this re-export serves importers not yet moved there. */
 export { privateFeedPath, serviceFeedPath } from "./public-urls";
 
-/** How long a podcast app should wait after a 503 from a feed (README "Rules" 4: feed build failure). */
+/** How long a podcast app should wait after a 503 from a feed (docs/rules.md "Rules" 4: feed build failure). */
 const FEED_RETRY_AFTER_SECONDS = 60;
 
 /** The 503 of a feed that cannot be built or looked up right now. */

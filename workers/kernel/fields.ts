@@ -45,7 +45,7 @@ export const FeedUrl = v.pipe(
 /** The documented 404 of every path that takes the account token. */
 export const TOKEN_NOT_FOUND = { description: "Unknown, rotated or deleted token" } as const;
 
-/** Pagination `limit` with the default README "Rules" 8 gives for that endpoint. */
+/** Pagination `limit` with the default docs/rules.md "Rules" 8 gives for that endpoint. */
 export function limitQuery(fallback: number) {
   return v.object({
     limit: v.pipe(

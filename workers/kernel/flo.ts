@@ -6,7 +6,7 @@ import type { Listener } from "./listener-tokens";
 import { listedFor } from "./visibility";
 
 /**
- * The flo: the listener's day in time blocks (README "Rules" 2, Flo). Blocks and their defaults live
+ * The flo: the listener's day in time blocks (docs/rules.md "Rules" 2, Flo). Blocks and their defaults live
  * here in code; a listener's flo_overrides rows replace a block's verticals, tone or manual_order.
  */
 
@@ -92,7 +92,7 @@ function score(block: FloBlock, a: Pick<ListenerArticle, "vertical" | "listenSec
   return vertical + tone;
 }
 
-/** README "Rules" 4: manual_order first, then vertical and tone score, then recency. */
+/** docs/rules.md "Rules" 4: manual_order first, then vertical and tone score, then recency. */
 export function orderForBlock<T extends Pick<ListenerArticle, "slug" | "vertical" | "listenSeconds" | "createdAt">>(block: FloBlock, items: T[]): T[] {
   const manual = new Map(block.manual_order.map((slug, i) => [slug, i]));
   const rank = (a: T) => manual.get(a.slug) ?? Infinity;

@@ -2,7 +2,7 @@ import type { LEDGER_PARTIES } from "../db/index";
 
 export type Party = (typeof LEDGER_PARTIES)[number];
 
-/** Revenue share in percent (README "Rules" 2, Revenue share). */
+/** Revenue share in percent (docs/rules.md "Rules" 2, Revenue share). */
 const SHARES: Record<Party, number> = { publisher: 70, agent_recommender: 20, platform: 10 };
 
 /**

@@ -1,4 +1,4 @@
-// One pronunciation lexicon for every engine (README "Pronunciation lexicon"). An entry says how to
+// One pronunciation lexicon for every engine (docs/narration-api.md "Pronunciation lexicon"). An entry says how to
 // say a grapheme: by an IPA transcription (`phoneme`), by other words (`alias`), or both, as a W3C
 // PLS lexeme does (https://www.w3.org/TR/pronunciation-lexicon/ §4.4-4.7). Each engine is given the
 // lexicon in its own language: eSpeak NG phoneme input, SSML <phoneme> and <sub> for Azure and Google,

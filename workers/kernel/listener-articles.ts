@@ -6,7 +6,7 @@ import { audioUrl } from "./public-urls";
 import type { Listener } from "./listener-tokens";
 import { isNarratedFor, listedFor } from "./visibility";
 
-/** Render status of an article as the listener queue reports it (README "Rules" 2, Render job). */
+/** Render status of an article as the listener queue reports it (docs/rules.md "Rules" 2, Render job). */
 export type QueueStatus = "pending" | "rendering" | "failed" | "done";
 
 // Correlated subqueries name the outer table in full: drizzle renders ${articles.id} as a bare "id"

@@ -9,8 +9,8 @@ import { mailer } from "../core/mail/mailer";
 import { escapeHtml, htmlDocument, type MailMessage } from "../core/mail/message";
 
 /**
- * Magic-link secrets (README "Rules" 2, 3, 7): 32 random bytes, stored only as their SHA-256,
- * single use, valid for 15 minutes (README "Rules" 5 leaves the expiry to us; 15 minutes is long enough to
+ * Magic-link secrets (docs/rules.md "Rules" 2, 3, 7): 32 random bytes, stored only as their SHA-256,
+ * single use, valid for 15 minutes (docs/rules.md "Rules" 5 leaves the expiry to us; 15 minutes is long enough to
  * open a mail and short enough that a forwarded or leaked mail soon stops working).
  */
 export const MAGIC_LINK_TTL_MS = 15 * 60 * 1000;
@@ -37,7 +37,7 @@ export function acceptMagicLinkRequest(ctx: ExecutionContext, work: Promise<void
   return Response.json(MAGIC_LINK_ACCEPTED);
 }
 
-/** The exchange body. `magic` is optional in the schema because its absence is a 400 (README "Rules" 7), not a 422. */
+/** The exchange body. `magic` is optional in the schema because its absence is a 400 (docs/rules.md "Rules" 7), not a 422. */
 export const MagicExchangeRequest = named(
   "MagicExchangeRequest",
   v.object({ magic: v.pipe(v.optional(v.pipe(v.string(), v.maxLength(256))), v.description("The secret from the mail.")) }),
@@ -139,7 +139,7 @@ interface MagicLanding {
 }
 
 /**
- * Issues a secret and mails it, when mail is configured (README "Rules" 4: no provider, no mail and
+ * Issues a secret and mails it, when mail is configured (docs/rules.md "Rules" 4: no provider, no mail and
  * no secret). A refused send is logged by reason only: the address and the secret stay out of logs.
  * Without `to`, the link is the sign-in page that exchanges the secret (workers/web/static/magic.html).
  */

@@ -1,6 +1,6 @@
 // The paragraphs of a narration and where each starts in its audio. The render voices the text
 // paragraph by paragraph and records, from the join itself, the sample at which each paragraph
-// starts (README "Paragraph timings"); the embed player and the feeds' WebVTT transcripts read
+// starts (docs/narration.md "Paragraph timings"); the embed player and the feeds' WebVTT transcripts read
 // those starts back here. One split serves both sides, so the nth start is the nth paragraph.
 import { eq } from "drizzle-orm";
 import { audioObjects, database } from "../db";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { articlePageUrl, audioUrl, privateFeedPath, privateFeedUrl, serviceFeedPath } from "./public-urls";
 
 /**
- * The public URLs are stable forever (README "Rules" 4): podcast apps poll feed URLs for years and
+ * The public URLs are stable forever (docs/rules.md "Rules" 4): podcast apps poll feed URLs for years and
  * episodes keep their enclosure URLs, so each format is written out here, not derived from the code.
  */
 describe("public URLs", () => {

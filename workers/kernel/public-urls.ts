@@ -2,7 +2,7 @@ import { baseUrl } from "../core/config";
 
 /**
  * The public URLs the platform hands out: audio files, podcast feeds, article pages and embeds.
- * They are stable forever (README "Rules" 4): podcast apps, embeds and shared links keep them, so
+ * They are stable forever (docs/rules.md "Rules" 4): podcast apps, embeds and shared links keep them, so
  * each is built here and nowhere else. The article page URL is built in core/config.ts (the web
  * front-end's importers still read it there) and re-exported here.
  */

@@ -4,7 +4,7 @@ import { database, publisherKeys, publisherWebhookSecrets } from "../db/index";
 import { decryptToken, mintToken } from "./listener-tokens";
 
 /**
- * Publisher credentials (README "Publisher keys"): API keys for render, jobs and plays, and signing
+ * Publisher credentials (docs/security.md "Publisher keys"): API keys for render, jobs and plays, and signing
  * secrets for the publish webhook, each acting for one publisher only.
  *
  * A key is `npk_<8 characters>_<43 characters>`: the first part is its prefix, unique and safe to

@@ -136,7 +136,7 @@ export interface StoredAudio {
 /**
  * The API Worker's `RenderStore` entrypoint, bound in the render Worker as STORE: the only way the
  * render Worker reaches D1, R2 and the render gates. One Worker owns all state, so that locally the
- * two `wrangler dev` processes never open the same SQLite files (README "Architecture"); on
+ * two `wrangler dev` processes never open the same SQLite files (docs/architecture.md "What runs where"); on
  * Cloudflare the call is a service binding within the same data centre.
  */
 export interface RenderStoreRpc {
@@ -187,7 +187,7 @@ export function renderStore(env: object): RenderStoreRpc {
 /**
  * The most characters (after whitespace is collapsed) of one segment: a longer text is rendered in
  * segments of at most this many, one at a time. A segment holds its audio in a 128 MB isolate and
- * peaks at 4 bytes a sample while joining (README, "Memory and long articles"): about 19 minutes of
+ * peaks at 4 bytes a sample while joining (docs/narration.md, "Memory and long articles"): about 19 minutes of
  * 24 kHz audio fit. 10,000 characters is about 13 minutes for a slow narrator (750 characters a
  * minute; eSpeak reads about 1,050), a join peak of about 77 MB, which leaves about 35 MB for the
  * engines, the encoder and garbage not yet collected.

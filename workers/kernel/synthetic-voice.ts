@@ -1,4 +1,4 @@
-// How the narration says that its voice is synthetic (README "Marked as synthetic"): the same words
+// How the narration says that its voice is synthetic (docs/narration.md "Marked as synthetic"): the same words
 // in the MP3's ID3 tag, the Opus comments, the player and the article page. EU AI Act Article 50(2)
 // asks that synthetic audio be marked as such in a machine-readable way; Podcasting 2.0's
 // podcast:txt purpose="ai-content" says it for a feed (workers/feeds/rss.ts).

@@ -4,7 +4,7 @@ import { listingColumns } from "./article-columns";
 import { listedFor, shownInFull } from "./visibility";
 
 /**
- * The trending ranking (README "Rules" 1: "listed in a trending feed"; the formula is ours):
+ * The trending ranking (docs/rules.md "Rules" 1: "listed in a trending feed"; the formula is ours):
  *
  *   heat  = Σ over plays of the last 7 days of (2 if the play is under 24 h old, else 1)
  *   age_h = hours since the article entered the archive (created_at)

@@ -1,5 +1,5 @@
 /**
- * The listener vertical catalog (README "Rules" 2, "Known vertical slugs"), shared by the listener
+ * The listener vertical catalog (docs/rules.md "Rules" 2, "Known vertical slugs"), shared by the listener
  * endpoints and the podcast feeds. Aliases are accepted on input and stored as their canonical slug.
  */
 

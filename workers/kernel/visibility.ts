@@ -2,7 +2,7 @@ import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { articles } from "../db/index";
 
 /**
- * Who may see an article (README "Rules" 2, Article visibility). `public` articles are shown in full
+ * Who may see an article (docs/rules.md "Rules" 2, Article visibility). `public` articles are shown in full
  * to anyone; `publisher_only` ones are listed as thin noindex stubs; `listener_private` ones exist
  * only for the listener who forwarded them, and for nobody when that owner is gone.
  *

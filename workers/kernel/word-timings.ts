@@ -1,4 +1,4 @@
-// Where each word of a narration is spoken (README "Word timings"). The render times every word it
+// Where each word of a narration is spoken (docs/narration.md "Word timings"). The render times every word it
 // voices (workers/render/pipeline/word-timings.ts: eSpeak NG's own word events, or the characters
 // of each sentence within its measured stretch of speech) on the audio's own timeline, exact at
 // every join as the paragraph starts are, and stores them beside the audio as JSON

@@ -30,7 +30,7 @@ async function expectAllGone(token: string) {
   }
 }
 
-describe("POST /v1/listeners/{token}/rotate (README Rules 3)", () => {
+describe("POST /v1/listeners/{token}/rotate (docs/rules.md 3)", () => {
   it("returns a new token and feed URL; the old ones fail at once on every listener path and feed", async () => {
     const sub = await subscribeVia("rot@example.test", ["tech"]);
     const res = await call(`/v1/listeners/${sub.token}/rotate`, { method: "POST" });

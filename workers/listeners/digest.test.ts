@@ -12,7 +12,7 @@ async function setLastDigest(email: string, at: number | null) {
   await env.DB.prepare("update listeners set last_digest_at = ? where email = ?").bind(at, email).run();
 }
 
-describe("daily digest (README Rules 3, 6, 8)", () => {
+describe("daily digest (docs/rules.md 3, 6, 8)", () => {
   it("mails each active listener their best new articles with listen links and their feed link", async () => {
     const sub = await subscribeVia("digest@example.test", ["tech"]);
     const curated = await addArticle({ vertical: "tech", title: "Curated & chosen", curated: true, createdAt: new Date(Date.now() - 2 * HOUR) });
@@ -31,7 +31,7 @@ describe("daily digest (README Rules 3, 6, 8)", () => {
   });
 
   it("skips silently a listener sent one under 20 hours ago, and sends again at 20 hours", async () => {
-    // README Rules 8, "Digest repeat guard: 20 hours per listener", stated here, not read from the code.
+    // docs/rules.md 8, "Digest repeat guard: 20 hours per listener", stated here, not read from the code.
     const guard = 20 * HOUR;
     const now = Date.now();
     await subscribeVia("guard@example.test", ["tech"]);

@@ -13,7 +13,7 @@ import { unsubscribeUrl } from "./unsubscribe-link";
 /** The digest's entry in [triggers] crons of wrangler.toml; the scheduled handler dispatches on it. */
 export const DIGEST_CRON = "0 7 * * *";
 
-/** README "Rules" 8: a listener sent a digest less than 20 hours ago is skipped silently. */
+/** docs/rules.md "Rules" 8: a listener sent a digest less than 20 hours ago is skipped silently. */
 export const DIGEST_GUARD_MS = 20 * 60 * 60 * 1000;
 /** Articles per digest, and how far back a first digest looks. */
 const DIGEST_SIZE = 5;
@@ -73,7 +73,7 @@ function digestMessage(env: object, listener: Listener, items: ListenerArticle[]
 }
 
 /**
- * Sends each active listener a digest of the best new articles in their verticals (README "Rules" 6).
+ * Sends each active listener a digest of the best new articles in their verticals (docs/rules.md "Rules" 6).
  * The 20-hour guard is claimed with one conditional write per listener, so two overlapping runs
  * (the cron and an admin run) never mail the same listener twice; a failed send releases the claim.
  */

@@ -44,7 +44,7 @@ describe("active block in the listener's time zone", () => {
   });
 });
 
-describe("flo ordering (README Rules 4: manual_order, then vertical and tone score, then recency)", () => {
+describe("flo ordering (docs/rules.md 4: manual_order, then vertical and tone score, then recency)", () => {
   const block: FloBlock = {
     id: "morning", label: "", start_hour: 5, end_hour: 9, verticals: ["news", "tech"], tone: "brief", manual_order: ["pinned-b", "pinned-a"], overridden: true,
   };

@@ -8,7 +8,7 @@ import { feedTokenOf, magicOf, readOutbox, subscribeVia, waitForOutbox } from ".
 const exchange = (magic: unknown, path = "/v1/auth/listener-magic-link/exchange") => call(path, jsonBody("POST", magic === undefined ? {} : { magic }));
 const adminExchange = (magic: unknown) => exchange(magic, "/v1/admin/auth/magic-link/exchange");
 
-describe("listener magic link (README Rules 3, 4, 7)", () => {
+describe("listener magic link (docs/rules.md 3, 4, 7)", () => {
   it("answers the same whether or not the e-mail is subscribed, and mails only a subscriber", async () => {
     await subscribeVia("known@example.test");
     const unknown = await call("/v1/auth/listener-magic-link", jsonBody("POST", { email: "nobody@example.test" }));

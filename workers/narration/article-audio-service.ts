@@ -36,7 +36,7 @@ export function inFlightJobOf(db: Database, articleId: number, listenerId: numbe
 /**
  * An article by slug whose narration `listenerId` (null: anonymous) may have, or undefined: a
  * missing article, another listener's private one and a publisher_only stub all read the same
- * (README "Visibility": 404, not 403), so render-now, its polling path and get_audio_url neither
+ * (docs/articles.md "Visibility": 404, not 403), so render-now, its polling path and get_audio_url neither
  * render nor serve a stub's audio (kernel/visibility.ts).
  */
 export async function articleFor(db: Database, slug: string, listenerId: number | null): Promise<ArticleRow | undefined> {

@@ -32,7 +32,7 @@ const narratedBy = preparedOnce((db) => {
 });
 
 /**
- * Refuses the audio of `key` as an unknown key (404, README "Visibility": not 403) when it narrates
+ * Refuses the audio of `key` as an unknown key (404, docs/articles.md "Visibility": not 403) when it narrates
  * only publisher_only stubs and the request holds no API key of the operator or of their publishers.
  * `shared`: anyone may fetch it, so caches may keep it.
  */

@@ -3,12 +3,12 @@ import { config } from "../core/config";
 import { audioObjectPath } from "../kernel/audio-objects";
 
 /**
- * Where GET /v1/audio/{key}.mp3 redirects when the bucket is reachable directly (README "Rules" 4):
+ * Where GET /v1/audio/{key}.mp3 redirects when the bucket is reachable directly (docs/rules.md "Rules" 4):
  * the public bucket URL when R2_PUBLIC_URL is set, else a SigV4 presigned GET on R2's S3 endpoint
- * when S3 credentials are set, valid for one hour (README "Rules" 8). Null: stream it ourselves.
+ * when S3 credentials are set, valid for one hour (docs/rules.md "Rules" 8). Null: stream it ourselves.
  */
 
-/** Lifetime of a presigned audio URL (README "Rules" 8). */
+/** Lifetime of a presigned audio URL (docs/rules.md "Rules" 8). */
 export const PRESIGNED_URL_SECONDS = 3600;
 
 /** The redirect target for `key`'s MP3, or null when neither a public URL nor S3 credentials are configured. */

@@ -274,7 +274,7 @@ describe("GET /v1/audio/{key}.opus|.wav built on first request", () => {
   });
 });
 
-describe("GET /v1/audio/{key}.mp3 redirects (README Rules 4)", () => {
+describe("GET /v1/audio/{key}.mp3 redirects (docs/rules.md 4)", () => {
   it("302 to the public bucket URL when R2_PUBLIC_URL is set", async () => {
     const key = await rendered();
     const res = await callWith(null, `/v1/audio/${key}.mp3`, { redirect: "manual" }, { R2_PUBLIC_URL: "https://audio.example.test/" });
@@ -292,7 +292,7 @@ describe("GET /v1/audio/{key}.mp3 redirects (README Rules 4)", () => {
     const url = new URL(res.headers.get("location")!);
     expect(`${url.origin}${url.pathname}`).toBe(`https://acct123.r2.cloudflarestorage.com/narration-audio/audio/${key}.mp3`);
     expect(url.searchParams.get("X-Amz-Algorithm")).toBe("AWS4-HMAC-SHA256");
-    expect(url.searchParams.get("X-Amz-Expires")).toBe("3600"); // README "Limits": presigned URLs 1 hour
+    expect(url.searchParams.get("X-Amz-Expires")).toBe("3600"); // docs/agents.md "Limits": presigned URLs 1 hour
     expect(url.searchParams.get("X-Amz-Credential")).toMatch(/^AKIDEXAMPLE\/\d{8}\/auto\/s3\/aws4_request$/);
     expect(url.searchParams.get("X-Amz-SignedHeaders")).toBe("host");
     expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);

@@ -6,7 +6,7 @@ import { database, renderJobs } from "../db";
 
 const db = () => database(env);
 
-/** README "Known limits": the cron re-sends jobs "queued or running for longer than 20 minutes". */
+/** docs/narration-api.md "Known limits": the cron re-sends jobs "queued or running for longer than 20 minutes". */
 const STALE_AFTER_MS = 20 * 60_000;
 
 async function job(id: string, state: "queued" | "running" | "done" | "failed", ageMs: number) {

@@ -7,7 +7,7 @@ import { normaliseText } from "../kernel/normalize-text";
 import { MAX_LEXICON_ENTRIES, MAX_RERENDERS_PER_REQUEST, writeEntries, type LexiconScope } from "./lexicon-service";
 import { fromPls, PLS_CONTENT_TYPE, PlsError, toPls } from "./pls";
 
-/** Field schemas, views and helpers shared by the lexicon routes (README "Pronunciation lexicon"). */
+/** Field schemas, views and helpers shared by the lexicon routes (docs/narration-api.md "Pronunciation lexicon"). */
 
 export const GraphemeField = v.pipe(
   v.string(),

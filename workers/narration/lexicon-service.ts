@@ -8,7 +8,7 @@ import { PROVIDERS, type ProviderId } from "../kernel/voice-catalogue";
 import { createJob } from "./jobs-service";
 
 /**
- * The pronunciation lexicon (README "Pronunciation lexicon"): the global one and one per publisher,
+ * The pronunciation lexicon (docs/narration-api.md "Pronunciation lexicon"): the global one and one per publisher,
  * stored in lexicon_entries (publisher "" is the global one). The render Worker reads it through
  * RenderStore.lexiconFor; a change re-renders exactly the narrations whose applicable entries it
  * changes (affectedArticles, rerenderAffected), since those entries are part of the cache key.

@@ -7,7 +7,7 @@ import { mintToken } from "../kernel/listener-tokens";
 
 afterEach(() => vi.restoreAllMocks());
 
-/** README "render-now", written out so that a changed limit fails here: the in-flight cap (default 3), */
+/** docs/narration-api.md "render-now", written out so that a changed limit fails here: the in-flight cap (default 3), */
 const CAP = 3;
 /** a new listener's daily budget, 5 on the first day and 5 more for each whole day of age, */
 const FIRST_DAY_RENDERS = 5;
@@ -35,7 +35,7 @@ async function article(slug: string, extra = "") {
 const renderNow = (slug: string, token: string, voice?: string, ip?: string) =>
   call(`/v1/articles/${slug}/render-now`, { ...jsonBody("POST", { listener_token: token, voice }), ip });
 
-describe("POST /v1/articles/{slug}/render-now (README Rules 3)", () => {
+describe("POST /v1/articles/{slug}/render-now (docs/rules.md 3)", () => {
   it("202 with Location to the polling path and a new priority-high job for the listener", async () => {
     const l = await listener();
     const articleId = await article("a1");

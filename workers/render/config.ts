@@ -12,7 +12,7 @@ const PARTS = {
     GOOGLE_TTS_API_KEY: text,
     AZURE_SPEECH_KEY: text,
     AZURE_SPEECH_REGION: text,
-    // Endpoints (README "Providers"): OPENAI_BASE_URL also points the OpenAI adapter at an OpenAI-compatible
+    // Endpoints (docs/narration.md "Providers"): OPENAI_BASE_URL also points the OpenAI adapter at an OpenAI-compatible
     // speech server (Kokoro-FastAPI, openedai-speech, LocalAI); the others pick a region or a proxy.
     // Empty: the provider's public endpoint.
     OPENAI_BASE_URL: optionalHttpUrl,
@@ -20,7 +20,7 @@ const PARTS = {
     GOOGLE_TTS_BASE_URL: optionalHttpUrl,
     /** Replaces https://{AZURE_SPEECH_REGION}.tts.speech.microsoft.com (a sovereign cloud, a container). */
     AZURE_SPEECH_BASE_URL: optionalHttpUrl,
-    // A self-hosted neural engine (README "Self-hosted neural voices"): an OpenAI-compatible speech
+    // A self-hosted neural engine (docs/narration.md "Self-hosted neural voices"): an OpenAI-compatible speech
     // server such as Kokoro-FastAPI, e.g. http://127.0.0.1:8880/v1. Set, it makes the provider
     // `selfhosted` available; the key is sent as a bearer token when the server wants one, the model
     // names what it runs, and the voices stand in for a server that does not list its own.
@@ -29,7 +29,7 @@ const PARTS = {
     SELFHOSTED_TTS_MODEL: text,
     SELFHOSTED_TTS_VOICES: text,
   },
-  // C2PA signing (README "Marked as synthetic"): the PKCS#8 EC P-256 key and the certificate chain,
+  // C2PA signing (docs/narration.md "Marked as synthetic"): the PKCS#8 EC P-256 key and the certificate chain,
   // signing certificate first, each DER in base64 (scripts/c2pa-credentials.mjs). Unset: no manifest.
   signing: {
     C2PA_SIGNING_KEY: text,

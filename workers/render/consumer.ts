@@ -52,7 +52,7 @@ async function runJob(store: RenderStoreRpc, jobId: string, synthesizers: Synthe
   console.log(`render job ${jobId} started req=${claim.requestId}`);
   const phases = { synthesisMs: 0, encodingMs: 0 };
   const result = await renderText(store, { text: claim.text, voice: claim.voice, publisher: claim.publisher, title: claim.title, url: claim.url }, synthesizers, phases);
-  // The phases of the render this job ran (none for audio found cached): README "Benchmarks".
+  // The phases of the render this job ran (none for audio found cached): docs/benchmarks.md "Benchmarks".
   const timing = result.cached ? { synthesisMs: null, encodingMs: null } : phases;
   await store.completeJob(claim, { result, ...timing });
 }

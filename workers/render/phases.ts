@@ -1,5 +1,5 @@
 /**
- * Time spent in a render's CPU-heavy phases, for the job record (README "Benchmarks"). workerd
+ * Time spent in a render's CPU-heavy phases, for the job record (docs/benchmarks.md "Benchmarks"). workerd
  * advances Date.now() only across I/O, so each phase is bracketed by a timer wait; an isolate runs
  * one thing at a time, so a phase's wall time is its CPU time.
  */

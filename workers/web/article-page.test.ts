@@ -9,7 +9,7 @@ function jsonLd(html: string): Record<string, any> {
   return JSON.parse(m![1]);
 }
 
-/** Article pages at {WEB_URL}/articles/{slug} (README "Web front-end"). */
+/** Article pages at {WEB_URL}/articles/{slug} (docs/web.md "Web front-end"). */
 describe("article page", () => {
   it("reads without script: the text, the player, card tags, canonical URL; no framing", async () => {
     const { article, key } = await addNarratedArticle({ title: "Quiet Oceans", summary: "Why the sea got quieter.", vertical: "science" });

@@ -118,7 +118,7 @@ function articleBody(env: object, view: ArticleView): string {
 /**
  * GET {WEB_URL}/articles/{slug}: the article's page, readable without script, with the player, card
  * tags, JSON-LD and its canonical URL. Stubs carry noindex and show neither text nor audio
- * (README "Rules" 2); an article an anonymous viewer may not see is a 404.
+ * (docs/rules.md "Rules" 2); an article an anonymous viewer may not see is a 404.
  */
 export async function articlePage(env: Env, slug: string): Promise<Response> {
   const view = await articleView(env, slug);

@@ -29,7 +29,7 @@ export interface ArticleView {
   summary: string;
   /** The original on the publisher's site. */
   url: string | null;
-  /** A thin stub (README "Rules" 2): no text, no audio, noindex. */
+  /** A thin stub (docs/rules.md "Rules" 2): no text, no audio, noindex. */
   stub: boolean;
   /** The narrated paragraphs, the title first; empty on a stub. */
   paragraphs: Paragraph[];
@@ -46,7 +46,7 @@ export interface ArticleView {
 /**
  * The article `slug` as an anonymous viewer may see it, or null when there is none for them: a
  * listener_private article exists only for its owner, who is not signed in on a public page, so it
- * reads exactly like a missing one (README "Rules" 2).
+ * reads exactly like a missing one (docs/rules.md "Rules" 2).
  */
 export async function articleView(env: Pick<Env, "DB" | "AUDIO"> & object, slug: string): Promise<ArticleView | null> {
   const row = await articleBySlug(database(env), slug);

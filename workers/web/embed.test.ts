@@ -6,7 +6,7 @@ import { timingsJson } from "../kernel/word-timings";
 import { call } from "../../test/support/client";
 import { addNarratedArticle, openPage } from "../../test/support/web";
 
-/** The embeddable player at {WEB_URL}/embed/article/{slug} (README "Web front-end"). */
+/** The embeddable player at {WEB_URL}/embed/article/{slug} (docs/web.md "Web front-end"). */
 describe("embed player page", () => {
   it("may be framed by any site and runs only its own origin's scripts", async () => {
     const { article } = await addNarratedArticle();

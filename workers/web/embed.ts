@@ -30,9 +30,9 @@ function embedBody(env: object, view: ArticleView): string {
 }
 
 /**
- * GET {WEB_URL}/embed/article/{slug}: the embeddable player (README "Rules" 4). Any site may frame
+ * GET {WEB_URL}/embed/article/{slug}: the embeddable player (docs/rules.md "Rules" 4). Any site may frame
  * it (sitePage `framable`); its scripts come from this origin only. A stub or an article an
- * anonymous viewer may not see shows no audio and carries noindex (README "Rules" 2).
+ * anonymous viewer may not see shows no audio and carries noindex (docs/rules.md "Rules" 2).
  */
 export async function embedPage(env: Env, slug: string): Promise<Response> {
   const view = await articleView(env, slug);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { addArticle } from "../../test/support/articles";
 import { addNarratedArticle, openPage } from "../../test/support/web";
 
-/** The home page at {WEB_URL}/ (README "Web front-end"). */
+/** The home page at {WEB_URL}/ (docs/web.md "Web front-end"). */
 describe("home page", () => {
   it("lists trending public articles with links to their pages, and each topic with its feed", async () => {
     const { article } = await addNarratedArticle({ title: "Hot <news>" });

@@ -8,7 +8,7 @@ import { PUBLIC_CACHE, sitePage } from "./site-page";
 
 const TRENDING_COUNT = 10;
 
-/** Each podcast vertical with its public feed (README "Podcast feeds"). */
+/** Each podcast vertical with its public feed (docs/feeds.md "Podcast feeds"). */
 function verticalsSection(env: object): string {
   const items = PODCAST_VERTICALS.filter((v) => v !== "trending")
     .map((v) => `<li><span class="vertical-name">${escapeHtml(label(v))}</span> <a href="${escapeHtml(baseUrl(env) + serviceFeedPath(v))}">Podcast feed<span class="visually-hidden">: ${escapeHtml(label(v))}</span></a></li>`)

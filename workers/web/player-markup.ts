@@ -3,7 +3,7 @@ import { wordsOf, type TimedWord } from "../kernel/word-timings";
 import type { ArticleView, Paragraph } from "./article-view";
 import { escapeHtml } from "./page";
 
-/** The speeds the player offers (README "Web front-end"). */
+/** The speeds the player offers (docs/web.md "Web front-end"). */
 const SPEEDS = [0.75, 1, 1.25, 1.5, 1.75, 2];
 
 /** The square topic art of an article's vertical (GET /v1/topic-art), as the lock screen and cards show it. */

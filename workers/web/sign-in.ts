@@ -7,7 +7,7 @@ import { escapeHtml, formFields, hiddenInputs, htmlPage, seeOther } from "./page
 import { csrfMatches, currentSession, endSession, fromOwnOrigin, readCookie, startSession } from "../kernel/web-session";
 
 /**
- * Sign-in to the web front-end by e-mail magic link (the listener magic links of README Rules 7,
+ * Sign-in to the web front-end by e-mail magic link (the listener magic links of docs/rules.md 7,
  * with a link that lands here): ask for the address, mail the link, and on the confirm page turn
  * the single-use secret into a session. The link opens a page with a button rather than signing in
  * on GET, so mail scanners that fetch links cannot spend it.

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { openPage } from "../../test/support/web";
 import { assetPath, sitePage } from "./site-page";
 
-/** The shared shell of the public pages and the built assets it names (README "Web front-end"). */
+/** The shared shell of the public pages and the built assets it names (docs/web.md "Web front-end"). */
 describe("site page shell", () => {
   it("serves the built style sheet it links, under a content-hashed name", async () => {
     const path = assetPath("site.css");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { addArticle } from "../../test/support/articles";
 import { openPage } from "../../test/support/web";
 
-/** /sitemap.xml and /robots.txt on the web front-end (README "Web front-end"). */
+/** /sitemap.xml and /robots.txt on the web front-end (docs/web.md "Web front-end"). */
 describe("sitemap and robots.txt", () => {
   it("lists the home page and every public article, never a stub", async () => {
     const shown = await addArticle({ updatedAt: new Date("2026-11-21T10:00:00Z") });

@@ -4,7 +4,7 @@ import { call } from "../../test/support/client";
 import { openPage } from "../../test/support/web";
 import { assetPath } from "./site-page";
 
-/** The static files the Worker serves itself (README "Web front-end", "Build"). */
+/** The static files the Worker serves itself (docs/web.md "Web front-end", "Build"). */
 describe("static files", () => {
   it("serves a built bundle as JavaScript, immutable, with an entity tag that answers 304", async () => {
     const path = assetPath("player.js");

@@ -7,7 +7,7 @@ import { named } from "../../core/schema-registry";
 import { database, listeners } from "../../db/index";
 import { listProviderWallets } from "../wallet-provider";
 
-/** README "Rules" 2: the audit shows at most 20 orphan addresses. */
+/** docs/rules.md "Rules" 2: the audit shows at most 20 orphan addresses. */
 const ORPHAN_SAMPLE = 20;
 
 const WalletAudit = named(

@@ -14,7 +14,7 @@ export const exchangeAdminMagicLink = route({
   responses: {
     200: { description: "Signed in", schema: AdminTokenResponse },
     400: { description: "No magic member" },
-    410: { description: "Used, expired, wrong scope or unknown: all the same (README Rules 7)" },
+    410: { description: "Used, expired, wrong scope or unknown: all the same (docs/rules.md 7)" },
     503: { description: "No admin token is configured" },
   },
   async handle({ env, body }) {

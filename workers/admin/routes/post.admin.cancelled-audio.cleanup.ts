@@ -6,7 +6,7 @@ import { articles, audioObjects, chunks, database, renderJobs, type Database } f
 import { allObjectPaths } from "../../kernel/audio-objects";
 
 /**
- * POST /v1/admin/cancelled-audio/cleanup (README "Rules" 4): cancelled jobs may leave audio that
+ * POST /v1/admin/cancelled-audio/cleanup (docs/rules.md "Rules" 4): cancelled jobs may leave audio that
  * nothing plays. Objects still referenced by a done job or an article are kept; the rest are
  * deleted in batches, and the cancelled jobs' key references are nulled. Errors are collected,
  * never fatal: a key whose delete failed keeps its references, so the next run retries it.

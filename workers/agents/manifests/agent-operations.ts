@@ -6,7 +6,7 @@ import { getAgentSubscriptions } from "../routes/get.agent.subscriptions";
 import { postAgentDigest } from "../routes/post.agent.digest";
 import { postAgentSubscriptions } from "../routes/post.agent.subscriptions";
 
-/** The REST operation of each tool (README "REST for agents"), in tool order. */
+/** The REST operation of each tool (docs/agents.md "Agents"), in tool order. */
 export const AGENT_OPERATIONS: Route[] = [
   getAgentArticles,
   getAgentArticle,

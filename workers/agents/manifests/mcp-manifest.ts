@@ -5,7 +5,7 @@ import { TOOLS } from "../tools";
 import { cachedPriceOf, isPaidTool, priceOf } from "../x402/prices";
 import { x402Terms } from "../x402/requirements";
 
-/** The manifest version README Rules 9 names. */
+/** The manifest version docs/rules.md 9 names. */
 export const MANIFEST_VERSION = "2026-01";
 
 /** A paid tool's price in USDC atomic units; get_audio_url also names its lower price for audio already rendered. */
@@ -21,7 +21,7 @@ export function tierOf(tool: { name: string }): "free" | "paid" {
   return isPaidTool(tool.name) ? "paid" : "free";
 }
 
-/** GET /.well-known/mcp.json (README "Manifests"): where the MCP server is, how to pay or sign in, the six tools. */
+/** GET /.well-known/mcp.json (docs/agents.md "Agents"): where the MCP server is, how to pay or sign in, the six tools. */
 export function mcpManifest(env: object) {
   const x402 = x402Terms(env);
   return {

@@ -8,8 +8,8 @@ import { AGENT_OPERATIONS } from "./agent-operations";
 type Operation = { operationId: string; security?: unknown };
 
 /**
- * GET /.well-known/openai-app.yaml (README "Manifests"): the OpenAPI 3.1 document of the agent
- * operations only, in YAML, with the OAuth2 authorization-code scheme of README Rules 5; each
+ * GET /.well-known/openai-app.yaml (docs/agents.md "Agents"): the OpenAPI 3.1 document of the agent
+ * operations only, in YAML, with the OAuth2 authorization-code scheme of docs/rules.md 5; each
  * operation asks for its tool's scope.
  */
 export function openAiApp(env: object): string {

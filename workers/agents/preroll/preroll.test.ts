@@ -44,7 +44,7 @@ describe("sponsor pre-roll", () => {
     expect(joined.codec).toBe("mp3");
     expect(joined.duration).toBeCloseTo(preroll.duration_seconds + rendered.duration_seconds, 0);
     expect(Math.abs(joined.integrated_lufs - alone.integrated_lufs)).toBeLessThan(1);
-    // The joined file says what the article's file says: the voice is synthetic (README "Marked as synthetic").
+    // The joined file says what the article's file says: the voice is synthetic (docs/narration.md "Marked as synthetic").
     expect(joined.tags["AI-generated narration"]).toMatch(/^synthetic voice \(/);
     expect(joined.tags).toMatchObject(alone.tags);
 

@@ -54,7 +54,7 @@ export async function withPreroll(env: Env, articleKey: string): Promise<Stitche
   const second = firstAudioFrame(articleHead);
   if (!joinable(first.header, second.header)) throw new Error("pre-roll and article MP3 settings differ");
 
-  // The article's ID3 tag (its title, publisher, and that the voice is synthetic: README "Marked as
+  // The article's ID3 tag (its title, publisher, and that the voice is synthetic: docs/narration.md "Marked as
   // synthetic") leads the joined file, whose every voice is synthetic; the pre-roll's own tag is left
   // out. Not its C2PA manifest (a GEOB frame): that binds the hash of the article's own bytes, and
   // the joined file would fail it.

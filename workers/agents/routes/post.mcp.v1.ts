@@ -67,7 +67,7 @@ export const mcpEndpoint = route({
     403: { description: "An Origin that is not allowed" },
   },
   async handle({ grant, request, env }) {
-    // A bad bearer token was the route table's HTTP 401, before any JSON-RPC is read (README "MCP").
+    // A bad bearer token was the route table's HTTP 401, before any JSON-RPC is read (docs/agents.md "MCP details").
     const caller = callerOf(grant, request);
     if (request.method !== "POST") return serve(env, request, caller);
     // Parsed once here: without it the handler and the SDK's transport each clone and parse the body.

@@ -39,7 +39,7 @@ export const digest = defineTool({
   input: Input,
   output: Output,
   scope: "digest:run",
-  // README Rules 8: the digest counts more against the per-agent budget.
+  // docs/rules.md 8: the digest counts more against the per-agent budget.
   budgetCost: 5,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   // A paid digest pays the publishers of the articles it returns.

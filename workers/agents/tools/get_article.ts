@@ -19,7 +19,7 @@ export const get_article = defineTool({
   budgetCost: 1,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, caller, env) {
-    // A listener_private article of anyone but the acting listener answers like a missing one (README "Visibility": 404, not 403).
+    // A listener_private article of anyone but the acting listener answers like a missing one (docs/articles.md "Visibility": 404, not 403).
     const article = await recentArticleBySlug(database(env), input.slug);
     if (!article || !openableBy(article, caller.listenerId)) throw new ApiError("not_found", `no article ${input.slug}`);
     return presentRecord(env, article, caller.listenerId);

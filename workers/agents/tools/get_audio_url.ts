@@ -13,7 +13,7 @@ import { withPreroll } from "../preroll/sponsor";
 import { SlugField } from "./fields";
 import { defineTool } from "./tool";
 
-/** The MCP arguments. `voice` is absent on purpose (README Rules 4): only REST callers choose a voice. */
+/** The MCP arguments. `voice` is absent on purpose (docs/rules.md 4): only REST callers choose a voice. */
 const Input = v.object({ slug: SlugField });
 
 /** The REST query adds the voice (GET /v1/agent/articles/{slug}/audio?voice=...). */

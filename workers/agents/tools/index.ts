@@ -6,7 +6,7 @@ import { search_articles } from "./search_articles";
 import { subscribe_topic } from "./subscribe_topic";
 import type { Tool } from "./tool";
 
-/** The six agent tools of README Rules 4, in its order: every surface and manifest lists exactly these. */
+/** The six agent tools of docs/rules.md 4, in its order: every surface and manifest lists exactly these. */
 export const TOOLS = [search_articles, get_article, get_audio_url, subscribe_topic, list_subscriptions, digest] as const satisfies readonly Tool[];
 
 export { digest, get_article, get_audio_url, list_subscriptions, search_articles, subscribe_topic };

@@ -6,7 +6,7 @@ import { AgentVerticalField, catalogueVertical } from "../verticals";
 import { ArticleListing } from "./fields";
 import { defineTool } from "./tool";
 
-/** The deepest offset a search may page to (README Rules 8). */
+/** The deepest offset a search may page to (docs/rules.md 8). */
 const MAX_OFFSET = 10_000;
 
 const Input = v.object({

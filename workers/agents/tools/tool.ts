@@ -42,7 +42,7 @@ export interface Tool<
   output: O;
   /** The scope that stands in for a payment on a paid tool, or that a free tool's REST operation asks for. */
   scope: Scope;
-  /** Units one call takes from the caller's per-minute budget (README Rules 8: digest counts more). */
+  /** Units one call takes from the caller's per-minute budget (docs/rules.md 8: digest counts more). */
   budgetCost: number;
   /**
    * True when the tool acts for a listener (subscribe_topic, list_subscriptions): a bearer token must

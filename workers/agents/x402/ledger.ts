@@ -12,7 +12,7 @@ export interface SettledCall {
   tool: string;
   resource: string;
   payer: string;
-  /** Credited with the recommender leg (README Rules 2): the agent named in the call, or the paying wallet's agent. */
+  /** Credited with the recommender leg (docs/rules.md 2): the agent named in the call, or the paying wallet's agent. */
   agentId: string;
   listenerId: number | null;
   network: string;
@@ -52,7 +52,7 @@ export function callLegs(amountMicros: number, publishers: readonly string[]): L
 }
 
 /**
- * Writes the call's record and its legs in ONE D1 batch (one transaction: README "x402", each settled
+ * Writes the call's record and its legs in ONE D1 batch (one transaction: docs/agents.md "Paying agents", each settled
  * payment writes its legs with the call's record), source `x402:<tool>`. The unique index on (network,
  * settlement) refuses to record one settlement twice, which rolls the whole batch back.
  */

@@ -221,7 +221,7 @@ describe("the exact price, a window the call fits in, and work with a lasting ef
   // requirements by anything looser than the exact amount, makes this test fail.
   it("refuses a payment signed for the price minus one unit (or plus one), however labelled, and takes the exact price", async () => {
     const { http } = walletAgent();
-    // The sample is priced as a digest: 50,000 units (README "Prices").
+    // The sample is priced as a digest: 50,000 units (docs/agents.md "Prices").
     const { handle, counter } = sampleOperation({ tool: "digest" });
     const required = await quote(handle, http, URL_A);
     expect(required.accepts[0].amount).toBe("50000");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { callLegs, NO_SINGLE_PUBLISHER } from "./ledger";
 import { acceptedAmounts, PAID_TOOLS, priceOf, PRICES } from "./prices";
 
-describe("the price table (README Rules 5: $0.001 to $0.30 by weight)", () => {
+describe("the price table (docs/rules.md 5: $0.001 to $0.30 by weight)", () => {
   const all = [PRICES.get_audio_url.cached, PRICES.get_audio_url.render, PRICES.subscribe_topic, PRICES.digest];
 
   it("keeps every price between 1000 and 300000 USDC atomic units", () => {

@@ -1,5 +1,5 @@
 /**
- * The one price concept of the agent tools (README Rules 4 "Agent tools", part 5 "x402 micropayments"):
+ * The one price concept of the agent tools (docs/rules.md 4 "Agent tools", part 5 "x402 micropayments"):
  * a tool is paid exactly when it has a row in PRICES; manifests, 402 answers, payment checks and the
  * last guard before a tool runs (invoke.ts) all read that row. Amounts are USDC atomic units (6
  * decimals), so one unit is one micro-dollar and every price lies between $0.001 (1000) and $0.30 (300000).
@@ -16,7 +16,7 @@ export interface PriceState {
 /**
  * Prices by weight: a cached URL is a lookup; a render runs the TTS engine and stores three encodings;
  * a subscription mints and keeps a private feed; a digest ranks articles across verticals and a window,
- * the heaviest action (README Rules 4).
+ * the heaviest action (docs/rules.md 4).
  */
 export const PRICES = {
   get_audio_url: { cached: 1_000, render: 20_000 },
@@ -24,7 +24,7 @@ export const PRICES = {
   digest: 50_000,
 } as const satisfies Record<string, Price>;
 
-/** The paid tools (README Rules 5 rule 1); every other tool is free and is never charged. */
+/** The paid tools (docs/rules.md 5 rule 1); every other tool is free and is never charged. */
 export type PaidTool = keyof typeof PRICES;
 
 export const PAID_TOOLS = Object.keys(PRICES) as PaidTool[];

@@ -31,7 +31,7 @@ export const getArticle = route({
       recentArticleBySlug(db, params.slug),
       viewer(db, token),
     ]);
-    // A private article of someone else answers exactly like a missing one (README "Visibility": 404, not 403).
+    // A private article of someone else answers exactly like a missing one (docs/articles.md "Visibility": 404, not 403).
     if (!row || !openableBy(row, listener?.id ?? null)) throw new ApiError("not_found", `no article ${params.slug}`);
     const body = presentRecord(env, row, listener?.id ?? null);
     const headersOut: Record<string, string> = {

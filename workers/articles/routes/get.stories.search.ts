@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { cachedSearch, SearchResponse } from "../search-service";
 
-/** Query limits of README "Rules" 8. */
+/** Query limits of docs/rules.md "Rules" 8. */
 const SearchQuery = v.object({
   q: v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Free text; every word must match (stemmed).")),
   vertical: v.optional(v.pipe(v.string(), v.maxLength(80), v.description("Only this topic slug."))),

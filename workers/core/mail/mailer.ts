@@ -11,7 +11,7 @@ export function outboxEnabled(env: MailEnv): boolean {
 }
 
 /**
- * The configured way to deliver mail, or null when mail is unconfigured (README "Rules" 4: mail goes
+ * The configured way to deliver mail, or null when mail is unconfigured (docs/rules.md "Rules" 4: mail goes
  * out only when the provider is configured). The outbox wins so a developer's machine never sends.
  */
 export function mailer(env: MailEnv): Mailer | null {

@@ -3,7 +3,7 @@ import { createdAt } from "./columns";
 import { listeners } from "./listeners";
 
 /**
- * Which agent set a listener's topics through subscribe_topic (README Rules 4: list_subscriptions
+ * Which agent set a listener's topics through subscribe_topic (docs/rules.md 4: list_subscriptions
  * answers "the feeds minted by this agent for the listener"). One row per listener and agent key
  * ("ip:<addr>", later "oauth:<client_id>" or "wallet:<address>"); no ON DELETE CASCADE, for the
  * reason given in listeners.ts: deleteListener removes these rows in its batch.

@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
 import { listeners } from "./listeners";
 
-/** How an article is shown to an anonymous viewer (README "Rules" 2, Article visibility). */
+/** How an article is shown to an anonymous viewer (docs/rules.md "Rules" 2, Article visibility). */
 export const VISIBILITIES = ["public", "publisher_only", "listener_private"] as const;
 
 export const creators = sqliteTable("creators", {

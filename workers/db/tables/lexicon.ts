@@ -2,7 +2,7 @@ import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core
 import { createdAt, nowMs } from "./columns";
 
 /**
- * The pronunciation lexicon (README "Pronunciation lexicon", kernel/lexicon.ts): one entry per
+ * The pronunciation lexicon (docs/narration-api.md "Pronunciation lexicon", kernel/lexicon.ts): one entry per
  * grapheme and scope. `publisher` is the publisher whose articles the entry applies to, or "" for the
  * global lexicon, which applies to every narration (a publisher's entry wins over a global one).
  */

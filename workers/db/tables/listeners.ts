@@ -47,7 +47,7 @@ export const alphaSignups = sqliteTable("alpha_signups", {
   createdAt: createdAt(),
 });
 
-/** A single-use secret sent by e-mail, looked up by its SHA-256 (README "Rules" 2). */
+/** A single-use secret sent by e-mail, looked up by its SHA-256 (docs/rules.md "Rules" 2). */
 export const magicTokens = sqliteTable("magic_tokens", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   tokenHash: text("token_hash").notNull().unique(),

@@ -73,7 +73,7 @@ export const renderJobs = sqliteTable(
     startedAt: integer("started_at", { mode: "timestamp_ms" }),
     finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
     /**
-     * Where a done job's time went (README "Benchmarks", publish to audio ready): milliseconds of
+     * Where a done job's time went (docs/benchmarks.md "Benchmarks", publish to audio ready): milliseconds of
      * synthesis and of encoding; queue wait is startedAt - createdAt, and the rest of
      * finishedAt - startedAt is bookkeeping (reads, storage, the cache lookup). Null for a cache hit.
      */

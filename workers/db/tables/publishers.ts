@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
 
 /**
- * A publisher's API key (README "Publisher keys"): `Authorization: Bearer <key>` on render, jobs and plays, scoped
+ * A publisher's API key (docs/security.md "Publisher keys"): `Authorization: Bearer <key>` on render, jobs and plays, scoped
  * to that publisher's articles. Only the key's SHA-256 is stored; the prefix names it in lists and logs.
  */
 export const publisherKeys = sqliteTable(

@@ -11,7 +11,7 @@ const CacheHealth = named(
     edge_cache: v.pipe(v.literal("caches.default"), v.description("Repeat audio reads are served from the Workers edge cache.")),
     recent_keys: v.pipe(
       v.array(v.string()),
-      v.description("Recently written keys; filesystem backend only, so always empty with the object store (README Rules 4)."),
+      v.description("Recently written keys; filesystem backend only, so always empty with the object store (docs/rules.md 4)."),
     ),
   }),
 );

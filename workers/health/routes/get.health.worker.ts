@@ -4,7 +4,7 @@ import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { ACTIVE_JOB_STATES, audioObjects, database, renderJobs } from "../../db/index";
 
-/** README "Rules" 8: the worker health window. */
+/** docs/rules.md "Rules" 8: the worker health window. */
 export const HEALTH_WINDOW_MS = 10 * 60_000;
 
 const WorkerHealth = named(

@@ -3,7 +3,7 @@ import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
 
-/** README "Rules" 8: the click-through duplicate window. */
+/** docs/rules.md "Rules" 8: the click-through duplicate window. */
 const CLICK_THROUGH_WINDOW_MS = 30_000;
 
 const PaywallClickThroughRequest = named(

@@ -31,7 +31,7 @@ export const putPreferredVertical = route({
   body: PreferredVerticalRequest,
   responses: {
     200: { description: "The pinned vertical", schema: PreferredVerticalResponse },
-    400: { description: "The slug is outside the catalog and its aliases (README Rules 7)" },
+    400: { description: "The slug is outside the catalog and its aliases (docs/rules.md 7)" },
     404: TOKEN_NOT_FOUND,
   },
   async handle({ listener, env, body }) {

@@ -144,7 +144,7 @@ const NOTES: Record<AudioFormat, string> = {
   wav: "WAV (16-bit PCM), built from the master on first request and kept.",
 };
 
-/** GET and HEAD /v1/audio/{key}.{format}: one route per encoding, so the OpenAPI paths read as README "Rules" 4 writes them. */
+/** GET and HEAD /v1/audio/{key}.{format}: one route per encoding, so the OpenAPI paths read as docs/rules.md "Rules" 4 writes them. */
 function audioRoute(format: AudioFormat) {
   const type = AUDIO_CONTENT_TYPES[format];
   const responses: Record<number, ResponseDoc> = {

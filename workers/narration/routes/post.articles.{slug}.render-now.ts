@@ -36,7 +36,7 @@ const RenderNowRequest = named(
 
 const SlugParam = v.object({ slug: v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Article slug.")) });
 
-/** Where render-now points the client to poll (README "Rules" 3). */
+/** Where render-now points the client to poll (docs/rules.md "Rules" 3). */
 function pollPath(slug: string): string {
   return `/v1/articles/${encodeURIComponent(slug)}/audio`;
 }

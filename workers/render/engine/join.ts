@@ -13,7 +13,7 @@ import { floatToInt16, type Pcm, type Pcm16 } from "./pcm";
 export type Break = "start" | "sentence" | "paragraph";
 
 /**
- * Silence before a piece, by its break. README "Paragraph timings": no pause is over 700 ms; a
+ * Silence before a piece, by its break. docs/narration.md "Paragraph timings": no pause is over 700 ms; a
  * sentence break is about 0.3 s, a paragraph break about 0.6 s, and the start keeps a short lead-in.
  * The silence after the last piece equals the lead-in; a join whose first piece follows a break
  * (a later segment of a long render, after one ending in that silence) leads in with the rest of the

@@ -130,7 +130,7 @@ interface EmscriptenFs {
 /**
  * What eSpeak NG says for `text`, as phoneme mnemonics (`espeak-ng -q -x`: one line per clause), with
  * the lexicon applied exactly as the offline provider applies it before speaking. Tests measure a
- * pronunciation entry by it (README "Pronunciation lexicon").
+ * pronunciation entry by it (docs/narration-api.md "Pronunciation lexicon").
  */
 export function espeakPhonemes(text: string, voice: string, lexicon: readonly LexiconEntry[] = []): Promise<string> {
   const lines: string[] = [];

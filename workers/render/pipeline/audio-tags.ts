@@ -1,4 +1,4 @@
-// What each encoding says about itself (README "Marked as synthetic"): the article's title and
+// What each encoding says about itself (docs/narration.md "Marked as synthetic"): the article's title and
 // publisher, the engine and voice that spoke, and a plain statement that the voice is synthetic
 // (EU AI Act Article 50(2): synthetic audio marked in a machine-readable way). The MP3 carries them
 // as an ID3v2.4 tag before its first frame, the Opus as Vorbis comments in its OpusTags header; both

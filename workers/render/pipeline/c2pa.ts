@@ -1,4 +1,4 @@
-// C2PA manifests in the MP3 and WAV (README "Marked as synthetic"): the Content Credentials standard
+// C2PA manifests in the MP3 and WAV (docs/narration.md "Marked as synthetic"): the Content Credentials standard
 // (https://c2pa.org/specifications/specifications/2.2/specs/C2PA_Specification.html) says who made
 // the audio and how, in the file, signed. Written by c2pa-rs (its WebAssembly build,
 // @contentauth/c2pa-wasm, vendored by scripts/vendor-engine.mjs), read back in the tests by the same
@@ -31,7 +31,7 @@ const MEDIA_TYPES: Record<SignedFormat, string> = { mp3: "audio/mpeg", wav: "aud
 
 /**
  * Largest file signed. c2pa-rs holds the asset and the signed copy in its own memory, which the
- * isolate gets back only when the instance is dropped; beside a render's audio (README "Memory and
+ * isolate gets back only when the instance is dropped; beside a render's audio (docs/narration.md "Memory and
  * long articles") 16 MB (33 minutes of MP3, 5.5 of WAV) leave room. Longer files go unsigned, logged.
  */
 export const MAX_SIGNED_BYTES = 16 << 20;

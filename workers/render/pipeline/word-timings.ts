@@ -1,4 +1,4 @@
-// Word timings within one synthesised piece (README "Word timings"). An engine that reports where
+// Word timings within one synthesised piece (docs/narration.md "Word timings"). An engine that reports where
 // each word starts (eSpeak NG's word events, engine/offline.ts) is followed; for one that reports
 // nothing, each sentence is placed on a stretch of speech measured in the audio (the pauses between
 // sentences are silent) and its words share that stretch by their characters. Either way, each

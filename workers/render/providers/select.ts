@@ -1,7 +1,7 @@
 import { DEFAULT_GENDER, DEFAULT_LANGUAGE, PROVIDERS, priceOf, QUALITIES, VOICES, type VoiceOffer } from "../../kernel/voice-catalogue";
 
 /**
- * The selection rule (README "Providers and the selection rule"). Offers are ordered by quality
+ * The selection rule (docs/narration.md "Providers and the selection rule"). Offers are ordered by quality
  * (neural before formant), then by the provider's preference (Workers AI, then cloud providers, then
  * a self-hosted server, then the offline engine), then by price; ties keep catalogue order.
  *

@@ -1,4 +1,4 @@
-// Search as you type on the home page (README "Web front-end"): GET /v1/stories/search after a short
+// Search as you type on the home page (docs/web.md "Web front-end"): GET /v1/stories/search after a short
 // pause in typing; each result links to its article page. The latest answer wins, older ones are dropped.
 const form = document.querySelector<HTMLFormElement>("[data-search]");
 if (form) setUp(form);

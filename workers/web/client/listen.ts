@@ -1,6 +1,6 @@
 // The listener pages' script (workers/web/listen): the copy button and the flo's drag-and-drop.
 // Everything else on those pages is a plain form; without this script they still work, and the
-// flo is reordered with its move up and move down buttons (README "Listener pages").
+// flo is reordered with its move up and move down buttons (docs/listeners.md "Listener pages").
 
 /** Copies the value of the input a `data-copy` button names; the button is hidden until this script runs. */
 function enableCopy(button: HTMLButtonElement): void {

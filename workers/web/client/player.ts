@@ -1,4 +1,4 @@
-// The player of the embed and article pages (README "Web front-end"). The server renders a native
+// The player of the embed and article pages (docs/web.md "Web front-end"). The server renders a native
 // <audio controls> and the text; this script swaps in the custom controls, follows playback through
 // the paragraphs' recorded starts (data-start, seconds) and, word by word, through the words' own
 // timings (data-s and data-e on each word's span), and gives the lock screen Media Session

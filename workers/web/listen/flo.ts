@@ -11,7 +11,7 @@ import { LISTEN_PATHS } from "./paths";
 
 /**
  * {WEB_URL}/listen/flo: the listener's day in blocks, each with its queue in the order flo/now plays it.
- * Reordering persists the block's manual_order (README "Flo"): by drag and drop (the script), or by
+ * Reordering persists the block's manual_order (docs/listeners.md "Flo"): by drag and drop (the script), or by
  * the move up and move down buttons, which are plain forms and so work from the keyboard and without script.
  */
 

@@ -87,7 +87,7 @@ export async function overviewPage(request: Request, env: Env): Promise<Response
 const SubscribeForm = v.object({ email: Email, verticals: VerticalList });
 
 /**
- * POST /listen/subscribe: the subscribe of the API (README "Listeners": a known address past the
+ * POST /listen/subscribe: the subscribe of the API (docs/listeners.md "Listeners": a known address past the
  * idempotency window changes nothing), then a sign-in link by mail. The answer is the same for a new and a known address, and the page
  * never shows the token: the mailed link proves the address before anything of the account is shown.
  */

@@ -6,7 +6,7 @@ import { signedInListener, urlsIn } from "../../../test/support/listen-pages";
 import { testVars } from "../../../test/vars";
 import { LISTEN_PATHS } from "./paths";
 
-/** The listener pages (README "Listener pages"): who may see them, what they show, and what they never show. */
+/** The listener pages (docs/listeners.md "Listener pages"): who may see them, what they show, and what they never show. */
 
 const PAGES = [LISTEN_PATHS.home, LISTEN_PATHS.queue, LISTEN_PATHS.flo, LISTEN_PATHS.account, LISTEN_PATHS.remove];
 

@@ -6,7 +6,7 @@ import { queuePage } from "./queue";
 
 type Page = (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
 
-/** The listener's pages (README "Listener pages"), by method and path. */
+/** The listener's pages (docs/listeners.md "Listener pages"), by method and path. */
 export const LISTEN_PAGES: Record<string, Page> = {
   [`GET ${LISTEN_PATHS.home}`]: overviewPage,
   [`POST ${LISTEN_PATHS.subscribe}`]: subscribePage,

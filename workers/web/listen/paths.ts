@@ -1,6 +1,6 @@
 /**
  * Paths of the listener's pages under {WEB_URL}/listen. None carries a credential: the pages know the
- * listener by the session cookie, so no token can leak through Referer or history (README "Listener pages").
+ * listener by the session cookie, so no token can leak through Referer or history (docs/listeners.md "Listener pages").
  */
 export const LISTEN_PATHS = {
   home: "/listen",

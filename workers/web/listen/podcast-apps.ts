@@ -1,5 +1,5 @@
 /**
- * One-tap subscribe links for the common podcast apps (README "Listener pages"). Each app registers
+ * One-tap subscribe links for the common podcast apps (docs/listeners.md "Listener pages"). Each app registers
  * its own URL scheme and takes the feed URL in its own form. They are custom schemes on purpose:
  * the operating system hands them straight to the app, so the private feed URL inside never goes to
  * a third-party web page (the apps' https "deep link" pages would receive it in their URL).

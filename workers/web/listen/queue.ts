@@ -5,7 +5,7 @@ import { requireSignedIn } from "./guard";
 import { listenPage } from "./layout";
 import { LISTEN_PATHS } from "./paths";
 
-/** As many items as GET /v1/listeners/{token}/queue lists by default (README "Rules" 8). */
+/** As many items as GET /v1/listeners/{token}/queue lists by default (docs/rules.md "Rules" 8). */
 const QUEUE_LIMIT = 30;
 
 const LABELS: Record<QueueStatus, string> = { done: "Ready", rendering: "Rendering", pending: "Waiting", failed: "Failed" };
