@@ -6,7 +6,7 @@ export const getAgentkitTools = route({
   path: "/.well-known/agentkit-tools.json",
   tag: "discovery",
   summary: "Wallet-agent tool manifest: each tool's HTTP operation, tier and x402 terms",
-  auth: "agent",
+  auth: "none",
   responses: { 200: { description: "The manifest", contentType: "application/json" } },
   handle({ env }) {
     return Response.json(agentkitTools(env), { headers: { "Cache-Control": "public, max-age=300" } });
