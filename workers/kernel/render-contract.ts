@@ -1,7 +1,7 @@
 import { ApiError } from "../core/errors";
 import type { AudioFormat } from "./public-urls";
 import type { LexiconEntry } from "./lexicon";
-import type { Gender, ProviderId, Quality } from "./voice-catalogue";
+import { PROVIDERS, priceOf, type Gender, type ProviderId, type Quality, type VoiceOffer } from "./voice-catalogue";
 
 /** Input of a synchronous render through the RENDER service binding. */
 export interface RenderInput {
@@ -55,6 +55,23 @@ export interface VoiceStatus {
   available: boolean;
   /** Why it cannot be used now; null when it can. */
   reason: string | null;
+}
+
+/** How GET /v1/voices shows `offer`: whether it speaks by default, and why it cannot be used now (null: it can). */
+export function voiceStatusOf(offer: VoiceOffer, isDefault: boolean, reason: string | null): VoiceStatus {
+  return {
+    id: offer.id,
+    provider: offer.provider,
+    language: offer.language,
+    gender: offer.gender,
+    style: offer.style,
+    quality: offer.quality,
+    price_per_million_chars: priceOf(offer),
+    max_chars_per_request: PROVIDERS[offer.provider].maxCharsPerRequest,
+    default: isDefault,
+    available: reason === null,
+    reason,
+  };
 }
 
 /** The catalogue as the render Worker can use it now. */

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { renderService, type VoiceCatalogueStatus } from "../../kernel/render-contract";
-import { PROVIDER_IDS, priceOf, PROVIDERS, VOICES } from "../../kernel/voice-catalogue";
+import { renderService, voiceStatusOf, type VoiceCatalogueStatus } from "../../kernel/render-contract";
+import { PROVIDER_IDS, VOICES } from "../../kernel/voice-catalogue";
 import { QualityField } from "../fields";
 
 const Voice = named(
@@ -50,19 +50,7 @@ function unknownAvailability(): VoicesBody {
   return {
     default_voice: null,
     default_provider: null,
-    voices: VOICES.map((o) => ({
-      id: o.id,
-      provider: o.provider,
-      language: o.language,
-      gender: o.gender,
-      style: o.style,
-      quality: o.quality,
-      price_per_million_chars: priceOf(o),
-      max_chars_per_request: PROVIDERS[o.provider].maxCharsPerRequest,
-      default: false,
-      available: false,
-      reason,
-    })),
+    voices: VOICES.map((o) => voiceStatusOf(o, false, reason)),
   };
 }
 

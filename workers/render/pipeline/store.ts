@@ -3,7 +3,7 @@ import { oggOpusStream } from "../engine/opus";
 import { int16LeBytes, type Pcm16 } from "../engine/pcm";
 import { wavHeader } from "../engine/wav";
 import { AUDIO_CONTENT_TYPES, audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPaths, wordTimingsPath } from "../../kernel/audio-objects";
-import { renderStoreObjectUrl, type LazyFormat, type RenderStoreRpc } from "../../kernel/render-contract";
+import { renderStoreObjectUrl, type LazyFormat, type RenderStoreRpc, type StoredAudio } from "../../kernel/render-contract";
 import type { AudioFormat } from "../../kernel/audio-urls";
 import { timed, type RenderPhases } from "../phases";
 import { timingsJson } from "../../kernel/word-timings";
@@ -13,16 +13,7 @@ import { c2paCredentials, MAX_SIGNED_BYTES, signAudio, type SignedFormat } from 
 import { concatBytes } from "../engine/pcm";
 
 /** What a stored render is: its provider and voice, what was asked for, and its real duration. */
-export interface StoredRender {
-  key: string;
-  provider: string;
-  voice: string;
-  requestedVoice: string | null;
-  fallback: boolean;
-  /** Digest of the pronunciation entries applied (kernel/lexicon.ts); null when none. */
-  lexiconDigest: string | null;
-  durationSeconds: number;
-}
+export type StoredRender = Pick<StoredAudio, "key" | "provider" | "voice" | "requestedVoice" | "fallback" | "lexiconDigest" | "durationSeconds">;
 
 /** Takes a render's segments in order (each a loudness-normalised master), then writes the rest. */
 export interface RenderWriter {

@@ -1,5 +1,5 @@
-import { kokoroVoice, PROVIDERS, priceOf, VOICES, type ProviderId, type VoiceOffer } from "../../kernel/voice-catalogue";
-import type { VoiceCatalogueStatus } from "../../kernel/render-contract";
+import { kokoroVoice, PROVIDERS, VOICES, type ProviderId, type VoiceOffer } from "../../kernel/voice-catalogue";
+import { voiceStatusOf, type VoiceCatalogueStatus } from "../../kernel/render-contract";
 import { coolingUntil } from "./health";
 import { bySelection, candidates } from "./select";
 import type { Synthesizer, Synthesizers, VoiceListing } from "./synthesizer";
@@ -58,21 +58,6 @@ function listedOffer(provider: ProviderId, name: string): VoiceOffer {
 export async function voiceStatuses(synthesizers: Synthesizers, missing: Partial<Record<ProviderId, string>>): Promise<VoiceCatalogueStatus> {
   const now = await availability(synthesizers, missing);
   const chosen = candidates(undefined, (o) => now.reason(o) === null, now.offers)?.[0] ?? null;
-  const voices = [...now.offers].sort(bySelection).map((o) => {
-    const reason = now.reason(o);
-    return {
-      id: o.id,
-      provider: o.provider,
-      language: o.language,
-      gender: o.gender,
-      style: o.style,
-      quality: o.quality,
-      price_per_million_chars: priceOf(o),
-      max_chars_per_request: PROVIDERS[o.provider].maxCharsPerRequest,
-      default: o === chosen,
-      available: reason === null,
-      reason,
-    };
-  });
+  const voices = [...now.offers].sort(bySelection).map((o) => voiceStatusOf(o, o === chosen, now.reason(o)));
   return { default_voice: chosen?.id ?? null, default_provider: chosen?.provider ?? null, voices };
 }
