@@ -4,7 +4,7 @@ import { ApiError, ValidationError } from "../core/errors";
 import { named } from "../core/schema-registry";
 import type { LexiconEntry } from "../kernel/lexicon";
 import { normaliseText } from "../kernel/normalize-text";
-import { MAX_LEXICON_ENTRIES, MAX_RERENDERS_PER_REQUEST, writeEntries, type LexiconScope } from "./lexicon-service";
+import { affectedArticles, MAX_LEXICON_ENTRIES, MAX_RERENDERS_PER_REQUEST, writeEntries, type LexiconScope } from "./lexicon-service";
 import { fromPls, PLS_CONTENT_TYPE, PlsError, toPls } from "./pls";
 
 /** Field schemas, views and helpers shared by the lexicon routes (docs/narration-api.md "Pronunciation lexicon"). */
@@ -176,4 +176,19 @@ export async function importPls(env: Pick<Env, "DB">, scope: LexiconScope, body:
   });
   await writeEntries(env, scope, entries, body.replace);
   return entries.length;
+}
+
+/** The answer of both affected routes: the articles a change of `scope`'s lexicon re-renders. */
+export async function affectedResponse(env: Env, scope: LexiconScope): Promise<Response> {
+  const articles = (await affectedArticles(env, scope)).map((a) => ({
+    slug: a.slug,
+    publisher: a.publisher,
+    title: a.title,
+    audio_key: a.audioKey,
+    provider: a.provider,
+    voice: a.voice,
+    graphemes: a.graphemes,
+    rendering: a.rendering,
+  }));
+  return Response.json({ publisher: scope, articles }, { headers: { "Cache-Control": "no-store" } });
 }

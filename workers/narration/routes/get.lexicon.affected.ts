@@ -1,6 +1,5 @@
 import { route } from "../../core/route";
-import { affectedArticles } from "../lexicon-service";
-import { AffectedView } from "../lexicon-schemas";
+import { AffectedView, affectedResponse } from "../lexicon-schemas";
 
 export const getGlobalLexiconAffected = route({
   method: "GET",
@@ -15,16 +14,6 @@ export const getGlobalLexiconAffected = route({
   responses: { 200: { description: "The affected articles", schema: AffectedView } },
   async handle({ env }) {
     const scope = null;
-    const articles = (await affectedArticles(env, scope)).map((a) => ({
-      slug: a.slug,
-      publisher: a.publisher,
-      title: a.title,
-      audio_key: a.audioKey,
-      provider: a.provider,
-      voice: a.voice,
-      graphemes: a.graphemes,
-      rendering: a.rendering,
-    }));
-    return Response.json({ publisher: scope, articles }, { headers: { "Cache-Control": "no-store" } });
+    return affectedResponse(env, scope);
   },
 });

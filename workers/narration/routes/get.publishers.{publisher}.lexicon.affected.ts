@@ -1,6 +1,5 @@
 import { route } from "../../core/route";
-import { affectedArticles } from "../lexicon-service";
-import { AffectedView, PublisherLexiconParams, publisherScope } from "../lexicon-schemas";
+import { AffectedView, affectedResponse, PublisherLexiconParams, publisherScope } from "../lexicon-schemas";
 
 export const getPublisherLexiconAffected = route({
   method: "GET",
@@ -16,16 +15,6 @@ export const getPublisherLexiconAffected = route({
   responses: { 200: { description: "The affected articles", schema: AffectedView } },
   async handle({ env, caller, params }) {
     const scope = publisherScope(caller, params.publisher);
-    const articles = (await affectedArticles(env, scope)).map((a) => ({
-      slug: a.slug,
-      publisher: a.publisher,
-      title: a.title,
-      audio_key: a.audioKey,
-      provider: a.provider,
-      voice: a.voice,
-      graphemes: a.graphemes,
-      rendering: a.rendering,
-    }));
-    return Response.json({ publisher: scope, articles }, { headers: { "Cache-Control": "no-store" } });
+    return affectedResponse(env, scope);
   },
 });
