@@ -40,6 +40,17 @@ function voiceData(): DataFile[] {
 }
 
 /** Runs eSpeak NG once: `voice` is an eSpeak voice name with an optional variant ("en-us+f3"). */
+/** Writes the voice data into the engine's file system, where eSpeak NG looks for it; returns the file system. */
+function mountVoiceData(module: unknown): EmscriptenFs {
+  const fs = (module as { FS: EmscriptenFs }).FS;
+  for (const { path, bytes } of voiceData()) {
+    const full = `/usr/share/espeak-ng-data/${path}`;
+    fs.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+    fs.writeFile(full, bytes);
+  }
+  return fs;
+}
+
 export async function espeak(text: string, voice: string): Promise<Pcm> {
   return (await espeakTimed(text, voice)).pcm;
 }
@@ -91,12 +102,7 @@ export function espeakTimed(text: string, voice: string): Promise<{ pcm: Pcm; wo
       },
       preRun: [
         () => {
-          const fs = (module as unknown as { FS: EmscriptenFs }).FS;
-          for (const { path, bytes } of voiceData()) {
-            const full = `/usr/share/espeak-ng-data/${path}`;
-            fs.mkdirTree(full.slice(0, full.lastIndexOf("/")));
-            fs.writeFile(full, bytes);
-          }
+          const fs = mountVoiceData(module);
           fs.writeFile("/in.txt", new TextEncoder().encode(text));
         },
       ],
@@ -145,12 +151,7 @@ export function espeakPhonemes(text: string, voice: string, lexicon: readonly Le
       },
       preRun: [
         () => {
-          const fs = (module as unknown as { FS: EmscriptenFs }).FS;
-          for (const { path, bytes } of voiceData()) {
-            const full = `/usr/share/espeak-ng-data/${path}`;
-            fs.mkdirTree(full.slice(0, full.lastIndexOf("/")));
-            fs.writeFile(full, bytes);
-          }
+          const fs = mountVoiceData(module);
           fs.writeFile("/in.txt", new TextEncoder().encode(espeakText(text, lexicon).text));
         },
       ],
