@@ -95,6 +95,7 @@ import { issuePublisherWebhookSecret } from "./admin/routes/post.admin.publisher
 import { getProtectedResourceMetadata } from "./agents/routes/get.well-known.oauth-protected-resource";
 import { AGENT_OPERATIONS } from "./agents/manifests/agent-operations";
 import { mcpEndpoint } from "./agents/routes/post.mcp.v1";
+import { mcpAtRoot } from "./agents/routes/post.mcp";
 import { getOpenApi } from "./agents/routes/get.openapi.json";
 import { getAgentkitTools } from "./agents/routes/get.well-known.agentkit-tools.json";
 import { getMcpManifest } from "./agents/routes/get.well-known.mcp.json";
@@ -206,6 +207,7 @@ export const routes: Route[] = [
   getOpenAiApp,
   getAgentkitTools,
   mcpEndpoint,
+  mcpAtRoot,
   ...AGENT_OPERATIONS,
 ];
 

@@ -142,3 +142,29 @@ describe("/mcp/v1 transport rules", () => {
     expect(res.status).toBe(405);
   });
 });
+
+describe("/mcp answers as /mcp/v1 (the MCP Inspector's CLI rewrites endpoints to /mcp)", () => {
+  it.each([
+    ["2025-11-25 (initialize)", false],
+    ["2026-07-28 (per request)", true],
+  ])("lists and calls the tools at %s", async (_era, modern) => {
+    const word = modern ? "nebula" : "comet";
+    const article = await addArticle({ title: `The ${word} over the harbour`, bodyText: `A ${word} was seen.`, vertical: "science" });
+    const client = await mcpClient({ modern, path: "/mcp" });
+    expect(client.getServerVersion()?.name).toBe("narration");
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([...NAMES].sort());
+    const found = await client.callTool({ name: "search_articles", arguments: { query: word, limit: 3 } });
+    expect((found.structuredContent as { articles: { slug: string }[] }).articles.map((a) => a.slug)).toEqual([article.slug]);
+    await client.close();
+  });
+
+  it("keeps the transport's rules there too: Origin check, 405 on GET, 401 for a bad token", async () => {
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    expect((await call("/mcp", { method: "POST", body: JSON.stringify(init), headers: { ...headers, origin: "https://evil.example" } })).status).toBe(403);
+    expect((await call("/mcp", { headers: { accept: "text/event-stream" } })).status).toBe(405);
+    const bad = await call("/mcp", { method: "POST", body: JSON.stringify(init), headers: { ...headers, authorization: "Bearer not-a-token" } });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get("WWW-Authenticate")).toContain(`resource_metadata="${testVars.BASE_URL}/.well-known/oauth-protected-resource"`);
+  });
+});

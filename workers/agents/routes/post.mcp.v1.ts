@@ -3,6 +3,7 @@ import { localhostAllowedOrigins } from "@modelcontextprotocol/server";
 import { baseUrl, webUrl } from "../../core/config";
 import { route } from "../../core/route";
 import { readBodyText } from "../../core/validate";
+import type { OAuthGrant } from "../../kernel/oauth/bearer";
 import { callerOf, type Caller } from "../caller";
 import { mcpServer } from "../mcp-server";
 
@@ -50,6 +51,26 @@ function serve(env: Env, request: Request, caller: Caller, parsedBody?: unknown)
   return handlerFor(env).fetch(request, parsedBody === undefined ? undefined : { parsedBody });
 }
 
+/**
+ * Serves one HTTP exchange of the MCP endpoint for the grant the route table resolved. `request` must
+ * address /mcp/v1, the one route the SDK's handler answers (post.mcp.ts rewrites /mcp to it).
+ */
+export async function handleMcp({ grant, request, env }: { grant: OAuthGrant | null; request: Request; env: Env }): Promise<Response> {
+  // A bad bearer token was the route table's HTTP 401, before any JSON-RPC is read (docs/agents.md "MCP details").
+  const caller = callerOf(grant, request);
+  if (request.method !== "POST") return serve(env, request, caller);
+  // Parsed once here: without it the handler and the SDK's transport each clone and parse the body.
+  const text = await readBodyText(request);
+  let parsedBody: unknown;
+  try {
+    parsedBody = JSON.parse(text);
+  } catch {
+    // Not JSON: the SDK answers with its JSON-RPC parse error, reading the body itself.
+    return serve(env, new Request(request, { body: text }), caller);
+  }
+  return serve(env, request, caller, parsedBody);
+}
+
 export const mcpEndpoint = route({
   method: ["POST", "GET", "DELETE"],
   path: "/mcp/v1",
@@ -66,19 +87,5 @@ export const mcpEndpoint = route({
     401: { description: "An invalid, expired or revoked bearer token", headers: { "WWW-Authenticate": "Bearer resource_metadata=..." } },
     403: { description: "An Origin that is not allowed" },
   },
-  async handle({ grant, request, env }) {
-    // A bad bearer token was the route table's HTTP 401, before any JSON-RPC is read (docs/agents.md "MCP details").
-    const caller = callerOf(grant, request);
-    if (request.method !== "POST") return serve(env, request, caller);
-    // Parsed once here: without it the handler and the SDK's transport each clone and parse the body.
-    const text = await readBodyText(request);
-    let parsedBody: unknown;
-    try {
-      parsedBody = JSON.parse(text);
-    } catch {
-      // Not JSON: the SDK answers with its JSON-RPC parse error, reading the body itself.
-      return serve(env, new Request(request, { body: text }), caller);
-    }
-    return serve(env, request, caller, parsedBody);
-  },
+  handle: handleMcp,
 });
