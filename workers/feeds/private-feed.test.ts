@@ -59,7 +59,8 @@ describe("private per-listener feed (docs/rules.md 4; part 2, listener_private)"
       const own = await call(path);
       expect(own.status, path).toBe(200);
       expect(own.headers.get("cache-control")).toBe("private, no-cache");
-      expect(own.headers.get("x-robots-tag")).toBe("noindex");
+      expect(own.headers.get("x-robots-tag")).toBe("noindex, nofollow");
+      expect(own.headers.get("referrer-policy")).toBe("no-referrer");
       expect((await call(`/v1/podcasts/u/${bob.feedToken}/${kind}/${mine.slug}.json`)).status).toBe(404);
       expect((await call(`/v1/podcasts/${kind}/${mine.slug}.json`)).status).toBe(404);
     }

@@ -1,6 +1,7 @@
+import type { SQL } from "drizzle-orm";
 import { baseUrl } from "../core/config";
 import type { Listener } from "../kernel/listener-tokens";
-import { privateFeedItems } from "./feed-items";
+import { privateEpisodes, privateFeedItems } from "./feed-items";
 import { feedUnavailable, privateFeedPath } from "../kernel/feed-paths";
 import { conditional, entityTag } from "../core/conditional";
 import { feedResponse } from "./feed-response";
@@ -54,4 +55,15 @@ export async function servePrivateFeed(request: Request, env: Env, listener: Lis
   }
   const body = { xml, etag: await entityTag(xml), lastModified: new Date(lastModified) };
   return conditional(request, feedResponse(body, PRIVATE_HEADERS));
+}
+
+/** A server of one item file (transcript.ts): the file of article `slug` among those `visible` allows. */
+type ItemFileServer = (env: Env, slug: string, visible: SQL, headers: Record<string, string>) => Promise<Response>;
+
+/**
+ * An item file (a transcript or the chapters) of an episode of the private feed of `listener`: any
+ * article that feed carries and nothing else, kept out of shared caches and indexes as the feed is.
+ */
+export function servePrivateItemFile(serve: ItemFileServer, env: Env, listener: Listener, slug: string): Promise<Response> {
+  return serve(env, slug, privateEpisodes(listener), PRIVATE_HEADERS);
 }

@@ -1,5 +1,5 @@
 import { route } from "../../core/route";
-import { privateEpisodes } from "../feed-items";
+import { servePrivateItemFile } from "../private-feed";
 import { chaptersResponses, FEED_METHODS, PrivateTranscriptParams } from "../schemas";
 import { serveChapters } from "../transcript";
 
@@ -13,7 +13,5 @@ export const getPrivateChapters = route({
   rateLimit: "feeds",
   params: PrivateTranscriptParams,
   responses: chaptersResponses("Unknown token, or no article of this feed at this slug"),
-  handle({ listener, env, params }) {
-    return serveChapters(env, params.slug, privateEpisodes(listener), { "Cache-Control": "private, no-cache", "X-Robots-Tag": "noindex" });
-  },
+  handle: ({ listener, env, params }) => servePrivateItemFile(serveChapters, env, listener, params.slug),
 });

@@ -1,5 +1,5 @@
 import { route } from "../../core/route";
-import { privateEpisodes } from "../feed-items";
+import { servePrivateItemFile } from "../private-feed";
 import { FEED_METHODS, PrivateTranscriptParams, transcriptResponses } from "../schemas";
 import { serveJsonTranscript } from "../transcript";
 
@@ -13,7 +13,5 @@ export const getPrivateJsonTranscript = route({
   rateLimit: "feeds",
   params: PrivateTranscriptParams,
   responses: transcriptResponses("Unknown token, or no article of this feed at this slug", "json"),
-  handle({ listener, env, params }) {
-    return serveJsonTranscript(env, params.slug, privateEpisodes(listener), { "Cache-Control": "private, no-cache", "X-Robots-Tag": "noindex" });
-  },
+  handle: ({ listener, env, params }) => servePrivateItemFile(serveJsonTranscript, env, listener, params.slug),
 });

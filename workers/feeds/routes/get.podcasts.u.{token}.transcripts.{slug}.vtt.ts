@@ -1,5 +1,5 @@
 import { route } from "../../core/route";
-import { privateEpisodes } from "../feed-items";
+import { servePrivateItemFile } from "../private-feed";
 import { FEED_METHODS, PrivateTranscriptParams, transcriptResponses } from "../schemas";
 import { serveTranscript } from "../transcript";
 
@@ -13,7 +13,5 @@ export const getPrivateTranscript = route({
   rateLimit: "feeds",
   params: PrivateTranscriptParams,
   responses: transcriptResponses("Unknown token, or no article of this feed at this slug"),
-  handle({ listener, env, params }) {
-    return serveTranscript(env, params.slug, privateEpisodes(listener), { "Cache-Control": "private, no-cache", "X-Robots-Tag": "noindex" });
-  },
+  handle: ({ listener, env, params }) => servePrivateItemFile(serveTranscript, env, listener, params.slug),
 });
