@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { articlePageUrl, audioUrl, privateFeedPath, privateFeedUrl, serviceFeedPath } from "./public-urls";
+import { articlePageUrl, audioUrl, FEED_STYLESHEET_PATH, podcastApps, privateFeedPath, privateFeedUrl, serviceFeedPath, topicPageUrl } from "./public-urls";
 
 /**
  * The public URLs are stable forever (docs/rules.md "Rules" 4): podcast apps poll feed URLs for years and
@@ -24,5 +24,23 @@ describe("public URLs", () => {
 
   it("name an article's page on the web front-end", () => {
     expect(articlePageUrl(env, "a b")).toBe("https://web.test/articles/a%20b");
+  });
+
+  it("name a topic's page on the web front-end, and the feeds' stylesheet", () => {
+    expect(topicPageUrl(env, "young_moms")).toBe("https://web.test/topics/young_moms");
+    expect(FEED_STYLESHEET_PATH).toBe("/v1/podcasts/feed.xsl");
+  });
+
+  it("subscribe each podcast app to a feed by its own scheme, never by an https page of the app's maker", () => {
+    const feed = "https://api.test/v1/podcasts/u/T0k-en_.xml";
+    expect(podcastApps(feed)).toEqual([
+      { name: "Apple Podcasts", href: "podcast://api.test/v1/podcasts/u/T0k-en_.xml" },
+      { name: "Overcast", href: "overcast://x-callback-url/add?url=https%3A%2F%2Fapi.test%2Fv1%2Fpodcasts%2Fu%2FT0k-en_.xml" },
+      { name: "Pocket Casts", href: "pktc://subscribe/api.test/v1/podcasts/u/T0k-en_.xml" },
+      { name: "Castro", href: "castro://subscribe/api.test/v1/podcasts/u/T0k-en_.xml" },
+      { name: "AntennaPod", href: "antennapod-subscribe://api.test/v1/podcasts/u/T0k-en_.xml" },
+      { name: "Podcast Addict", href: "podcastaddict://api.test/v1/podcasts/u/T0k-en_.xml" },
+      { name: "Other app", href: "feed://api.test/v1/podcasts/u/T0k-en_.xml" },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { baseUrl } from "../core/config";
+import { baseUrl, webUrl } from "../core/config";
 
 /**
  * The public URLs the platform hands out: audio files, podcast feeds, article pages and embeds.
@@ -27,7 +27,54 @@ export function privateFeedUrl(env: object, privateFeedToken: string): string {
   return `${baseUrl(env)}${privateFeedPath(privateFeedToken)}`;
 }
 
+/**
+ * Path of the XSL stylesheet every feed names in an xml-stylesheet processing instruction, so a feed
+ * URL opened in a browser shows a page. On the feeds' own origin: browsers apply only a same-origin
+ * stylesheet to an XML document.
+ */
+export const FEED_STYLESHEET_PATH = "/v1/podcasts/feed.xsl";
+
+/** The web page of a topic (a listener vertical): its newest and trending articles and its feed (docs/web.md "Web front-end"). */
+export function topicPageUrl(env: object, slug: string): string {
+  return `${webUrl(env)}/topics/${encodeURIComponent(slug)}`;
+}
+
 /** Canonical path of the public feed of a podcast vertical or host persona, e.g. service-tech. */
 export function serviceFeedPath(slug: string): string {
   return `/v1/podcasts/service-${slug}.xml`;
+}
+
+/** A podcast app's one-tap subscribe link for a feed. */
+export interface PodcastApp {
+  name: string;
+  href: string;
+}
+
+/** The feed URL without its scheme, as the apps that take "scheme://host/path" want it. */
+function bare(feedUrl: string): string {
+  return feedUrl.replace(/^https?:\/\//, "");
+}
+
+/**
+ * One-tap subscribe links for the main podcast apps, for a public feed and a listener's private one
+ * alike (docs/listeners.md "Listener pages"). Each app registers its own URL scheme and takes the feed
+ * URL in its own form. Custom schemes on purpose: the operating system hands them straight to the
+ * app, so a private feed URL inside goes to the app the listener chose and to no third-party web page
+ * (the apps' https "deep link" pages would receive it in their address, and their logs would keep it).
+ */
+export function podcastApps(feedUrl: string): PodcastApp[] {
+  return [
+    // iOS and macOS hand podcast:// to Apple Podcasts, which follows the feed by URL.
+    { name: "Apple Podcasts", href: `podcast://${bare(feedUrl)}` },
+    // Overcast's x-callback-url "add" action takes the whole URL as a query parameter.
+    { name: "Overcast", href: `overcast://x-callback-url/add?url=${encodeURIComponent(feedUrl)}` },
+    { name: "Pocket Casts", href: `pktc://subscribe/${bare(feedUrl)}` },
+    { name: "Castro", href: `castro://subscribe/${bare(feedUrl)}` },
+    { name: "AntennaPod", href: `antennapod-subscribe://${bare(feedUrl)}` },
+    // Podcast Addict (Android) registers podcastaddict:// and reads the rest as the feed's address.
+    { name: "Podcast Addict", href: `podcastaddict://${bare(feedUrl)}` },
+    // The generic feed scheme (feed:, after the old "feed URI scheme" draft), which podcast apps and
+    // feed readers on every platform register; any app can still take the plain URL from a copy box.
+    { name: "Other app", href: `feed://${bare(feedUrl)}` },
+  ];
 }

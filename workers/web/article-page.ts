@@ -125,7 +125,7 @@ export async function articlePage(env: Env, slug: string): Promise<Response> {
   if (!view) {
     return sitePage(env, {
       title: "Article not found",
-      body: `${siteHeader(env)}<main><h1>Article not found</h1><p><a href="${escapeHtml(webUrl(env))}/">Find articles to listen to</a></p></main>${siteFooter(env)}`,
+      body: `${siteHeader()}<main><h1>Article not found</h1><p><a href="${escapeHtml(webUrl(env))}/">Find articles to listen to</a></p></main>${siteFooter(env)}`,
       noindex: true,
       status: 404,
       headers: PUBLIC_CACHE,
@@ -135,7 +135,7 @@ export async function articlePage(env: Env, slug: string): Promise<Response> {
   return sitePage(env, {
     title: `${view.title} · ${view.publisher}`,
     head: `${cardTags(env, view)}${view.stub ? "" : jsonScript(articleJsonLd(env, view))}${view.stub ? "" : oembedDiscovery(env, view)}`,
-    body: `${siteHeader(env)}<main><article><h1${heading ? paragraphAttributes(heading, 0) : ""}>${headingText(view)}</h1>${byline(view)}${articleBody(env, view)}</article></main>${siteFooter(env)}`,
+    body: `${siteHeader()}<main><article><h1${heading ? paragraphAttributes(heading, 0) : ""}>${headingText(view)}</h1>${byline(view)}${articleBody(env, view)}</article></main>${siteFooter(env)}`,
     scripts: view.audio ? ["player.js"] : [],
     noindex: view.stub,
     canonical: articlePageUrl(env, view.slug),

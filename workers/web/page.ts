@@ -1,17 +1,20 @@
 import { MAX_FORM_BYTES, readBodyBytes } from "../core/validate";
 import { escapeHtml } from "../core/mail/message";
+import { siteHeader } from "./site-chrome";
+import { assetPath } from "./site-page";
 
 /**
  * Server-rendered pages of the web front-end that hold a session: the sign-in and consent pages.
- * No script runs on them, nothing loads from elsewhere, and none may be framed: OAuth consent
- * is a clickjacking target (RFC 6819 §4.4.1.9, OAuth 2.1 §7.5), so X-Frame-Options DENY for old
- * browsers and CSP frame-ancestors 'none' for current ones. No form-action directive: Chromium
- * applies it to the redirect after the consent form, which goes to the client's own address.
+ * No script runs on them, styles come from this origin only (the site's built sheets, so they wear
+ * the site's header and look), and none may be framed: OAuth consent is a clickjacking target
+ * (RFC 6819 §4.4.1.9, OAuth 2.1 §7.5), so X-Frame-Options DENY for old browsers and CSP
+ * frame-ancestors 'none' for current ones. No form-action directive: Chromium applies it to the
+ * redirect after the consent form, which goes to the client's own address.
  */
 const SECURITY_HEADERS = {
   "Content-Type": "text/html; charset=utf-8",
   "Cache-Control": "no-store",
-  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+  "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'",
   "X-Frame-Options": "DENY",
   "X-Content-Type-Options": "nosniff",
   // The authorization request's state and PKCE challenge never reach another site in a Referer.
@@ -20,20 +23,19 @@ const SECURITY_HEADERS = {
   "Referrer-Policy": "same-origin",
 } as const;
 
-const STYLE = `body{font:17px/1.55 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1d1d1f}
-button{font:inherit;padding:.45em 1.2em;margin-right:.5em;border-radius:6px;border:1px solid #888;background:#fff}
-button.primary{background:#1d1d1f;color:#fff;border-color:#1d1d1f}input[type=email]{font:inherit;padding:.35em;width:100%;max-width:22rem}
-.note{color:#555;font-size:.92em}.warn{background:#fff4d6;padding:.6em .8em;border-radius:6px}`;
-
 export { escapeHtml };
 
-/** A complete page; `body` is HTML the caller has escaped. `headers` add to the security headers (e.g. Set-Cookie). */
+/**
+ * A complete page; `body` is HTML the caller has escaped. `headers` add to the security headers (e.g. Set-Cookie).
+ * The site's header and a main landmark hold everything, as on every other page (WCAG 2.4.1: a way past the header).
+ */
 export function htmlPage(title: string, body: string, init: { status?: number; headers?: HeadersInit } = {}): Response {
   const headers = new Headers(init.headers);
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) headers.set(name, value);
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
-<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="${assetPath("site.css")}"><link rel="stylesheet" href="${assetPath("listen.css")}"></head>
+<body>${siteHeader()}<main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
   return new Response(html, { status: init.status ?? 200, headers });
 }
 

@@ -117,3 +117,20 @@ describe("a sign-in link is bound to the browser that asked for it", () => {
     expect(phone.cookies.has("__Host-session")).toBe(true);
   });
 });
+
+describe("the sign-in page's shell (workers/web/page.ts, shared with the consent page)", () => {
+  it("wears the site header and a main landmark, with the site's style sheets from this origin and no inline style", async () => {
+    const res = await new Browser().get(`${WEB.origin}/sign-in?next=/listen`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toMatch(/<body><header class="site-header"><a class="brand" href="\/">Narration<\/a>[\s\S]*<\/header><main><h1>Sign in<\/h1>[\s\S]*<\/main><\/body>/);
+    const sheets = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
+    expect(sheets).toHaveLength(2);
+    for (const sheet of sheets) expect((await call(sheet)).headers.get("content-type")).toContain("text/css");
+    expect(html).not.toMatch(/<style|style="/);
+    const csp = res.headers.get("content-security-policy")!;
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).toContain("frame-ancestors 'none'");
+  });
+});
