@@ -96,6 +96,7 @@ import { getProtectedResourceMetadata } from "./agents/routes/get.well-known.oau
 import { AGENT_OPERATIONS } from "./agents/manifests/agent-operations";
 import { mcpEndpoint } from "./agents/routes/post.mcp.v1";
 import { mcpAtRoot } from "./agents/routes/post.mcp";
+import { getDidDocument } from "./agents/routes/get.well-known.did.json";
 import { getOpenApi } from "./agents/routes/get.openapi.json";
 import { getAgentkitTools } from "./agents/routes/get.well-known.agentkit-tools.json";
 import { getMcpManifest } from "./agents/routes/get.well-known.mcp.json";
@@ -208,6 +209,7 @@ export const routes: Route[] = [
   getAgentkitTools,
   mcpEndpoint,
   mcpAtRoot,
+  getDidDocument,
   ...AGENT_OPERATIONS,
 ];
 

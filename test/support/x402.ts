@@ -6,7 +6,7 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { database, ledgerEntries, x402Calls, x402LocalNonces, x402Reservations } from "../../workers/db";
 import type { Facilitator } from "../../workers/agents/x402/facilitator";
-import { paidHttpCall } from "../../workers/agents/x402/paid-call";
+import { httpPayments, paidCall } from "../../workers/agents/x402/paid-call";
 import type { PaidCall } from "../../workers/agents/x402/pay";
 import type { PaidTool, PriceState } from "../../workers/agents/x402/prices";
 
@@ -30,18 +30,16 @@ export interface SampleOptions {
 }
 
 /**
- * A tiny paid REST operation wired as a surface wires one (paidHttpCall). `runs` counts how often the
+ * A tiny paid REST operation wired as a surface wires one (paidCall over httpPayments). `runs` counts how often the
  * work ran; `payer` is the wallet the work was told paid.
  */
 export function sampleOperation(options: SampleOptions = {}) {
   const counter: { runs: number; payer?: string } = { runs: 0 };
   const publishers = options.publishers ?? ["Daily Planet"];
   const handle = (request: Request): Promise<Response> =>
-    paidHttpCall({
+    paidCall(httpPayments(env, request, "A sample paid operation", { path: new URL(request.url).pathname }), {
       env,
-      request,
       tool: options.tool ?? "digest",
-      description: "A sample paid operation",
       state: options.state,
       agentId: options.agentId,
       facilitator: options.facilitator,

@@ -24,7 +24,7 @@ function success(out: Record<string, unknown>): ToolResult {
  * binds the HTTP address it is sent to (the MCP endpoint).
  */
 function mcpSurface(env: Env, tool: Tool, meta: Record<string, unknown> | undefined): Surface<ToolResult> {
-  return { ...mcpPayments(tool.name, tool.title, meta), signInProof: () => meta?.[SIWX_META], signInUri: `${baseUrl(env)}/mcp/v1`, render: success };
+  return { ...mcpPayments(tool, meta), signInProof: () => meta?.[SIWX_META], signInUri: `${baseUrl(env)}/mcp/v1`, render: success };
 }
 
 /**

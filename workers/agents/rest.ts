@@ -1,4 +1,4 @@
-import type { ResponseDoc } from "../core/route";
+import type { ResponseDoc, Route } from "../core/route";
 import { requireScope, type OAuthGrant } from "../kernel/oauth/bearer";
 import { callerOf } from "./caller";
 import { callTool, type Surface } from "./call";
@@ -15,8 +15,15 @@ const json = (out: unknown) => Response.json(out, { headers: { "Cache-Control": 
  * PAYMENT-RESPONSE), Sign-In-With-X in the SIGN-IN-WITH-X header, the result as JSON (errors render as
  * every API error does).
  */
-function restSurface(env: Env, request: Request, tool: Tool): Surface<Response> {
-  return { ...httpPayments(env, request, tool.title), signInProof: () => request.headers.get(SIWX_HEADER), render: json };
+function restSurface(env: Env, request: Request, tool: Tool, operation: Route): Surface<Response> {
+  return { ...httpPayments(env, request, tool.title, operation), signInProof: () => request.headers.get(SIWX_HEADER), render: json };
+}
+
+/** The REST operation of `tool` in the route table serving the request: its operationId is the tool's name. */
+function operationOf(table: readonly Route[], tool: Tool): Route {
+  const operation = table.find((r) => r.operationId === tool.name);
+  if (!operation) throw new Error(`no REST operation for tool ${tool.name}`);
+  return operation;
 }
 
 /**
@@ -28,11 +35,11 @@ function restSurface(env: Env, request: Request, tool: Tool): Surface<Response> 
 export function toolResponse<T extends Tool>(
   tool: T,
   input: Parameters<T["run"]>[0],
-  { grant, request, env }: { grant: OAuthGrant | null; request: Request; env: Env },
+  { grant, request, env, table }: { grant: OAuthGrant | null; request: Request; env: Env; table: readonly Route[] },
   options: { bearer?: boolean } = {},
 ): Promise<Response> {
   if (options.bearer && grant) requireScope(grant, tool.scope);
-  return callTool(env, tool, input, callerOf(grant, request), restSurface(env, request, tool));
+  return callTool(env, tool, input, callerOf(grant, request), restSurface(env, request, tool, operationOf(table, tool)));
 }
 
 /** Why a paid operation answers 503 (x402/requirements.ts x402Settings). */

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { database, type LEDGER_PARTIES, ledgerEntries, x402Calls } from "../../db";
+import { database, type LEDGER_PARTIES, ledgerEntries, x402Calls, x402PaymentIds } from "../../db";
 import { splitPlay } from "../../kernel/ledger-split";
 
 type Party = (typeof LEDGER_PARTIES)[number];
@@ -23,6 +23,8 @@ export interface SettledCall {
   settlement: string;
   /** Publishers of the articles the call returned, in order; may repeat or be empty. */
   publishers: readonly string[];
+  /** The payment's identifier and the answer a repeat of it gets (payment-ids.ts), when it carried one. */
+  remember?: { id: string; payloadSha256: string; result: unknown };
 }
 
 export interface Leg {
@@ -54,9 +56,12 @@ export function callLegs(amountMicros: number, publishers: readonly string[]): L
 /**
  * Writes the call's record and its legs in ONE D1 batch (one transaction: docs/agents.md "Paying agents", each settled
  * payment writes its legs with the call's record), source `x402:<tool>`. The unique index on (network,
- * settlement) refuses to record one settlement twice, which rolls the whole batch back.
+ * settlement) refuses to record one settlement twice, which rolls the whole batch back. A call that carried a
+ * payment identifier remembers its answer in the same batch, so an answer is remembered exactly when it was booked;
+ * when two first calls raced with one identifier, the second is still booked (its payment settled) and the
+ * first answer stays the one remembered.
  */
-export async function recordSettledCall(env: Pick<Env, "DB">, call: SettledCall): Promise<{ callId: number; legs: Leg[] }> {
+export async function recordSettledCall(env: Pick<Env, "DB">, call: SettledCall): Promise<{ callId: number; legs: Leg[]; settledAt: Date }> {
   const db = database(env);
   const legs = callLegs(call.amountMicros, call.publishers);
   const callId = sql<number>`(select ${x402Calls.id} from ${x402Calls} where ${and(eq(x402Calls.network, call.network), eq(x402Calls.settlement, call.settlement))})`;
@@ -74,7 +79,7 @@ export async function recordSettledCall(env: Pick<Env, "DB">, call: SettledCall)
         amountMicros: call.amountMicros,
         settlement: call.settlement,
       })
-      .returning({ id: x402Calls.id }),
+      .returning({ id: x402Calls.id, createdAt: x402Calls.createdAt }),
     ...legs.map((leg) =>
       db.insert(ledgerEntries).values({
         x402CallId: callId,
@@ -85,6 +90,9 @@ export async function recordSettledCall(env: Pick<Env, "DB">, call: SettledCall)
         amountMicros: leg.amountMicros,
       }),
     ),
+    ...(call.remember
+      ? [db.insert(x402PaymentIds).values({ id: call.remember.id, payloadSha256: call.remember.payloadSha256, x402CallId: callId, result: JSON.stringify(call.remember.result) }).onConflictDoNothing()]
+      : []),
   ]);
-  return { callId: row.id, legs };
+  return { callId: row.id, legs, settledAt: row.createdAt };
 }

@@ -4,7 +4,8 @@ import type { PaymentRequired } from "@x402/core/types";
 import { describe, expect, it } from "vitest";
 import { database, x402Calls } from "../../db";
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, type ToolResult } from "./mcp-transport";
-import { paidMcpCall } from "./paid-call";
+import { get_audio_url } from "../tools";
+import { mcpPayments, paidCall } from "./paid-call";
 import { PRICES, type PriceState } from "./prices";
 import { recorded, walletAgent } from "../../../test/support/x402";
 
@@ -15,12 +16,10 @@ import { recorded, walletAgent } from "../../../test/support/x402";
 function sampleTool(audio: PriceState) {
   return (params: { arguments: { slug: string }; _meta?: Record<string, unknown> }): Promise<ToolResult> => {
     const wire = JSON.parse(JSON.stringify(params)) as typeof params;
-    return paidMcpCall({
+    return paidCall(mcpPayments(get_audio_url, wire._meta), {
       env,
       tool: "get_audio_url",
-      description: "Playable audio of an article",
       state: audio,
-      meta: wire._meta,
       settle: "before_work",
       run: async () => ({ value: { audio_url: `https://api.test/v1/audio/${wire.arguments.slug}.mp3` }, publishers: ["Daily Planet"] }),
       render: (value) => ({ structuredContent: value, content: [{ type: "text", text: JSON.stringify(value) }] }),

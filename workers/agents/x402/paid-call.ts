@@ -1,11 +1,18 @@
-import type { PaymentRequired, ResourceInfo, SettleResponse } from "@x402/core/types";
+import { isPaymentPayloadV2 } from "@x402/core/schemas";
+import type { PaymentPayload, PaymentRequired, ResourceInfo, SettleResponse } from "@x402/core/types";
+import { OFFER_RECEIPT } from "@x402/extensions/offer-receipt";
+import { getAddress } from "viem";
 import { errorResponse } from "../../core/errors";
+import type { Tool } from "../tools";
+import { type HttpOperation, httpDiscovery, mcpDiscovery } from "./discovery";
 import { facilitatorFor, type Facilitator } from "./facilitator";
 import { paymentRequiredResponse, readPaymentSignature, refusalResponse, withPaymentResponse } from "./http-transport";
 import { paymentRequiredResult, readMcpPayment, refusalResult, type ToolResult, withSettlement } from "./mcp-transport";
 import { offerFor } from "./offer";
-import { FailedAfterSettlement, payForCall, type PaidCall, type Refusal } from "./pay";
+import { FailedAfterSettlement, payForCall, type PaidCall, type Refusal, refuse } from "./pay";
+import { type FirstAnswer, firstAnswer, payloadDigest, paymentIdOf } from "./payment-ids";
 import type { PaidTool, PriceState } from "./prices";
+import { signedReceipt } from "./receipts";
 import { mcpResource, restResource, x402Settings } from "./requirements";
 
 /**
@@ -16,6 +23,8 @@ import { mcpResource, restResource, x402Settings } from "./requirements";
 export interface PaymentTransport<R> {
   /** The resource sold (and the one a Sign-In-With-X proof is for); asked only when a payment or proof is. */
   resource(): ResourceInfo;
+  /** How a discovery service lists the resource: the bazaar extension's declaration for this surface (discovery.ts). */
+  discovery(): Record<string, unknown>;
   /** The PaymentPayload as carried, not yet checked; undefined when the call brought none. */
   payment(): unknown;
   /** Asks for a payment (or a Sign-In-With-X proof): the PaymentRequired in the surface's form. */
@@ -28,10 +37,14 @@ export interface PaymentTransport<R> {
   failedAfterSettlement(err: FailedAfterSettlement): R;
 }
 
-/** The x402 HTTP transport of a REST request: 402 PAYMENT-REQUIRED, PAYMENT-SIGNATURE in, PAYMENT-RESPONSE out. */
-export function httpPayments(env: object, request: Request, description: string): PaymentTransport<Response> {
+/**
+ * The x402 HTTP transport of a REST request: 402 PAYMENT-REQUIRED, PAYMENT-SIGNATURE in, PAYMENT-RESPONSE out.
+ * `operation`: the route's path pattern and input schemas, for its bazaar declaration.
+ */
+export function httpPayments(env: object, request: Request, description: string, operation: HttpOperation): PaymentTransport<Response> {
   return {
     resource: () => restResource(env, request, description),
+    discovery: () => httpDiscovery(request, operation),
     payment: () => readPaymentSignature(request),
     required: (required) => paymentRequiredResponse(env, required),
     refused: (offered, refusal) => refusalResponse(env, offered, refusal),
@@ -45,9 +58,10 @@ export function httpPayments(env: object, request: Request, description: string)
  * `_meta["x402/payment"]`, the settlement in the result's `_meta["x402/payment-response"]`. A failure
  * after settlement throws through, for the MCP server to render as a tool error carrying the settlement.
  */
-export function mcpPayments(tool: string, description: string, meta: Record<string, unknown> | undefined): PaymentTransport<ToolResult> {
+export function mcpPayments(tool: Pick<Tool, "name" | "title" | "description" | "input">, meta: Record<string, unknown> | undefined): PaymentTransport<ToolResult> {
   return {
-    resource: () => mcpResource(tool, description),
+    resource: () => mcpResource(tool.name, tool.title),
+    discovery: () => mcpDiscovery(tool),
     payment: () => readMcpPayment(meta),
     required: paymentRequiredResult,
     refused: refusalResult,
@@ -74,34 +88,66 @@ export interface PaidCallOf<T, R> {
   facilitator?: Facilitator;
 }
 
+/** What a payment's identifier says of a call (payment-ids.ts): answered before, new (remember it), or malformed. */
+type Repeat = { answer: FirstAnswer } | { remember?: { id: string; payloadSha256: string } } | { refusal: Refusal };
+
+async function repeatOf(env: Pick<Env, "DB">, payload: unknown): Promise<Repeat> {
+  // payForCall refuses anything that is not a version 2 PaymentPayload; only those can carry an identifier.
+  if (!isPaymentPayloadV2(payload)) return {};
+  const identified = paymentIdOf(payload as PaymentPayload);
+  if ("invalid" in identified) return { refusal: refuse("invalid_payload", `payment-identifier: ${identified.invalid}`) };
+  if (identified.id === null) return {};
+  const payloadSha256 = await payloadDigest(payload as PaymentPayload);
+  const answer = await firstAnswer(env, identified.id, payloadSha256);
+  return answer ? { answer } : { remember: { id: identified.id, payloadSha256 } };
+}
+
+/** `settlement` with the signed receipt of the call booked as `callId` (receipts.ts), as the offer-receipt extension places it. */
+async function withReceipt(env: object, settlement: SettleResponse, facts: { callId: number; resource: string; payer: string; settledAt: Date }): Promise<SettleResponse> {
+  const receipt = await signedReceipt(env, {
+    callId: facts.callId,
+    resourceUrl: facts.resource,
+    // Checksummed (EIP-55) as the payment named it; the ledger keeps it in lower case.
+    payer: getAddress(facts.payer),
+    network: settlement.network,
+    issuedAt: Math.floor(facts.settledAt.getTime() / 1000),
+  });
+  return { ...settlement, extensions: { ...settlement.extensions, [OFFER_RECEIPT]: receipt } };
+}
+
 /**
  * One paid call over `transport`: the offer without a payment, the offer again with the reason for a
- * refused one, else `render(value)` with its settlement (payForCall: verify, reserve, work, settle,
- * record). A `run` failing before settlement throws through; after it, transport.failedAfterSettlement.
+ * refused one, else `render(value)` with its settlement and signed receipt (payForCall: verify, reserve,
+ * work, settle, record). A payment whose identifier was answered before gets that answer again, uncharged.
+ * A `run` failing before settlement throws through; after it, transport.failedAfterSettlement.
  */
 export async function paidCall<T, R>(transport: PaymentTransport<R>, call: PaidCallOf<T, R>): Promise<R> {
   const { env } = call;
   const resource = transport.resource();
-  const offer = offerFor(env, call.tool, resource, call.state);
+  const offer = await offerFor(env, call.tool, resource, call.state ?? {}, transport.discovery());
   const payload = transport.payment();
   if (payload === undefined) return transport.required(offer.required);
+  const repeat = await repeatOf(env, payload);
+  if ("refusal" in repeat) return transport.refused(offer.required, repeat.refusal);
+  if ("answer" in repeat) {
+    const { answer } = repeat;
+    return transport.settled(await call.render(answer.value as T), await withReceipt(env, answer.settlement, answer));
+  }
   let outcome;
   try {
-    outcome = await payForCall({ ...call, facilitator: call.facilitator ?? facilitatorFor(env, x402Settings(env)), resource, accepts: offer.accepts, payload });
+    outcome = await payForCall({
+      ...call,
+      facilitator: call.facilitator ?? facilitatorFor(env, x402Settings(env)),
+      resource,
+      accepts: offer.accepts,
+      payload,
+      paymentId: repeat.remember,
+    });
   } catch (err) {
     if (err instanceof FailedAfterSettlement) return transport.failedAfterSettlement(err);
     throw err;
   }
   if (!outcome.ok) return transport.refused(offer.required, outcome);
-  return transport.settled(await call.render(outcome.value), outcome.settlement);
-}
-
-/** A paid REST operation (paidCall over httpPayments); `description` is what the payment buys. */
-export function paidHttpCall<T>(call: PaidCallOf<T, Response> & { request: Request; description: string }): Promise<Response> {
-  return paidCall(httpPayments(call.env, call.request, call.description), call);
-}
-
-/** A paid MCP tool (paidCall over mcpPayments); `description` is what the payment buys. */
-export function paidMcpCall<T>(call: PaidCallOf<T, ToolResult> & { meta: Record<string, unknown> | undefined; description: string }): Promise<ToolResult> {
-  return paidCall(mcpPayments(call.tool, call.description, call.meta), call);
+  const settlement = await withReceipt(env, outcome.settlement, { callId: outcome.callId, resource: resource.url, payer: outcome.payer, settledAt: outcome.settledAt });
+  return transport.settled(await call.render(outcome.value), settlement);
 }

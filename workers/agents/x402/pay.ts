@@ -39,6 +39,10 @@ export interface Paid<T> {
   settlement: SettleResponse;
   callId: number;
   legs: Leg[];
+  /** When the call was booked (its ledger row's time). */
+  settledAt: Date;
+  /** The paying wallet, checksummed. */
+  payer: `0x${string}`;
 }
 
 /**
@@ -92,6 +96,8 @@ export interface PaidCall<T> {
   /** An agent named in the call as the recommender; otherwise the paying wallet's agent is credited. */
   agentId?: string;
   listenerId?: number | null;
+  /** The payment's identifier (payment-ids.ts), under which the answer is remembered with the call's record. */
+  paymentId?: { id: string; payloadSha256: string };
   /**
    * When the payment is settled. "after_work": the work reads and writes nothing that lasts, so it runs
    * first and a call that fails is never charged (x402-specification-v2.md 2: verify, fulfil, settle).
@@ -171,7 +177,7 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
   }
   if (!settlement.success) return { ...refusal(settlement.errorReason, "settlement_failed"), settlement };
 
-  const record = (publishers: readonly string[], listenerId: number | null | undefined) =>
+  const record = (publishers: readonly string[], listenerId: number | null | undefined, answer?: { value: T }) =>
     recordSettledCall(call.env, {
       tool: call.tool,
       resource: call.resource.url,
@@ -184,6 +190,7 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
       amountMicros: Number(requirements.amount),
       settlement: settlement.transaction,
       publishers,
+      remember: call.paymentId && answer && { ...call.paymentId, result: answer.value },
     });
   if (!done) {
     // "before_work": the work runs now, on a settled payment.
@@ -195,8 +202,8 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
       throw new FailedAfterSettlement(err, settlement);
     }
   }
-  const { callId, legs } = await record(done.publishers, done.listenerId);
-  return { ok: true, value: done.value, settlement, callId, legs };
+  const { callId, legs, settledAt } = await record(done.publishers, done.listenerId, done);
+  return { ok: true, value: done.value, settlement, callId, legs, settledAt, payer };
 }
 
 /**
@@ -267,6 +274,7 @@ function refusal(code: string | undefined, fallback: RefusalReason = "payment_re
   return refuse(reason, code ? `${MEANING[reason]} (${code})` : MEANING[reason]);
 }
 
-function refuse(reason: RefusalReason, message: string): Refusal {
+/** A refusal for `reason`, its message for the client. */
+export function refuse(reason: RefusalReason, message: string): Refusal {
   return { ok: false, reason, message: `${reason}: ${message}` };
 }

@@ -45,8 +45,10 @@ export function x402Settings(env: object): X402Settings {
 }
 
 function checkSettings(env: object): X402Settings {
-  const { BASE_URL, X402_NETWORK, X402_PAY_TO, X402_FACILITATOR_URL } = config(env);
+  const { BASE_URL, X402_NETWORK, X402_PAY_TO, X402_FACILITATOR_URL, TOKEN_ENCRYPTION_KEY } = config(env);
   if (!X402_PAY_TO) throw new ApiError("unavailable", "paid tools are not configured (X402_PAY_TO)");
+  // Every offer and receipt is signed with a key derived from it (receipts.ts); a settled call without its receipt is not offered.
+  if (!TOKEN_ENCRYPTION_KEY) throw new ApiError("unavailable", "paid tools are not configured: no TOKEN_ENCRYPTION_KEY to sign offers and receipts with");
   // The local facilitator moves no money: facing anyone but this machine, every paid call would be booked unpaid.
   if (X402_FACILITATOR_URL === "local" && !isLocalOrigin(BASE_URL)) {
     throw new ApiError(

@@ -84,3 +84,21 @@ export const siwxNonces = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.address, t.nonce] })],
 );
+
+/**
+ * The first answer of each paid call that carried an x402 `payment-identifier` (workers/agents/x402/payment-ids.ts):
+ * a repeat with the same identifier and the same payment gets it back, uncharged. Written in the batch of
+ * its call's record and legs, so an answer is remembered exactly when its payment was booked.
+ */
+export const x402PaymentIds = sqliteTable("x402_payment_ids", {
+  /** The client's identifier (16 to 128 of A-Z, a-z, 0-9, - and _). */
+  id: text("id").primaryKey(),
+  /** SHA-256 (hex) of the canonical JSON of the PaymentPayload that carried it: a different payment is a conflict. */
+  payloadSha256: text("payload_sha256").notNull(),
+  x402CallId: integer("x402_call_id")
+    .notNull()
+    .references(() => x402Calls.id),
+  /** The tool's answer, JSON. */
+  result: text("result").notNull(),
+  createdAt: createdAt(),
+});
