@@ -65,7 +65,8 @@ export type ArtSource = "workers-ai" | "generative";
 
 /**
  * The PNG for a prompt at exactly `width`x`height`: the Workers AI picture scaled to cover the
- * frame when the model answers, otherwise generative art seeded by `seed`.
+ * frame when the model answers, otherwise generative art seeded by `seed`; either with `title`
+ * written on it when one is given (a podcast's name on its cover).
  */
 export async function renderArt(
   ai: Ai | undefined,
@@ -73,8 +74,9 @@ export async function renderArt(
   seed: Uint8Array,
   width: number,
   height: number,
+  title = "",
 ): Promise<{ png: Uint8Array; source: ArtSource }> {
   const picture = await aiPicture(ai, prompt, width, height);
-  if (picture) return { png: await svgToPng(imageSvg(`data:image/png;base64,${toBase64(picture)}`, width, height)), source: "workers-ai" };
-  return { png: await svgToPng(artSvg(seed, width, height)), source: "generative" };
+  if (picture) return { png: await svgToPng(imageSvg(`data:image/png;base64,${toBase64(picture)}`, width, height, title)), source: "workers-ai" };
+  return { png: await svgToPng(artSvg(seed, width, height, title)), source: "generative" };
 }

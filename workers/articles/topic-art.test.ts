@@ -1,7 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { call } from "../../test/support/client";
+import { sha256Hex } from "../core/crypto";
 import { AI_IMAGE_MODEL, renderArt } from "./art-render";
+import { artSvg, titleSvg } from "./art-svg";
 
 /** Width and height from a PNG's IHDR chunk (PNG spec §11.2.2). */
 function pngSize(bytes: Uint8Array): { width: number; height: number } {
@@ -61,5 +63,27 @@ describe("renderArt with Workers AI bound", () => {
     expect((await renderArt(ai, "p", new Uint8Array(32), 100, 100)).source).toBe("generative");
     expect((await renderArt(ai, "p", new Uint8Array(32), 100, 100)).source).toBe("generative");
     expect(run).toHaveBeenCalledOnce();
+  });
+});
+
+describe("a title on the art", () => {
+  it("is drawn when asked for: the same prompt gives another picture, stored under its own key, and untitled art keeps its key", async () => {
+    const plain = await call("/v1/topic-art?prompt=harbour&w=400&h=400");
+    const titled = await call("/v1/topic-art?prompt=harbour&w=400&h=400&title=Science%20Briefs");
+    expect([plain.status, titled.status]).toEqual([200, 200]);
+    expect(titled.headers.get("etag")).not.toBe(plain.headers.get("etag"));
+    // The key of untitled art is the one it had before titles existed.
+    expect(plain.headers.get("etag")).toBe(`"${await sha256Hex(JSON.stringify([1, "harbour", 400, 400]))}"`);
+    expect(new Uint8Array(await titled.arrayBuffer())).not.toEqual(new Uint8Array(await plain.arrayBuffer()));
+    expect((await call(`/v1/topic-art?prompt=a&title=${"t".repeat(121)}`)).status).toBe(422);
+  });
+
+  it("writes each letter as strokes of the Hershey font, accents dropped and other characters left out", () => {
+    const svg = titleSvg("Café ☕ news", 1400, 1400);
+    // C, a, f, e, n, e, w, s: eight glyphs; the cup is not drawn and the space is not a path.
+    expect(svg.match(/<path /g)).toHaveLength(8);
+    expect(svg).toContain('stroke="#fff"');
+    expect(titleSvg("☕", 1400, 1400)).toBe("");
+    expect(artSvg(new Uint8Array(32), 100, 100)).not.toContain("<path transform");
   });
 });

@@ -30,9 +30,9 @@ function episodeGuid(slug: string): string {
   return uuidv5(slug, ITEM_GUID_NAMESPACE);
 }
 
-/** Square topic art for a feed (GET /v1/topic-art). */
-function artworkUrl(env: object, prompt: string): string {
-  const q = new URLSearchParams({ prompt, w: String(ARTWORK_PX), h: String(ARTWORK_PX) });
+/** Square topic art for a feed (GET /v1/topic-art), with the feed's title on it, as podcast apps show covers. */
+function artworkUrl(env: object, prompt: string, title: string): string {
+  const q = new URLSearchParams({ prompt, w: String(ARTWORK_PX), h: String(ARTWORK_PX), title });
   return `${baseUrl(env)}/v1/topic-art?${q}`;
 }
 
@@ -126,7 +126,7 @@ const AI_CONTENT_TAG_FOR_PARTYTIME = '<podcast:txt purpose="ai-content">&#116;ru
 export function renderRss(env: object, channel: Channel, items: FeedItem[], files: ItemFiles): string {
   const self = `${baseUrl(env)}${channel.path}`;
   const web = webUrl(env);
-  const image = artworkUrl(env, channel.artPrompt);
+  const image = artworkUrl(env, channel.artPrompt, channel.title);
   const feed: RssFeed.Feed<Date> = {
     title: channel.title,
     link: web,

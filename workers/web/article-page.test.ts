@@ -24,7 +24,7 @@ describe("article page", () => {
     expect(html).toContain(`<link rel="canonical" href="https://web.test/articles/${article.slug}">`);
     expect(html).toContain('<meta property="og:title" content="Quiet Oceans">');
     expect(html).toContain('<meta property="og:description" content="Why the sea got quieter.">');
-    expect(html).toContain('<meta property="og:image" content="https://api.test/v1/topic-art?prompt=science+stories&amp;w=1200&amp;h=630">');
+    expect(html).toContain('<meta property="og:image" content="https://api.test/v1/topic-art?prompt=science+stories&amp;w=1200&amp;h=630&amp;title=Science">');
     expect(html).toContain(`<meta property="og:audio" content="https://api.test/v1/audio/${key}.mp3">`);
     expect(html).toContain('<meta name="twitter:card" content="player">');
     expect(html).toContain(`<meta name="twitter:player" content="https://web.test/embed/article/${article.slug}">`);

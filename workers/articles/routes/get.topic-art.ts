@@ -29,13 +29,15 @@ export const topicArt = route({
     prompt: v.pipe(v.string(), v.minLength(1), v.maxLength(500), v.description("What the picture is about; the same prompt gives the same picture.")),
     w: side(1200, "Width"),
     h: side(630, "Height"),
+    title: v.optional(v.pipe(v.string(), v.maxLength(120), v.description("Text written on the picture, such as a podcast's name (ASCII letters; accents are dropped)."))),
   }),
   responses: {
     200: { description: "The image", contentType: "image/png", headers: { "Cache-Control": "public, max-age=31536000, immutable", ETag: "content key" } },
     304: { description: "If-None-Match matched" },
   },
   async handle({ env, ctx, query, request }) {
-    const hash = await sha256Hex(JSON.stringify([ART_VERSION, query.prompt, query.w, query.h]));
+    // Untitled art keeps the keys it always had.
+    const hash = await sha256Hex(JSON.stringify([ART_VERSION, query.prompt, query.w, query.h, ...(query.title ? [query.title] : [])]));
     const etag = `"${hash}"`;
     const headers = {
       "Content-Type": "image/png",
@@ -55,7 +57,7 @@ export const topicArt = route({
     if (stored) {
       response = new Response(stored.body, { headers: { ...headers, "X-Art-Source": stored.customMetadata?.source ?? "stored" } });
     } else {
-      const { png, source } = await renderArt(env.AI, query.prompt, hexToBytes(hash), query.w, query.h);
+      const { png, source } = await renderArt(env.AI, query.prompt, hexToBytes(hash), query.w, query.h, query.title);
       await env.AUDIO.put(path, png, { httpMetadata: { contentType: "image/png" }, customMetadata: { source } });
       response = new Response(png, { headers: { ...headers, "X-Art-Source": source } });
     }
