@@ -33,11 +33,27 @@ export async function enqueueJob(env: Pick<Env, "RENDER_QUEUE">, db: Database, j
   }
 }
 
-/** Inserts a queued job and sends it to the render Queue; returns the stored row. */
-export async function createJob(env: Pick<Env, "DB" | "RENDER_QUEUE">, job: NewJob): Promise<JobRow> {
+/**
+ * Sends the job to the render Queue after the response is on its way, for the routes that answer at
+ * once with the job's id (a publish, POST /v1/jobs): the row is already written, so the caller can
+ * poll it. Under `wrangler dev` the Queue's broker lives in the consumer's process (miniflare relays
+ * a send there through the dev registry), whose thread synthesises for seconds at a time: a publish
+ * waited 1.3 to 6 s for its send while a render ran (docs/architecture.md "What runs where"). A send
+ * that fails marks the job failed, as enqueueJob does, and the job view and GET /v1/health say so.
+ */
+export function enqueueJobAfterResponse(env: Pick<Env, "RENDER_QUEUE">, ctx: ExecutionContext, db: Database, jobId: string): void {
+  ctx.waitUntil(enqueueJob(env, db, jobId).catch(() => console.error(`render job ${jobId} could not be queued; marked failed`)));
+}
+
+/**
+ * Inserts a queued job and sends it to the render Queue; returns the stored row. With `ctx` the
+ * message is sent after the response (enqueueJobAfterResponse); without, before this resolves.
+ */
+export async function createJob(env: Pick<Env, "DB" | "RENDER_QUEUE">, job: NewJob, ctx?: ExecutionContext): Promise<JobRow> {
   const db = database(env);
   const [row] = await db.insert(renderJobs).values(newJobRow(job)).returning();
-  await enqueueJob(env, db, row.id);
+  if (ctx) enqueueJobAfterResponse(env, ctx, db, row.id);
+  else await enqueueJob(env, db, row.id);
   return row;
 }
 

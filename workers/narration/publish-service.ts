@@ -5,7 +5,7 @@ import { mayActFor, type ApiCaller } from "../core/auth";
 import { ApiError, ValidationError } from "../core/errors";
 import { articles, creators, database, isActiveJob, renderJobs, type Database } from "../db";
 import { latestJob } from "./article-audio-service";
-import { enqueueJob, newJobRow } from "./jobs-service";
+import { enqueueJobAfterResponse, newJobRow } from "./jobs-service";
 import type { PublishRequest, PublishResponse } from "./publish-schema";
 import { slugCandidate, slugify } from "../kernel/slug";
 
@@ -50,7 +50,8 @@ async function renderInFlight(db: Database, articleId: number): Promise<boolean>
 
 /**
  * Upserts a published article and queues its pre-render when it is new, its text or voice
- * changed, or its last render failed. Article and job are written in one D1 batch; the Queue message follows.
+ * changed, or its last render failed. Article and job are written in one D1 batch; the Queue message
+ * follows after the response (enqueueJobAfterResponse).
  * `signedAt` is the delivery's signed time: the signature stops replays only beyond its 300 s
  * tolerance, so a delivery signed before the last one applied (a captured one, replayed) is refused
  * rather than allowed to bring back the older version. The time has whole seconds, so deliveries
@@ -61,6 +62,7 @@ export async function publishArticle(
   req: PublishRequest,
   caller: ApiCaller,
   signedAt: Date,
+  ctx: ExecutionContext,
 ): Promise<PublishResponse> {
   const db = database(env);
   const { slug, existing } = await target(db, req);
@@ -133,6 +135,6 @@ export async function publishArticle(
     throw err;
   }
   if (write) forgetRecentArticle(slug);
-  if (job) await enqueueJob(env, db, job.id);
+  if (job) enqueueJobAfterResponse(env, ctx, db, job.id);
   return { slug, job_id: job?.id ?? null, created: !existing, rendered: !changed && existing.audioKey !== null };
 }

@@ -238,12 +238,25 @@ describe("POST /v1/webhook/publish: upsert and pre-render", () => {
     expect(res.status).toBe(422);
   });
 
-  it("when the queue refuses the message the job is marked failed and the call answers 503", async () => {
+  it("answers before the Queue takes the message: a slow send never holds a publish (issue 28)", async () => {
+    // Sent, not yet accepted: the send settles only when the test says so, after the response.
+    let accept = (_sent: QueueSendResponse) => {};
+    const send = spyQueue().mockReturnValue(new Promise((resolve) => (accept = resolve)));
+    const res = await publish(article());
+    expect(res.status).toBe(200);
+    const { job_id } = await res.json<{ job_id: string }>();
+    expect(send).toHaveBeenCalledWith({ job_id }, { contentType: "json" });
+    expect(await env.DB.prepare("SELECT state FROM render_jobs WHERE id = ?").bind(job_id).first("state")).toBe("queued");
+    accept({ metadata: { metrics: { backlogCount: 1, backlogBytes: 0, oldestMessageTimestamp: new Date() } } });
+  });
+
+  it("when the queue refuses the message after the response, the job is marked failed with the reason", async () => {
     vi.spyOn(env.RENDER_QUEUE, "send").mockRejectedValue(new Error("queue down"));
     const res = await publish(article());
-    expect(res.status).toBe(503);
-    const job = await env.DB.prepare("SELECT state, error FROM render_jobs").first();
-    expect(job).toEqual({ state: "failed", error: "enqueue failed: queue down" });
+    expect(res.status).toBe(200);
+    const { job_id } = await res.json<{ job_id: string }>();
+    const job = () => env.DB.prepare("SELECT state, error FROM render_jobs WHERE id = ?").bind(job_id).first();
+    await vi.waitFor(async () => expect(await job()).toEqual({ state: "failed", error: "enqueue failed: queue down" }));
   });
 });
 

@@ -106,6 +106,18 @@ describe("POST /v1/jobs and GET /v1/jobs/{job_id}", () => {
     expect(await env.DB.prepare("SELECT text FROM render_jobs WHERE id = ?").bind(job.id).first("text")).toBe("Read me.");
   });
 
+  it("answers before the Queue takes the message, and a refused message fails the job (issue 28)", async () => {
+    let refuse = (_err: Error) => {};
+    vi.spyOn(env.RENDER_QUEUE, "send").mockReturnValue(new Promise((_resolve, reject) => (refuse = reject)));
+    const res = await call("/v1/jobs", post({ text: "Read me." }));
+    expect(res.status).toBe(202);
+    const { id } = await res.json<{ id: string }>();
+    const job = () => env.DB.prepare("SELECT state, error FROM render_jobs WHERE id = ?").bind(id).first();
+    expect(await job()).toEqual({ state: "queued", error: null });
+    refuse(new Error("queue down"));
+    await vi.waitFor(async () => expect(await job()).toEqual({ state: "failed", error: "enqueue failed: queue down" }));
+  });
+
   it("a job for an article takes the article's slug and voice", async () => {
     await env.DB.prepare(
       "INSERT INTO articles (slug, title, publisher, vertical, body_text, content_hash, voice) VALUES ('s1', 'T', 'P', 'tech', 'B', 'h', 'v9')",

@@ -41,7 +41,7 @@ export const postJob = route({
     202: { description: "The queued job", schema: JobView, headers: { Location: "/v1/jobs/{job_id}" } },
     404: { description: "Unknown article_slug" },
   },
-  async handle({ env, body, caller }) {
+  async handle({ env, body, caller, ctx }) {
     let articleId: number | null = null;
     let voice = body.voice ?? null;
     let slug: string | null = null;
@@ -55,7 +55,7 @@ export const postJob = route({
       ({ id: articleId, slug } = article);
       voice ??= article.voice;
     }
-    const job = await createJob(env, { articleId, text: body.text ?? null, voice, priority: "normal" });
+    const job = await createJob(env, { articleId, text: body.text ?? null, voice, priority: "normal" }, ctx);
     return Response.json(jobView(env, job, slug), { status: 202, headers: { Location: `/v1/jobs/${job.id}` } });
   },
 });

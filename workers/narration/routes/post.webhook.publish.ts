@@ -23,9 +23,9 @@ export const postPublishWebhook = route({
       description: "The slug belongs to a listener-forwarded article, or to another publisher's article (publisher secret), or a newer delivery of the article was applied",
     },
   },
-  async handle({ env, body, caller, request }) {
+  async handle({ env, body, caller, request, ctx }) {
     // The route table verified the signature, so its time is the publisher's own.
     const signedAt = signedTime(request.headers.get("x-legacy-signature"))!;
-    return Response.json(await publishArticle(env, body, caller, signedAt));
+    return Response.json(await publishArticle(env, body, caller, signedAt, ctx));
   },
 });
