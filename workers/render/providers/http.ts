@@ -64,18 +64,26 @@ export async function readBytes(response: Response): Promise<Uint8Array | SynthF
 const NOT_AUDIO = /^\s*(text\/|application\/(json|xml|problem\+json))/i;
 
 /**
- * The outcome of a request for raw 16-bit little-endian mono PCM at `sampleRate`. Raw PCM cannot be
- * checked for sense, so what can be is: a page instead of audio, and a body that is empty or ends
- * mid-sample, are bad audio rather than noise in the master.
+ * The body of an answer to a request for audio, or the request's failure: a page instead of audio
+ * is bad audio, a body broken off a timeout or network failure (readBytes).
  */
-export async function pcm16Result(response: Response | SynthFailure, sampleRate: number): Promise<SynthResult> {
+export async function audioBytes(response: Response | SynthFailure): Promise<Uint8Array | SynthFailure> {
   if (!(response instanceof Response)) return response;
   const type = response.headers.get("content-type") ?? "";
   if (NOT_AUDIO.test(type)) {
     await response.body?.cancel();
     return fail("bad_audio", `${type} instead of audio`);
   }
-  const bytes = await readBytes(response);
+  return readBytes(response);
+}
+
+/**
+ * The outcome of a request for raw 16-bit little-endian mono PCM at `sampleRate`. Raw PCM cannot be
+ * checked for sense, so what can be is: a page instead of audio, and a body that is empty or ends
+ * mid-sample, are bad audio rather than noise in the master.
+ */
+export async function pcm16Result(response: Response | SynthFailure, sampleRate: number): Promise<SynthResult> {
+  const bytes = await audioBytes(response);
   if (!(bytes instanceof Uint8Array)) return bytes;
   if (bytes.length === 0 || bytes.length % 2 !== 0) return fail("bad_audio", `${bytes.length} bytes is not 16-bit PCM`);
   return { ok: true, pcm: fromInt16Le(bytes, sampleRate) };

@@ -1,7 +1,6 @@
 import * as v from "valibot";
-import { decodeWav } from "../engine/wav";
-import { postWithTimeout, readBytes, REQUEST_TIMEOUT_MS, type FetchFn } from "./http";
-import { fail, type SynthResult } from "./result";
+import { audioBytes, postWithTimeout, REQUEST_TIMEOUT_MS, wavResult, type FetchFn } from "./http";
+import { fail, type SynthFailure, type SynthResult } from "./result";
 import type { Synthesizer, VoiceListing } from "./synthesizer";
 import { aliasText } from "../../kernel/lexicon";
 
@@ -114,8 +113,6 @@ async function listVoices(fetchFn: FetchFn, url: string, auth: Record<string, st
   return parsed.success && parsed.output.length > 0 ? { names: parsed.output } : unlisted;
 }
 
-/** What a misconfigured endpoint or a proxy answers with a 200 instead of audio (an HTML or JSON page). */
-const NOT_AUDIO = /^\s*(text\/|application\/(json|xml|problem\+json))/i;
 /** Data sizes that streaming writers put in a header they cannot go back to fix. */
 const PLACEHOLDER_SIZE = 0x7f000000;
 
@@ -123,25 +120,15 @@ const PLACEHOLDER_SIZE = 0x7f000000;
  * A whole WAVE file: a page instead of audio, a body broken off (the connection dropped) or shorter
  * than its header's data size (the server stopped writing) is bad audio, never a shorter narration.
  */
-async function wholeWavResult(response: Response | Awaited<ReturnType<typeof postWithTimeout>>): Promise<SynthResult> {
-  if (!(response instanceof Response)) return response;
-  const type = response.headers.get("content-type") ?? "";
-  if (NOT_AUDIO.test(type)) {
-    await response.body?.cancel();
-    return fail("bad_audio", `${type} instead of audio`);
-  }
-  const bytes = await readBytes(response);
+async function wholeWavResult(response: Response | SynthFailure): Promise<SynthResult> {
+  const bytes = await audioBytes(response);
   if (!(bytes instanceof Uint8Array)) return bytes;
   const declared = dataChunkSize(bytes);
   if (declared !== null && declared.size > 0 && declared.size < PLACEHOLDER_SIZE && declared.present < declared.size) {
     return fail("bad_audio", `truncated WAVE: ${declared.present} of ${declared.size} data bytes`);
   }
-  try {
-    const pcm = decodeWav(bytes);
-    return pcm.samples.length > 0 ? { ok: true, pcm } : fail("bad_audio", "WAVE file without samples");
-  } catch (err) {
-    return fail("bad_audio", err instanceof Error ? err.message : String(err));
-  }
+  const result = wavResult(() => bytes);
+  return result.ok && result.pcm.samples.length === 0 ? fail("bad_audio", "WAVE file without samples") : result;
 }
 
 /** The data chunk's declared size and the bytes of it present, or null when there is none. */
