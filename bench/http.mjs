@@ -1,5 +1,7 @@
 // Helpers for benchmarks: timed request loops against the local server (loopback only).
 import { createHash } from "node:crypto";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 
 /** SHA-256 of a string, as lowercase hex (token hashes for seeded rows). */
 export const sha256Hex = (text) => createHash("sha256").update(text).digest("hex");
@@ -140,4 +142,11 @@ export async function rpcResult(res) {
   const text = await res.text();
   const json = res.headers.get("content-type")?.includes("text/event-stream") ? /^data: (.*)$/m.exec(text)[1] : text;
   return JSON.parse(json).result;
+}
+
+/** The local D1 database file of the bench state (the one that is not miniflare's metadata). */
+export function d1File(persistTo) {
+  const dir = join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
+  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
+  return join(dir, file);
 }

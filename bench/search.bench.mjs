@@ -4,12 +4,10 @@
 // straight into the local D1 file with node:sqlite (the FTS triggers index them as D1 would); at
 // 100,000 the search's own statement runs on that file directly too, for the ratio of the API's p95
 // to raw FTS5.
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { matchExpression, pageStatement } from "../workers/articles/search-index.ts";
-import { fetchOk, load, loadRows, percentile, sha256Hex } from "./http.mjs";
+import { d1File, fetchOk, load, loadRows, percentile, sha256Hex } from "./http.mjs";
 
 const STEPS = [10_000, 100_000];
 const CHUNK = 10_000;
@@ -66,13 +64,6 @@ function articleRow(i, now) {
     `bench-search-${i}`, title, pick(TOPICS), phrase(20), phrase(120), visibility, rand() < 0.3 ? pick(HOSTS) : null,
     rand() < 0.1 ? 1 : 0, `bench-hash-${i}`, audio, audio === null ? null : 120 + Math.floor(rand() * 600), Math.floor(now - rand() * 60 * DAY),
   ];
-}
-
-/** The local D1 database file of the bench state (the one that is not miniflare's metadata). */
-function d1File(persistTo) {
-  const dir = join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
-  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
-  return join(dir, file);
 }
 
 /** Runs `fill` on the D1 file in one transaction per call (the platform keeps serving meanwhile). */

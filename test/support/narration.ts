@@ -39,6 +39,9 @@ export class FakeRender implements RenderRpc {
       fallback: false,
       cached: Boolean(known),
       duration_seconds: 2.5,
+      // One paragraph, voiced unless it was known.
+      characters_synthesized: known ? 0 : input.text.length,
+      paragraphs_reused: known ? 1 : 0,
     };
   }
 

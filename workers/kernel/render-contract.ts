@@ -38,6 +38,10 @@ export interface RenderResult {
   /** True when the audio already existed and no provider was called. */
   cached: boolean;
   duration_seconds: number;
+  /** Characters (of normalised text) of the paragraphs the engine that spoke voiced for this render; 0 when cached. */
+  characters_synthesized: number;
+  /** Paragraphs whose stored audio this render reused rather than voiced (all of them when cached). */
+  paragraphs_reused: number;
 }
 
 /** One voice offer and whether it can be used now (GET /v1/voices). */

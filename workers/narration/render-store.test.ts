@@ -1,8 +1,12 @@
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { renderStoreObjectUrl } from "../kernel/render-contract";
 import { store } from "../../test/support/render-store";
 import { sha256Hex } from "../core/crypto";
+import { database, renderJobs } from "../db/index";
+import { JobView, jobView } from "./job-view";
 
 // A deep comparison of megabytes element by element takes seconds; their digests compare at once.
 const digest = async (bytes: ArrayBuffer | Uint8Array) => sha256Hex(new Uint8Array(bytes));
@@ -38,5 +42,19 @@ describe("RenderStore objects, the render Worker's only way to R2", () => {
   it("sizes objects, null where one is missing", async () => {
     await env.AUDIO.put("master/a.pcm", new Uint8Array(10));
     expect(await store.objectSizes(["master/a.pcm", "master/b.pcm"])).toEqual([10, null]);
+  });
+});
+
+describe("RenderStore jobs", () => {
+  it("records what a finished render synthesised and reused, which the job view reports once done (null before)", async () => {
+    await database(env).insert(renderJobs).values({ id: "job-p", text: "One.\n\nTwo.\n\nThree." });
+    const claim = (await store.claimJob("job-p"))!;
+    const running = (await database(env).select().from(renderJobs).where(eq(renderJobs.id, "job-p")).get())!;
+    expect(jobView(env, running, null)).toMatchObject({ state: "running", characters_synthesized: null, paragraphs_reused: null });
+    const result = { key: "a".repeat(64), provider: "offline", voice: "en-US-female", quality: "formant", requested_voice: null, fallback: false, cached: false, duration_seconds: 3 } as const;
+    await store.completeJob(claim, { result: { ...result, characters_synthesized: 5, paragraphs_reused: 2 }, synthesisMs: 40, encodingMs: 10 });
+    const done = (await database(env).select().from(renderJobs).where(eq(renderJobs.id, "job-p")).get())!;
+    const view = v.parse(JobView, jobView(env, done, null));
+    expect(view).toMatchObject({ state: "done", characters_synthesized: 5, paragraphs_reused: 2 });
   });
 });

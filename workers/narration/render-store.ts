@@ -100,6 +100,8 @@ async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesis
       finishedAt: new Date(),
       synthesisMs,
       encodingMs,
+      charactersSynthesized: result.characters_synthesized,
+      paragraphsReused: result.paragraphs_reused,
     })
     .where(and(eq(renderJobs.id, job.id), eq(renderJobs.state, "running")));
   // The article takes the audio only if its text is still the one rendered (a re-publish may have changed it).

@@ -10,6 +10,8 @@ import { fakeFetch, tonePcm16 } from "../../test/support/fake-fetch";
 import { resetHealth } from "./providers/health";
 import { openAiSynthesizer } from "./providers/openai";
 import { MAX_NARRATED_CHARS } from "../kernel/render-contract";
+import { narratedText } from "../kernel/article-text";
+import { keyedParagraphs } from "../kernel/normalize-text";
 
 const db = () => database(env);
 const offline = { offline: offlineSynthesizer };
@@ -64,6 +66,29 @@ describe("render queue consumer", () => {
     const rendered = await job("job-timed");
     expect(rendered).toMatchObject({ state: "done", synthesisMs: expect.any(Number), encodingMs: expect.any(Number) });
     expect(await job("job-cached")).toMatchObject({ state: "done", synthesisMs: null, encodingMs: null });
+  });
+
+  it("re-renders a re-published article by the paragraph, and its job records what was synthesised and what reused", async () => {
+    const body = ["The ferry left at nine.", "It came back at noon, full of visitors.", "The harbour master waved."];
+    const [article] = await db()
+      .insert(articles)
+      .values({ slug: "a-ferry", title: "A ferry", publisher: "Daily", vertical: "tech", bodyText: body.join("\n\n"), contentHash: "f1" })
+      .returning();
+    await db().insert(renderJobs).values({ id: "job-first", articleId: article.id });
+    await consumeRenderBatch(batchOf("job-first"), renderEnv, offline);
+    const narrated = keyedParagraphs(narratedText(article)); // the title, then the three paragraphs
+    expect(await job("job-first")).toMatchObject({ state: "done", charactersSynthesized: narrated.join("").length, paragraphsReused: 0 });
+
+    const edited = body.with(1, "It came back at one, half empty.");
+    await db().update(articles).set({ bodyText: edited.join("\n\n"), contentHash: "f2" }).where(eq(articles.id, article.id));
+    await db().insert(renderJobs).values([{ id: "job-edit", articleId: article.id }, { id: "job-again", articleId: article.id }]);
+    await consumeRenderBatch(batchOf("job-edit"), renderEnv, offline);
+    const edit = await job("job-edit");
+    expect(edit).toMatchObject({ state: "done", charactersSynthesized: edited[1].length, paragraphsReused: 3 });
+    expect((await db().select().from(articles).where(eq(articles.id, article.id)).get())!.audioKey).toBe(edit!.audioKey);
+    // The same text again: the whole audio is cached, nothing is synthesised.
+    await consumeRenderBatch(batchOf("job-again"), renderEnv, offline);
+    expect(await job("job-again")).toMatchObject({ state: "done", audioKey: edit!.audioKey, charactersSynthesized: 0, paragraphsReused: 4 });
   });
 
   it("renders an article longer than one segment in segments, and the job is done", async () => {

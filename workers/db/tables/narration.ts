@@ -79,6 +79,13 @@ export const renderJobs = sqliteTable(
      */
     synthesisMs: integer("synthesis_ms"),
     encodingMs: integer("encoding_ms"),
+    /**
+     * Once done: characters the engine that spoke was sent (RenderResult.characters_synthesized) and
+     * paragraphs whose stored audio was reused (paragraphs_reused); null before, and for jobs done
+     * before paragraphs were stored.
+     */
+    charactersSynthesized: integer("characters_synthesized"),
+    paragraphsReused: integer("paragraphs_reused"),
     /** The id of the request that created the job (core/request-id.ts): the render Worker's log lines name it. */
     requestId: text("request_id").$defaultFn(() => requestId() ?? sql`NULL`),
   },

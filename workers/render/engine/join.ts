@@ -15,13 +15,21 @@ export type Break = "start" | "sentence" | "paragraph";
 /**
  * Silence before a piece, by its break. docs/narration.md "Paragraph timings": no pause is over 700 ms; a
  * sentence break is about 0.3 s, a paragraph break about 0.6 s, and the start keeps a short lead-in.
- * The silence after the last piece equals the lead-in; a join whose first piece follows a break
- * (a later segment of a long render, after one ending in that silence) leads in with the rest of the
- * pause, so segments meet with the same pauses as pieces do.
+ * The silence after the last piece equals the lead-in, so that joins laid end to end meet with the
+ * same pauses as pieces do (joinGap).
  */
 export const PAUSE_MS: Record<Break, number> = { start: 100, sentence: 300, paragraph: 600 };
 /** Silence kept after the last piece (and before the first: PAUSE_MS.start). */
 const EDGE_MS = PAUSE_MS.start;
+
+/**
+ * Silence laid between two joins laid end to end (each with its own lead-in and tail of EDGE_MS),
+ * so that they meet with the pause `brk` calls for, as two pieces of one join do; none before the
+ * first. Stored paragraphs are joined this way (pipeline/segment.ts).
+ */
+export function joinGap(brk: Break, sampleRate: number): number {
+  return brk === "start" ? 0 : Math.round(((PAUSE_MS[brk] - 2 * EDGE_MS) / 1000) * sampleRate);
+}
 /** Level under which a sample counts as silence. */
 const SILENCE_DBFS = -50;
 /** Audio kept outside the detected span, so soft onsets and releases (s, f, h) survive. */
@@ -91,8 +99,7 @@ export function joinPieces(pieces: Pcm16[], breaks: Break[] = pieces.map((_, i) 
   spans.forEach(([start, end], i) => {
     pending = stronger(pending, breaks[i]);
     if (end > start) {
-      const leadIn = pauses.length === 0 && pending !== "start" ? EDGE_MS : 0;
-      pauses.push(samples(PAUSE_MS[pending] - leadIn));
+      pauses.push(samples(PAUSE_MS[pending]));
       pending = null;
     }
   });
@@ -123,7 +130,7 @@ export function joinPieces(pieces: Pcm16[], breaks: Break[] = pieces.map((_, i) 
 }
 
 /** The break that sets the pause when both precede one piece: the start of the audio, then a paragraph. */
-function stronger(a: Break | null, b: Break): Break {
+export function stronger(a: Break | null, b: Break): Break {
   const rank: Record<Break, number> = { sentence: 0, paragraph: 1, start: 2 };
   return a !== null && rank[a] > rank[b] ? a : b;
 }

@@ -10,3 +10,19 @@ import { sha256Hex } from "../../core/crypto";
 export function cacheKey(provider: string, voice: string, text: string, lexiconDigest: string | null = null): Promise<string> {
   return sha256Hex(`${provider}\n${voice}\n${text}${lexiconDigest === null ? "" : `\u0000${lexiconDigest}`}`);
 }
+
+/**
+ * What a stored paragraph's audio also depends on besides its provider, voice, text and
+ * pronunciations: how it is made (master rate and sample format, loudness target, the join's pauses
+ * and fades). Changing any of them changes this, so no paragraph made the old way is reused.
+ */
+const PARAGRAPH_AUDIO = "paragraph-v1 24000 Hz s16le -16 LUFS";
+
+/**
+ * The content address of one paragraph's audio (pipeline/paragraph-cache.ts): as cacheKey, over
+ * the paragraph's normalised text and the digest of the entries that apply to that paragraph, with
+ * PARAGRAPH_AUDIO as a first line, which no provider id is, so it never equals an article's key.
+ */
+export function paragraphKey(provider: string, voice: string, text: string, lexiconDigest: string | null): Promise<string> {
+  return cacheKey(`${PARAGRAPH_AUDIO}\n${provider}`, voice, text, lexiconDigest);
+}

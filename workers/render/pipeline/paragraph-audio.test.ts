@@ -44,17 +44,23 @@ describe("paragraph timings on a rendered file (ffmpeg silencedetect)", () => {
       starts!.forEach((at, i) => {
         // The silence before the paragraph ends where its speech begins: just after the recorded
         // start (the join keeps 15 ms before the onset, and an MP3 without a gapless header plays
-        // LAME's 46 ms delay first), and never before it, so a highlight never trails the voice.
+        // LAME's 46 ms delay first), and never before it, so a highlight never trails the voice. In
+        // the master (and WAV) every sample before the start is digital silence; Opus's MDCT spreads
+        // an onset up to its 2.5 ms window overlap earlier (pre-echo), which a paragraph normalised
+        // louder on its own can lift over the detector's level.
         const before = silences.reduce((best, s) => (Math.abs(s[1] - at) < Math.abs(best[1] - at) ? s : best));
         const onset = before[1] - at;
-        expect(onset, `${format} paragraph ${i} starts at ${at}, speech at ${before[1]}`).toBeGreaterThanOrEqual(0);
+        expect(onset, `${format} paragraph ${i} starts at ${at}, speech at ${before[1]}`).toBeGreaterThanOrEqual(format === "opus" ? -0.0025 : 0);
         expect(onset, `${format} paragraph ${i} starts at ${at}, speech at ${before[1]}`).toBeLessThanOrEqual(0.15);
         if (i > 0) paragraphPauses.push(before[1] - before[0]);
       });
       const sentencePauses = pauses.filter(([start, end]) => !paragraphPauses.includes(end - start)).map(([start, end]) => end - start);
       expect(sentencePauses.length, `${format} sentence pauses`).toBeGreaterThan(0);
-      expect(Math.min(...paragraphPauses), `${format} paragraph pauses ${paragraphPauses}`).toBeGreaterThan(0.5); // about 0.6 s; Opus smears a few ms of each edge
-      expect(Math.min(...paragraphPauses), `${format} paragraph pauses vs sentence pauses ${sentencePauses}`).toBeGreaterThan(Math.max(...sentencePauses) + 0.2);
+      // About 0.6 s in the master. Opus's band energies decay over a few frames after a loud ending
+      // (the title, normalised on its own, ends loud), shortening the pause it is heard to have by up
+      // to 0.1 s; it stays 0.15 s over the longest sentence pause.
+      expect(Math.min(...paragraphPauses), `${format} paragraph pauses ${paragraphPauses}`).toBeGreaterThan(0.5);
+      expect(Math.min(...paragraphPauses), `${format} paragraph pauses vs sentence pauses ${sentencePauses}`).toBeGreaterThan(Math.max(...sentencePauses) + (format === "opus" ? 0.15 : 0.2));
       expect(Math.max(...pauses.map(([start, end]) => end - start)), `${format} longest pause`).toBeLessThanOrEqual(0.7);
     }
 

@@ -62,7 +62,8 @@ describe("renderText", () => {
     const calls = stats.calls;
     const second = await renderText(store, { text: "  Cache\n me. ", voice: "en-GB-male" }, { offline: synthesizer });
     expect(stats.calls).toBe(calls);
-    expect(second).toEqual({ ...first, cached: true });
+    expect(first).toMatchObject({ characters_synthesized: "Cache me.".length, paragraphs_reused: 0 });
+    expect(second).toEqual({ ...first, cached: true, characters_synthesized: 0, paragraphs_reused: 1 });
   });
 
   it("shares one render between concurrent requests for the same text and voice", async () => {

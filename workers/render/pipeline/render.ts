@@ -7,13 +7,13 @@ import type { Synthesizer, Synthesizers } from "../providers/synthesizer";
 import { MAX_NARRATED_CHARS, SEGMENT_CHARS, type RenderInput, type RenderResult, type RenderStoreRpc } from "../../kernel/render-contract";
 import { cacheKey } from "./cache-key";
 import { keyedParagraphs } from "../../kernel/normalize-text";
-import { entriesFor, lexiconDigest, type LexiconEntry, type LexiconMode } from "../../kernel/lexicon";
+import { entriesFor, lexiconDigest } from "../../kernel/lexicon";
 import { segmentParagraphs, type Passage } from "./chunk";
 import { renderWriter, type RenderWriter } from "./store";
 import type { AudioAbout } from "./audio-tags";
-import { synthesizeText } from "./synthesize";
+import { voiceSegment, type ParagraphTally, type Pronounce } from "./segment";
 import { ParagraphTimeline, type RenderedWord } from "./timeline";
-import { timed, type RenderPhases } from "../phases";
+import type { RenderPhases } from "../phases";
 
 export type { Synthesizers } from "../providers/synthesizer";
 
@@ -28,7 +28,9 @@ export type { Synthesizers } from "../providers/synthesizer";
  * names providers and reasons only, since it becomes the job's visible error, and the providers'
  * own messages go to the log. With `phases`, the time spent synthesising and encoding is added to it.
  * The pronunciation lexicon of `input.publisher` (the global one without) is read from the store;
- * the entries that apply to the text for each engine are part of that engine's cache key.
+ * the entries that apply to the text for each engine are part of that engine's cache key. A text
+ * not found whole is voiced paragraph by paragraph, each paragraph found under its own key reused
+ * (segment.ts); the result counts the characters synthesised and the paragraphs reused.
  */
 export function renderText(store: RenderStoreRpc, input: RenderInput, synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
   // Paragraphs (kernel/paragraph-timings.ts) are normalised one by one and joined by a line break,
@@ -69,26 +71,28 @@ async function renderOnce(
   }
 
   const requested = voice ?? null;
-  const pronounce = await pronunciations(store, publisher, text);
+  const pronounce = await pronunciations(store, publisher);
   const answering = (voice === undefined ? defaultOffers(now.offers) : offersOf(voice, now.offers)).filter((o) => !offers[0] || atLeastAsGood(o, offers[0]));
   const cached = await findCached(store, answering, text, requested, pronounce);
-  if (cached) return cached;
+  // Every paragraph of audio found whole came from the cache.
+  if (cached) return { ...cached, characters_synthesized: 0, paragraphs_reused: paragraphs.filter(Boolean).length };
 
   // One segment's audio fits the isolate (render-contract.ts); the segments are voiced one at a time
   // and each is dropped once stored. Segments meet between paragraphs where they can, else between
-  // sentences; the key covers the whole text.
+  // sentences; the article's key covers the whole text, each paragraph's its own (segment.ts).
   const segments = segmentParagraphs(paragraphs, SEGMENT_CHARS);
   const failures: string[] = [];
   const failed = new Set<ProviderId>();
   for (const offer of offers) {
     if (failed.has(offer.provider)) continue;
     const synthesizer = synthesizers[offer.provider]!; // candidates() kept only providers with one
-    const { entries, digest } = pronounce(offer);
+    const { digest } = await pronounce(offer, text);
     const key = await cacheKey(offer.provider, offer.id, text, digest);
     const fallback = failures.length > 0 || (voice !== undefined && offer.id !== voice);
     const stored = { key, provider: offer.provider, voice: offer.id, requestedVoice: requested, fallback, lexiconDigest: digest };
     const writer = await renderWriter(store, stored, segments.length, phases, names);
-    const result = await voiceSegments(segments, paragraphs.length, offer, synthesizer, entries, writer, phases).catch((err: unknown) => {
+    const tally: ParagraphTally = { charactersSynthesized: 0, paragraphsReused: 0 };
+    const result = await voiceSegments(store, segments, paragraphs.length, offer, synthesizer, (t) => pronounce(offer, t), tally, writer, phases).catch((err: unknown) => {
       writer.discard();
       throw err;
     });
@@ -103,6 +107,8 @@ async function renderOnce(
         fallback,
         cached: false,
         duration_seconds: stored.durationSeconds,
+        characters_synthesized: tally.charactersSynthesized,
+        paragraphs_reused: tally.paragraphsReused,
       };
     }
     writer.discard();
@@ -115,45 +121,46 @@ async function renderOnce(
 }
 
 /**
- * Voices every segment with one provider and voice, so one article never mixes voices, and records
- * where each of the `paragraphs` paragraphs starts (samples from the start of the master).
+ * Voices every segment with one provider and voice, so one article never mixes voices, paragraph by
+ * paragraph (segment.ts: a paragraph already stored is reused), and records where each of the
+ * `paragraphs` paragraphs starts (samples from the start of the master).
  */
 async function voiceSegments(
+  store: RenderStoreRpc,
   segments: Passage[][],
   paragraphs: number,
   offer: VoiceOffer,
   synthesizer: Synthesizer,
-  lexicon: readonly LexiconEntry[],
+  pronounce: Pronounce,
+  tally: ParagraphTally,
   writer: RenderWriter,
   phases?: RenderPhases,
 ): Promise<{ ok: true; paragraphStarts: number[]; words: RenderedWord[] } | SynthFailure> {
   const timeline = new ParagraphTimeline(paragraphs);
   for (const segment of segments) {
-    const voiced = await timed(phases, "synthesisMs", () => synthesizeText(segment, offer, synthesizer, lexicon));
+    const voiced = await voiceSegment(store, segment, offer, synthesizer, pronounce, tally, phases);
     if (!voiced.ok) return voiced;
-    timeline.add(segment, voiced.starts, voiced.pcm.samples.length, voiced.words);
-    await writer.add(voiced.pcm);
+    timeline.add(segment, voiced.starts, voiced.samples, voiced.words);
+    await writer.add(voiced.parts);
   }
   return { ok: true, paragraphStarts: timeline.finish(), words: timeline.words() };
 }
 
-/** The pronunciation entries that apply to a text for each engine, and their digest (kernel/lexicon.ts). */
-type Pronunciations = (offer: VoiceOffer) => { entries: LexiconEntry[]; digest: string | null };
+/** The pronunciation entries that apply to a text for an offer's engine, and their digest (kernel/lexicon.ts). */
+type Pronunciations = (offer: VoiceOffer, text: string) => ReturnType<Pronounce>;
 
-/** Reads the lexicon of `publisher` once and works out, per lexicon mode, what applies to `text`. */
-async function pronunciations(store: RenderStoreRpc, publisher: string | null, text: string): Promise<Pronunciations> {
+/** Reads the lexicon of `publisher` once; what applies to a text depends only on the engine's lexicon mode. */
+async function pronunciations(store: RenderStoreRpc, publisher: string | null): Promise<Pronunciations> {
   const lexicon = await store.lexiconFor(publisher);
-  const byMode = new Map<LexiconMode, { entries: LexiconEntry[]; digest: string | null }>();
-  for (const mode of new Set(Object.values(PROVIDERS).map((p) => p.lexicon))) {
-    const entries = entriesFor(lexicon, text, mode);
-    byMode.set(mode, { entries, digest: await lexiconDigest(entries) });
-  }
-  return (offer) => byMode.get(PROVIDERS[offer.provider].lexicon)!;
+  return async (offer, text) => {
+    const entries = entriesFor(lexicon, text, PROVIDERS[offer.provider].lexicon);
+    return { entries, digest: await lexiconDigest(entries) };
+  };
 }
 
 /** The first of `offers` whose audio of `text` (with the pronunciations that apply) is stored, as a cache hit. */
-async function findCached(store: RenderStoreRpc, offers: VoiceOffer[], text: string, requested: string | null, pronounce: Pronunciations): Promise<RenderResult | null> {
-  const keys = await Promise.all(offers.map((o) => cacheKey(o.provider, o.id, text, pronounce(o).digest)));
+async function findCached(store: RenderStoreRpc, offers: VoiceOffer[], text: string, requested: string | null, pronounce: Pronunciations): Promise<Omit<RenderResult, "characters_synthesized" | "paragraphs_reused"> | null> {
+  const keys = await Promise.all(offers.map(async (o) => cacheKey(o.provider, o.id, text, (await pronounce(o, text)).digest)));
   const rows = await store.findAudio(keys);
   for (const key of keys) {
     const row = rows.find((r) => r.key === key);

@@ -1,6 +1,6 @@
 import { mp3Stream } from "../engine/mp3";
 import { oggOpusStream } from "../engine/opus";
-import { int16LeBytes, type Pcm16 } from "../engine/pcm";
+import { int16LeBytes } from "../engine/pcm";
 import { wavHeader } from "../engine/wav";
 import { AUDIO_CONTENT_TYPES, audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPaths, wordTimingsPath } from "../../kernel/audio-objects";
 import { renderStoreObjectUrl, type LazyFormat, type RenderStoreRpc, type StoredAudio } from "../../kernel/render-contract";
@@ -17,8 +17,11 @@ export type StoredRender = Pick<StoredAudio, "key" | "provider" | "voice" | "req
 
 /** Takes a render's segments in order (each a loudness-normalised master), then writes the rest. */
 export interface RenderWriter {
-  /** Stores the segment's master and feeds it to the MP3 and Opus encoders; the caller may drop it afterwards. */
-  add(pcm: Pcm16): Promise<void>;
+  /**
+   * Stores the segment's master, given as parts laid end to end (its paragraphs and the pauses
+   * between them), and feeds it to the MP3 and Opus encoders; the caller may drop it afterwards.
+   */
+  add(parts: Int16Array[]): Promise<void>;
   /**
    * Stores the MP3, the Opus and the word timings, then the audio_objects row with where each
    * paragraph starts (samples from the start of the master): a row always means every object exists.
@@ -61,15 +64,18 @@ export async function renderWriter(
     open = false;
   };
   return {
-    async add(pcm) {
+    async add(master) {
       if (added === segments) throw new Error(`render ${render.key} has only ${segments} segments`);
+      // Both encoders are streams: parts fed one after another encode as one array would.
       await timed(phases, "encodingMs", () => {
-        parts.push(...mp3.encode(pcm.samples));
-        pages.push(...opus.encode(pcm.samples));
+        for (const part of master) {
+          parts.push(...mp3.encode(part));
+          pages.push(...opus.encode(part));
+        }
       });
-      // The master's own bytes, not a copy: a segment's master is the largest thing in the isolate.
-      await putParts(store, masters[added++], [int16LeBytes(pcm.samples)]);
-      samples += pcm.samples.length;
+      // The parts' own bytes, not a copy: a segment's master is the largest thing in the isolate.
+      await putParts(store, masters[added++], master.map(int16LeBytes));
+      samples += master.reduce((n, part) => n + part.length, 0);
     },
     async finish(paragraphStarts, words = []) {
       if (added !== segments) throw new Error(`render ${render.key} got ${added} of ${segments} segments`);
@@ -168,7 +174,7 @@ function putAudio(store: RenderStoreRpc, key: string, format: AudioFormat, parts
 }
 
 /** Stores `parts` as one object without joining them into a second copy; returns its size. */
-function putParts(store: RenderStoreRpc, path: string, parts: Uint8Array[], contentType?: string): Promise<number> {
+export function putParts(store: RenderStoreRpc, path: string, parts: Uint8Array[], contentType?: string): Promise<number> {
   const length = parts.reduce((n, p) => n + p.byteLength, 0);
   return putStream(store, path, length, contentType, async (write) => {
     for (const part of parts) await write(part);

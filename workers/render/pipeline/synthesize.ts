@@ -8,72 +8,86 @@ import type { SynthFailure } from "../providers/result";
 import type { Synthesizer } from "../providers/synthesizer";
 import type { LexiconEntry } from "../../kernel/lexicon";
 import { mapBounded } from "./bounded";
-import { splitText, type Passage } from "./chunk";
+import { splitText } from "./chunk";
 import { marksOf, pieceWords, type PieceWord } from "./word-timings";
 
-/** A word of a voiced segment: the passage it belongs to, and [start, end) in samples of the segment's master. */
-export interface VoicedWord {
-  passage: number;
+/** A passage to voice: its normalised text and the pronunciation entries that apply to it (kernel/lexicon.ts). */
+export interface PassageText {
   text: string;
-  start: number;
-  end: number;
+  lexicon: readonly LexiconEntry[];
 }
 
 /**
- * A voiced segment: the 16-bit master at MASTER_SAMPLE_RATE and, per passage, the sample at which it
- * starts in the master (null: nothing audible from there on), and every word of the passages in
- * order with where it is spoken; or the first piece's failure.
+ * A passage voiced on its own, as it is stored and reused (paragraph-cache.ts): its 16-bit master at
+ * MASTER_SAMPLE_RATE, from the lead-in before its first word to the tail after its last (join.ts
+ * PAUSE_MS.start at both ends), normalised on its own; the sample where its speech starts (null and
+ * no samples when nothing in it is audible); and its words, [start, end) in samples of that master.
  */
-export type VoicedText = { ok: true; pcm: Pcm16; starts: (number | null)[]; words: VoicedWord[] } | SynthFailure;
+export interface VoicedPassage {
+  samples: Int16Array;
+  start: number | null;
+  words: PieceWord[];
+}
 
 /**
- * Voices a segment's passages with one provider and voice: each split within the provider's limit
- * at sentence boundaries, pieces synthesised concurrently (bounded), brought to the master rate,
- * joined without clicks with the pause each break calls for, and normalised to -16 LUFS integrated
- * with true peak at most -1 dBTP. Normalising changes levels, never lengths, so the join's starts
- * hold for the master. The first failing piece fails the whole text, so one article never mixes voices.
- * `lexicon` holds the pronunciation entries that apply (kernel/lexicon.ts); each engine applies them.
+ * Voices passages with one provider and voice, each into audio of its own: each split within the
+ * provider's limit at sentence boundaries, the pieces of all of them synthesised concurrently
+ * (bounded), brought to the master rate, joined per passage without clicks with a sentence pause
+ * between pieces, and normalised to -16 LUFS integrated with true peak at most -1 dBTP. A passage's
+ * audio depends on its text, voice and pronunciations only, never on its neighbours, so it can be
+ * stored under those and laid beside any other (layOut). The first failing piece fails them all, so
+ * one article never mixes voices.
  */
-export async function synthesizeText(passages: Passage[], offer: VoiceOffer, synthesizer: Synthesizer, lexicon: readonly LexiconEntry[] = []): Promise<VoicedText> {
-  // A piece never spans two passages, so each passage starts with a piece of its own.
+export async function synthesizePassages(passages: PassageText[], offer: VoiceOffer, synthesizer: Synthesizer): Promise<{ ok: true; passages: VoicedPassage[] } | SynthFailure> {
   const plan = passages.flatMap((passage, index) =>
-    splitText(passage.text, PROVIDERS[offer.provider].maxCharsPerRequest).map((text, k) => ({ text, index, brk: k === 0 ? passage.brk : ("sentence" as Break) })),
+    splitText(passage.text, PROVIDERS[offer.provider].maxCharsPerRequest).map((text, k) => ({ text, index, lexicon: passage.lexicon, brk: (k === 0 ? "start" : "sentence") as Break })),
   );
-  const voiced = await synthesizePieces(plan.map((p) => p.text), offer, synthesizer, lexicon);
+  const voiced = await synthesizePieces(plan, offer, synthesizer);
   if (!Array.isArray(voiced)) return voiced;
-  const pieces = voiced.map((v) => v.pcm);
-  // joinPieces empties `pieces` as it copies, and nothing else refers to them: the join peaks at
-  // pieces plus master, and from then on the master is the only copy, normalised in place.
-  const master = joinPieces(pieces, plan.map((p) => p.brk));
+  return {
+    ok: true,
+    passages: passages.map((_, index) => {
+      const mine = plan.flatMap((p, i) => (p.index === index ? [{ ...voiced[i], brk: p.brk }] : []));
+      return mine.length ? joinPassage(mine) : { samples: new Int16Array(0), start: null, words: [] };
+    }),
+  };
+}
+
+/** One passage's pieces joined and normalised; its words move with the part of each piece the join kept. */
+function joinPassage(pieces: { pcm: Pcm16; words: PieceWord[]; brk: Break }[]): VoicedPassage {
+  // joinPieces empties the array it is given, and nothing else refers to the pieces' audio: the join
+  // peaks at pieces plus master, and from then on the master is the only copy, normalised in place.
+  const master = joinPieces(
+    pieces.map((p) => p.pcm),
+    pieces.map((p) => p.brk),
+  );
+  if (master.starts[0] === null) return { samples: new Int16Array(0), start: null, words: [] };
   normalizeLoudness(master.samples, master.sampleRate);
-  const starts = passages.map((_, index) => master.starts[plan.findIndex((p) => p.index === index)] ?? null);
-  // A piece's words move with the part of it the join kept: exact at every join, as the starts are.
-  const words = voiced.flatMap((v, i) => {
+  const words = pieces.flatMap((piece, i) => {
     const at = master.starts[i] ?? master.samples.length;
     const [from, to] = master.spans[i];
     const place = (s: number) => at + Math.min(to - from, Math.max(0, s - from));
-    return v.words.map((w) => ({ passage: plan[i].index, text: w.text, start: place(w.start), end: place(w.end) }));
+    return piece.words.map((w) => ({ text: w.text, start: place(w.start), end: place(w.end) }));
   });
-  return { ok: true, pcm: { samples: master.samples, sampleRate: master.sampleRate }, starts, words };
+  return { samples: master.samples, start: master.starts[0], words };
 }
 
 async function synthesizePieces(
-  texts: string[],
+  plan: { text: string; lexicon: readonly LexiconEntry[] }[],
   offer: VoiceOffer,
   synthesizer: Synthesizer,
-  lexicon: readonly LexiconEntry[],
 ): Promise<{ pcm: Pcm16; words: PieceWord[] }[] | SynthFailure> {
   // Each piece is brought to the master rate and to 16 bits as it arrives, so the provider's copy
   // and the float copy are dropped early; its words are timed on it then, by the engine's marks
   // where it gave some.
   const results = await mapBounded(
-    texts,
+    plan,
     PROVIDERS[offer.provider].concurrency,
-    async (piece): Promise<{ ok: true; pcm: Pcm16; words: PieceWord[] } | SynthFailure> => {
-      const r = await synthesizer.synthesize(piece, offer, lexicon);
+    async ({ text, lexicon }): Promise<{ ok: true; pcm: Pcm16; words: PieceWord[] } | SynthFailure> => {
+      const r = await synthesizer.synthesize(text, offer, lexicon);
       if (!r.ok) return r;
       const pcm = pieceToInt16(resample(r.pcm, MASTER_SAMPLE_RATE));
-      return { ok: true, pcm, words: pieceWords(piece, pcm, PIECE_SILENCE, marksOf(r)) };
+      return { ok: true, pcm, words: pieceWords(text, pcm, PIECE_SILENCE, marksOf(r)) };
     },
     (r) => !r.ok,
   );

@@ -12,6 +12,7 @@ import type { FetchFn } from "../providers/http";
 import { openAiSynthesizer } from "../providers/openai";
 import { segmentParagraphs } from "./chunk";
 import { renderText } from "./render";
+import { layOut } from "./segment";
 import { ParagraphTimeline } from "./timeline";
 
 const RATE = 24_000;
@@ -37,12 +38,33 @@ describe("the join's pauses and starts", () => {
     expect(joined.samples.length).toBe(ms(1200 + 500 + 100));
   });
 
-  it("leads a later segment in with the rest of its pause, so segments meet with the same pauses as pieces", () => {
-    const paragraph = joinPieces([tone(0.5)], ["paragraph"]);
-    const sentence = joinPieces([tone(0.5)], ["sentence"]);
-    // The segment before ends in PAUSE_MS.start of silence.
-    expect(paragraph.starts).toEqual([ms(600 - PAUSE_MS.start)]);
-    expect(sentence.starts).toEqual([ms(300 - PAUSE_MS.start)]);
+  it("lays joins end to end with the pauses of one join: stored paragraphs meet as pieces do, and a silent one passes its break on", () => {
+    const passages = [
+      { paragraph: 0, text: "a", brk: "start" },
+      { paragraph: 1, text: "b", brk: "paragraph" },
+      { paragraph: 1, text: "c", brk: "sentence" },
+      { paragraph: 2, text: "d", brk: "paragraph" },
+      { paragraph: 3, text: "e", brk: "sentence" },
+    ] as const;
+    const lengths = [0.5, 0.25, 1, 0, 0.5];
+    const voiced = lengths.map((seconds, i) => {
+      const own = joinPieces([seconds ? tone(seconds) : silence(0.2)], ["start"]);
+      return { samples: seconds ? own.samples : new Int16Array(0), start: own.starts[0], words: [{ text: "w", start: 2400, end: 2500 + i }] };
+    });
+    const laid = layOut([...passages], voiced);
+    // The same as one join of the pieces, sample for sample: the paragraph break of the silent passage
+    // "d" passes to "e".
+    const whole = joinPieces([tone(0.5), tone(0.25), tone(1), tone(0.5)], ["start", "paragraph", "sentence", "paragraph"]);
+    const laidSamples = new Int16Array(laid.samples);
+    let at = 0;
+    for (const part of laid.parts) {
+      laidSamples.set(part, at);
+      at += part.length;
+    }
+    expect(at).toBe(laid.samples);
+    expect(laidSamples).toEqual(whole.samples);
+    expect(laid.starts).toEqual([whole.starts[0], whole.starts[1], whole.starts[2], null, whole.starts[3]]);
+    expect(laid.words.map((w) => [w.passage, w.start])).toEqual([0, 1, 2, 4].map((p, k) => [p, whole.starts[k]]));
   });
 });
 

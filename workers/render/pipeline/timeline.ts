@@ -1,5 +1,5 @@
 import type { Passage } from "./chunk";
-import type { VoicedWord } from "./synthesize";
+import type { VoicedWord } from "./segment";
 
 /** A word of a render and where it is spoken: [start, end) in samples from the start of the master. */
 export interface RenderedWord {

@@ -1,0 +1,139 @@
+import { store } from "../../../test/support/render-store";
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { probeAudio } from "../../../test/support/audio-probe";
+import { audioObjects, database, lexiconEntries } from "../../db/index";
+import { audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPaths } from "../../kernel/audio-objects";
+import { storedWords } from "../../kernel/word-timings";
+import type { VoiceOffer } from "../../kernel/voice-catalogue";
+import type { LexiconEntry } from "../../kernel/lexicon";
+import { joinGap } from "../engine/join";
+import { offlineSynthesizer } from "../engine/offline";
+import { resetHealth } from "../providers/health";
+import type { Synthesizer } from "../providers/synthesizer";
+import { loadParagraph } from "./paragraph-cache";
+import { renderText } from "./render";
+
+const NAMES = ["Ada", "Bram", "Cleo", "Dov", "Edda", "Finn", "Greta", "Hugo", "Ines", "Jonas", "Kaia", "Lars", "Mira", "Nils", "Olga", "Pim", "Runa", "Sven", "Tove", "Ulla"];
+
+/** Twenty distinct paragraphs of plain prose; paragraphs 3 and 12 name Nguyen. */
+const PARAGRAPHS = NAMES.map((name, i) =>
+  i === 3 || i === 12
+    ? `${name} walked to the quay with Ms Nguyen, who counts the boats each morning. The tide was low.`
+    : `${name} walked to the quay before the market opened. The gulls were already waiting on the roofs.`,
+);
+
+const article = (paragraphs: string[]) => paragraphs.join("\n\n");
+
+/** The offline engine, recording the text of every request. */
+function recording() {
+  const texts: string[] = [];
+  const synthesizer: Synthesizer = {
+    synthesize(text: string, offer: VoiceOffer, lexicon?: readonly LexiconEntry[]) {
+      texts.push(text);
+      return offlineSynthesizer.synthesize(text, offer, lexicon);
+    },
+  };
+  return { synthesizers: { offline: synthesizer }, texts };
+}
+
+/** Every stored paragraph: R2 path to its bytes. */
+async function storedParagraphs(): Promise<Map<string, Uint8Array>> {
+  const listed = await env.AUDIO.list({ prefix: "paragraphs/" });
+  const out = new Map<string, Uint8Array>();
+  for (const object of listed.objects) out.set(object.key, new Uint8Array(await (await env.AUDIO.get(object.key))!.arrayBuffer()));
+  return out;
+}
+
+async function master(key: string): Promise<Int16Array> {
+  return new Int16Array(await (await env.AUDIO.get(masterObjectPaths(key, 1)[0]))!.arrayBuffer());
+}
+
+async function starts(key: string): Promise<number[]> {
+  const row = await database(env).select().from(audioObjects).where(eq(audioObjects.key, key)).get();
+  return row!.paragraphStarts!;
+}
+
+beforeEach(() => resetHealth());
+
+describe("audio by the paragraph", () => {
+  it("a one-paragraph edit of a 20-paragraph article voices that paragraph only; the other 19 are reused byte for byte, and the timings stay exact", async () => {
+    const first = recording();
+    const original = await renderText(store, { text: article(PARAGRAPHS) }, first.synthesizers);
+    expect(original).toMatchObject({ cached: false, paragraphs_reused: 0, characters_synthesized: PARAGRAPHS.join("").length });
+    const before = await storedParagraphs();
+    expect(before.size).toBe(20);
+
+    const edited = PARAGRAPHS.with(7, "Hugo walked to the quay after the market had closed, and found it empty. Only the gulls stayed.");
+    const again = recording();
+    const rerendered = await renderText(store, { text: article(edited) }, again.synthesizers);
+    expect(rerendered).toMatchObject({ cached: false, paragraphs_reused: 19, characters_synthesized: edited[7].length });
+    expect(again.texts).toEqual([edited[7]]);
+    expect(rerendered.key).not.toBe(original.key);
+
+    // The 19 unchanged paragraphs are the very objects stored by the first render; one is new.
+    const after = await storedParagraphs();
+    expect(after.size).toBe(21);
+    for (const [path, bytes] of before) expect(after.get(path), path).toEqual(bytes);
+
+    // In the article's master too: everything before the edited paragraph, and everything after it,
+    // is the same samples, shifted by the change in its length.
+    const [oldMaster, newMaster] = [await master(original.key), await master(rerendered.key)];
+    const [oldStarts, newStarts] = [await starts(original.key), await starts(rerendered.key)];
+    expect(newStarts.slice(0, 8)).toEqual(oldStarts.slice(0, 8));
+    expect(newMaster.subarray(0, newStarts[7])).toEqual(oldMaster.subarray(0, oldStarts[7]));
+    const shift = newStarts[8] - oldStarts[8];
+    expect(newStarts.slice(8)).toEqual(oldStarts.slice(8).map((s) => s + shift));
+    expect(newMaster.subarray(newStarts[8])).toEqual(oldMaster.subarray(oldStarts[8]));
+    expect(newMaster.length - oldMaster.length).toBe(shift);
+
+    // The words of every unchanged paragraph moved with it (seconds to the millisecond).
+    const [oldWords, newWords] = [(await storedWords(env, original.key))!, (await storedWords(env, rerendered.key))!];
+    const of = (words: typeof oldWords, p: number) => words.filter((w) => w.paragraph === p);
+    for (const p of [0, 6, 8, 19]) {
+      const moved = p > 7 ? shift / MASTER_SAMPLE_RATE : 0;
+      expect(of(newWords, p).map((w) => w.text)).toEqual(of(oldWords, p).map((w) => w.text));
+      of(newWords, p).forEach((w, i) => {
+        expect(w.start).toBeCloseTo(of(oldWords, p)[i].start + moved, 2);
+      });
+    }
+  }, 120_000);
+
+  it("stores each paragraph self-contained (silence at both ends), and the joined MP3 is valid and as long as its paragraphs and pauses", async () => {
+    const rendered = await renderText(store, { text: article(PARAGRAPHS.slice(0, 6)) }, { offline: offlineSynthesizer });
+    const stored = await storedParagraphs();
+    expect(stored.size).toBe(6);
+    const edge = MASTER_SAMPLE_RATE / 10; // the join's lead-in and tail, 100 ms
+    let samples = 0;
+    for (const path of stored.keys()) {
+      const voiced = (await loadParagraph(store, path.slice("paragraphs/".length, -".pcm".length)))!;
+      expect(voiced.samples.subarray(0, edge).every((s) => s === 0)).toBe(true);
+      expect(voiced.samples.subarray(-edge).every((s) => s === 0)).toBe(true);
+      samples += voiced.samples.length;
+    }
+    // The master is the paragraphs laid end to end with a paragraph pause between each two.
+    samples += 5 * joinGap("paragraph", MASTER_SAMPLE_RATE);
+    expect(Math.round(rendered.duration_seconds * MASTER_SAMPLE_RATE)).toBe(samples);
+    expect((await master(rendered.key)).length).toBe(samples);
+    const probe = await probeAudio(await (await env.AUDIO.get(audioObjectPath(rendered.key, "mp3")))!.arrayBuffer(), "mp3");
+    expect(probe).toMatchObject({ codec: "mp3", sample_rate: MASTER_SAMPLE_RATE, channels: 1 });
+    // One LAME stream over the whole master: only its delay and last frame's padding are added.
+    expect(probe.duration).toBeGreaterThanOrEqual(rendered.duration_seconds);
+    expect(probe.duration).toBeLessThan(rendered.duration_seconds + 0.15);
+    expect(probe.integrated_lufs).toBeCloseTo(-16, 0);
+  }, 120_000);
+
+  it("a pronunciation entry added for a word re-voices only the paragraphs that contain it", async () => {
+    await renderText(store, { text: article(PARAGRAPHS) }, { offline: offlineSynthesizer });
+    const before = await storedParagraphs();
+    await database(env).insert(lexiconEntries).values({ publisher: "", grapheme: "Nguyen", phoneme: "ˈŋwɪn", alias: "Win" });
+    const again = recording();
+    const rerendered = await renderText(store, { text: article(PARAGRAPHS) }, again.synthesizers);
+    expect(rerendered).toMatchObject({ cached: false, paragraphs_reused: 18, characters_synthesized: PARAGRAPHS[3].length + PARAGRAPHS[12].length });
+    expect(again.texts).toEqual([PARAGRAPHS[3], PARAGRAPHS[12]]);
+    const after = await storedParagraphs();
+    expect(after.size).toBe(22);
+    for (const [path, bytes] of before) expect(after.get(path)).toEqual(bytes);
+  }, 120_000);
+});
