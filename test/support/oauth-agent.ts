@@ -125,15 +125,25 @@ export async function signIn(browser: Browser, url: URL, email: string): Promise
   return browser.get(new URL(done.headers.get("Location")!, WEB));
 }
 
+/** Answers the consent page `page` (200) in `browser`; returns the page and the redirect to the client. */
+async function answer(browser: Browser, page: Response, decision: "allow" | "deny") {
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const answered = await browser.post("/oauth/authorize", { handle: hiddenField(html, "handle"), csrf: hiddenField(html, "csrf"), decision });
+  expect(answered.status).toBe(302);
+  return { html, location: new URL(answered.headers.get("Location")!) };
+}
+
 /** Subscribes `email`, signs in on the consent page of `auth` and answers it; returns the redirect to the client. */
 export async function consent(auth: Authorization, email: string, decision: "allow" | "deny", browser = new Browser()) {
   const listener = await subscribeVia(email);
-  const page = await signIn(browser, auth.url, email);
-  expect(page.status).toBe(200);
-  const html = await page.text();
-  const answer = await browser.post("/oauth/authorize", { handle: hiddenField(html, "handle"), csrf: hiddenField(html, "csrf"), decision });
-  expect(answer.status).toBe(302);
-  return { listener, html, location: new URL(answer.headers.get("Location")!), browser };
+  const { html, location } = await answer(browser, await signIn(browser, auth.url, email), decision);
+  return { listener, html, location, browser };
+}
+
+/** Answers the consent page of `auth` in a `browser` already signed in (an app asking again, e.g. to step up). */
+export function consentSignedIn(auth: Authorization, browser: Browser, decision: "allow" | "deny") {
+  return browser.get(auth.url).then((page) => answer(browser, page, decision));
 }
 
 /** The agent's redirect URI in tests: a loopback one, as a native MCP client's is (RFC 8252 §7.3). */

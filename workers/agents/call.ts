@@ -4,6 +4,7 @@ import { type Caller, walletCaller } from "./caller";
 import { invoke, perform, spendBudget } from "./invoke";
 import type { Tool } from "./tools";
 import type { Quote } from "./tools/tool";
+import type { Scope } from "../kernel/oauth/scopes";
 import { paidCall, type PaymentTransport } from "./x402/paid-call";
 import { isPaidTool, type PaidTool } from "./x402/prices";
 import { siwxChallenge, walletFromSiwx } from "./x402/siwx";
@@ -33,14 +34,24 @@ function actingCaller(tool: Tool, caller: Caller): Caller {
 }
 
 /**
- * The access a call of `tool` by `caller` (as resolveCaller made it) needs. A token that acts for a
- * listener but lacks the scope of a tool acting for one is 403 insufficient_scope (RFC 6750 §3.1):
- * a payment would make the call act for the wallet's subscription instead of the token's listener.
+ * The scope a bearer token must be stepped up to before `tool` can run for `caller`, or null. A token that
+ * acts for a listener but lacks the scope of a tool acting for one has no other way in: a payment would make
+ * the call act for the wallet's subscription instead of the token's listener. (A paid tool without its scope
+ * falls back to x402, which the token's agent may use.) Before a payment or a sign-in, only a bearer token
+ * names a listener.
  */
-function accessOf(tool: Tool, caller: Caller): Access {
+export function stepUpScope(tool: Tool, caller: Caller): Scope | null {
+  return tool.actsForListener && caller.listenerId !== null && !caller.scopes.includes(tool.scope) ? tool.scope : null;
+}
+
+/**
+ * The access a call of `tool` by `caller` (as resolveCaller made it) needs; a token to step up is 403
+ * insufficient_scope (RFC 6750 §3.1; on MCP the SDK answers it first, mcp-server.ts).
+ */
+function accessOf(env: Env, tool: Tool, caller: Caller): Access {
   if (caller.scopes.includes(tool.scope)) return { kind: "run" };
-  // Before a payment or a sign-in, only a bearer token names a listener.
-  if (tool.actsForListener && caller.listenerId !== null) requireScope(caller, tool.scope);
+  const missing = stepUpScope(tool, caller);
+  if (missing) requireScope(env, caller, missing);
   if (isPaidTool(tool.name)) return { kind: "pay", tool: tool.name };
   return tool.actsForListener ? { kind: "sign_in" } : { kind: "run" };
 }
@@ -103,7 +114,7 @@ export interface Surface<R> extends PaymentTransport<R> {
  */
 export async function callTool<R>(env: Env, tool: Tool, input: Record<string, unknown>, resolved: Caller, surface: Surface<R>): Promise<R> {
   const caller = actingCaller(tool, resolved);
-  const access = accessOf(tool, caller);
+  const access = accessOf(env, tool, caller);
   if (access.kind === "run") return surface.render(await invoke(tool, input, caller, env));
   if (access.kind === "pay") {
     const quote: Quote = (await tool.quote?.(input, caller, env)) ?? { state: {}, plan: undefined };

@@ -3,7 +3,7 @@ import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import { API_VERSION } from "../core/version";
 import type { Caller } from "./caller";
-import { callTool, type Surface } from "./call";
+import { callTool, stepUpScope, type Surface } from "./call";
 import { standardSchema } from "./json-schema";
 import { TOOLS, type Tool } from "./tools";
 import { type ToolResult, withSettlement } from "./x402/mcp-transport";
@@ -81,6 +81,12 @@ export function mcpServer(env: Env, caller: Caller, message: unknown): McpServer
         inputSchema: standardSchema(tool.input),
         outputSchema: standardSchema(tool.output),
         annotations: { title: tool.title, ...tool.annotations },
+        // A token that must be stepped up is the HTTP 403 insufficient_scope challenge of the MCP authorization
+        // spec ("Scope Challenge Handling"), answered by the SDK before the tool runs, not a tool error.
+        scopeChallenge: () => {
+          const missing = stepUpScope(tool, caller);
+          return missing ? { scopes: [missing], errorDescription: `${tool.name} needs the ${missing} scope` } : undefined;
+        },
       },
       async (args: Record<string, unknown>, ctx) => {
         try {

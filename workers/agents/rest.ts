@@ -38,7 +38,7 @@ export function toolResponse<T extends Tool>(
   { grant, request, env, table }: { grant: OAuthGrant | null; request: Request; env: Env; table: readonly Route[] },
   options: { bearer?: boolean } = {},
 ): Promise<Response> {
-  if (options.bearer && grant) requireScope(grant, tool.scope);
+  if (options.bearer && grant) requireScope(env, grant, tool.scope);
   return callTool(env, tool, input, callerOf(grant, request), restSurface(env, request, tool, operationOf(table, tool)));
 }
 
@@ -71,6 +71,6 @@ export function toolResponses(tool: Tool, options: { bearer?: boolean } = {}): R
   } else if (tool.actsForListener) {
     docs[402] = { description: "No token: a wallet signs in with SIGN-IN-WITH-X (the challenge is in PAYMENT-REQUIRED)", headers: { "PAYMENT-REQUIRED": "base64 PaymentRequired" } };
   }
-  if (tool.actsForListener || options.bearer) docs[403] = { description: `A bearer token without ${tool.scope}`, headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope"' } };
+  if (tool.actsForListener || options.bearer) docs[403] = { description: `A bearer token without ${tool.scope}`, headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope", scope=...' } };
   return docs;
 }

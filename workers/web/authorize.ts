@@ -1,7 +1,7 @@
 import { AuthorizationError, authorizationErrorRedirect, type AuthRequest } from "@cloudflare/workers-oauth-provider";
 import type { GrantProps } from "../kernel/oauth/bearer";
-import { grantUserId, type GrantMetadata } from "../kernel/oauth/grants";
-import { offeredScopes, SCOPES, type Scope } from "../kernel/oauth/scopes";
+import { grantUserId, type GrantMetadata, scopesAllowed } from "../kernel/oauth/grants";
+import { offeredScopes, SCOPE_NAMES, SCOPES, type Scope } from "../kernel/oauth/scopes";
 import { OAUTH_PATHS, oauthApi } from "../kernel/oauth/server";
 import { escapeHtml, formFields, hiddenInputs, htmlPage } from "./page";
 import { csrfMatches, currentSession, fromOwnOrigin, type Session } from "../kernel/web-session";
@@ -28,14 +28,27 @@ function redirect(location: string, headers: Headers): Response {
   return new Response(null, { status: 302, headers });
 }
 
-function consentBody(session: Session, request: AuthRequest, clientName: string, redirectHost: string, loopback: boolean, scopes: Scope[], handle: string): string {
+const scopeList = (scopes: Scope[]) => `<ul>${scopes.map((s) => `<li>${escapeHtml(SCOPES[s])} <span class="note">(${escapeHtml(s)})</span></li>`).join("")}</ul>`;
+
+/**
+ * What the page asks for: every scope of the request when the app holds nothing yet; once the listener has
+ * allowed it some (an app stepping up after an insufficient_scope challenge, MCP authorization "Scope
+ * Challenge Handling"), only what is new, beside what it keeps.
+ */
+function scopesAsked(scopes: Scope[], allowed: Scope[]): string {
+  if (allowed.length === 0) return `<p>It will be able to:</p>${scopeList(scopes)}`;
+  const fresh = scopes.filter((s) => !allowed.includes(s));
+  const asks = fresh.length > 0 ? `<p>It now also asks to:</p>${scopeList(fresh)}` : "<p>It asks for nothing new.</p>";
+  return `${asks}<p>You already allowed it to:</p>${scopeList(allowed)}`;
+}
+
+function consentBody(session: Session, request: AuthRequest, clientName: string, redirectHost: string, loopback: boolean, scopes: Scope[], allowed: Scope[], handle: string): string {
   const name = escapeHtml(clientName);
   const host = escapeHtml(redirectHost);
-  const items = scopes.map((s) => `<li>${escapeHtml(SCOPES[s])} <span class="note">(${escapeHtml(s)})</span></li>`).join("");
   return `<p><strong>${name}</strong> asks to act for you on Narration.</p>
 <p>Its access will be sent to <strong>${host}</strong>. This app registered itself: its name is not verified.</p>
 ${loopback ? '<p class="warn">That is an app on your own computer. Allow only if you just started signing in from it.</p>' : ""}
-<p>It will be able to:</p><ul>${items}</ul>
+${scopesAsked(scopes, allowed)}
 <form method="post" action="${OAUTH_PATHS.authorize}">${hiddenInputs({ handle, csrf: session.csrf })}
 <p><button class="primary" type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Deny</button></p></form>
 <p class="note">You can take this access back at any time. Client id: ${escapeHtml(request.clientId)}</p>
@@ -62,7 +75,8 @@ export async function authorizePage(request: Request, env: Env): Promise<Respons
   // Described first: a failed lookup then leaves nothing behind in KV.
   const details = await api.describeConsent(authRequest);
   const consent = await api.beginConsent(authRequest);
-  const body = consentBody(session, authRequest, details.clientName, details.redirectHost, details.redirectIsLoopback, scopes, consent.handle);
+  const allowed = await scopesAllowed(env, session.listenerId, authRequest.clientId);
+  const body = consentBody(session, authRequest, details.clientName, details.redirectHost, details.redirectIsLoopback, scopes, allowed, consent.handle);
   return htmlPage(`Allow ${details.clientName}?`, body, { headers: consent.headers });
 }
 
@@ -80,8 +94,11 @@ export async function answerConsent(request: Request, env: Env): Promise<Respons
       return new Response(null, { status: 302, headers: denied.headers });
     }
     const approved = await api.approveConsent(request, field("handle"));
-    // The stored request passed offeredScopes on the GET that began this consent.
-    const scopes = offeredScopes(approved.request.scope) as Scope[];
+    // The stored request passed offeredScopes on the GET that began this consent. The new grant replaces the
+    // app's earlier ones (the provider revokes them), so it keeps what the listener allowed it before.
+    const asked = offeredScopes(approved.request.scope) as Scope[];
+    const kept = await scopesAllowed(env, session.listenerId, approved.request.clientId);
+    const scopes = SCOPE_NAMES.filter((s) => asked.includes(s) || kept.includes(s));
     const details = await api.describeConsent(approved.request);
     const metadata: GrantMetadata = { clientName: details.clientName, redirectHost: details.redirectHost };
     const props: GrantProps = { listenerId: session.listenerId };

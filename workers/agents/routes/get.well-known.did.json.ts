@@ -12,7 +12,7 @@ export const getDidDocument = route({
   summary: "The platform's DID document (did:web): the key that verifies its signed x402 offers and receipts",
   auth: "none",
   responses: {
-    200: { description: "A DID document with one JsonWebKey2020 verification method (Ed25519)", contentType: "application/json" },
+    200: { description: "A DID document: one JsonWebKey2020 (Ed25519) key", contentType: "application/json" },
     503: { description: "No TOKEN_ENCRYPTION_KEY: the platform signs nothing" },
   },
   async handle({ env }) {

@@ -10,6 +10,7 @@ import { handleMcp, mcpEndpoint } from "./post.mcp.v1";
 export const mcpAtRoot = route({
   ...mcpEndpoint,
   path: "/mcp",
-  summary: "The remote MCP server at /mcp: the same server as /mcp/v1",
+  summary: "The MCP server, as at /mcp/v1",
+  description: "The same as /mcp/v1.",
   handle: ({ grant, request, env }) => handleMcp({ grant: grant ?? null, request: new Request(new URL("/mcp/v1", request.url), request), env }),
 });

@@ -1,5 +1,7 @@
 import { createMcpHandler } from "agents/mcp/server";
-import { localhostAllowedOrigins } from "@modelcontextprotocol/server";
+import { type AuthInfo, localhostAllowedOrigins } from "@modelcontextprotocol/server";
+import { bearerToken } from "../../core/auth";
+import { protectedResourceMetadataUrl } from "../../kernel/oauth/server";
 import { baseUrl, webUrl } from "../../core/config";
 import { route } from "../../core/route";
 import { readBodyText } from "../../core/validate";
@@ -45,10 +47,20 @@ function handlerFor(env: Env): McpHandler {
   return handler;
 }
 
+/**
+ * What the SDK knows of the bearer token the route table validated: enough for its scope challenges
+ * (mcp-server.ts) to name the resource's metadata, as every other challenge of this API does.
+ */
+function authInfoOf(env: Env, request: Request, grant: OAuthGrant | null): AuthInfo | undefined {
+  const token = grant && bearerToken(request.headers.get("Authorization"));
+  if (!grant || !token) return undefined;
+  return { token, clientId: grant.clientId, scopes: grant.scopes, resourceMetadataUrl: protectedResourceMetadataUrl(env) };
+}
+
 /** Serves one HTTP request of `caller`, with its JSON-RPC message when the body was parsed. */
-function serve(env: Env, request: Request, caller: Caller, parsedBody?: unknown): Promise<Response> {
+function serve(env: Env, request: Request, caller: Caller, authInfo: AuthInfo | undefined, parsedBody?: unknown): Promise<Response> {
   exchanges.set(request, { caller, message: parsedBody });
-  return handlerFor(env).fetch(request, parsedBody === undefined ? undefined : { parsedBody });
+  return handlerFor(env).fetch(request, parsedBody === undefined ? { authInfo } : { parsedBody, authInfo });
 }
 
 /**
@@ -58,7 +70,8 @@ function serve(env: Env, request: Request, caller: Caller, parsedBody?: unknown)
 export async function handleMcp({ grant, request, env }: { grant: OAuthGrant | null; request: Request; env: Env }): Promise<Response> {
   // A bad bearer token was the route table's HTTP 401, before any JSON-RPC is read (docs/agents.md "MCP details").
   const caller = callerOf(grant, request);
-  if (request.method !== "POST") return serve(env, request, caller);
+  const authInfo = authInfoOf(env, request, grant);
+  if (request.method !== "POST") return serve(env, request, caller, authInfo);
   // Parsed once here: without it the handler and the SDK's transport each clone and parse the body.
   const text = await readBodyText(request);
   let parsedBody: unknown;
@@ -66,9 +79,9 @@ export async function handleMcp({ grant, request, env }: { grant: OAuthGrant | n
     parsedBody = JSON.parse(text);
   } catch {
     // Not JSON: the SDK answers with its JSON-RPC parse error, reading the body itself.
-    return serve(env, new Request(request, { body: text }), caller);
+    return serve(env, new Request(request, { body: text }), caller, authInfo);
   }
-  return serve(env, request, caller, parsedBody);
+  return serve(env, request, caller, authInfo, parsedBody);
 }
 
 export const mcpEndpoint = route({
@@ -85,7 +98,7 @@ export const mcpEndpoint = route({
   responses: {
     200: { description: "A JSON-RPC response (application/json or text/event-stream)", contentType: "application/json" },
     401: { description: "An invalid, expired or revoked bearer token", headers: { "WWW-Authenticate": "Bearer resource_metadata=..." } },
-    403: { description: "An Origin that is not allowed" },
+    403: { description: "An Origin not allowed, or a token to step up", headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope", scope=...' } },
   },
   handle: handleMcp,
 });

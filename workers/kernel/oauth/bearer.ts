@@ -43,10 +43,16 @@ export async function bearerGrant(request: Request, env: Env): Promise<OAuthGran
   return { listenerId: validated.props.listenerId, clientId: validated.clientId, scopes: validated.scope };
 }
 
-/** RFC 6750 §3.1: a valid token without the scope an operation needs is a 403 naming that scope. */
-export function requireScope(grant: { scopes: readonly string[] }, scope: Scope): void {
+/**
+ * RFC 6750 §3.1: a valid token without the scope an operation needs is a 403 naming that scope, and (MCP
+ * authorization, "Scope Challenge Handling"; RFC 9728 §5.1) the resource's metadata, so the client can step
+ * up: ask the listener for the one scope it lacks. The challenge names only what the operation needs; a
+ * client keeps what it already holds by asking for both (the consent page then asks only for the new one,
+ * workers/web/authorize.ts).
+ */
+export function requireScope(env: object, grant: { scopes: readonly string[] }, scope: Scope): void {
   if (grant.scopes.includes(scope)) return;
   throw new ApiError("forbidden", `the access token lacks the ${scope} scope`, {
-    "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}"`,
+    "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${protectedResourceMetadataUrl(env)}"`,
   });
 }

@@ -1,4 +1,5 @@
 import type { GrantSummary } from "@cloudflare/workers-oauth-provider";
+import { isScope, SCOPE_NAMES, type Scope } from "./scopes";
 import { oauthApi } from "./server";
 
 /**
@@ -28,6 +29,12 @@ export async function listGrants(env: Env, listenerId: number): Promise<GrantSum
     cursor = page.cursor;
   } while (cursor);
   return out.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/** The scopes the listener has allowed OAuth client `clientId` in its live grants, in SCOPE_NAMES order. */
+export async function scopesAllowed(env: Env, listenerId: number, clientId: string): Promise<Scope[]> {
+  const held = new Set((await listGrants(env, listenerId)).filter((g) => g.clientId === clientId).flatMap((g) => g.scope.filter(isScope)));
+  return SCOPE_NAMES.filter((s) => held.has(s));
 }
 
 /** Revokes one grant and every token issued under it; false when the listener has no such grant. */

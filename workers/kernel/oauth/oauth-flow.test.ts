@@ -5,7 +5,7 @@ import { testVars } from "../../../test/vars";
 import { errorResponse } from "../../core/errors";
 import { bearerGrant, requireScope } from "./bearer";
 import { listGrants } from "./grants";
-import { authorizationRequest, consent, discover, open, REDIRECT, register, tokensFor, viaWorker } from "../../../test/support/oauth-agent";
+import { authorizationRequest, consent, consentSignedIn, discover, open, REDIRECT, register, tokensFor, viaWorker } from "../../../test/support/oauth-agent";
 
 /**
  * The authorization-code flow end to end with oauth4webapi, each test named after the clause it
@@ -143,21 +143,70 @@ describe("scopes (RFC 6750 §3.1)", () => {
   it("answers 403 insufficient_scope naming the scope a token lacks", async () => {
     const { tokens } = await tokensFor("scoped@example.test", "articles:read");
     const grant = await bearerGrant(withToken(tokens.access_token), env);
-    expect(() => requireScope(grant!, "articles:read")).not.toThrow();
+    expect(() => requireScope(env, grant!, "articles:read")).not.toThrow();
     let res: Response | undefined;
     try {
-      requireScope(grant!, "digest:run");
+      requireScope(env, grant!, "digest:run");
     } catch (err) {
       res = errorResponse(err);
     }
     expect(res?.status).toBe(403);
-    expect(res?.headers.get("WWW-Authenticate")).toBe('Bearer error="insufficient_scope", scope="digest:run"');
+    expect(res?.headers.get("WWW-Authenticate")).toBe(`Bearer error="insufficient_scope", scope="digest:run", resource_metadata="${METADATA}"`);
     expect(await res?.json()).toMatchObject({ code: "forbidden" });
   });
 
   it("grants articles:read when the client asks for no scope (RFC 6749 §3.3 default)", async () => {
     const { tokens } = await tokensFor("default@example.test", "");
     expect(tokens.scope).toBe("articles:read");
+  });
+});
+
+describe("incremental consent: an app stepping up after insufficient_scope (MCP authorization, Scope Challenge Handling)", () => {
+  /** The token an app gets when `browser`'s listener answers a new authorization request of `client` for `scope`. */
+  async function stepUp(as: oauth.AuthorizationServer, client: oauth.Client, browser: Awaited<ReturnType<typeof tokensFor>>["browser"], scope: string) {
+    const auth = await authorizationRequest(as, client, REDIRECT, scope);
+    const { html, location } = await consentSignedIn(auth, browser, "allow");
+    const params = oauth.validateAuthResponse(as, client, location, auth.state);
+    const res = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, auth.verifier, viaWorker);
+    return { html, tokens: await oauth.processAuthorizationCodeResponse(as, client, res) };
+  }
+
+  it("asks only for the new scope, shows what the app keeps, and issues a token with both", async () => {
+    const { as, client, browser, tokens: first } = await tokensFor("step@example.test", "articles:read");
+    const { html, tokens } = await stepUp(as, client, browser, "articles:read subscriptions:write");
+    const asked = html.slice(html.indexOf("It now also asks to:"), html.indexOf("You already allowed it to:"));
+    expect(asked).toContain("Subscribe you to topics");
+    expect(asked).not.toContain("Search and read articles");
+    expect(html.slice(html.indexOf("You already allowed it to:"))).toContain("Search and read articles, and get their audio, as you");
+    expect(html).not.toContain("It will be able to:");
+    expect(tokens.scope).toBe("articles:read subscriptions:write");
+    // One grant per app: the stepped-up one replaces the first, whose token stops working.
+    const id = await env.DB.prepare("select id from listeners where email = ?").bind("step@example.test").first<number>("id");
+    expect((await listGrants(env, id!)).map((g) => g.scope)).toEqual([["articles:read", "subscriptions:write"]]);
+    expect(await grantOf(first.access_token)).toBeInstanceOf(Response);
+  });
+
+  it("keeps what the listener allowed before when the app asks only for the missing scope", async () => {
+    const { as, client, browser } = await tokensFor("keep@example.test", "articles:read");
+    const { html, tokens } = await stepUp(as, client, browser, "digest:run");
+    expect(html).toContain("It now also asks to:");
+    expect(tokens.scope).toBe("articles:read digest:run");
+  });
+
+  it("asks for nothing new when the app asks again for what it holds", async () => {
+    const { as, client, browser } = await tokensFor("again@example.test", "articles:read");
+    const { html, tokens } = await stepUp(as, client, browser, "articles:read");
+    expect(html).toContain("It asks for nothing new.");
+    expect(tokens.scope).toBe("articles:read");
+  });
+
+  it("treats another app as new: nothing is carried between apps", async () => {
+    const { as, browser } = await tokensFor("apps@example.test", "articles:read subscriptions:write");
+    const other = await register(as, REDIRECT, "Another Agent");
+    const { html, tokens } = await stepUp(as, other, browser, "digest:run");
+    expect(html).toContain("It will be able to:");
+    expect(html).not.toContain("You already allowed it to:");
+    expect(tokens.scope).toBe("digest:run");
   });
 });
 
