@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { OAUTH_PATHS } from "../workers/kernel/oauth/server";
 import { OEMBED_PATH } from "../workers/web/oembed";
-import { ARTICLE_PAGES, PAGES } from "../workers/web/routes";
+import { methodsOf } from "../workers/core/route";
+import { routes } from "../workers/router";
 import { SIGN_IN_PATHS } from "../workers/web/sign-in";
 import { signedInListener } from "./support/listen-pages";
 import { authorizationRequest, Browser, discover, REDIRECT, register } from "./support/oauth-agent";
@@ -9,7 +10,7 @@ import { addNarratedArticle } from "./support/web";
 import { testVars } from "./vars";
 
 /**
- * Every page of the web front-end, generated from its page table (workers/web/routes.ts), opened by
+ * Every page of the web front-end, generated from the route table (its routes that render their failures as pages), opened by
  * a signed-out and a signed-in browser while the archive holds an article whose title, publisher and
  * summary are markup and an OAuth client whose name is: none may reach a page unescaped (issue 35,
  * item 8: a title written raw on the article page went unseen). The pages that list the article
@@ -38,15 +39,15 @@ const ESCAPED = {
  */
 const SHOWN: Record<string, (keyof typeof ESCAPED)[]> = {
   "GET /": ["title", "publisher"],
-  "GET /articles/": ["title", "publisher", "summary"],
-  "GET /embed/article/": ["title", "publisher"],
+  "GET /articles/:slug": ["title", "publisher", "summary"],
+  "GET /embed/article/:slug": ["title", "publisher"],
   "GET /listen/queue": ["title", "publisher"],
   "GET /listen/flo": ["title"],
   [`GET ${OAUTH_PATHS.authorize}`]: ["client"],
 };
 
-/** Every page a browser opens: the GET entries of both tables (the POST entries are form handlers that redirect or refuse). */
-const PAGE_KEYS = [...Object.keys(PAGES), ...Object.keys(ARTICLE_PAGES)].filter((key) => key.startsWith("GET "));
+/** Every page a browser opens: the GET pages (the POST ones are form handlers that redirect or refuse). */
+const PAGE_KEYS = routes.filter((r) => r.renderErrors && methodsOf(r).includes("GET")).map((r) => `GET ${r.path}`);
 
 /** The HTML a response carries: the body of an HTML, XML or text page, the `html` member of an oEmbed answer. */
 async function markupOf(res: Response): Promise<string> {
@@ -76,7 +77,7 @@ describe("hostile article and client text on every page of the web front-end", (
       [OAUTH_PATHS.authorize]: auth.url.search,
       [SIGN_IN_PATHS.request]: "?next=%2Flisten",
     };
-    const url = new URL(`${path}${key in ARTICLE_PAGES ? encodeURIComponent(article.slug) : ""}${query[path] ?? ""}`, testVars.WEB_URL);
+    const url = new URL(`${path.replace(":slug", encodeURIComponent(article.slug))}${query[path] ?? ""}`, testVars.WEB_URL);
     for (const [who, browser] of [
       ["signed out", new Browser()],
       ["signed in", signedIn],

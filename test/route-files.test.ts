@@ -1,7 +1,8 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
 import { methodsOf, type Route } from "../workers/core/route";
-import { routes } from "../workers/router";
+import { router, routes } from "../workers/router";
+import { STATIC_PATHS } from "../workers/web/static-files";
 
 /**
  * docs/architecture.md "Layout", the naming rule: the route for METHOD /v1/a/{b}/c lives in
@@ -15,6 +16,8 @@ const modules = import.meta.glob(["../workers/*/routes/*.ts", "!../workers/*/rou
 /** The file name the rule gives a route: method, then the path's segments joined by dots. */
 function ruleName(r: Pick<Route, "method" | "path">): string {
   const path = r.path.replace(/^\/v1\//, "").replace(/^\//, "").replace(/^\./, "");
+  // The site's root, GET /, is get.ts.
+  if (path === "") return methodsOf(r)[0].toLowerCase();
   return `${methodsOf(r)[0].toLowerCase()}.${path.replace(/:(\w+)/g, "{$1}").replaceAll("/", ".")}`;
 }
 
@@ -30,6 +33,12 @@ describe("route files are named after their paths", () => {
   it("every route of the table is defined in a route file", () => {
     const found = new Set(defined.map((d) => d.route));
     expect(routes.filter((r) => !found.has(r)).map((r) => r.path)).toEqual([]);
+  });
+
+  it("serves every static file of the web front-end through a route of the table", () => {
+    const served = (path: string) => router.routes.some(([method, pattern]) => method === "GET" && pattern.test(path));
+    expect(STATIC_PATHS.length).toBeGreaterThan(3);
+    expect(STATIC_PATHS.filter((path) => !served(path))).toEqual([]);
   });
 
   it.each(defined.map((d) => [d.path, d] as const))("%s", (_, { file, route }) => {

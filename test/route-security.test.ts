@@ -24,10 +24,17 @@ const WRONG: Record<Exclude<AuthKind, "none">, { headers: Record<string, string>
   feed_token: { headers: {}, token: "no-such-feed-token", status: 404 },
   bearer: { headers: { Authorization: "Bearer not-a-token" }, status: 401 },
   agent: { headers: { Authorization: "Bearer not-a-token" }, status: 401 },
+  // A page for a signed-in listener sends a browser without a live session to sign in (workers/web/page-errors.ts).
+  session: { headers: { Cookie: "__Host-session=not-a-session" }, status: 303 },
+  // A page for anyone: an unknown session cookie is a signed-out visitor, answered as one (checked below).
+  browser: { headers: { Cookie: "__Host-session=not-a-session" }, status: 0 },
 };
 
-/** Credentials a route may go without: an agent without a token is served anonymously, and pays or signs in per call. */
-const OPTIONAL: ReadonlySet<AuthKind> = new Set(["agent"]);
+/**
+ * Credentials a route may go without: an agent without a token is served anonymously, and pays or
+ * signs in per call; a `browser` page serves signed-out visitors.
+ */
+const OPTIONAL: ReadonlySet<AuthKind> = new Set(["agent", "browser"]);
 
 const guarded = routes.flatMap((r) =>
   r.auth === "none" ? [] : methodsOf(r).map((method) => ({ route: r, method, auth: r.auth as Exclude<AuthKind, "none"> })),
@@ -42,11 +49,19 @@ describe("every route that declares a credential refuses requests without it", (
     const wrong = WRONG[auth];
     const body = method === "GET" || method === "HEAD" ? undefined : JSON.stringify({});
     const headers = { "content-type": "application/json" };
-    const missing = await call(pathOf(route, "missing-token"), { method, body, headers });
-    const bad = await call(pathOf(route, wrong.token ?? "x"), { method, body, headers: { ...headers, ...wrong.headers } });
+    // Not following redirects: a page's refusal is the redirect to sign in.
+    const missing = await call(pathOf(route, "missing-token"), { method, body, headers, redirect: "manual" });
+    const bad = await call(pathOf(route, wrong.token ?? "x"), { method, body, headers: { ...headers, ...wrong.headers }, redirect: "manual" });
     if (auth === "listener_token" || auth === "feed_token") {
       // A path token cannot be left out; an unknown one is refused.
       expect(missing.status).toBe(404);
+    } else if (auth === "session") {
+      expect(missing.status).toBe(303);
+      expect(new URL(missing.headers.get("Location")!, "https://web.test").pathname).toBe("/sign-in");
+    } else if (auth === "browser") {
+      // A cookie that opens no session is no session: the same answer as none.
+      expect(bad.status).toBe(missing.status);
+      return;
     } else if (!OPTIONAL.has(auth)) {
       expect(missing.status).toBe(401);
     }

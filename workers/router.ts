@@ -103,10 +103,46 @@ import { getMcpManifest } from "./agents/routes/get.well-known.mcp.json";
 import { getOpenAiApp } from "./agents/routes/get.well-known.openai-app.yaml";
 import { putListenerPlan } from "./agents/routes/put.admin.listeners.{token}.plan";
 
+import { getArticlePage } from "./web/routes/get.articles.{slug}";
+import { getAsset } from "./web/routes/get.assets.{file}";
+import { getEmbed } from "./web/routes/get.embed.article.{slug}";
+import { getFavicon } from "./web/routes/get.favicon.svg";
+import { getIntakeConfirm } from "./web/routes/get.intake.confirm";
+import { getListen } from "./web/routes/get.listen";
+import { getListenAccount } from "./web/routes/get.listen.account";
+import { getListenDelete } from "./web/routes/get.listen.delete";
+import { getListenFlo } from "./web/routes/get.listen.flo";
+import { getListenQueue } from "./web/routes/get.listen.queue";
+import { getMagic } from "./web/routes/get.magic";
+import { getConsent } from "./web/routes/get.oauth.authorize";
+import { getOembed } from "./web/routes/get.oembed";
+import { getRobots } from "./web/routes/get.robots.txt";
+import { getSignIn } from "./web/routes/get.sign-in";
+import { getSignInConfirm } from "./web/routes/get.sign-in.confirm";
+import { getSitemap } from "./web/routes/get.sitemap.xml";
+import { getHome } from "./web/routes/get";
+import { getAuthorizationServerMetadata } from "./web/routes/get.well-known.oauth-authorization-server";
+import { postIntakeConfirm } from "./web/routes/post.intake.confirm";
+import { postListenDelete } from "./web/routes/post.listen.delete";
+import { postListenDigest } from "./web/routes/post.listen.digest";
+import { postListenFloMove } from "./web/routes/post.listen.flo.move";
+import { postListenFloOrder } from "./web/routes/post.listen.flo.order";
+import { postListenRotate } from "./web/routes/post.listen.rotate";
+import { postListenSubscribe } from "./web/routes/post.listen.subscribe";
+import { postListenVerticals } from "./web/routes/post.listen.verticals";
+import { postConsent } from "./web/routes/post.oauth.authorize";
+import { postOAuthRegister } from "./web/routes/post.oauth.register";
+import { postOAuthToken } from "./web/routes/post.oauth.token";
+import { postSignIn } from "./web/routes/post.sign-in";
+import { postSignInConfirm } from "./web/routes/post.sign-in.confirm";
+import { postSignOut } from "./web/routes/post.sign-out";
+
 /**
- * Every route of the API Worker, grouped by resource: the table of contents of the API. Each route
- * lives in workers/<domain>/routes/<method>.<path>.ts (docs/architecture.md "Layout"). Order is match order: a
- * fixed path comes before the wildcard that would also match it.
+ * Every route of the API Worker, grouped by resource: the table of contents of the API and of the
+ * web front-end, the Worker's one front door. Each route lives in
+ * workers/<domain>/routes/<method>.<path>.ts (docs/architecture.md "Layout"). Order is match order:
+ * a fixed path comes before the wildcard that would also match it, and the hot paths (/v1, the
+ * feeds, audio) come before the pages, so that no page's pattern is tried before them.
  */
 export const routes: Route[] = [
   // Health and build information
@@ -211,6 +247,43 @@ export const routes: Route[] = [
   mcpAtRoot,
   getDidDocument,
   ...AGENT_OPERATIONS,
+  // The web front-end (WEB_URL): pages, their forms and static files; failures render as pages
+  getHome,
+  getArticlePage,
+  getEmbed,
+  getOembed,
+  getSitemap,
+  getRobots,
+  getAsset,
+  getFavicon,
+  getMagic,
+  // Signing in to the web (the session cookie), and the intake address's confirmation
+  getSignIn,
+  postSignIn,
+  getSignInConfirm,
+  postSignInConfirm,
+  postSignOut,
+  getIntakeConfirm,
+  postIntakeConfirm,
+  // The listener's pages (session: a signed-in listener; browser: signed in or not)
+  getListen,
+  postListenSubscribe,
+  postListenVerticals,
+  postListenDigest,
+  getListenQueue,
+  getListenFlo,
+  postListenFloOrder,
+  postListenFloMove,
+  getListenAccount,
+  postListenRotate,
+  getListenDelete,
+  postListenDelete,
+  // OAuth 2.1 for agents on the issuer's origin: the consent page, then the provider's own endpoints
+  getConsent,
+  postConsent,
+  getAuthorizationServerMetadata,
+  postOAuthToken,
+  postOAuthRegister,
 ];
 
 export const router = buildRouter(routes);

@@ -2,6 +2,7 @@ import { database } from "../db";
 import { feedUnavailable } from "../kernel/feed-paths";
 import { listenerByFeedToken, requireListener, type Listener } from "../kernel/listener-tokens";
 import { findPublisherKey, webhookSecretOf } from "../kernel/publisher-keys";
+import { signedInListener, type SignedIn } from "../kernel/web-session";
 import { config } from "./config";
 import { secretsEqual } from "./crypto";
 import { ApiError, ValidationError } from "./errors";
@@ -117,21 +118,33 @@ async function requireFeedListener(env: Env, token: string): Promise<Listener> {
 
 /**
  * What a resolved credential proved: the listener of a path token, the API caller, the signed body of
- * a webhook and its signer, or the OAuth grant of a bearer token (null: an agent that sent none).
+ * a webhook and its signer, the OAuth grant of a bearer token (null: an agent that sent none), or
+ * the signed-in listener of a web session (null: a signed-out visitor of a `browser` page).
  */
 export interface Credential {
   listener?: Listener;
   caller?: ApiCaller;
   signedBody?: string;
   grant?: OAuthGrant | null;
+  signedIn?: SignedIn | null;
 }
 
 /** The credentials resolveCredential resolves; the OAuth ones (bearer, agent) are core/bearer-credential.ts's. */
-type ResolvedHere = Exclude<AuthKind, "bearer" | "agent">;
+export type ResolvedHere = Exclude<AuthKind, "bearer" | "agent">;
+
+/**
+ * The web session a page asks for. `session` pages refuse a browser without a live one with a 401,
+ * which a page's error renderer turns into the way to sign in (workers/web/page-errors.ts).
+ */
+async function resolveSession(auth: "session" | "browser", env: Env, request: Request): Promise<Credential> {
+  const signedIn = await signedInListener(request, env);
+  if (!signedIn && auth === "session") throw new ApiError("unauthorized", "sign in to see this page");
+  return { signedIn };
+}
 
 /**
  * Resolves the credential `auth` names, once, for the route table: 401 for a missing or wrong API key,
- * admin token or signature; 404 for an unknown listener token (a path token is the credential, and a
+ * admin token, signature or web session; 404 for an unknown listener token (a path token is the credential, and a
  * 404 says no more than that it opens nothing). `params` are the validated path parameters.
  */
 export async function resolveCredential(
@@ -155,5 +168,8 @@ export async function resolveCredential(
     case "webhook_signature":
       // Verified before parsing: nothing about an unsigned body is trusted, not even its shape.
       return requireSignedBody(env, request);
+    case "session":
+    case "browser":
+      return resolveSession(auth, env, request);
   }
 }

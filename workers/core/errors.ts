@@ -62,6 +62,16 @@ export interface ErrorBody {
 /** Every error names its request in this header too (422 included, whose body shape is fixed). */
 const REQUEST_ID_HEADER = "X-Request-Id";
 
+/** Renders a route's failure as a response (core/route.ts Route.renderErrors). */
+export type ErrorRenderer = (err: unknown, request: Request, env: Env, url: URL) => Response;
+
+/** Logs a failure that is not an ApiError: the class and message only, with the request's id. */
+export function logUnexpected(err: unknown): void {
+  // The class and message only: drizzle and D1 errors embed SQL and bound parameters.
+  const name = err instanceof Error ? err.name : typeof err;
+  console.error(`unhandled ${name}: ${err instanceof Error ? err.message.slice(0, 200) : ""} req=${requestId()}`);
+}
+
 /** Renders any thrown value as a JSON error response. */
 export function errorResponse(err: unknown): Response {
   const id = requestId();
@@ -73,9 +83,7 @@ export function errorResponse(err: unknown): Response {
     const body: ErrorBody = { detail: err.message, code: err.code, request_id: id };
     return Response.json(body, { status: err.status, headers: { ...err.headers, ...idHeader } });
   }
-  // Log the class and message only: drizzle and D1 errors embed SQL and bound parameters.
-  const name = err instanceof Error ? err.name : typeof err;
-  console.error(`unhandled ${name}: ${err instanceof Error ? err.message.slice(0, 200) : ""} req=${id}`);
+  logUnexpected(err);
   const body: ErrorBody = { detail: "internal error", code: "internal", request_id: id };
   return Response.json(body, { status: 500, headers: idHeader });
 }

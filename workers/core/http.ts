@@ -1,5 +1,5 @@
 import { cors, Router, type IRequest } from "itty-router";
-import { resolveCredential } from "./auth";
+import { resolveCredential, type ResolvedHere } from "./auth";
 import { resolveBearer } from "./bearer-credential";
 import { ApiError, errorResponse, ValidationError } from "./errors";
 import { enforceRateLimit } from "./rate-limit";
@@ -55,22 +55,25 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
   return out;
 }
 
-async function run(table: readonly Route[], r: Route, request: IRequest, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
+/** Credentials that travel in headers (a cookie included): checked before the path is even validated. */
+const HEADER_CREDENTIALS: ReadonlySet<AuthKind> = new Set(["api_key", "admin", "session", "browser"]);
+
+async function serve(table: readonly Route[], r: Route, request: IRequest, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
   // docs/rules.md "Rules" 5 rule 2: admin paths are throttled per IP by prefix, whatever the route declares.
   const bucket = url.pathname.startsWith("/v1/admin/") ? "admin" : r.rateLimit;
   if (bucket) await enforceRateLimit(env, request, bucket);
-  // Keys, tokens and signatures are checked before anything else about the request is looked at;
-  // a listener token is a path parameter, so it is validated (length) first.
+  // Keys, tokens, signatures and sessions are checked before anything else about the request is
+  // looked at; a listener token is a path parameter, so it is validated (length) first.
   const oauth = r.auth === "bearer" || r.auth === "agent";
-  const headerCredential = r.auth === "api_key" || r.auth === "admin";
-  const early = headerCredential ? await resolveCredential(r.auth as "api_key" | "admin", env, request, url, undefined) : {};
+  const headerCredential = HEADER_CREDENTIALS.has(r.auth);
+  const early = headerCredential ? await resolveCredential(r.auth as ResolvedHere, env, request, url, undefined) : {};
   // A route that takes no credential may keep its checked path, query and (absent) headers for the
   // next request that repeats them (validate.ts); one with a token or key in them never does. An
-  // OAuth token travels in Authorization, which no route's header schema reads.
-  const remember = r.auth === "none" || oauth;
+  // OAuth token travels in Authorization and a session in Cookie, which no route's schema reads.
+  const remember = r.auth === "none" || oauth || r.auth === "session" || r.auth === "browser";
   const params = r.params ? parseParams(r.params, decodeParams(request.params), remember) : undefined;
-  const { listener, caller, signedBody } =
-    headerCredential || oauth ? early : await resolveCredential(r.auth as Exclude<AuthKind, "bearer" | "agent">, env, request, url, params);
+  const { listener, caller, signedBody, signedIn } =
+    headerCredential || oauth ? early : await resolveCredential(r.auth as ResolvedHere, env, request, url, params);
   const query = r.query ? parseQuery(r.query, url, remember) : undefined;
   const headers = r.headers ? parseHeaders(r.headers, request.headers, remember) : undefined;
   const body = r.body ? parseJsonBody(r.body, signedBody ?? (await readBodyText(request))) : undefined;
@@ -78,8 +81,22 @@ async function run(table: readonly Route[], r: Route, request: IRequest, env: En
   // operations have always answered): nothing of the input is acted on before it.
   const grant = oauth ? (await resolveBearer(r.auth as "bearer" | "agent", env, request)).grant : undefined;
 
-  const response = await r.handle({ listener, caller, grant, params, query, headers, body, request, url, env, ctx, table });
+  const response = await r.handle({ listener, caller, grant, signedIn, params, query, headers, body, request, url, env, ctx, table });
   return request.method === "HEAD" ? new Response(null, response) : response;
+}
+
+/**
+ * Serves `r`; a failure is rendered by the route's own renderer when it declares one (an HTML page
+ * for the web front-end), else by the router's catch, the API's JSON error body.
+ */
+async function run(table: readonly Route[], r: Route, request: IRequest, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
+  if (!r.renderErrors) return serve(table, r, request, env, ctx, url);
+  try {
+    return await serve(table, r, request, env, ctx, url);
+  } catch (err) {
+    const response = r.renderErrors(err, request, env, url);
+    return request.method === "HEAD" ? new Response(null, response) : response;
+  }
 }
 
 /** Reads that succeed are the bulk of the traffic (feed polls, ranged audio) and tell nothing new. */
@@ -105,8 +122,11 @@ function requestLog(quietPatterns: ReadonlySet<string>) {
 
 /** Builds the itty-router for `routes`: registration order is match order. */
 export function buildRouter(routes: Route[]) {
+  // The few routes that answer their own preflight (the OAuth provider's endpoints, whose CORS is
+  // the provider's); every other OPTIONS is answered here, before any route is matched.
+  const ownPreflight = new Set(routes.filter((r) => methodsOf(r).includes("OPTIONS")).map((r) => r.path));
   const router = Router<IRequest, Args>({
-    before: [preflight],
+    before: [(request: IRequest, _env: Env, _ctx: ExecutionContext, { pathname }: URL) => (request.method === "OPTIONS" && !ownPreflight.has(pathname) ? preflight(request) : undefined)],
     catch: (err) => errorResponse(err),
     finally: [allowBrowsers, requestLog(new Set(routes.filter((r) => r.quiet).map((r) => r.path)))],
   });

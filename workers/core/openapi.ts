@@ -39,6 +39,9 @@ const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   // The agent operations document their OAuth and x402 terms themselves (workers/agents/rest.ts toolResponses).
   bearer: undefined,
   agent: undefined,
+  // Web pages are not in the document (Route.openapi).
+  session: undefined,
+  browser: undefined,
 };
 
 /** The 401 each credential kind answers (path tokens answer 404 instead: docs/api-conventions.md "Credentials"). */
@@ -51,6 +54,8 @@ const UNAUTHORIZED: Record<AuthKind, string | undefined> = {
   webhook_signature: "Missing, malformed, wrong or stale signature",
   bearer: undefined,
   agent: undefined,
+  session: undefined,
+  browser: undefined,
 };
 
 /** Where agents get OAuth 2.1 tokens (workers/agents/oauth): absolute, since WEB_URL may differ from BASE_URL. */
@@ -156,6 +161,7 @@ function responses(r: Route) {
 export function openApiDocument(routes: readonly Route[], serverUrl: string, oauth: OAuthDoc) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
+    if (r.openapi === false) continue;
     const path = r.path.replace(/:(\w+)/g, "{$1}");
     for (const method of methodsOf(r)) {
       paths[path] ??= {};

@@ -1,18 +1,35 @@
 import type * as v from "valibot";
 import type { Listener } from "../kernel/listener-tokens";
 import type { OAuthGrant } from "../kernel/oauth/bearer";
+import type { SignedIn } from "../kernel/web-session";
 import type { ApiCaller } from "./auth";
+import type { ErrorRenderer } from "./errors";
 import type { RateBucket } from "./rate-limit";
 
-export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+/** OPTIONS only for a route that answers its own CORS preflight (the OAuth provider's endpoints). */
+export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
 
 /**
  * Which credential a route demands. The route table resolves it before the handler runs (401 or 404
  * when it is missing or wrong) and hands the handler what it proved: see `RouteInput.listener`.
  * `bearer`: an OAuth access token (RFC 6750) is required. `agent`: the agent surface (MCP, /v1/agent/*),
  * where a token is optional (anonymous agents pay or sign in per call) but a bad one is a 401.
+ * `session`: a page for a signed-in listener (the web sign-in cookie, kernel/web-session.ts); a
+ * browser without a live session is sent to sign in by the page's error renderer. `browser`: a page
+ * that serves signed-out visitors too, and signed-in listeners as themselves (an unknown or expired
+ * cookie is a signed-out visitor, never an error).
  */
-export type AuthKind = "none" | "api_key" | "admin" | "listener_token" | "feed_token" | "webhook_signature" | "bearer" | "agent";
+export type AuthKind =
+  | "none"
+  | "api_key"
+  | "admin"
+  | "listener_token"
+  | "feed_token"
+  | "webhook_signature"
+  | "bearer"
+  | "agent"
+  | "session"
+  | "browser";
 
 type ObjectLike = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
 
@@ -36,6 +53,8 @@ export interface RouteInput<P, Q, B, H, A extends AuthKind = AuthKind> {
   caller: A extends "api_key" | "webhook_signature" ? ApiCaller : undefined;
   /** The OAuth grant of the bearer token (`bearer`), or of the token if any (`agent`: null without one). */
   grant: A extends "bearer" ? OAuthGrant : A extends "agent" ? OAuthGrant | null : undefined;
+  /** The signed-in listener of the web session cookie (`session`), or null for a signed-out visitor (`browser`). */
+  signedIn: A extends "session" ? SignedIn : A extends "browser" ? SignedIn | null : undefined;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
@@ -67,6 +86,14 @@ export interface Route<
   auth: A;
   /** Per-IP budget; /v1/admin/* paths are always throttled by the admin bucket too. */
   rateLimit?: RateBucket;
+  /**
+   * How the route's failures are rendered: the API's JSON error body when absent, an HTML page for
+   * the web front-end's pages (workers/web/page-errors.ts). Every failure of the route passes
+   * through it, a refused credential or budget included.
+   */
+  renderErrors?: ErrorRenderer;
+  /** False for what the OpenAPI document leaves out: web pages, static files, the OAuth provider's own endpoints. */
+  openapi?: false;
   /**
    * Logged like a read whatever its method: only failures. For a POST that mostly reads (MCP's
    * JSON-RPC carries every tool call in one), whose handler logs the writes it makes itself.

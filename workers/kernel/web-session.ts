@@ -2,6 +2,7 @@ import { and, eq, gt, lt } from "drizzle-orm";
 import { webUrl } from "../core/config";
 import { hmacSha256Hex, randomToken, secretsEqual, sha256Hex } from "../core/crypto";
 import { database, listeners, webSessions } from "../db/index";
+import type { Listener } from "./listener-tokens";
 
 /**
  * Sign-in sessions of the web front-end (the OAuth consent page; the listener pages reuse them).
@@ -53,17 +54,28 @@ export async function startSession(env: Pick<Env, "DB">, listenerId: number): Pr
   return sessionCookie(secret, SESSION_TTL_MS / 1000);
 }
 
-/** The signed-in listener of the request, or null (no cookie, unknown, expired, or the listener is gone). */
-export async function currentSession(request: Request, env: Pick<Env, "DB">): Promise<Session | null> {
+/** A signed-in browser: its session and the listener row behind it. */
+export interface SignedIn {
+  session: Session;
+  listener: Listener;
+}
+
+/**
+ * The signed-in listener of the request with its whole row, in one query, or null (no cookie,
+ * unknown, expired, or the listener is gone). The route table resolves it for `session` and
+ * `browser` routes (core/route.ts AuthKind).
+ */
+export async function signedInListener(request: Request, env: Pick<Env, "DB">): Promise<SignedIn | null> {
   const secret = readCookie(request, SESSION_COOKIE);
   if (!secret) return null;
   const [row] = await database(env)
-    .select({ listenerId: listeners.id, email: listeners.email })
+    .select({ listener: listeners })
     .from(webSessions)
     .innerJoin(listeners, eq(listeners.id, webSessions.listenerId))
     .where(and(eq(webSessions.tokenHash, await sha256Hex(secret)), gt(webSessions.expiresAt, new Date())));
   if (!row) return null;
-  return { ...row, csrf: await csrfToken(secret) };
+  const { listener } = row;
+  return { session: { listenerId: listener.id, email: listener.email, csrf: await csrfToken(secret) }, listener };
 }
 
 /** Ends the request's session, if any, and returns the Set-Cookie value that clears the cookie. */

@@ -4,7 +4,7 @@ import { grantUserId, type GrantMetadata, scopesAllowed } from "../kernel/oauth/
 import { offeredScopes, SCOPE_NAMES, SCOPES, type Scope } from "../kernel/oauth/scopes";
 import { OAUTH_PATHS, oauthApi } from "../kernel/oauth/server";
 import { escapeHtml, formFields, hiddenInputs, htmlPage } from "./page";
-import { csrfMatches, currentSession, fromOwnOrigin, type Session } from "../kernel/web-session";
+import { csrfMatches, fromOwnOrigin, type Session, type SignedIn } from "../kernel/web-session";
 import { signInPage, SIGN_IN_PATHS } from "./sign-in";
 
 /**
@@ -56,8 +56,8 @@ ${scopesAsked(scopes, allowed)}
 <p class="note">Signed in as ${escapeHtml(session.email)}. <button type="submit">Not you? Sign out</button></p></form>`;
 }
 
-/** GET /oauth/authorize: validate, sign in if needed, then show the consent page. */
-export async function authorizePage(request: Request, env: Env): Promise<Response> {
+/** GET /oauth/authorize: validate, sign in if needed, then show the consent page; `who` is the route table's. */
+export async function authorizePage(request: Request, env: Env, who: SignedIn | null): Promise<Response> {
   const api = oauthApi(env);
   let authRequest: AuthRequest;
   try {
@@ -69,7 +69,7 @@ export async function authorizePage(request: Request, env: Env): Promise<Respons
   if (!Array.isArray(scopes)) {
     return Response.redirect(authorizationErrorRedirect(authRequest, "invalid_scope", `unknown scope: ${scopes.unknown.join(" ")}`), 302);
   }
-  const session = await currentSession(request, env);
+  const session = who?.session;
   const url = new URL(request.url);
   if (!session) return signInPage(url.pathname + url.search);
   // Described first: a failed lookup then leaves nothing behind in KV.
@@ -81,10 +81,10 @@ export async function authorizePage(request: Request, env: Env): Promise<Respons
 }
 
 /** POST /oauth/authorize: the listener's answer. Allow issues the code; Deny returns error=access_denied. */
-export async function answerConsent(request: Request, env: Env): Promise<Response> {
+export async function answerConsent(request: Request, env: Env, who: SignedIn | null): Promise<Response> {
   if (!fromOwnOrigin(request, env)) return htmlPage("Authorization refused", "<p>This form must be sent from this site's own page.</p>", { status: 403 });
   const field = await formFields(request);
-  const session = await currentSession(request, env);
+  const session = who?.session;
   if (!session) return htmlPage("Signed out", "<p>You were signed out. Go back to the app and start again.</p>", { status: 401 });
   if (!(await csrfMatches(session, field("csrf")))) return htmlPage("Authorization refused", "<p>This form is out of date. Go back to the app and start again.</p>", { status: 403 });
   const api = oauthApi(env);

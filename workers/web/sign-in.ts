@@ -4,7 +4,7 @@ import { randomToken } from "../core/crypto";
 import { mailListenerSignIn, MAGIC_LINK_TTL_MS, redeemMagicToken } from "../kernel/magic-links";
 import { Email } from "../kernel/fields";
 import { escapeHtml, formFields, hiddenInputs, htmlPage, seeOther } from "./page";
-import { csrfMatches, currentSession, endSession, fromOwnOrigin, readCookie, startSession } from "../kernel/web-session";
+import { csrfMatches, endSession, fromOwnOrigin, readCookie, startSession, type SignedIn } from "../kernel/web-session";
 
 /**
  * Sign-in to the web front-end by e-mail magic link (the listener magic links of docs/rules.md 7,
@@ -151,11 +151,10 @@ export async function confirmSignIn(request: Request, env: Env): Promise<Respons
   return seeOther(next, { "Set-Cookie": await startSession(env, redeemed.listenerId) });
 }
 
-/** POST /sign-out: ends the session (form token required), then returns to `next`. */
-export async function signOut(request: Request, env: Env): Promise<Response> {
+/** POST /sign-out: ends the session (form token required), then returns to `next`; `who` is the route table's. */
+export async function signOut(request: Request, env: Env, who: SignedIn | null): Promise<Response> {
   if (!fromOwnOrigin(request, env)) return refused();
   const field = await formFields(request);
-  const session = await currentSession(request, env);
-  if (session && !(await csrfMatches(session, field("csrf")))) return refused();
+  if (who && !(await csrfMatches(who.session, field("csrf")))) return refused();
   return seeOther(safeNext(field("next"), env), { "Set-Cookie": await endSession(request, env) });
 }

@@ -1,5 +1,6 @@
 import { conditional } from "../core/conditional";
-import { ApiError, errorResponse } from "../core/errors";
+import { ApiError } from "../core/errors";
+import { route, type Route } from "../core/route";
 import built from "./client-assets.json";
 
 /**
@@ -23,13 +24,10 @@ interface StaticFile {
 
 const FILES = new Map<string, StaticFile>(Object.entries(built.files));
 
-/** The response of a static file, or undefined when `url` names none. */
-export function serveStaticFile(request: Request, url: URL): Response | undefined {
+/** The response of the static file at `url` (GET or HEAD, which the route table alone lets through); 404 when there is none. */
+export function serveStaticFile(request: Request, url: URL): Response {
   const file = FILES.get(url.pathname);
-  if (!file) return undefined;
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    return errorResponse(new ApiError("method_not_allowed", `${request.method} is not allowed on ${url.pathname}`, { Allow: "GET, HEAD" }));
-  }
+  if (!file) throw new ApiError("not_found", `no resource at ${url.pathname}`);
   const response = new Response(request.method === "HEAD" ? null : file.body, {
     headers: {
       "Content-Type": file.type,
@@ -41,3 +39,24 @@ export function serveStaticFile(request: Request, url: URL): Response | undefine
   });
   return conditional(request, response);
 }
+
+/**
+ * The route of static files at `path` (a fixed path, or /assets/:file for the built bundles): no
+ * credential and no budget, as before the table served them (immutable files, fetched once per
+ * browser); not in the OpenAPI document. Errors are the table's JSON ones.
+ */
+export function staticFileRoute(path: string, summary: string): Route {
+  return route({
+    method: ["GET", "HEAD"],
+    path,
+    tag: "web",
+    summary,
+    auth: "none",
+    openapi: false,
+    responses: { 200: { description: summary }, 304: { description: "Not modified (If-None-Match)" } },
+    handle: ({ request, url }) => serveStaticFile(request, url),
+  });
+}
+
+/** The served path of every static file, for the test that each has a route. */
+export const STATIC_PATHS: readonly string[] = [...FILES.keys()];

@@ -1,8 +1,7 @@
 import { OAuthAuthorizationServer, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { baseUrl, webUrl } from "../../core/config";
-import { errorResponse } from "../../core/errors";
+import { ApiError } from "../../core/errors";
 import type { OAuthDoc } from "../../core/openapi";
-import { enforceRateLimit } from "../../core/rate-limit";
 import { MAX_FORM_BYTES, readBodyBytes } from "../../core/validate";
 import { SCOPE_NAMES, SCOPES } from "./scopes";
 
@@ -83,18 +82,22 @@ export function protectedResourceMetadataUrl(env: object): string {
 }
 
 /**
- * The provider's own endpoints (metadata, token and revocation, registration) on the issuer's
- * origin, or undefined for any other request. The consent page at /oauth/authorize is not one.
+ * The provider's answer at one of its own endpoints (metadata, token and revocation, registration),
+ * for the route table's routes of those paths (workers/web/routes): the table has throttled the
+ * request; the provider handles the rest, CORS preflights included. They live on the issuer's
+ * origin only, as the metadata says: elsewhere the path is the table's 404. The provider reads
+ * bodies whole, so it is handed one already read within MAX_FORM_BYTES (413 past it).
  */
-export function serveAuthorizationServer(request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> | undefined {
+export async function serveProviderEndpoint(request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> {
   const { origin, paths } = providerEndpoints(webUrl(env));
-  if (url.origin !== origin || !paths.has(url.pathname)) return undefined;
-  return throttled(request, env, (bounded) => authorizationServer(env).fetch(bounded, env, ctx));
+  if (url.origin !== origin || !paths.has(url.pathname)) throw new ApiError("not_found", `no resource at ${url.pathname}`);
+  const bounded = request.body ? new Request(request, { body: await readBodyBytes(request, MAX_FORM_BYTES) }) : request;
+  return authorizationServer(env).fetch(bounded, env, ctx);
 }
 
 const endpoints = new Map<string, { origin: string; paths: Set<string> }>();
 
-/** The provider's endpoint paths on the issuer's origin; every request asks, so computed once per issuer. */
+/** The provider's endpoint paths on the issuer's origin, computed once per issuer. */
 function providerEndpoints(web: string): { origin: string; paths: Set<string> } {
   let known = endpoints.get(web);
   if (!known) {
@@ -105,21 +108,6 @@ function providerEndpoints(web: string): { origin: string; paths: Set<string> } 
     endpoints.set(web, known);
   }
   return known;
-}
-
-/**
- * The provider's endpoints share the per-IP read budget: registration, for one, writes to KV for
- * anyone. The provider reads bodies whole, so it is handed one already read within MAX_FORM_BYTES.
- */
-async function throttled(request: Request, env: Env, serve: (bounded: Request) => Promise<Response>): Promise<Response> {
-  let bounded = request;
-  try {
-    await enforceRateLimit(env, request, "read");
-    if (request.body) bounded = new Request(request, { body: await readBodyBytes(request, MAX_FORM_BYTES) });
-  } catch (err) {
-    return errorResponse(err);
-  }
-  return serve(bounded);
 }
 
 /** The OAuth endpoints and scopes for the OpenAPI security scheme; paths resolve on the issuer's origin. */

@@ -1,7 +1,7 @@
 import { closeAccount, rotateCredentials } from "../../kernel/listener-account";
 import { endSession, startSession } from "../../kernel/web-session";
 import { escapeHtml, hiddenInputs, seeOther } from "../page";
-import { guardWrite, refusedWrite, requireSignedIn } from "./guard";
+import { guardWrite, refusedWrite, type SignedIn } from "./guard";
 import { listenPage } from "./layout";
 import { noticeOf, withNotice } from "./notices";
 import { LISTEN_PATHS } from "./paths";
@@ -9,9 +9,7 @@ import { LISTEN_PATHS } from "./paths";
 /** {WEB_URL}/listen/account: a new private feed URL (rotate), and leaving (delete, after a confirmation step). */
 
 /** GET /listen/account */
-export async function accountPage(request: Request, env: Env): Promise<Response> {
-  const who = await requireSignedIn(request, env);
-  if (who instanceof Response) return who;
+export async function accountPage(request: Request, env: Env, who: SignedIn): Promise<Response> {
   return listenPage(
     env,
     LISTEN_PATHS.account,
@@ -32,17 +30,15 @@ to act for you loses access, and other browsers are signed out. Then add the new
  * POST /listen/rotate: new credentials (and every other session and agent grant ends, as on the API),
  * then a fresh session for this browser, whose listener just proved presence with the form token.
  */
-export async function rotatePage(request: Request, env: Env): Promise<Response> {
-  const write = await guardWrite(request, env, LISTEN_PATHS.account);
+export async function rotatePage(request: Request, env: Env, who: SignedIn): Promise<Response> {
+  const write = await guardWrite(request, env, LISTEN_PATHS.account, who);
   if (write instanceof Response) return write;
   await rotateCredentials(env, write.listener);
   return seeOther(withNotice(LISTEN_PATHS.home, "rotated"), { "Set-Cookie": await startSession(env, write.listener.id) });
 }
 
 /** GET /listen/delete: the confirmation step. */
-export async function deleteConfirmPage(request: Request, env: Env): Promise<Response> {
-  const who = await requireSignedIn(request, env);
-  if (who instanceof Response) return who;
+export async function deleteConfirmPage(env: Env, who: SignedIn): Promise<Response> {
   return listenPage(
     env,
     LISTEN_PATHS.remove,
@@ -56,8 +52,8 @@ and your sign-in stop working, and this cannot be undone.</p>
 }
 
 /** POST /listen/delete: only with the confirmation page's button; then signed out. */
-export async function deletePage(request: Request, env: Env): Promise<Response> {
-  const write = await guardWrite(request, env, LISTEN_PATHS.remove);
+export async function deletePage(request: Request, env: Env, who: SignedIn): Promise<Response> {
+  const write = await guardWrite(request, env, LISTEN_PATHS.remove, who);
   if (write instanceof Response) return write;
   if (write.field("confirm") !== "delete") return refusedWrite(env, LISTEN_PATHS.remove, "Confirm with the delete button.", 422, write.session);
   await closeAccount(env, write.listener.id);

@@ -4,7 +4,7 @@ import { blockQueue, floView, saveFloBlocks, type FloBlock } from "../../kernel/
 import type { ListenerArticle } from "../../kernel/listener-articles";
 import { LISTENER_VERTICALS } from "../../kernel/verticals";
 import { escapeHtml, hiddenInputs, seeOther } from "../page";
-import { guardWrite, refusedWrite, requireSignedIn, type SignedIn } from "./guard";
+import { guardWrite, refusedWrite, type SignedIn } from "./guard";
 import { listenPage } from "./layout";
 import { noticeOf, withNotice } from "./notices";
 import { LISTEN_PATHS } from "./paths";
@@ -49,9 +49,7 @@ async function blocksWithQueues(env: Env, who: SignedIn) {
 }
 
 /** GET /listen/flo */
-export async function floPage(request: Request, env: Env): Promise<Response> {
-  const who = await requireSignedIn(request, env);
-  if (who instanceof Response) return who;
+export async function floPage(request: Request, env: Env, who: SignedIn): Promise<Response> {
   const { view, queues } = await blocksWithQueues(env, who);
   const blocks = view.blocks.map((b, i) => blockHtml(who.session.csrf, b, queues[i], b.id === view.active_block.id)).join("");
   return listenPage(
@@ -88,8 +86,8 @@ const Order = v.pipe(
  * articles the block's page shows may be placed; anything else changes nothing. The script asks for
  * JSON; a form gets the page back.
  */
-export async function saveFloOrder(request: Request, env: Env): Promise<Response> {
-  const write = await guardWrite(request, env, LISTEN_PATHS.flo);
+export async function saveFloOrder(request: Request, env: Env, who: SignedIn): Promise<Response> {
+  const write = await guardWrite(request, env, LISTEN_PATHS.flo, who);
   if (write instanceof Response) return write;
   const order = v.safeParse(Order, write.fields("order"));
   const shown = await shownOf(env, write, write.field("block"));
@@ -102,8 +100,8 @@ export async function saveFloOrder(request: Request, env: Env): Promise<Response
 }
 
 /** POST /listen/flo/move: one article one place up or down; the block's shown order becomes its manual_order. */
-export async function moveFloItem(request: Request, env: Env): Promise<Response> {
-  const write = await guardWrite(request, env, LISTEN_PATHS.flo);
+export async function moveFloItem(request: Request, env: Env, who: SignedIn): Promise<Response> {
+  const write = await guardWrite(request, env, LISTEN_PATHS.flo, who);
   if (write instanceof Response) return write;
   const shown = await shownOf(env, write, write.field("block"));
   const direction = write.field("direction");

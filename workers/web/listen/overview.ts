@@ -6,7 +6,7 @@ import { LISTENER_VERTICALS } from "../../kernel/verticals";
 import { fromOwnOrigin } from "../../kernel/web-session";
 import { escapeHtml, formValues, hiddenInputs, seeOther } from "../page";
 import { browserBinding, mailSignInLink, SIGN_IN_PATHS } from "../sign-in";
-import { guardWrite, refusedWrite, signedIn, type SignedIn } from "./guard";
+import { guardWrite, refusedWrite, type SignedIn } from "./guard";
 import { listenPage } from "./layout";
 import { noticeOf, withNotice } from "./notices";
 import { LISTEN_PATHS } from "./paths";
@@ -71,8 +71,7 @@ function digestSection({ session, listener }: SignedIn): string {
 }
 
 /** GET /listen */
-export async function overviewPage(request: Request, env: Env): Promise<Response> {
-  const who = await signedIn(request, env);
+export async function overviewPage(request: Request, env: Env, who: SignedIn | null): Promise<Response> {
   if (!who) return signedOutPage(request, env);
   const url = feedUrl(env, await privateFeedToken(env, who.listener));
   return listenPage(
@@ -115,8 +114,8 @@ const VerticalsForm = v.object({
 });
 
 /** POST /listen/verticals: the followed verticals and the pinned one, together. */
-export async function saveVerticals(request: Request, env: Env): Promise<Response> {
-  const write = await guardWrite(request, env, LISTEN_PATHS.home);
+export async function saveVerticals(request: Request, env: Env, who: SignedIn): Promise<Response> {
+  const write = await guardWrite(request, env, LISTEN_PATHS.home, who);
   if (write instanceof Response) return write;
   const input = v.safeParse(VerticalsForm, { verticals: write.fields("verticals"), pinned: write.field("pinned") });
   if (!input.success) return refusedWrite(env, LISTEN_PATHS.home, "Choose topics from the list.", 422, write.session);
@@ -125,8 +124,8 @@ export async function saveVerticals(request: Request, env: Env): Promise<Respons
 }
 
 /** POST /listen/digest: on or off (the `active` preference: false stops the daily digest). */
-export async function saveDigest(request: Request, env: Env): Promise<Response> {
-  const write = await guardWrite(request, env, LISTEN_PATHS.home);
+export async function saveDigest(request: Request, env: Env, who: SignedIn): Promise<Response> {
+  const write = await guardWrite(request, env, LISTEN_PATHS.home, who);
   if (write instanceof Response) return write;
   const digest = write.field("digest");
   if (digest !== "on" && digest !== "off") return refusedWrite(env, LISTEN_PATHS.home, "Choose on or off.", 422, write.session);

@@ -1,7 +1,8 @@
 import { articlePageUrl } from "../../core/config";
 import { newestOf, type QueueStatus } from "../../kernel/listener-articles";
+import { verticalLabel } from "../../kernel/verticals";
 import { escapeHtml } from "../page";
-import { requireSignedIn } from "./guard";
+import type { SignedIn } from "./guard";
 import { listenPage } from "./layout";
 import { LISTEN_PATHS } from "./paths";
 
@@ -11,15 +12,13 @@ const QUEUE_LIMIT = 30;
 const LABELS: Record<QueueStatus, string> = { done: "Ready", rendering: "Rendering", pending: "Waiting", failed: "Failed" };
 
 /** GET /listen/queue: recent articles of the listener's verticals with their render state. */
-export async function queuePage(request: Request, env: Env): Promise<Response> {
-  const who = await requireSignedIn(request, env);
-  if (who instanceof Response) return who;
+export async function queuePage(env: Env, who: SignedIn): Promise<Response> {
   const items = await newestOf(env, who.listener, QUEUE_LIMIT);
   const counts = (Object.keys(LABELS) as QueueStatus[]).map((s) => `${LABELS[s]}: ${items.filter((a) => a.status === s).length}`).join(" · ");
   const rows = items
     .map(
       (a) => `<li><a href="${escapeHtml(articlePageUrl(env, a.slug))}">${escapeHtml(a.title)}</a>
-<span class="note">${escapeHtml(a.publisher)} · ${escapeHtml(a.vertical)}</span> <span class="status status-${a.status}">${LABELS[a.status]}</span></li>`,
+<span class="note">${escapeHtml(a.publisher)} · ${escapeHtml(verticalLabel(a.vertical))}</span> <span class="badge badge-${a.status}">${LABELS[a.status]}</span></li>`,
     )
     .join("");
   const body = items.length

@@ -1,0 +1,12 @@
+import { subscribePage } from "../listen/overview";
+import { LISTEN_PATHS } from "../listen/paths";
+import { page } from "../page-route";
+
+/** POST {WEB_URL}/listen/subscribe: the API's subscribe, then a sign-in link by mail. */
+export const postListenSubscribe = page({
+  method: "POST",
+  path: LISTEN_PATHS.subscribe,
+  summary: "Subscribes, then mails a sign-in link",
+  auth: "none",
+  handle: ({ request, env, ctx }) => subscribePage(request, env, ctx),
+});

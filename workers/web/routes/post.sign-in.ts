@@ -1,0 +1,11 @@
+import { requestSignIn, SIGN_IN_PATHS } from "../sign-in";
+import { page } from "../page-route";
+
+/** POST {WEB_URL}/sign-in: mails a sign-in link (the same answer whether or not the address has a subscription). */
+export const postSignIn = page({
+  method: "POST",
+  path: SIGN_IN_PATHS.request,
+  summary: "Asks for a sign-in link by e-mail",
+  auth: "none",
+  handle: ({ request, env, ctx }) => requestSignIn(request, env, ctx),
+});
