@@ -55,8 +55,8 @@ export async function synthesizePassages(passages: PassageText[], offer: VoiceOf
 
 /** One passage's pieces joined and normalised; its words move with the part of each piece the join kept. */
 function joinPassage(pieces: { pcm: Pcm16; words: PieceWord[]; brk: Break }[]): VoicedPassage {
-  // joinPieces empties the array it is given, and nothing else refers to the pieces' audio: the join
-  // peaks at pieces plus master, and from then on the master is the only copy, normalised in place.
+  // The pieces are dropped once every passage is joined: a segment peaks at its pieces plus its
+  // passages' masters (4 bytes a sample, as one join of the whole segment did), then 2 bytes a sample.
   const master = joinPieces(
     pieces.map((p) => p.pcm),
     pieces.map((p) => p.brk),
