@@ -2,7 +2,6 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { apiKeyHeaders, call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
-import { MAX_NARRATED_CHARS, SEGMENT_CHARS } from "../kernel/render-contract";
 import { callWith, FakeRender } from "../../test/support/narration";
 
 afterEach(() => vi.restoreAllMocks());
@@ -58,8 +57,10 @@ describe("POST /v1/render", () => {
   it("422 for empty or oversized text, and an unknown voice reported by the render Worker", async () => {
     const render = new FakeRender();
     expect((await callWith(render, "/v1/render", post({ text: "   " }))).status).toBe(422);
-    expect((await callWith(render, "/v1/render", post({ text: "x".repeat(SEGMENT_CHARS + 1) }))).status).toBe(422);
+    // docs/narration-api.md: text 1 to 10,000 characters.
+    expect((await callWith(render, "/v1/render", post({ text: "x".repeat(10_001) }))).status).toBe(422);
     expect(render.renders).toEqual([]);
+    expect((await callWith(render, "/v1/render", post({ text: "x".repeat(10_000) }))).status).toBe(200);
     // The real render Worker does not know this voice.
     const res = await call("/v1/render", post({ text: "hi", voice: "no-such-voice" }));
     expect(res.status).toBe(422);
@@ -131,7 +132,9 @@ describe("POST /v1/jobs and GET /v1/jobs/{job_id}", () => {
     expect((await call("/v1/jobs", post({}))).status).toBe(422);
     expect((await call("/v1/jobs", post({ text: "a", article_slug: "b" }))).status).toBe(422);
     // More raw text than one render can narrate is refused up front rather than failed later.
-    const tooLong = await call("/v1/jobs", post({ text: "x".repeat(MAX_NARRATED_CHARS + 1) }));
+    // docs/narration-api.md: at most 60,000 characters.
+    expect((await call("/v1/jobs", post({ text: "x".repeat(60_000) }))).status).toBe(202);
+    const tooLong = await call("/v1/jobs", post({ text: "x".repeat(60_001) }));
     expect(tooLong.status).toBe(422);
     expect(await tooLong.json()).toMatchObject({ detail: [{ loc: ["body", "text"], type: "max_length" }] });
   });
