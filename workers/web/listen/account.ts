@@ -1,4 +1,5 @@
-import { closeAccount, rotateCredentials } from "../../kernel/listener-account";
+import { renderSVG } from "uqr";
+import { closeAccount, feedUrl, privateFeedToken, rotateCredentials } from "../../kernel/listener-account";
 import { endSession, startSession } from "../../kernel/web-session";
 import { escapeHtml, hiddenInputs, seeOther } from "../page";
 import { guardWrite, refusedWrite, type SignedIn } from "./guard";
@@ -8,14 +9,27 @@ import { LISTEN_PATHS } from "./paths";
 
 /** {WEB_URL}/listen/account: a new private feed URL (rotate), and leaving (delete, after a confirmation step). */
 
+/**
+ * The private feed URL as a QR code, for a phone's camera: the feed on a phone without typing a
+ * secret. Drawn here as inline SVG (uqr, offline), never by an outside QR service, which would be
+ * handed the URL; a four-module quiet zone, as ISO/IEC 18004 asks for.
+ */
+function feedQrCode(url: string): string {
+  return renderSVG(url, { border: 4, pixelSize: 1 }).replace("<svg ", '<svg class="qr" role="img" aria-labelledby="qr-caption" ');
+}
+
 /** GET /listen/account */
 export async function accountPage(request: Request, env: Env, who: SignedIn): Promise<Response> {
+  const url = feedUrl(env, await privateFeedToken(env, who.listener));
   return listenPage(
     env,
     LISTEN_PATHS.account,
     "Your account",
     who.session,
     `${noticeOf(request)}<p>Signed in as <strong>${escapeHtml(who.session.email)}</strong>.</p>
+<h2>Your private feed on your phone</h2>
+<figure class="qr-code">${feedQrCode(url)}<figcaption id="qr-caption">Point your phone's camera at this code: it opens your private feed's
+address, with buttons for your podcast app. It is the same secret as the URL: show it to nobody.</figcaption></figure>
 <h2>New private feed URL</h2>
 <p>If your feed URL leaked, replace it. The old URL and your old account token stop working at once, every app you allowed
 to act for you loses access, and other browsers are signed out. Then add the new URL to your podcast app.</p>

@@ -33,32 +33,55 @@ function itemHtml(csrf: string, block: FloBlock, a: ListenerArticle, i: number, 
 ${move("up", "↑", i === 0)}${move("down", "↓", i === count - 1)}</li>`;
 }
 
+/**
+ * The block as this listener hears it: only the topics they follow, all of the block's when they
+ * chose none (as their feed does, docs/listeners.md "Flo"). A block none of whose topics they follow
+ * has no queue on the page.
+ */
+function forListener(block: FloBlock, who: SignedIn): FloBlock {
+  const chosen = who.listener.verticals;
+  return chosen.length ? { ...block, verticals: block.verticals.filter((s) => chosen.includes(s)) } : block;
+}
+
+function queueOf(db: ReturnType<typeof database>, who: SignedIn, block: FloBlock): Promise<ListenerArticle[]> {
+  const mine = forListener(block, who);
+  return mine.verticals.length ? blockQueue(db, who.listener, mine, SHOWN) : Promise.resolve([]);
+}
+
+/** A block as a disclosure, open when it is the one playing now, so the page stays short on a phone. */
 function blockHtml(csrf: string, block: FloBlock, items: ListenerArticle[], active: boolean): string {
-  const heading = `${escapeHtml(block.label)} <span class="note">${hours(block)} · ${escapeHtml(block.tone)}${active ? " · now" : ""}</span>`;
+  const heading = `${escapeHtml(block.label)} <span class="note">${hours(block)} · ${escapeHtml(block.tone)}${active ? " · now" : ""} · ${items.length} article${items.length === 1 ? "" : "s"}</span>`;
   const topics = block.verticals.map((s) => escapeHtml(label.get(s) ?? s)).join(", ");
   const list = items.length
     ? `<ol class="flo" data-block="${block.id}" aria-labelledby="block-${block.id}">${items.map((a, i) => itemHtml(csrf, block, a, i, items.length)).join("")}</ol>`
     : `<p class="note">No articles of these topics yet.</p>`;
-  return `<section><h2 id="block-${block.id}">${heading}</h2><p class="note">Topics: ${topics}</p>${list}</section>`;
+  return `<details class="flo-block"${active ? " open" : ""}><summary><h2 id="block-${block.id}">${heading}</h2></summary><p class="note">Topics: ${topics}</p>${list}</details>`;
 }
 
 async function blocksWithQueues(env: Env, who: SignedIn) {
   const db = database(env);
   const view = await floView(db, who.listener);
-  return { view, queues: await Promise.all(view.blocks.map((b) => blockQueue(db, who.listener, b, SHOWN))) };
+  return { view, queues: await Promise.all(view.blocks.map((b) => queueOf(db, who, b))) };
 }
 
 /** GET /listen/flo */
 export async function floPage(request: Request, env: Env, who: SignedIn): Promise<Response> {
   const { view, queues } = await blocksWithQueues(env, who);
-  const blocks = view.blocks.map((b, i) => blockHtml(who.session.csrf, b, queues[i], b.id === view.active_block.id)).join("");
+  const followed = view.blocks.filter((b) => forListener(b, who).verticals.length);
+  const others = view.blocks.filter((b) => !followed.includes(b));
+  const blocks = followed
+    .map((b) => blockHtml(who.session.csrf, forListener(b, who), queues[view.blocks.indexOf(b)], b.id === view.active_block.id))
+    .join("");
+  const rest = others.length
+    ? `<p class="note">Without your topics: ${others.map((b) => `${escapeHtml(b.label)} (${hours(b)})`).join(", ")}. Follow more topics on <a href="${LISTEN_PATHS.home}">Overview</a> to fill them.</p>`
+    : "";
   return listenPage(
     env,
     LISTEN_PATHS.flo,
     "Your flo",
     who.session,
-    `${noticeOf(request)}<p>Your day in blocks (time zone ${escapeHtml(view.timezone)}). Drag an article, or use its arrows, to set what plays first.</p>
-<p class="note" id="order-status" role="status"></p>${blocks}`,
+    `${noticeOf(request)}<p>Your day in blocks (time zone ${escapeHtml(view.timezone)}), each with the topics you follow. Open a block, then drag an article, or use its arrows, to set what plays first.</p>
+<p class="note" id="order-status" role="status"></p>${blocks}${rest}`,
   );
 }
 
@@ -67,7 +90,7 @@ async function shownOf(env: Env, who: SignedIn, blockId: string): Promise<{ bloc
   const db = database(env);
   const block = (await floView(db, who.listener)).blocks.find((b) => b.id === blockId);
   if (!block) return null;
-  return { block, slugs: (await blockQueue(db, who.listener, block, SHOWN)).map((a) => a.slug) };
+  return { block, slugs: (await queueOf(db, who, block)).map((a) => a.slug) };
 }
 
 function saveOrder(env: Env, who: SignedIn, block: FloBlock, order: string[]): Promise<void> {

@@ -5,12 +5,12 @@ import { savePreferences } from "../../kernel/listener-preferences";
 import { LISTENER_VERTICALS } from "../../kernel/verticals";
 import { fromOwnOrigin } from "../../kernel/web-session";
 import { escapeHtml, formValues, hiddenInputs, seeOther } from "../page";
+import { podcastAppLinks } from "../podcast-apps";
 import { browserBinding, mailSignInLink, SIGN_IN_PATHS } from "../sign-in";
 import { guardWrite, refusedWrite, type SignedIn } from "./guard";
 import { listenPage } from "./layout";
 import { noticeOf, withNotice } from "./notices";
 import { LISTEN_PATHS } from "./paths";
-import { podcastApps } from "./podcast-apps";
 
 /** {WEB_URL}/listen: subscribe and sign in when signed out; the feed, verticals and digest when signed in. */
 
@@ -37,15 +37,12 @@ function signedOutPage(request: Request, env: Env): Response {
 }
 
 function feedSection(url: string): string {
-  const apps = podcastApps(url)
-    .map((app) => `<li><a href="${escapeHtml(app.href)}">${escapeHtml(app.name)}</a></li>`)
-    .join("");
   return `<h2 id="feed-heading">Your private feed</h2>
-<p>Add it to your podcast app with one tap:</p><ul class="apps" aria-labelledby="feed-heading">${apps}</ul>
+<p>Add it to your podcast app with one tap:</p>${podcastAppLinks(url, "your private feed", "feed-heading")}
 <p><label for="feed-url">Or copy the feed URL into any podcast app</label></p>
 <div class="copy"><input id="feed-url" type="text" readonly value="${escapeHtml(url)}"><button type="button" data-copy="feed-url" hidden>Copy</button></div>
 <p class="note" id="copy-status" role="status"></p>
-<p class="note">The URL lets an app read your feed, nothing more. Keep it to yourself; if it leaks, get a new one under Account.</p>`;
+<p class="note">The URL lets an app read your feed, nothing more. Keep it to yourself; if it leaks, get a new one under <a href="${LISTEN_PATHS.account}">Account</a>, which also shows it as a QR code for your phone.</p>`;
 }
 
 function verticalsSection({ session, listener }: SignedIn): string {

@@ -1,3 +1,4 @@
+import { renderSVG } from "uqr";
 import { describe, expect, it } from "vitest";
 import { addArticle } from "../../../test/support/articles";
 import { feedTokenOf } from "../../../test/support/listeners";
@@ -54,11 +55,25 @@ describe("listener pages: what they show", () => {
       `pktc://subscribe/${bare}`,
       `castro://subscribe/${bare}`,
       `antennapod-subscribe://${bare}`,
+      `podcastaddict://${bare}`,
       `feed://${bare}`,
     ]) expect(urlsIn(html)).toContain(href);
     expect(html).toContain('name="verticals" value="science" checked');
     expect(html).toContain('name="pinned" value="" checked');
     expect(html).toContain("The daily digest e-mail is <strong>on</strong>");
+  });
+
+  it("shows the private feed URL as a QR code on the account page, drawn in the page, and the URL nowhere else there", async () => {
+    const { browser, subscription } = await signedInListener("qr@example.test");
+    const html = await (await browser.get(LISTEN_PATHS.account)).text();
+    // The code's modules are those of the feed URL (and so not of the account token or another URL).
+    const modules = /<path fill="black" d="([^"]+)"/.exec(renderSVG(subscription.feed_url, { border: 4, pixelSize: 1 }))![1];
+    expect(html).toContain(`<svg class="qr" role="img" aria-labelledby="qr-caption" xmlns="http://www.w3.org/2000/svg"`);
+    expect(html).toContain(`d="${modules}"`);
+    expect(html).toContain('<figcaption id="qr-caption">');
+    expect(html).not.toContain(feedTokenOf(subscription.feed_url));
+    // Nothing on the page sends the URL, or anything else, to another site.
+    expect(urlsIn(html).filter((u) => /^[a-z][a-z0-9+.-]*:/i.test(u) && !u.startsWith(testVars.WEB_URL))).toEqual([]);
   });
 
   it("shows the queue with each article's render state", async () => {
@@ -67,8 +82,8 @@ describe("listener pages: what they show", () => {
     await addArticle({ slug: "waiting-one", title: "Waiting one", vertical: "science" });
     await addArticle({ slug: "other-topic", title: "Other topic", vertical: "sports" });
     const html = await (await browser.get(LISTEN_PATHS.queue)).text();
-    expect(html).toMatch(/Ready one<\/a>[\s\S]*?status-done">Ready</);
-    expect(html).toMatch(/Waiting one<\/a>[\s\S]*?status-pending">Waiting</);
+    expect(html).toMatch(/Ready one<\/a>[\s\S]*?badge-done">Ready</);
+    expect(html).toMatch(/Waiting one<\/a>[\s\S]*?badge-pending">Waiting</);
     expect(html).not.toContain("Other topic");
     expect(html).toContain("Ready: 1 · Rendering: 0 · Waiting: 1 · Failed: 0");
   });
@@ -85,6 +100,26 @@ describe("listener pages: what they show", () => {
   });
 });
 
+describe("listener pages: the flo follows the listener's topics", () => {
+  it("shows only the blocks with a topic the listener follows, each with only those topics' articles, the one playing now open", async () => {
+    const { browser } = await signedInListener("flo-topics@example.test", ["science"]);
+    await addArticle({ slug: "cells", title: "Cells", vertical: "science" });
+    await addArticle({ slug: "match-day", title: "Match day", vertical: "sports" });
+    await addArticle({ slug: "gallery", title: "Gallery", vertical: "culture" });
+    const html = await (await browser.get(LISTEN_PATHS.flo)).text();
+    // Science is in the focus, evening and night blocks; the others are named once, without a queue.
+    for (const id of ["focus", "evening", "night"]) expect(html).toContain(`id="block-${id}"`);
+    for (const id of ["morning", "midday", "afternoon"]) expect(html).not.toContain(`id="block-${id}"`);
+    expect(html).toContain("Without your topics: Morning briefing (05:00–09:00), Midday break (12:00–14:00), Afternoon (14:00–18:00).");
+    expect(html).toContain("Cells");
+    // Culture is a night and evening topic, but not this listener's.
+    expect(html).not.toContain("Match day");
+    expect(html).not.toContain("Gallery");
+    expect(html).toContain('<p class="note">Topics: Science</p>');
+    expect(html.match(/<details class="flo-block" open>/g)?.length ?? 0).toBeLessThanOrEqual(1);
+  });
+});
+
 describe("listener pages: headers and the token", () => {
   it("keep every token out of their URLs, and may not be framed, cached or indexed", async () => {
     const { browser, subscription } = await signedInListener("leak@example.test", ["science"]);
@@ -97,7 +132,7 @@ describe("listener pages: headers and the token", () => {
       // The account token is never on a page; the feed token only inside the feed URL itself.
       expect(html, path).not.toContain(subscription.token);
       for (const url of urlsIn(html).filter((u) => u.includes(feedToken))) {
-        expect(url, path).toMatch(/^(podcast|overcast|pktc|castro|antennapod-subscribe|feed):\/\//);
+        expect(url, path).toMatch(/^(podcast|overcast|pktc|castro|antennapod-subscribe|podcastaddict|feed):\/\//);
       }
       expect(res.headers.get("Referrer-Policy"), path).toBe("same-origin");
       expect(res.headers.get("Content-Security-Policy"), path).toContain("frame-ancestors 'none'");
