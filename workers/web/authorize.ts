@@ -1,5 +1,6 @@
 import { AuthorizationError, authorizationErrorRedirect, type AuthRequest } from "@cloudflare/workers-oauth-provider";
 import type { GrantProps } from "../kernel/oauth/bearer";
+import { ClientMetadataError, metadataDocumentHost, resolveClientMetadataDocument } from "../kernel/oauth/client-metadata";
 import { grantUserId, type GrantMetadata, scopesAllowed } from "../kernel/oauth/grants";
 import { offeredScopes, SCOPE_NAMES, SCOPES, type Scope } from "../kernel/oauth/scopes";
 import { OAUTH_PATHS, oauthApi } from "../kernel/oauth/server";
@@ -42,11 +43,21 @@ function scopesAsked(scopes: Scope[], allowed: Scope[]): string {
   return `${asks}<p>You already allowed it to:</p>${scopeList(allowed)}`;
 }
 
-function consentBody(session: Session, request: AuthRequest, clientName: string, redirectHost: string, loopback: boolean, scopes: Scope[], allowed: Scope[], handle: string): string {
+/**
+ * Who the app says it is: a Client ID Metadata Document client is described by its own site, whose host the
+ * listener sees (MCP authorization, "Client ID Metadata Documents": show the client's hostname); a registered
+ * one named itself.
+ */
+function identity(documentHost: string | null): string {
+  if (documentHost) return `Its name and addresses are published by <strong>${escapeHtml(documentHost)}</strong>: trust it as far as you trust that site.`;
+  return "This app registered itself: its name is not verified.";
+}
+
+function consentBody(session: Session, request: AuthRequest, clientName: string, documentHost: string | null, redirectHost: string, loopback: boolean, scopes: Scope[], allowed: Scope[], handle: string): string {
   const name = escapeHtml(clientName);
   const host = escapeHtml(redirectHost);
-  return `<p><strong>${name}</strong> asks to act for you on Narration.</p>
-<p>Its access will be sent to <strong>${host}</strong>. This app registered itself: its name is not verified.</p>
+  return `<p><strong>${name}</strong>${documentHost ? ` <span class="note">(${escapeHtml(documentHost)})</span>` : ""} asks to act for you on Narration.</p>
+<p>Its access will be sent to <strong>${host}</strong>. ${identity(documentHost)}</p>
 ${loopback ? '<p class="warn">That is an app on your own computer. Allow only if you just started signing in from it.</p>' : ""}
 ${scopesAsked(scopes, allowed)}
 <form method="post" action="${OAUTH_PATHS.authorize}">${hiddenInputs({ handle, csrf: session.csrf })}
@@ -60,6 +71,14 @@ ${scopesAsked(scopes, allowed)}
 export async function authorizePage(request: Request, env: Env, who: SignedIn | null): Promise<Response> {
   const api = oauthApi(env);
   let authRequest: AuthRequest;
+  try {
+    // A client_id that is the URL of the client's metadata document is fetched and known to the provider first.
+    await resolveClientMetadataDocument(env, new URL(request.url).searchParams.get("client_id") ?? "");
+  } catch (error) {
+    if (!(error instanceof ClientMetadataError)) throw error;
+    // Never redirected: until the document is good, nothing says where the app's redirect URIs are.
+    return htmlPage("Authorization failed", `<p>This app's client metadata document cannot be used: ${escapeHtml(error.message)}.</p><p>Go back to the app.</p>`, { status: 400 });
+  }
   try {
     authRequest = await api.parseAuthRequest(request);
   } catch (error) {
@@ -76,7 +95,8 @@ export async function authorizePage(request: Request, env: Env, who: SignedIn | 
   const details = await api.describeConsent(authRequest);
   const consent = await api.beginConsent(authRequest);
   const allowed = await scopesAllowed(env, session.listenerId, authRequest.clientId);
-  const body = consentBody(session, authRequest, details.clientName, details.redirectHost, details.redirectIsLoopback, scopes, allowed, consent.handle);
+  const documentHost = metadataDocumentHost(env, authRequest.clientId);
+  const body = consentBody(session, authRequest, details.clientName, documentHost, details.redirectHost, details.redirectIsLoopback, scopes, allowed, consent.handle);
   return htmlPage(`Allow ${details.clientName}?`, body, { headers: consent.headers });
 }
 

@@ -1,8 +1,9 @@
-import { OAuthAuthorizationServer, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import type { OAuthAuthorizationServer, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { baseUrl, webUrl } from "../../core/config";
 import { ApiError } from "../../core/errors";
 import type { OAuthDoc } from "../../core/openapi";
 import { MAX_FORM_BYTES, readBodyBytes } from "../../core/validate";
+import { AuthorizationServerWithDocuments } from "./client-metadata";
 import { SCOPE_NAMES, SCOPES } from "./scopes";
 
 /**
@@ -40,7 +41,8 @@ export function authorizationServer(env: object): OAuthAuthorizationServer<OAuth
   const key = `${issuer} ${resource}`;
   let server = servers.get(key);
   if (!server) {
-    server = new OAuthAuthorizationServer<OAuthEnv>({
+    // Its metadata also advertises the Client ID Metadata Documents client-metadata.ts resolves.
+    server = new AuthorizationServerWithDocuments<OAuthEnv>({
       issuer,
       resources: [resource],
       authorizeEndpoint: OAUTH_PATHS.authorize,
