@@ -41,6 +41,7 @@ const SHOWN: Record<string, (keyof typeof ESCAPED)[]> = {
   "GET /": ["title", "publisher"],
   "GET /articles/:slug": ["title", "publisher", "summary"],
   "GET /embed/article/:slug": ["title", "publisher"],
+  "GET /topics/:slug": ["title", "publisher"],
   "GET /listen/queue": ["title", "publisher"],
   "GET /listen/flo": ["title"],
   [`GET ${OAUTH_PATHS.authorize}`]: ["client"],
@@ -77,7 +78,9 @@ describe("hostile article and client text on every page of the web front-end", (
       [OAUTH_PATHS.authorize]: auth.url.search,
       [SIGN_IN_PATHS.request]: "?next=%2Flisten",
     };
-    const url = new URL(`${path.replace(":slug", encodeURIComponent(article.slug))}${query[path] ?? ""}`, testVars.WEB_URL);
+    // A topic's page is named by the article's topic, every other page's :slug by the article.
+    const slug = path.startsWith("/topics/") ? article.vertical : article.slug;
+    const url = new URL(`${path.replace(":slug", encodeURIComponent(slug))}${query[path] ?? ""}`, testVars.WEB_URL);
     for (const [who, browser] of [
       ["signed out", new Browser()],
       ["signed in", signedIn],

@@ -64,6 +64,7 @@ import { getCreatorFeed } from "./feeds/routes/get.podcasts.creator.{tenant_slug
 import { getDeclassifiedFeed } from "./feeds/routes/get.podcasts.service-declassified.xml";
 import { getTopicFeed } from "./feeds/routes/get.podcasts.service-{slug}.xml";
 import { getServiceFeed } from "./feeds/routes/get.podcasts.service.xml";
+import { getFeedStylesheet } from "./feeds/routes/get.podcasts.feed.xsl";
 import { getChapters } from "./feeds/routes/get.podcasts.chapters.{slug}.json";
 import { getJsonTranscript } from "./feeds/routes/get.podcasts.transcripts.{slug}.json";
 import { getTranscript } from "./feeds/routes/get.podcasts.transcripts.{slug}.vtt";
@@ -120,6 +121,7 @@ import { getRobots } from "./web/routes/get.robots.txt";
 import { getSignIn } from "./web/routes/get.sign-in";
 import { getSignInConfirm } from "./web/routes/get.sign-in.confirm";
 import { getSitemap } from "./web/routes/get.sitemap.xml";
+import { getTopicPage } from "./web/routes/get.topics.{slug}";
 import { getHome } from "./web/routes/get";
 import { getAuthorizationServerMetadata } from "./web/routes/get.well-known.oauth-authorization-server";
 import { postIntakeConfirm } from "./web/routes/post.intake.confirm";
@@ -216,6 +218,7 @@ export const routes: Route[] = [
   getTranscript,
   getJsonTranscript,
   getChapters,
+  getFeedStylesheet,
   postCreatorClaim,
   getTokenFeed,
   // Administration (x-service-email-token; throttled per IP by prefix)
@@ -249,6 +252,7 @@ export const routes: Route[] = [
   ...AGENT_OPERATIONS,
   // The web front-end (WEB_URL): pages, their forms and static files; failures render as pages
   getHome,
+  getTopicPage,
   getArticlePage,
   getEmbed,
   getOembed,

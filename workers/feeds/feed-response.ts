@@ -24,3 +24,20 @@ export function feedResponse(body: FeedBody, headers: Record<string, string>): R
   });
 }
 
+
+/** A browser's request: it asks for HTML first, where podcast apps ask for the feed or for anything. */
+function fromBrowser(request: Request): boolean {
+  return (request.headers.get("Accept") ?? "").includes("text/html");
+}
+
+/**
+ * The feed response as the asker reads it: to a browser, the same bytes as application/xml, which
+ * browsers render as XML and so apply the feed's XSL stylesheet (feed-stylesheet.ts), where they show
+ * application/rss+xml as plain text or download it; to anyone else, as it is. Vary says so to caches.
+ */
+export function forReader(request: Request, response: Response): Response {
+  const out = new Response(response.body, response);
+  out.headers.append("Vary", "Accept");
+  if (fromBrowser(request) && out.headers.get("Content-Type") === RSS_CONTENT_TYPE) out.headers.set("Content-Type", "application/xml; charset=utf-8");
+  return out;
+}

@@ -4,7 +4,7 @@ import type { Listener } from "../kernel/listener-tokens";
 import { privateEpisodes, privateFeedItems } from "./feed-items";
 import { feedUnavailable, privateFeedPath } from "../kernel/feed-paths";
 import { conditional, entityTag } from "../core/conditional";
-import { feedResponse } from "./feed-response";
+import { feedResponse, forReader } from "./feed-response";
 import { itemFiles, renderRss } from "./rss";
 
 /**
@@ -54,7 +54,7 @@ export async function servePrivateFeed(request: Request, env: Env, listener: Lis
     throw feedUnavailable();
   }
   const body = { xml, etag: await entityTag(xml), lastModified: new Date(lastModified) };
-  return conditional(request, feedResponse(body, PRIVATE_HEADERS));
+  return forReader(request, conditional(request, feedResponse(body, PRIVATE_HEADERS)));
 }
 
 /** A server of one item file (transcript.ts): the file of article `slug` among those `visible` allows. */

@@ -4,7 +4,7 @@ import type { FeedDefinition } from "./catalog";
 import { publicFeedItems } from "./feed-items";
 import { conditional, entityTag } from "../core/conditional";
 import { cacheMatch, cachePut } from "../core/edge-cache";
-import { feedResponse, RSS_CONTENT_TYPE, type FeedBody } from "./feed-response";
+import { feedResponse, forReader, RSS_CONTENT_TYPE, type FeedBody } from "./feed-response";
 import { feedUnavailable } from "../kernel/feed-paths";
 import { itemFiles, renderRss } from "./rss";
 
@@ -77,7 +77,7 @@ export async function servePublicFeed(
   // not multiply builds either.
   const cacheKey = `${url.origin}${path}`;
   const hit = await cacheMatch(cacheKey, request);
-  if (hit) return hit;
+  if (hit) return forReader(request, hit);
 
   let response: Response;
   try {
@@ -92,5 +92,5 @@ export async function servePublicFeed(
     response = feedResponse(stale, { "Cache-Control": `public, max-age=${STALE_TTL_SECONDS}` });
   }
   await cachePut(cacheKey, response);
-  return conditional(request, response);
+  return forReader(request, conditional(request, response));
 }

@@ -39,12 +39,12 @@ describe("topic pages", () => {
     expect(html).not.toContain('rel="prev"');
     expect(html).toContain('<link rel="canonical" href="https://web.test/topics/science">');
 
-    const second = await (await topicPage(env, "science", 2)).text();
+    const second = await (await topicPage(env, "science", "2")).text();
     expect(titlesIn(second, "newest")).toEqual(newest.slice(TOPIC_PAGE_SIZE));
     expect(second).toContain('<a rel="prev" href="https://web.test/topics/science">Newer articles</a>');
     expect(second).not.toContain('rel="next"');
     for (const page of [html, second]) for (const hidden of ["Stub", "Forwarded", "Other topic"]) expect(page).not.toContain(hidden);
-    expect(await (await topicPage(env, "science", 3)).text()).toContain("No more articles in Science yet.");
+    expect(await (await topicPage(env, "science", "3")).text()).toContain("No more articles in Science yet.");
   });
 
   it("show what is trending in the topic among the narrated articles, on the first page only", async () => {
@@ -55,7 +55,7 @@ describe("topic pages", () => {
     expect(titlesIn(html, "trending")).toEqual(["Narrated &lt;health&gt;"]);
     expect(html).toContain(`href="https://web.test/articles/${article.slug}"`);
     expect(titlesIn(html, "newest").sort()).toEqual(["Narrated &lt;health&gt;", "Not narrated"]);
-    expect(await (await topicPage(env, "health", 2)).text()).not.toContain('id="trending"');
+    expect(await (await topicPage(env, "health", "2")).text()).not.toContain('id="trending"');
   });
 
   it("offer the topic's podcast feed as one-tap app buttons and an address to copy", async () => {
@@ -82,7 +82,7 @@ describe("topic pages", () => {
     expect(html).not.toContain('class="apps"');
   });
 
-  it("move an alias to the topic's one address, and answer an unknown topic with a 404 kept out of indexes", async () => {
+  it("move an alias to the topic's one address, and answer an unknown topic or page with a 404 kept out of indexes", async () => {
     const alias = await topicPage(env, "parenting");
     expect(alias.status).toBe(301);
     expect(alias.headers.get("location")).toBe("https://web.test/topics/young_moms");
@@ -90,5 +90,7 @@ describe("topic pages", () => {
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get("x-robots-tag")).toBe("noindex");
     expect(await unknown.text()).toContain("Topic not found");
+    for (const page of ["0", "-1", "1.5", "x", "1001", "99999999999"]) expect((await topicPage(env, "science", page)).status, page).toBe(404);
+    expect((await topicPage(env, "science", "1000")).status).toBe(200);
   });
 });

@@ -21,7 +21,7 @@ import { PUBLIC_CACHE, sitePage } from "./site-page";
 export const TOPIC_PAGE_SIZE = 10;
 const TRENDING_COUNT = 5;
 /** Past this page the list is empty anyway; a bound keeps a crawler's page=10^9 from costing an OFFSET scan. */
-export const MAX_TOPIC_PAGE = 1000;
+const MAX_TOPIC_PAGE = 1000;
 
 /** The public articles of `vertical` shown in full (no stubs, as in the sitemap), newest first: one page, and whether another follows. */
 async function newestOf(env: Env, vertical: string, page: number): Promise<{ items: ListedArticle[]; more: boolean }> {
@@ -68,13 +68,23 @@ function notFound(env: object): Response {
   });
 }
 
+/** The page number of `?page=`: 1 when absent, else a whole number from 1 to MAX_TOPIC_PAGE, or null. */
+function pageNumber(raw: string | null): number | null {
+  if (raw === null) return 1;
+  if (!/^[1-9]\d{0,3}$/.test(raw)) return null;
+  const n = Number(raw);
+  return n <= MAX_TOPIC_PAGE ? n : null;
+}
+
 /**
- * GET /topics/{slug}?page=N. An alias of a vertical (parenting, markets...) answers 301 to the
- * canonical page, so each topic has one address; an unknown slug is a 404.
+ * GET /topics/{slug}?page=N (`rawPage` as the query gives it). An alias of a vertical (parenting,
+ * markets...) answers 301 to the canonical page, so each topic has one address; an unknown slug or a
+ * page number that is not one is a 404.
  */
-export async function topicPage(env: Env, slug: string, page = 1): Promise<Response> {
+export async function topicPage(env: Env, slug: string, rawPage: string | null = null): Promise<Response> {
   const canonical = canonicalVertical(slug);
-  if (!canonical) return notFound(env);
+  const page = pageNumber(rawPage);
+  if (!canonical || page === null) return notFound(env);
   if (canonical !== slug) return Response.redirect(topicPageUrl(env, canonical), 301);
   const label = verticalLabel(canonical);
   const [newest, trending] = await Promise.all([
