@@ -44,6 +44,26 @@ describe("API key check (docs/rules.md 5)", () => {
   });
 });
 
+describe("API key or admin token (api_key_or_admin)", () => {
+  it.each([
+    ["the admin token", { "x-service-email-token": testVars.ADMIN_TOKEN }, 200],
+    ["the API key", { "x-service-key": testVars.SERVICE_API_KEY }, 200],
+    ["a wrong admin token beside the API key", { "x-service-email-token": "wrong", "x-service-key": testVars.SERVICE_API_KEY }, 200],
+    ["the admin token in the API key's header", { "x-service-key": testVars.ADMIN_TOKEN }, 401],
+    ["the API key in the admin token's header", { "x-service-email-token": testVars.SERVICE_API_KEY }, 401],
+    ["a wrong admin token alone", { "x-service-email-token": "wrong" }, 401],
+    ["nothing", {}, 401],
+  ])("%s gives %i", async (_, headers, expected) => {
+    const { req, url } = request("/v1/publishers/p/lexicon/entries", headers);
+    expect(await status(resolveCredential("api_key_or_admin", env, req, url, undefined))).toBe(expected);
+  });
+
+  it("hands on the admin token as the operator, who acts for every publisher", async () => {
+    const { req, url } = request("/v1/publishers/p/lexicon/entries", { "x-service-email-token": testVars.ADMIN_TOKEN });
+    expect(await resolveCredential("api_key_or_admin", env, req, url, undefined)).toEqual({ caller: { kind: "operator" } });
+  });
+});
+
 describe("admin check (x-service-email-token)", () => {
   it.each([
     ["the admin token", testVars.ADMIN_TOKEN, 200],

@@ -34,7 +34,7 @@ function chunkedBody(total: number) {
 }
 
 function credentialsFor(auth: string): Record<string, string> {
-  if (auth === "api_key") return apiKeyHeaders;
+  if (auth === "api_key" || auth === "api_key_or_admin") return apiKeyHeaders;
   if (auth === "admin") return adminHeaders;
   // The signature is over bytes the reader refuses to take in full, so any well-formed one will do.
   if (auth === "webhook_signature") return { "x-legacy-signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` };

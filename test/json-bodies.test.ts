@@ -30,7 +30,7 @@ const WRONG_SHAPES: Record<string, string> = {
 };
 
 function headersFor(auth: string): Record<string, string> {
-  if (auth === "api_key") return apiKeyHeaders;
+  if (auth === "api_key" || auth === "api_key_or_admin") return apiKeyHeaders;
   if (auth === "admin") return adminHeaders;
   return {};
 }

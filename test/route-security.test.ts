@@ -19,6 +19,7 @@ function pathOf(r: Route, token: string): string {
 const WRONG: Record<Exclude<AuthKind, "none">, { headers: Record<string, string>; token?: string; status: number }> = {
   api_key: { headers: { "x-service-key": "not-the-key", "x-legacy-key": "not-the-key" }, status: 401 },
   admin: { headers: { "x-service-email-token": "not-the-admin-token" }, status: 401 },
+  api_key_or_admin: { headers: { "x-service-key": "not-the-key", "x-service-email-token": "not-the-admin-token" }, status: 401 },
   webhook_signature: { headers: { "x-legacy-signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` }, status: 401 },
   listener_token: { headers: {}, token: "no-such-listener-token", status: 404 },
   feed_token: { headers: {}, token: "no-such-feed-token", status: 404 },

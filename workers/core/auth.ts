@@ -70,11 +70,25 @@ async function requireApiKey(env: Env, request: Request, url: URL): Promise<ApiC
   return caller;
 }
 
-/** x-service-email-token must hold the admin token or the legacy intake token. */
-async function requireAdmin(env: object, request: Request): Promise<void> {
+/** True when x-service-email-token holds the admin token or the legacy intake token. */
+function isAdmin(env: object, request: Request): Promise<boolean> {
   const { ADMIN_TOKEN, LEGACY_INTAKE_TOKEN } = config(env);
-  const ok = await anyMatches([request.headers.get("x-service-email-token")], [ADMIN_TOKEN, LEGACY_INTAKE_TOKEN]);
-  if (!ok) throw new ApiError("unauthorized", "a valid admin token is required");
+  return anyMatches([request.headers.get("x-service-email-token")], [ADMIN_TOKEN, LEGACY_INTAKE_TOKEN]);
+}
+
+async function requireAdmin(env: object, request: Request): Promise<void> {
+  if (!(await isAdmin(env, request))) throw new ApiError("unauthorized", "a valid admin token is required");
+}
+
+/**
+ * The admin token, which acts as the operator, or else an API key as `api_key` takes it. Either
+ * proves the caller; without one that is valid it is a 401.
+ */
+async function requireApiKeyOrAdmin(env: Env, request: Request, url: URL): Promise<ApiCaller> {
+  if (await isAdmin(env, request)) return OPERATOR;
+  const caller = await apiCallerOf(env, request, url);
+  if (!caller) throw new ApiError("unauthorized", "a valid API key or admin token is required");
+  return caller;
 }
 
 /** The `publisher` member of a JSON body as sent, or "": it only picks which publisher's secret to try. */
@@ -161,6 +175,8 @@ export async function resolveCredential(
       return { caller: await requireApiKey(env, request, url) };
     case "admin":
       return requireAdmin(env, request).then(() => ({}));
+    case "api_key_or_admin":
+      return { caller: await requireApiKeyOrAdmin(env, request, url) };
     case "listener_token":
       return { listener: await requireListener(database(env), params?.token ?? "") };
     case "feed_token":

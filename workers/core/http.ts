@@ -1,4 +1,5 @@
 import { cors, Router, type IRequest } from "itty-router";
+import type * as v from "valibot";
 import { resolveCredential, type ResolvedHere } from "./auth";
 import { resolveBearer } from "./bearer-credential";
 import { ApiError, errorResponse, ValidationError } from "./errors";
@@ -6,7 +7,7 @@ import { enforceRateLimit } from "./rate-limit";
 import { redactCredentials } from "./redact";
 import { requestId } from "./request-id";
 import { methodsOf, type AuthKind, type Route } from "./route";
-import { parseHeaders, parseJsonBody, parseParams, parseQuery, readBodyText } from "./validate";
+import { checkBody, parseHeaders, parseJsonBody, parseParams, parseQuery, readBodyText } from "./validate";
 
 /** What every handler gets besides the request: the address is parsed once, by the Worker's fetch (workers/api.ts). */
 type Args = [Env, ExecutionContext, URL];
@@ -56,7 +57,7 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
 }
 
 /** Credentials that travel in headers (a cookie included): checked before the path is even validated. */
-const HEADER_CREDENTIALS: ReadonlySet<AuthKind> = new Set(["api_key", "admin", "session", "browser"]);
+const HEADER_CREDENTIALS: ReadonlySet<AuthKind> = new Set(["api_key", "admin", "api_key_or_admin", "session", "browser"]);
 
 async function serve(table: readonly Route[], r: Route, request: IRequest, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
   // docs/rules.md "Rules" 5 rule 2: admin paths are throttled per IP by prefix, whatever the route declares.
@@ -76,13 +77,25 @@ async function serve(table: readonly Route[], r: Route, request: IRequest, env: 
     headerCredential || oauth ? early : await resolveCredential(r.auth as ResolvedHere, env, request, url, params);
   const query = r.query ? parseQuery(r.query, url, remember) : undefined;
   const headers = r.headers ? parseHeaders(r.headers, request.headers, remember) : undefined;
-  const body = r.body ? parseJsonBody(r.body, signedBody ?? (await readBodyText(request))) : undefined;
+  const body = r.body ? await bodyOf(r, r.body, request, query, signedBody) : undefined;
   // The agent surface's OAuth token is checked once its inputs are (a 422 before a 401, as the agent
   // operations have always answered): nothing of the input is acted on before it.
   const grant = oauth ? (await resolveBearer(r.auth as "bearer" | "agent", env, request)).grant : undefined;
 
   const response = await r.handle({ listener, caller, grant, signedIn, params, query, headers, body, request, url, env, ctx, table });
   return request.method === "HEAD" ? new Response(null, response) : response;
+}
+
+/** The media type of a request's Content-Type, without parameters, lower-cased. */
+function mediaType(request: Request): string {
+  return (request.headers.get("content-type") ?? "").split(";", 1)[0].trim().toLowerCase();
+}
+
+/** The validated body: JSON, or a raw body of a media type the route takes as it is (Route.rawBodies). */
+async function bodyOf(r: Route, schema: v.GenericSchema, request: Request, query: unknown, signedBody: string | undefined): Promise<unknown> {
+  const text = signedBody ?? (await readBodyText(request));
+  const raw = r.rawBodies?.[mediaType(request)];
+  return raw ? checkBody(schema, raw.toBody(text, query)) : parseJsonBody(schema, text);
 }
 
 /**

@@ -33,6 +33,7 @@ const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   none: undefined,
   api_key: [{ ApiKeyQuery: [] }, { ServiceKey: [] }, { LegacyKey: [] }, { PublisherKey: [] }],
   admin: [{ AdminToken: [] }],
+  api_key_or_admin: [{ ApiKeyQuery: [] }, { ServiceKey: [] }, { LegacyKey: [] }, { PublisherKey: [] }, { AdminToken: [] }],
   listener_token: undefined,
   webhook_signature: [{ WebhookSignature: [] }],
   feed_token: undefined,
@@ -49,6 +50,7 @@ const UNAUTHORIZED: Record<AuthKind, string | undefined> = {
   none: undefined,
   api_key: "Missing or wrong API key",
   admin: "Missing or wrong admin token",
+  api_key_or_admin: "Missing or wrong API key or admin token",
   listener_token: undefined,
   feed_token: undefined,
   webhook_signature: "Missing, malformed, wrong or stale signature",
@@ -157,6 +159,11 @@ function responses(r: Route) {
   return out;
 }
 
+/** The request bodies a route takes as they are, beside JSON (Route.rawBodies). */
+function rawContent(r: Route): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(r.rawBodies ?? {}).map(([type, raw]) => [type, { schema: { type: "string", description: raw.description } }]));
+}
+
 /** The OpenAPI 3.1 document of `routes`, generated from their schemas. */
 export function openApiDocument(routes: readonly Route[], serverUrl: string, oauth: OAuthDoc) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -172,7 +179,7 @@ export function openApiDocument(routes: readonly Route[], serverUrl: string, oau
         operationId: r.operationId ?? `${method.toLowerCase()}_${path.replace(/[^a-zA-Z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
         parameters: [...parameters("path", r.params), ...parameters("query", r.query), ...parameters("header", r.headers)],
         ...(r.body
-          ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(r.body) } } } }
+          ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(r.body) }, ...rawContent(r) } } }
           : {}),
         ...(SECURITY[r.auth] ? { security: SECURITY[r.auth] } : {}),
         responses: responses(r),

@@ -14,6 +14,8 @@ export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPT
  * when it is missing or wrong) and hands the handler what it proved: see `RouteInput.listener`.
  * `bearer`: an OAuth access token (RFC 6750) is required. `agent`: the agent surface (MCP, /v1/agent/*),
  * where a token is optional (anonymous agents pay or sign in per call) but a bad one is a 401.
+ * `api_key_or_admin`: what `api_key` takes, or the admin token, which acts as the operator (a
+ * publisher's own settings that the operator's administrators manage too: its lexicon).
  * `session`: a page for a signed-in listener (the web sign-in cookie, kernel/web-session.ts); a
  * browser without a live session is sent to sign in by the page's error renderer. `browser`: a page
  * that serves signed-out visitors too, and signed-in listeners as themselves (an unknown or expired
@@ -23,6 +25,7 @@ export type AuthKind =
   | "none"
   | "api_key"
   | "admin"
+  | "api_key_or_admin"
   | "listener_token"
   | "feed_token"
   | "webhook_signature"
@@ -45,12 +48,19 @@ export interface ResponseDoc {
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
+/** A body a route takes as it is (Route.rawBodies). */
+export interface RawBody {
+  /** What the body is, for the OpenAPI document. */
+  description: string;
+  toBody(text: string, query: unknown): unknown;
+}
+
 /** What a handler receives: validated inputs, the resolved identity and the runtime context. */
 export interface RouteInput<P, Q, B, H, A extends AuthKind = AuthKind> {
   /** The listener whose account token (`listener_token`) or private feed token (`feed_token`) is in the path. */
   listener: A extends "listener_token" | "feed_token" ? Listener : undefined;
   /** Who holds the API key (`api_key`) or signed the webhook (`webhook_signature`): the operator or one publisher. */
-  caller: A extends "api_key" | "webhook_signature" ? ApiCaller : undefined;
+  caller: A extends "api_key" | "api_key_or_admin" | "webhook_signature" ? ApiCaller : undefined;
   /** The OAuth grant of the bearer token (`bearer`), or of the token if any (`agent`: null without one). */
   grant: A extends "bearer" ? OAuthGrant : A extends "agent" ? OAuthGrant | null : undefined;
   /** The signed-in listener of the web session cookie (`session`), or null for a signed-out visitor (`browser`). */
@@ -103,6 +113,11 @@ export interface Route<
   query?: Q;
   headers?: H;
   body?: B;
+  /**
+   * Bodies taken as they are besides JSON, by media type (a PLS document for a lexicon import): each
+   * turns the text, read within the same limit, and the validated query into the value `body` checks.
+   */
+  rawBodies?: Record<string, RawBody>;
   responses: Record<number, ResponseDoc>;
   handle(input: RouteInput<P, Q, B, H, A>): Response | Promise<Response>;
 }

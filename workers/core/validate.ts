@@ -253,6 +253,11 @@ function plainObjects(_key: string, value: unknown): unknown {
   return value && typeof value === "object" && !Array.isArray(value) ? Object.assign(Object.create(null), value) : value;
 }
 
+/** Validates a body a route took as it is and turned into a value (core/route.ts Route.rawBodies). */
+export function checkBody<S extends v.GenericSchema>(schema: S, data: unknown): v.InferOutput<S> {
+  return check("body", schema, data);
+}
+
 /** Parses a JSON body; malformed JSON is a 422 like any other invalid body. */
 export function parseJsonBody<S extends v.GenericSchema>(schema: S, text: string): v.InferOutput<S> {
   let data: unknown;

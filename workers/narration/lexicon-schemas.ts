@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { mayActFor, type ApiCaller } from "../core/auth";
 import { ApiError, ValidationError } from "../core/errors";
+import type { RawBody } from "../core/route";
 import { named } from "../core/schema-registry";
 import type { LexiconEntry } from "../kernel/lexicon";
 import { normaliseText } from "../kernel/normalize-text";
@@ -102,6 +103,31 @@ export const LexiconImportBody = named(
   }),
 );
 
+/** The import's `replace` as a query parameter: the way to say it with a raw PLS body, which has no JSON member for it. */
+export const LexiconImportQuery = v.object({
+  replace: v.pipe(
+    v.optional(v.boolean()),
+    v.description("true: the document becomes the whole lexicon (the same as replace: true in a JSON body; either one is enough). For a raw PLS body, the only way to say it."),
+  ),
+});
+
+/**
+ * The import's body as a PLS document itself, beside the JSON form: application/pls+xml (the PLS
+ * media type, RFC 4267) or application/xml, read within the same limit and checked as the JSON
+ * form's `pls` member is.
+ */
+const RAW_PLS: RawBody = {
+  description: "A W3C PLS 1.0 document as it is (no DOCTYPE), UTF-8; ?replace=true makes it the whole lexicon.",
+  toBody: (text) => ({ pls: text }),
+};
+export const PLS_RAW_BODIES: Record<string, RawBody> = { [PLS_CONTENT_TYPE]: RAW_PLS, "application/xml": RAW_PLS };
+
+/** What both import routes say about the document they take. */
+export const PLS_IMPORT_DESCRIPTION =
+  `The document comes as JSON ({"pls": "<lexicon ...>", "replace": false}) or as it is, with Content-Type ${PLS_CONTENT_TYPE} or application/xml; either way within the API's body limit. ` +
+  "Each <lexeme> gives one entry per <grapheme>, with its first <phoneme> (IPA only; another alphabet is a 422) and its first <alias>. " +
+  "replace: true (in the JSON body, or ?replace=true) makes the document the whole lexicon. A document that is not a PLS lexicon, or an entry that fails the entry checks, is a 422 and changes nothing.";
+
 export const GraphemeQuery = v.object({ grapheme: GraphemeField });
 
 export const DeletedView = named(
@@ -158,8 +184,11 @@ export function lexiconResponse(scope: LexiconScope, entries: LexiconEntry[], fo
   return Response.json({ publisher: scope, entries } satisfies v.InferOutput<typeof LexiconView>, { headers });
 }
 
-/** Reads a PLS document's entries through the same field checks as JSON entries and writes them; 422 naming what is wrong. */
-export async function importPls(env: Pick<Env, "DB">, scope: LexiconScope, body: v.InferOutput<typeof LexiconImportBody>): Promise<number> {
+/**
+ * Reads a PLS document's entries through the same field checks as JSON entries and writes them; 422
+ * naming what is wrong. `replace` (the query's) replaces the lexicon as the body's own member does.
+ */
+export async function importPls(env: Pick<Env, "DB">, scope: LexiconScope, body: v.InferOutput<typeof LexiconImportBody>, replace = false): Promise<number> {
   let parsed: LexiconEntry[];
   try {
     parsed = fromPls(body.pls);
@@ -174,7 +203,7 @@ export async function importPls(env: Pick<Env, "DB">, scope: LexiconScope, body:
     }
     return checked.output;
   });
-  await writeEntries(env, scope, entries, body.replace);
+  await writeEntries(env, scope, entries, body.replace || replace);
   return entries.length;
 }
 

@@ -1,23 +1,18 @@
-import { route } from "../../core/route";
 import { lexiconOf } from "../lexicon-service";
-import { importPls, LexiconImportBody, lexiconResponse, LexiconView, PublisherLexiconParams, publisherScope } from "../lexicon-schemas";
+import { importPls, LexiconImportBody, LexiconImportQuery, lexiconResponse, LexiconView, PLS_IMPORT_DESCRIPTION, PLS_RAW_BODIES } from "../lexicon-schemas";
+import { publisherLexiconRoute } from "../publisher-lexicon-route";
 
-export const importPublisherLexicon = route({
+export const importPublisherLexicon = publisherLexiconRoute({
   method: "POST",
-  path: "/v1/publishers/:publisher/lexicon/import",
-  tag: "narration",
+  path: "import",
   summary: "Import a W3C PLS document into a publisher's lexicon",
-  description:
-    "The lexicon of one publisher's articles, over the global one. Requires that publisher's API key (Authorization: Bearer npk_...) or the operator's API key; another publisher's lexicon is a 404. Each <lexeme> gives one entry per <grapheme>, with its first <phoneme> (IPA only; another alphabet is a 422) and its first <alias>. " +
-    "replace: true makes the document the whole lexicon. A document that is not a PLS lexicon, or an entry that fails the entry checks, is a 422 and changes nothing.",
-  auth: "api_key",
-  rateLimit: "admin",
-  params: PublisherLexiconParams,
+  description: PLS_IMPORT_DESCRIPTION,
+  query: LexiconImportQuery,
   body: LexiconImportBody,
+  rawBodies: PLS_RAW_BODIES,
   responses: { 200: { description: "The whole lexicon after the import", schema: LexiconView } },
-  async handle({ env, caller, params, body }) {
-    const scope = publisherScope(caller, params.publisher);
-    await importPls(env, scope, body);
+  async handle({ env, scope, query, body }) {
+    await importPls(env, scope, body, query.replace);
     return lexiconResponse(scope, await lexiconOf(env, scope), "json");
   },
 });

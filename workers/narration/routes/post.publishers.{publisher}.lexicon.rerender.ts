@@ -1,21 +1,17 @@
-import { route } from "../../core/route";
 import { rerenderAffected } from "../lexicon-service";
-import { RerenderView, PublisherLexiconParams, publisherScope } from "../lexicon-schemas";
+import { RerenderView } from "../lexicon-schemas";
+import { publisherLexiconRoute } from "../publisher-lexicon-route";
 
-export const rerenderPublisherLexicon = route({
+export const rerenderPublisherLexicon = publisherLexiconRoute({
   method: "POST",
-  path: "/v1/publishers/:publisher/lexicon/rerender",
-  tag: "narration",
+  path: "rerender",
   summary: "Render again a publisher's narrated articles whose audio a change of its lexicon touches",
   description:
-    "The lexicon of one publisher's articles, over the global one. Requires that publisher's API key (Authorization: Bearer npk_...) or the operator's API key; another publisher's lexicon is a 404. Queues a render (in the article's own voice) of each article GET ...lexicon/affected lists that is not already rendering, " +
+    "Queues a render (in the article's own voice) of each article GET ...lexicon/affected lists that is not already rendering, " +
     "a bounded number a request; `remaining` says how many are left for the next one. Articles no entry touches keep their audio.",
-  auth: "api_key",
-  rateLimit: "admin",
-  params: PublisherLexiconParams,
   responses: { 202: { description: "The queued render jobs", schema: RerenderView } },
-  async handle({ env, caller, params }) {
-    const result = await rerenderAffected(env, publisherScope(caller, params.publisher));
+  async handle({ env, scope }) {
+    const result = await rerenderAffected(env, scope);
     return Response.json(result, { status: 202, headers: { "Cache-Control": "no-store" } });
   },
 });
