@@ -117,7 +117,8 @@ import { getListenQueue } from "./web/routes/get.listen.queue";
 import { getMagic } from "./web/routes/get.magic";
 import { getConsent } from "./web/routes/get.oauth.authorize";
 import { getOembed } from "./web/routes/get.oembed";
-import { getRobots } from "./web/routes/get.robots.txt";
+// With its extension: wrangler bundles an import ending in .txt as a Text module (its default module rules), which has no getRobots.
+import { getRobots } from "./web/routes/get.robots.txt.ts";
 import { getSignIn } from "./web/routes/get.sign-in";
 import { getSignInConfirm } from "./web/routes/get.sign-in.confirm";
 import { getSitemap } from "./web/routes/get.sitemap.xml";
