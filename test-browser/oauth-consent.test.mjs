@@ -110,40 +110,46 @@ async function registeredAgent(name) {
   return { as, client, redirectUri, verifier, state, url };
 }
 
+/** `email` signs in on the authorization page at `url`, by the magic link from the outbox, in a new browser page. */
+async function signInOnConsentPage(url, email) {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(url.href);
+  await expectAccessible(page, "/oauth/authorize (sign-in)");
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByRole("button", { name: "Mail me a sign-in link" }).click();
+  await page.getByText("a sign-in link is on its way").waitFor();
+  const mail = await mailTo(platform.base, email);
+  await page.goto(/http:\/\/127\.0\.0\.1:\d+\/sign-in\/confirm\?\S+/.exec(mail.text)[0]);
+  await page.getByRole("button", { name: "Continue signing in" }).click();
+  return page;
+}
+
+/** The listener clicks Allow on `page`; the agent takes the redirect and exchanges the code (PKCE). */
+async function allowAndExchange(page, agent) {
+  const callback = agentApp.callbacks();
+  await page.getByRole("button", { name: "Allow" }).click();
+  const params = oauth.validateAuthResponse(agent.as, agent.client, await callback, agent.state);
+  return oauth.processAuthorizationCodeResponse(
+    agent.as,
+    agent.client,
+    await oauth.authorizationCodeGrantRequest(agent.as, agent.client, oauth.None(), params, agent.redirectUri, agent.verifier, insecure),
+  );
+}
+
 test("a listener signs in by magic link on the consent page and allows an agent", async () => {
   const email = "browser@example.test";
   const { token } = await json(
     await fetch(`${platform.base}/v1/listeners/subscribe`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, verticals: [] }) }),
   );
   const agent = await registeredAgent("Browser Test Agent");
-  const page = await (await browser.newContext()).newPage();
-
-  await page.goto(agent.url.href);
-  await expectAccessible(page, "/oauth/authorize (sign-in)");
-  await page.getByLabel("E-mail address").fill(email);
-  await page.getByRole("button", { name: "Mail me a sign-in link" }).click();
-  await page.getByText("a sign-in link is on its way").waitFor();
-
-  const mail = await mailTo(platform.base, email);
-  const link = /http:\/\/127\.0\.0\.1:\d+\/sign-in\/confirm\?\S+/.exec(mail.text)[0];
-  await page.goto(link);
-  await page.getByRole("button", { name: "Continue signing in" }).click();
+  const page = await signInOnConsentPage(agent.url, email);
 
   await page.getByText("Browser Test Agent asks to act for you").waitFor();
   await expectAccessible(page, "/oauth/authorize (consent)");
   assert.ok(await page.getByText("Search and read articles, and get their audio, as you").isVisible());
   assert.ok(await page.getByText("Subscribe you to topics").isVisible());
   assert.ok(await page.getByText(`Signed in as ${email}`).isVisible());
-  const callback = agentApp.callbacks();
-  await page.getByRole("button", { name: "Allow" }).click();
-  const back = await callback;
-
-  const params = oauth.validateAuthResponse(agent.as, agent.client, back, agent.state);
-  const tokens = await oauth.processAuthorizationCodeResponse(
-    agent.as,
-    agent.client,
-    await oauth.authorizationCodeGrantRequest(agent.as, agent.client, oauth.None(), params, agent.redirectUri, agent.verifier, insecure),
-  );
+  const tokens = await allowAndExchange(page, agent);
   assert.equal(tokens.scope, "articles:read subscriptions:write");
   const { agents } = await json(await fetch(`${platform.base}/v1/listeners/${token}/agents`));
   assert.deepEqual(
@@ -185,31 +191,14 @@ test("an MCP client known only by its Client ID Metadata Document signs a listen
   const clientId = `${agentApp.origin}/documents/client.json`;
   const agent = await documentAgent(clientId, "articles:read subscriptions:write");
   assert.equal(agent.as.client_id_metadata_document_supported, true);
-  const page = await (await browser.newContext()).newPage();
-
-  await page.goto(agent.url.href);
-  await page.getByLabel("E-mail address").fill(email);
-  await page.getByRole("button", { name: "Mail me a sign-in link" }).click();
-  await page.getByText("a sign-in link is on its way").waitFor();
-  const mail = await mailTo(platform.base, email);
-  await page.goto(/http:\/\/127\.0\.0\.1:\d+\/sign-in\/confirm\?\S+/.exec(mail.text)[0]);
-  await page.getByRole("button", { name: "Continue signing in" }).click();
+  const page = await signInOnConsentPage(agent.url, email);
 
   // The name comes from the document, shown with the host that published it.
   await page.getByText("Document Agent (127.0.0.1:").waitFor();
   const host = new URL(agentApp.origin).host;
   assert.ok(await page.getByText(`Its name and addresses are published by ${host}`).isVisible());
   await expectAccessible(page, "/oauth/authorize (consent, metadata document client)");
-  const callback = agentApp.callbacks();
-  await page.getByRole("button", { name: "Allow" }).click();
-  const back = await callback;
-
-  const params = oauth.validateAuthResponse(agent.as, agent.client, back, agent.state);
-  const tokens = await oauth.processAuthorizationCodeResponse(
-    agent.as,
-    agent.client,
-    await oauth.authorizationCodeGrantRequest(agent.as, agent.client, oauth.None(), params, agent.redirectUri, agent.verifier, insecure),
-  );
+  const tokens = await allowAndExchange(page, agent);
   assert.equal(tokens.scope, "articles:read subscriptions:write");
 
   // The MCP SDK client calls tools with the token, at /mcp as the Inspector would.

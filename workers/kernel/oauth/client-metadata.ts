@@ -1,6 +1,8 @@
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import * as v from "valibot";
 import { webUrl } from "../../core/config";
+import { ApiError } from "../../core/errors";
+import { readBodyBytes } from "../../core/validate";
 
 /**
  * Client ID Metadata Documents (MCP authorization 2025-11-25, "Client ID Metadata Documents";
@@ -112,32 +114,13 @@ async function fetchDocument(env: object, url: URL): Promise<{ json: unknown; ma
 
 /** The body, refused once it passes MAX_DOCUMENT_BYTES (counted as it streams, whatever Content-Length says). */
 async function readBounded(response: Response): Promise<Uint8Array> {
-  const reader = response.body?.getReader();
-  if (!reader) throw new ClientMetadataError("the document is empty");
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      throw new ClientMetadataError(`the document did not arrive within ${FETCH_TIMEOUT_MS / 1000} s`);
-    }
-    if (chunk.done) break;
-    size += chunk.value.byteLength;
-    if (size > MAX_DOCUMENT_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new ClientMetadataError(`the document is larger than ${MAX_DOCUMENT_BYTES} bytes`);
-    }
-    chunks.push(chunk.value);
+  try {
+    return await readBodyBytes(response, MAX_DOCUMENT_BYTES);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "payload_too_large") throw new ClientMetadataError(`the document is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+    // The stream fails when the time limit aborts the fetch.
+    throw new ClientMetadataError(`the document did not arrive within ${FETCH_TIMEOUT_MS / 1000} s`);
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
 }
 
 /** How long the document may be reused: its Cache-Control max-age within bounds (the draft lets servers bound it). */
