@@ -6,6 +6,7 @@ import { MASTER_SAMPLE_RATE } from "../../kernel/audio-objects";
 import type { RenderStoreRpc } from "../../kernel/render-contract";
 import type { VoiceOffer } from "../../kernel/voice-catalogue";
 import { timed, type RenderPhases } from "../phases";
+import { mapBounded } from "./bounded";
 import { paragraphKey } from "./cache-key";
 import type { Passage } from "./chunk";
 import { loadParagraph, storeParagraph } from "./paragraph-cache";
@@ -30,6 +31,12 @@ export interface VoicedSegment {
   starts: (number | null)[];
   words: VoicedWord[];
 }
+
+/**
+ * Stored paragraphs read or written at once: a segment can hold hundreds of short paragraphs, and a
+ * Worker keeps at most six connections open at a time, queueing the rest.
+ */
+const OBJECTS_IN_FLIGHT = 6;
 
 /** What a render did with its paragraphs: characters sent to the engine that spoke, and paragraphs found stored. */
 export interface ParagraphTally {
@@ -58,7 +65,7 @@ export async function voiceSegment(
 ): Promise<({ ok: true } & VoicedSegment) | SynthFailure> {
   const lexicons = await Promise.all(segment.map((p) => pronounce(p.text)));
   const keys = await Promise.all(segment.map((p, i) => paragraphKey(offer.provider, offer.id, p.text, lexicons[i].digest)));
-  const voiced: (VoicedPassage | null)[] = await Promise.all(keys.map((key) => loadParagraph(store, key)));
+  const voiced: (VoicedPassage | null)[] = await mapBounded(keys, OBJECTS_IN_FLIGHT, (key) => loadParagraph(store, key), () => false);
   const missing = voiced.flatMap((v, i) => (v === null ? [i] : []));
   if (missing.length > 0) {
     const made = await timed(phases, "synthesisMs", () =>
@@ -69,7 +76,7 @@ export async function voiceSegment(
       ),
     );
     if (!made.ok) return made;
-    await Promise.all(missing.map((i, k) => storeParagraph(store, keys[i], made.passages[k])));
+    await mapBounded(missing, OBJECTS_IN_FLIGHT, (i, k) => storeParagraph(store, keys[i], made.passages[k]), () => false);
     missing.forEach((i, k) => {
       voiced[i] = made.passages[k];
       tally.charactersSynthesized += segment[i].text.length;
