@@ -1,4 +1,4 @@
-import { serviceFeedPath } from "../kernel/feed-paths";
+import { creatorFeedPath, serviceFeedPath } from "../kernel/public-urls";
 import { canonicalPodcastVertical, PODCAST_VERTICALS } from "../kernel/verticals";
 import type { HOSTS as HOST_SLUGS } from "../kernel/hosts";
 
@@ -135,10 +135,6 @@ export function creatorFeedKey(slug: string): string {
   return `creator:${slug}`;
 }
 
-/** Canonical path of the feed of creator tenant `slug` (encoded: it keys the edge cache before the slug is looked up). */
-export function creatorFeedPath(slug: string): string {
-  return `/v1/podcasts/creator/${encodeURIComponent(slug)}.xml`;
-}
 
 /** The per-creator feed of the creator tenant `slug` (named `name`). */
 export function creatorFeed(creator: { id: number; slug: string; name: string }): FeedDefinition {

@@ -1,9 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { baseUrl } from "../core/config";
 import { randomToken, sha256Hex } from "../core/crypto";
 import { ApiError } from "../core/errors";
 import { creators, database } from "../db";
-import { creatorFeedPath } from "./catalog";
 
 /**
  * Creator tenants: an operator creates one (and gets a single-use claim token to hand to the
@@ -12,16 +10,6 @@ import { creatorFeedPath } from "./catalog";
  */
 
 export type Creator = typeof creators.$inferSelect;
-
-/** The public feed URL of creator `slug`. */
-export function creatorFeedUrl(env: object, slug: string): string {
-  return `${baseUrl(env)}${creatorFeedPath(slug)}`;
-}
-
-/** Where the creator claims tenant `slug` (POST /v1/creators/{slug}/claim). */
-export function creatorClaimUrl(env: object, slug: string): string {
-  return `${baseUrl(env)}/v1/creators/${slug}/claim`;
-}
 
 /** Creates the tenant `slug`; 409 if the slug is taken. Returns the row and the claim token (shown once). */
 export async function createCreator(env: Env, slug: string, name: string): Promise<{ creator: Creator; claimToken: string }> {

@@ -1,11 +1,11 @@
 import type { SQL } from "drizzle-orm";
-import { baseUrl } from "../core/config";
 import type { Listener } from "../kernel/listener-tokens";
 import { privateEpisodes, privateFeedItems } from "./feed-items";
-import { feedUnavailable, privateFeedPath } from "../kernel/feed-paths";
+import { feedUnavailable } from "../kernel/feed-paths";
+import { itemFileUrls, privateFeedPath } from "../kernel/public-urls";
 import { conditional, entityTag } from "../core/conditional";
 import { feedResponse, forReader } from "./feed-response";
-import { itemFiles, renderRss } from "./rss";
+import { renderRss } from "./rss";
 
 /**
  * The private per-listener feed. The token in the path is the credential (docs/rules.md "Rules" 5), so:
@@ -42,7 +42,7 @@ export async function servePrivateFeed(request: Request, env: Env, listener: Lis
       },
       items,
       // Transcripts and chapters stay behind the token (GET /v1/podcasts/u/{token}/transcripts/{slug}.vtt and .json, .../chapters/{slug}.json).
-      itemFiles(`${baseUrl(env)}/v1/podcasts/u/${encodeURIComponent(token)}`),
+      (item) => itemFileUrls(env, item.slug, token),
     );
     // No stored history: the newest change among the items and the subscription stands in for it.
     lastModified = Math.max(

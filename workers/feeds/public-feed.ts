@@ -1,4 +1,3 @@
-import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import type { FeedDefinition } from "./catalog";
 import { publicFeedItems } from "./feed-items";
@@ -6,7 +5,8 @@ import { conditional, entityTag } from "../core/conditional";
 import { cacheMatch, cachePut } from "../core/edge-cache";
 import { feedResponse, forReader, RSS_CONTENT_TYPE, type FeedBody } from "./feed-response";
 import { feedUnavailable } from "../kernel/feed-paths";
-import { itemFiles, renderRss } from "./rss";
+import { itemFileUrls } from "../kernel/public-urls";
+import { renderRss } from "./rss";
 
 /**
  * Serving a public feed: edge cache first, then a build, then the last good body.
@@ -36,7 +36,7 @@ export function snapshotPath(key: string): string {
 async function buildPublicFeed(env: Env, feed: FeedDefinition): Promise<string> {
   const items = await publicFeedItems(env, feed.selection);
   // The public transcripts and chapters (GET /v1/podcasts/transcripts/{slug}.vtt and .json, /v1/podcasts/chapters/{slug}.json).
-  return renderRss(env, { ...feed, locked: false }, items, itemFiles(`${baseUrl(env)}/v1/podcasts`));
+  return renderRss(env, { ...feed, locked: false }, items, (item) => itemFileUrls(env, item.slug));
 }
 
 /** Records `xml` as the feed's last good body when its bytes changed; returns it with its validators. */

@@ -2,8 +2,7 @@ import { generateRssFeed, type RssFeed } from "feedsmith";
 import { v5 as uuidv5 } from "uuid";
 import { articlePageUrl, baseUrl, config, webUrl } from "../core/config";
 import { xmlSafe } from "../core/text";
-import { audioUrl } from "../kernel/audio-urls";
-import { FEED_STYLESHEET_PATH } from "../kernel/public-urls";
+import { audioUrl, FEED_STYLESHEET_PATH, type ItemFileUrls, topicArtUrl } from "../kernel/public-urls";
 import { isWebUrl } from "../kernel/web-url";
 import type { Category } from "./catalog";
 import type { FeedItem } from "./feed-items";
@@ -31,12 +30,6 @@ function episodeGuid(slug: string): string {
   return uuidv5(slug, ITEM_GUID_NAMESPACE);
 }
 
-/** Square topic art for a feed (GET /v1/topic-art), with the feed's title on it, as podcast apps show covers. */
-function artworkUrl(env: object, prompt: string, title: string): string {
-  const q = new URLSearchParams({ prompt, w: String(ARTWORK_PX), h: String(ARTWORK_PX), title });
-  return `${baseUrl(env)}/v1/topic-art?${q}`;
-}
-
 /** Channel-level facts of one feed. */
 export interface Channel {
   title: string;
@@ -50,16 +43,8 @@ export interface Channel {
   locked: boolean;
 }
 
-/** Absolute URLs of an item's transcripts (WebVTT and Podcasting 2.0 JSON) and chapters, public or token-scoped. */
-export type ItemFiles = (item: FeedItem) => { vtt: string; json: string; chapters: string };
-
-/** The item files under `prefix` (".../v1/podcasts" or ".../v1/podcasts/u/{token}"): stable, one address per article slug. */
-export function itemFiles(prefix: string): ItemFiles {
-  return (item) => {
-    const slug = encodeURIComponent(item.slug);
-    return { vtt: `${prefix}/transcripts/${slug}.vtt`, json: `${prefix}/transcripts/${slug}.json`, chapters: `${prefix}/chapters/${slug}.json` };
-  };
-}
+/** Absolute URLs of an item's transcripts and chapters, public or behind a private feed token (kernel/public-urls.ts itemFileUrls). */
+type ItemFiles = (item: FeedItem) => ItemFileUrls;
 
 function describe(item: FeedItem): string {
   return item.summary.trim() || `${item.title}, from ${item.publisher}, read aloud.`;
@@ -127,7 +112,8 @@ const AI_CONTENT_TAG_FOR_PARTYTIME = '<podcast:txt purpose="ai-content">&#116;ru
 export function renderRss(env: object, channel: Channel, items: FeedItem[], files: ItemFiles): string {
   const self = `${baseUrl(env)}${channel.path}`;
   const web = webUrl(env);
-  const image = artworkUrl(env, channel.artPrompt, channel.title);
+  // Square, with the feed's title on it, as podcast apps show covers.
+  const image = topicArtUrl(env, channel.artPrompt, ARTWORK_PX, ARTWORK_PX, channel.title);
   const feed: RssFeed.Feed<Date> = {
     title: channel.title,
     link: web,

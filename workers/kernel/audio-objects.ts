@@ -1,4 +1,4 @@
-import { AUDIO_FORMATS, type AudioFormat } from "./audio-urls";
+import { AUDIO_FORMATS, type AudioFormat } from "./public-urls";
 
 /** A cache key: SHA-256 hex of provider, voice and normalised text. */
 export const AUDIO_KEY_PATTERN = /^[0-9a-f]{64}$/;

@@ -1,8 +1,5 @@
 import { ApiError } from "../core/errors";
 
-/** The feed paths live in public-urls.ts; this re-export serves importers not yet moved there. */
-export { privateFeedPath, serviceFeedPath } from "./public-urls";
-
 /** How long a podcast app should wait after a 503 from a feed (docs/rules.md "Rules" 4: feed build failure). */
 const FEED_RETRY_AFTER_SECONDS = 60;
 

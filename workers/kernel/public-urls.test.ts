@@ -1,6 +1,20 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { articlePageUrl, audioUrl, FEED_STYLESHEET_PATH, podcastApps, privateFeedPath, privateFeedUrl, serviceFeedPath, topicPageUrl } from "./public-urls";
+import {
+  articlePageUrl,
+  audioUrl,
+  creatorClaimUrl,
+  creatorFeedPath,
+  creatorFeedUrl,
+  FEED_STYLESHEET_PATH,
+  itemFileUrls,
+  podcastApps,
+  privateFeedPath,
+  privateFeedUrl,
+  serviceFeedPath,
+  topicArtUrl,
+  topicPageUrl,
+} from "./public-urls";
 
 /**
  * The public URLs are stable forever (docs/rules.md "Rules" 4): podcast apps poll feed URLs for years and
@@ -20,6 +34,29 @@ describe("public URLs", () => {
 
   it("name a service feed by its vertical or host", () => {
     expect(serviceFeedPath("tech")).toBe("/v1/podcasts/service-tech.xml");
+  });
+
+  it("name a creator's feed and claim address by the tenant's slug, escaped", () => {
+    expect(creatorFeedPath("a b")).toBe("/v1/podcasts/creator/a%20b.xml");
+    expect(creatorFeedUrl(env, "ada")).toBe("https://api.test/v1/podcasts/creator/ada.xml");
+    expect(creatorClaimUrl(env, "ada")).toBe("https://api.test/v1/creators/ada/claim");
+  });
+
+  it("name an item's transcripts and chapters, public or behind the private feed token", () => {
+    expect(itemFileUrls(env, "a b")).toEqual({
+      vtt: "https://api.test/v1/podcasts/transcripts/a%20b.vtt",
+      json: "https://api.test/v1/podcasts/transcripts/a%20b.json",
+      chapters: "https://api.test/v1/podcasts/chapters/a%20b.json",
+    });
+    expect(itemFileUrls(env, "s", "t/k")).toEqual({
+      vtt: "https://api.test/v1/podcasts/u/t%2Fk/transcripts/s.vtt",
+      json: "https://api.test/v1/podcasts/u/t%2Fk/transcripts/s.json",
+      chapters: "https://api.test/v1/podcasts/u/t%2Fk/chapters/s.json",
+    });
+  });
+
+  it("name topic art by its prompt, size and title", () => {
+    expect(topicArtUrl(env, "tech stories", 1400, 1400, "Tech & AI")).toBe("https://api.test/v1/topic-art?prompt=tech+stories&w=1400&h=1400&title=Tech+%26+AI");
   });
 
   it("name an article's page on the web front-end", () => {

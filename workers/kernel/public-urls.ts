@@ -39,6 +39,44 @@ export function topicPageUrl(env: object, slug: string): string {
   return `${webUrl(env)}/topics/${encodeURIComponent(slug)}`;
 }
 
+/** Canonical path of the feed of creator tenant `slug` (encoded: it keys the edge cache before the slug is looked up). */
+export function creatorFeedPath(slug: string): string {
+  return `/v1/podcasts/creator/${encodeURIComponent(slug)}.xml`;
+}
+
+/** The public feed URL of creator tenant `slug`. */
+export function creatorFeedUrl(env: object, slug: string): string {
+  return `${baseUrl(env)}${creatorFeedPath(slug)}`;
+}
+
+/** Where the creator claims tenant `slug` (POST /v1/creators/{slug}/claim). */
+export function creatorClaimUrl(env: object, slug: string): string {
+  return `${baseUrl(env)}/v1/creators/${encodeURIComponent(slug)}/claim`;
+}
+
+/** Absolute URLs of one article's transcripts (WebVTT and Podcasting 2.0 JSON) and chapters. */
+export interface ItemFileUrls {
+  vtt: string;
+  json: string;
+  chapters: string;
+}
+
+/**
+ * The transcripts and chapters of article `slug` in a feed: public ones under /v1/podcasts, or with a
+ * listener's private feed token, behind it under /v1/podcasts/u/{token}. One address per slug.
+ */
+export function itemFileUrls(env: object, slug: string, privateFeedToken?: string): ItemFileUrls {
+  const prefix = `${baseUrl(env)}/v1/podcasts${privateFeedToken === undefined ? "" : `/u/${encodeURIComponent(privateFeedToken)}`}`;
+  const name = encodeURIComponent(slug);
+  return { vtt: `${prefix}/transcripts/${name}.vtt`, json: `${prefix}/transcripts/${name}.json`, chapters: `${prefix}/chapters/${name}.json` };
+}
+
+/** Generated topic art (GET /v1/topic-art) for `prompt`, `width` by `height` pixels, with `title` written on it. */
+export function topicArtUrl(env: object, prompt: string, width: number, height: number, title: string): string {
+  const q = new URLSearchParams({ prompt, w: String(width), h: String(height), title });
+  return `${baseUrl(env)}/v1/topic-art?${q}`;
+}
+
 /** Canonical path of the public feed of a podcast vertical or host persona, e.g. service-tech. */
 export function serviceFeedPath(slug: string): string {
   return `/v1/podcasts/service-${slug}.xml`;

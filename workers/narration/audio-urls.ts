@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { audioUrl } from "../kernel/audio-urls";
+import { audioUrl } from "../kernel/public-urls";
 
 /** The three URLs of one audio key, as every narration response carries them. */
 export const AudioUrlFields = {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { audioObjects, database } from "../db/index";
 import { articleBySlug } from "../kernel/article-by-slug";
-import { audioUrl } from "../kernel/audio-urls";
+import { audioUrl } from "../kernel/public-urls";
 import { narratedParagraphs, startsInSeconds } from "../kernel/paragraph-timings";
 import { readByAiVoice } from "../kernel/synthetic-voice";
 import { isShownInFull, openableBy } from "../kernel/visibility";

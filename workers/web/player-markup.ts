@@ -1,4 +1,5 @@
-import { baseUrl, embedPlayerUrl, webUrl } from "../core/config";
+import { embedPlayerUrl, webUrl } from "../core/config";
+import { topicArtUrl } from "../kernel/public-urls";
 import { verticalLabel } from "../kernel/verticals";
 import { wordsOf, type TimedWord } from "../kernel/word-timings";
 import type { ArticleView, Paragraph } from "./article-view";
@@ -9,8 +10,7 @@ const SPEEDS = [0.75, 1, 1.25, 1.5, 1.75, 2];
 
 /** The topic art of an article's vertical (GET /v1/topic-art) with the topic's name on it, as the lock screen and cards show it. */
 export function articleArtUrl(env: object, view: Pick<ArticleView, "vertical">, w = 1200, h = 630): string {
-  const q = new URLSearchParams({ prompt: `${view.vertical.replace(/_/g, " ")} stories`, w: String(w), h: String(h), title: verticalLabel(view.vertical) });
-  return `${baseUrl(env)}/v1/topic-art?${q}`;
+  return topicArtUrl(env, `${view.vertical.replace(/_/g, " ")} stories`, w, h, verticalLabel(view.vertical));
 }
 
 /** Where a listener subscribes (the listener's pages). */

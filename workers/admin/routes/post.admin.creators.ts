@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { CreatorSlug, CreatorView, creatorView } from "../../feeds/creator-schemas";
-import { createCreator, creatorClaimUrl, creatorFeedUrl } from "../../feeds/creators";
+import { createCreator } from "../../feeds/creators";
+import { creatorClaimUrl, creatorFeedUrl } from "../../kernel/public-urls";
 
 const CreatorCreateRequest = named(
   "CreatorCreateRequest",

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
 import { creators, database } from "../../db/index";
-import { creatorFeed, creatorFeedKey, creatorFeedPath } from "../catalog";
+import { creatorFeed, creatorFeedKey } from "../catalog";
+import { creatorFeedPath } from "../../kernel/public-urls";
 import { servePublicFeed } from "../public-feed";
 import { CreatorSlugParams, FEED_METHODS, feedResponses } from "../schemas";
 

@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { CreatorView, creatorView } from "../creator-schemas";
-import { claimCreator, creatorFeedUrl } from "../creators";
+import { claimCreator } from "../creators";
+import { creatorFeedUrl } from "../../kernel/public-urls";
 import { CreatorSlugParams } from "../schemas";
 
 const CreatorClaimRequest = named(

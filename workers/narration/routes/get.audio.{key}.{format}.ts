@@ -8,7 +8,7 @@ import { requireAudioAccess } from "../audio-access";
 import { mp3RedirectUrl } from "../audio-redirect";
 import { AUDIO_CONTENT_TYPES, AUDIO_KEY_PATTERN, audioObjectPath } from "../../kernel/audio-objects";
 import { type LazyFormat, renderService } from "../../kernel/render-contract";
-import { AUDIO_FORMATS, type AudioFormat } from "../../kernel/audio-urls";
+import { AUDIO_FORMATS, type AudioFormat } from "../../kernel/public-urls";
 
 /**
  * The bytes behind an audio URL never change (the key is a hash of what was rendered), so

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { audioObjects, database } from "../../db/index";
 import { audioObjectPath, masterObjectPaths } from "../../kernel/audio-objects";
 import { SEGMENT_CHARS } from "../../kernel/render-contract";
-import type { AudioFormat } from "../../kernel/audio-urls";
+import type { AudioFormat } from "../../kernel/public-urls";
 import { renderText } from "./render";
 import { encodeStored } from "./store";
 

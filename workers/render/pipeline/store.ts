@@ -4,7 +4,7 @@ import { int16LeBytes } from "../engine/pcm";
 import { wavHeader } from "../engine/wav";
 import { AUDIO_CONTENT_TYPES, audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPaths, wordTimingsPath } from "../../kernel/audio-objects";
 import { renderStoreObjectUrl, type LazyFormat, type RenderStoreRpc, type StoredAudio } from "../../kernel/render-contract";
-import type { AudioFormat } from "../../kernel/audio-urls";
+import type { AudioFormat } from "../../kernel/public-urls";
 import { timed, type RenderPhases } from "../phases";
 import { timingsJson } from "../../kernel/word-timings";
 import type { RenderedWord } from "./timeline";
