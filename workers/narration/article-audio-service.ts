@@ -1,13 +1,10 @@
 import { and, desc, eq, gte, inArray, isNotNull } from "drizzle-orm";
 import { articleBySlug } from "../kernel/article-by-slug";
 import { isNarratedFor } from "../kernel/visibility";
-import { ACTIVE_JOB_STATES, articles, audioObjects, renderJobs, type Database } from "../db";
+import { ACTIVE_JOB_STATES, type ArticleRow, audioObjects, type Database, type JobRow, renderJobs } from "../db";
 import { articleAudio, type ArticleAudio } from "./article-audio-view";
-import type { JobRow } from "./jobs-service";
 
 /** Where an article's audio stands, shared by render-now and its polling path. */
-
-type ArticleRow = typeof articles.$inferSelect;
 
 /**
  * The done job whose audio narrates the article's current text. The render consumer sets

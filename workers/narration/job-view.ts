@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
-import { JOB_PRIORITIES, JOB_STATES, type renderJobs } from "../db";
+import { JOB_PRIORITIES, JOB_STATES, type JobRow } from "../db";
 import { AudioUrlFields, audioUrls } from "./audio-urls";
 import { FallbackField, QualityField, RequestedVoiceField, spokenQuality } from "./fields";
 
@@ -35,7 +35,6 @@ export const JobView = named(
 );
 
 export type JobView = v.InferOutput<typeof JobView>;
-type JobRow = typeof renderJobs.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

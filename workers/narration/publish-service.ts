@@ -3,13 +3,11 @@ import { articleBySlug, forgetRecentArticle } from "../kernel/article-by-slug";
 import { contentHash } from "../kernel/article-text";
 import { mayActFor, type ApiCaller } from "../core/auth";
 import { ApiError, ValidationError } from "../core/errors";
-import { articles, creators, database, isActiveJob, renderJobs, type Database } from "../db";
+import { type ArticleRow, articles, creators, database, isActiveJob, renderJobs, type Database } from "../db";
 import { latestJob } from "./article-audio-service";
 import { enqueueJobAfterResponse, newJobRow } from "./jobs-service";
 import type { PublishRequest, PublishResponse } from "./publish-schema";
 import { slugCandidate, slugify } from "../kernel/slug";
-
-type ArticleRow = typeof articles.$inferSelect;
 
 /** How many "-<n>" suffixes a derived slug may try before giving up. */
 const MAX_SLUG_TRIES = 50;
