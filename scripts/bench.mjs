@@ -15,7 +15,7 @@ const STATE = ".wrangler/bench-state";
  * Per-IP budgets high enough that no bench request is refused, but not off: the limiter's cost is
  * part of every hot path, as it is in production (docs/rules.md "Rules" 8).
  */
-const LIMITS = { RATE_LIMIT_READ_PER_MINUTE: "6000000", RATE_LIMIT_ADMIN_PER_MINUTE: "6000000", RATE_LIMIT_FEEDS_PER_MINUTE: "6000000" };
+const LIMITS = { RATE_LIMIT_READ_PER_MINUTE: "6000000", RATE_LIMIT_ADMIN_PER_MINUTE: "6000000", RATE_LIMIT_FEEDS_PER_MINUTE: "6000000", RATE_LIMIT_PAGES_PER_MINUTE: "6000000" };
 
 ensureDevVars();
 rmSync(STATE, { recursive: true, force: true });

@@ -248,3 +248,21 @@ test("axe-core finds no serious or critical violation on the player, the article
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 320);
   await page.close();
 });
+
+// Last in this file: it spends the address's API read budget for the rest of the minute.
+test("once the API's read budget is spent, the article page and the framed player still open, and the home search says it is limited (issue 33 item 1)", async () => {
+  let refused = 0;
+  for (let i = 0; i < 70; i++) if ((await fetch(`${platform.base}/v1/articles/${ARTICLE.slug}`)).status === 429) refused++;
+  assert.ok(refused > 0, "the API's read budget is spent");
+  const { page, frame } = await framedPlayer();
+  assert.equal(await frame.locator("h1").textContent(), ARTICLE.title);
+  assert.equal((await page.goto(`${platform.base}/articles/${ARTICLE.slug}`)).status(), 200);
+  await page.goto(`${platform.base}/`);
+  await page.getByLabel("Search the archive").pressSequentially("harmonic", { delay: 30 });
+  const status = page.locator("[data-search-status]");
+  await page.waitForFunction(() => /Too many searches/.test(document.querySelector("[data-search-status]")?.textContent ?? ""), null, { timeout: 10_000 });
+  assert.match(await status.textContent(), /^Too many searches from your address just now: try again in \d+ seconds?\.$/);
+  assert.ok(await status.isVisible(), "the refusal is shown, not only announced");
+  assert.equal(await page.locator("[data-search-results] li").count(), 0);
+  await page.close();
+});

@@ -22,6 +22,7 @@ export const testVars = {
   RATE_LIMIT_READ_PER_MINUTE: "60",
   RATE_LIMIT_ADMIN_PER_MINUTE: "30",
   RATE_LIMIT_FEEDS_PER_MINUTE: "600",
+  RATE_LIMIT_PAGES_PER_MINUTE: "300",
   // Search suggestions from GDELT, faked at fetch: tests never depend on a developer's .dev.vars.
   NEWS_PROVIDER: "gdelt",
   // A C2PA signing key and chain for tests only (scripts/c2pa-credentials.mjs "Narration (tests)"), which the rendering tests sign with.

@@ -33,6 +33,8 @@ const PARTS = {
     RATE_LIMIT_READ_PER_MINUTE: whole(60),
     RATE_LIMIT_ADMIN_PER_MINUTE: whole(30),
     RATE_LIMIT_FEEDS_PER_MINUTE: whole(600),
+    /** The web front-end's pages, per address (docs/web.md "Page budget"): people, not API clients. */
+    RATE_LIMIT_PAGES_PER_MINUTE: whole(300),
     /** How long get_audio_url waits for an on-demand render before answering "pending" (agent tools). */
     AGENT_AUDIO_WAIT_SECONDS: whole(20),
   },

@@ -14,14 +14,18 @@ export const FORWARDS_PER_HOUR_PER_ADDRESS = 30;
  * Per-IP budgets (docs/rules.md "Rules" 8): `limit` units `per` window. `read` covers public
  * reads, `admin` every /v1/admin/* path (throttled by prefix), `audio` the audio files that podcast
  * apps fetch in many ranged requests, `feeds` the podcast feeds and transcripts that aggregators poll
- * by the hundred from few addresses; `renders` the renders render-now starts and `forward` the
- * articles listeners forward, the two writes that cost the operator money or storage.
+ * by the hundred from few addresses; `pages` the web front-end's pages, the embeddable player and
+ * their forms, which people open (several behind one address: a household, an office, a carrier's
+ * NAT) and which never share the API's read budget (issue 33); `renders` the renders render-now
+ * starts and `forward` the articles listeners forward, the two writes that cost the operator money
+ * or storage.
  */
 const BUCKETS = {
   read: { limit: (env: Env) => config(env).RATE_LIMIT_READ_PER_MINUTE, per: "minute" },
   admin: { limit: (env: Env) => config(env).RATE_LIMIT_ADMIN_PER_MINUTE, per: "minute" },
   audio: { limit: (env: Env) => config(env).RATE_LIMIT_READ_PER_MINUTE * 20, per: "minute" },
   feeds: { limit: (env: Env) => config(env).RATE_LIMIT_FEEDS_PER_MINUTE, per: "minute" },
+  pages: { limit: (env: Env) => config(env).RATE_LIMIT_PAGES_PER_MINUTE, per: "minute" },
   renders: { limit: () => RENDERS_PER_HOUR_PER_ADDRESS, per: "hour" },
   forward: { limit: () => FORWARDS_PER_HOUR_PER_ADDRESS, per: "hour" },
 } as const;

@@ -29,7 +29,7 @@ interface PageDef<P extends Params | undefined, A extends PageAuth> {
 export function page<P extends Params | undefined = undefined, A extends PageAuth = PageAuth>(def: PageDef<P, A>): Route {
   return route<P, undefined, undefined, undefined, A>({
     tag: "web",
-    rateLimit: "read",
+    rateLimit: "pages",
     renderErrors: pageErrors,
     openapi: false,
     responses: { 200: { description: def.summary, contentType: "text/html" } },

@@ -52,6 +52,25 @@ function setUp(form: HTMLFormElement): void {
       }),
     );
     status.textContent = query ? `${list.length} result${list.length === 1 ? "" : "s"} for ${query}` : "";
+    status.classList.add("visually-hidden");
+  };
+
+  /**
+   * A search that could not be answered says so where the results would be, instead of an empty list
+   * that reads as "nothing found": the status line, shown (it is otherwise for screen readers only).
+   */
+  const unanswered = (message: string) => {
+    results.replaceChildren();
+    status.textContent = message;
+    status.classList.remove("visually-hidden");
+  };
+
+  /** What a refused search says: a 429 waits Retry-After seconds (the API's per-address read budget). */
+  const refusal = (res: Response): string => {
+    if (res.status !== 429) return "Search is unavailable right now. Try again in a moment.";
+    const wait = Number(res.headers.get("Retry-After"));
+    const when = Number.isFinite(wait) && wait > 0 ? `in ${wait} second${wait === 1 ? "" : "s"}` : "in a minute";
+    return `Too many searches from your address just now: try again ${when}.`;
   };
 
   const search = async () => {
@@ -60,10 +79,14 @@ function setUp(form: HTMLFormElement): void {
     if (!query) return show([], "");
     try {
       const res = await fetch(`${api}/v1/stories/search?${new URLSearchParams({ q: query, limit: "10", expand: "false" })}`);
-      const body = res.ok ? ((await res.json()) as { results: Result[] }) : { results: [] };
+      if (!res.ok) {
+        if (ticket === latest) unanswered(refusal(res));
+        return;
+      }
+      const body = (await res.json()) as { results: Result[] };
       if (ticket === latest) show(body.results, query);
     } catch {
-      if (ticket === latest) status.textContent = "Search is unavailable right now.";
+      if (ticket === latest) unanswered("Search is unavailable right now. Try again in a moment.");
     }
   };
 

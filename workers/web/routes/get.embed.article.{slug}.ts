@@ -1,4 +1,5 @@
 import { embedPage } from "../embed";
+import { embedErrors } from "../page-errors";
 import { page, SlugPath } from "../page-route";
 
 /** GET {WEB_URL}/embed/article/{slug}: the embeddable player, which any site may frame. */
@@ -8,5 +9,7 @@ export const getEmbed = page({
   summary: "The embeddable player of an article",
   auth: "none",
   params: SlugPath,
+  // Framable like the player: a refusal shows inside the publisher's frame, never as a broken frame.
+  renderErrors: embedErrors,
   handle: ({ env, params }) => embedPage(env, params.slug),
 });

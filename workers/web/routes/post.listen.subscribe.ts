@@ -8,5 +8,7 @@ export const postListenSubscribe = page({
   path: LISTEN_PATHS.subscribe,
   summary: "Subscribes, then mails a sign-in link",
   auth: "none",
+  // It subscribes and sends mail: the budget of the API's POST /v1/listeners/subscribe, which does the same.
+  rateLimit: "read",
   handle: ({ request, env, ctx }) => subscribePage(request, env, ctx),
 });

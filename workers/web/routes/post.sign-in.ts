@@ -7,5 +7,8 @@ export const postSignIn = page({
   path: SIGN_IN_PATHS.request,
   summary: "Asks for a sign-in link by e-mail",
   auth: "none",
+  // It sends mail: the budget of the API's POST /v1/auth/listener-magic-link, which sends the same,
+  // so the page is no cheaper way to fill a mailbox than the API.
+  rateLimit: "read",
   handle: ({ request, env, ctx }) => requestSignIn(request, env, ctx),
 });
