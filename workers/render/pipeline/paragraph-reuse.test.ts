@@ -124,6 +124,19 @@ describe("audio by the paragraph", () => {
     expect(probe.integrated_lufs).toBeCloseTo(-16, 0);
   }, 120_000);
 
+  it("voices a paragraph that appears twice in an article once", async () => {
+    const { synthesizers, texts } = recording();
+    const refrain = "The tide comes in, the tide goes out.";
+    const rendered = await renderText(store, { text: article([refrain, PARAGRAPHS[0], refrain]) }, synthesizers);
+    expect(texts).toEqual([refrain, PARAGRAPHS[0]]);
+    expect(rendered).toMatchObject({ characters_synthesized: refrain.length + PARAGRAPHS[0].length, paragraphs_reused: 1 });
+    expect((await storedParagraphs()).size).toBe(2);
+    const [first, , last] = await starts(rendered.key);
+    const samples = await master(rendered.key);
+    const edge = MASTER_SAMPLE_RATE / 10;
+    expect(samples.subarray(last - edge)).toEqual(samples.subarray(first - edge, first - edge + samples.length - (last - edge)));
+  }, 120_000);
+
   it("a pronunciation entry added for a word re-voices only the paragraphs that contain it", async () => {
     await renderText(store, { text: article(PARAGRAPHS) }, { offline: offlineSynthesizer });
     const before = await storedParagraphs();
