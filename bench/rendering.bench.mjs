@@ -8,10 +8,8 @@
 //    done, split into queue wait, synthesis, encoding and bookkeeping from the job's own record
 //    (render_jobs: created, started, finished, synthesis_ms, encoding_ms), read from the D1 file.
 import { createHmac } from "node:crypto";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { fetchOk, load, percentile } from "./http.mjs";
+import { d1File, fetchOk, load, percentile } from "./http.mjs";
 import { concurrentWriters } from "../scripts/writers.mjs";
 
 const SENTENCES = [
@@ -27,11 +25,6 @@ function article(chars, seed) {
   let text = `Report ${seed}. `;
   for (let i = 0; text.length < chars; i++) text += `${SENTENCES[(i + seed) % SENTENCES.length]} `;
   return text.slice(0, chars);
-}
-
-function d1File(persistTo) {
-  const dir = join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
-  return join(dir, readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite"));
 }
 
 async function jobState(base, vars, id) {
