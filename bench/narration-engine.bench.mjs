@@ -1,6 +1,8 @@
 // Offline engine speed (real-time factor, characters per CPU second) and MP3 and Opus encode speed
-// (x real time), measured inside workerd: the render Worker, in its own wrangler dev process beside
-// the API's (scripts/local.mjs startDev), times each stage of one article (workers/render/measure.ts).
+// (x real time), measured inside workerd: a Worker of the bench's own (bench/engine-worker), built from
+// the render Worker's engine and encoders, times each stage of one article in its own wrangler dev.
+import { freePort, startWorker } from "../scripts/local.mjs";
+
 const ARTICLE = `The city council met on Tuesday evening to discuss the long-awaited cycling lanes on the main road.
 Residents had waited two years for a decision, and more than a hundred of them came to listen. The plan adds
 protected lanes in both directions, removes forty parking spaces and lowers the speed limit to thirty
@@ -9,11 +11,16 @@ would stay open before ten in the morning. After a debate of almost three hours 
 seven votes to four. Work on the first section will begin in the spring, the mayor said, and the whole
 route should be finished before the end of next year. A public survey will follow six months later.`.replace(/\s+/g, " ");
 
-export async function run({ renderBase: base }) {
-  const measure = async () => (await fetch(`${base}/bench`, { method: "POST", body: ARTICLE })).json();
-  await measure(); // warm-up: compiles and caches the WebAssembly modules
+export async function run() {
+  const engine = await startWorker({ port: await freePort(), quiet: true, persistTo: ".wrangler/bench-engine-state", configs: ["-c", "bench/engine-worker/wrangler.toml"], readyPath: "/", readyStatus: 405 });
+  const measure = async () => (await fetch(engine.base, { method: "POST", body: ARTICLE })).json();
   const runs = [];
-  for (let i = 0; i < 3; i++) runs.push(await measure());
+  try {
+    await measure(); // warm-up: compiles and caches the WebAssembly modules
+    for (let i = 0; i < 3; i++) runs.push(await measure());
+  } finally {
+    engine.child.kill();
+  }
   const median = (f) => runs.map(f).sort((a, b) => a - b)[1];
   const m = runs[0];
   const bench = `offline engine (eSpeak NG WASM) + encoders, one ${m.characters}-character article`;

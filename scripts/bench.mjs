@@ -27,7 +27,7 @@ const hello = await startWorker({
   configs: ["-c", "bench/hello-world/wrangler.toml"],
   readyPath: "/",
 });
-const { child, base, renderBase } = await startDev({ port: PORT, renderPort: PORT + 2, persistTo: STATE, quiet: true, vars: LIMITS, inspectorPort: INSPECTOR_PORT });
+const { child, base } = await startDev({ port: PORT, renderPort: PORT + 2, persistTo: STATE, quiet: true, vars: LIMITS, inspectorPort: INSPECTOR_PORT });
 
 const rows = [];
 const hotPaths = [];
@@ -37,7 +37,7 @@ try {
   for (const file of files) {
     console.log(`running ${file}`);
     const mod = await import(`../bench/${file}`);
-    const out = await mod.run({ base, renderBase, apiPid: child.children[0].pid, inspectorPort: INSPECTOR_PORT, hello: hello.base, port: PORT, vars: readVars(), persistTo: STATE });
+    const out = await mod.run({ base, apiPid: child.children[0].pid, inspectorPort: INSPECTOR_PORT, hello: hello.base, port: PORT, vars: readVars(), persistTo: STATE });
     if (Array.isArray(out)) rows.push(...out);
     else {
       rows.push(...(out.rows ?? []));

@@ -219,8 +219,7 @@ class Platform extends EventEmitter {
  * bindings both ways, and the render Queue, whose messages the API side's broker hands to the
  * consumer in the render process); a registry shared with other wrangler sessions on the machine
  * could bind the API to someone else's render Worker. `renderPort` defaults to a free port.
- * Resolves with `child` (both processes), the API's `base` and the render Worker's `renderBase`
- * (its POST /bench).
+ * Resolves with `child` (both processes) and the API's `base`.
  */
 export async function startDev({ port, renderPort, persistTo = DEFAULT_STATE, vars = {}, quiet = false, log, inspectorPort }) {
   // The pages' scripts and styles, current with workers/web/client (wrangler serves them as assets).
@@ -232,7 +231,7 @@ export async function startDev({ port, renderPort, persistTo = DEFAULT_STATE, va
     quiet,
     log,
     configs: CONFIGS.slice(2),
-    readyPath: "/bench",
+    readyPath: "/",
     readyStatus: 404,
     registry,
     priority: constants.priority.PRIORITY_BELOW_NORMAL,
@@ -240,7 +239,7 @@ export async function startDev({ port, renderPort, persistTo = DEFAULT_STATE, va
   try {
     const api = await startWorker({ port, persistTo, vars: { ...buildVars(), ...vars }, quiet, log, configs: CONFIGS.slice(0, 2), registry, inspectorPort });
     const child = new Platform([api.child, render.child], registry);
-    return { child, base: api.base, renderBase: render.base };
+    return { child, base: api.base };
   } catch (err) {
     render.child.kill();
     rmSync(registry, { recursive: true, force: true });

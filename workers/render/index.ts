@@ -6,22 +6,20 @@ import { voiceStatuses } from "./providers/availability";
 import { configuredProviders, providerSetup } from "./providers/registry";
 import { renderStore, type LazyFormat, type RenderInput, type RenderResult, type RenderRpc, type VoiceCatalogueStatus } from "../kernel/render-contract";
 import { renderConfig } from "./config";
-import { measureEngine } from "./measure";
 import { useC2pa } from "./pipeline/c2pa";
 
 const DEAD_LETTER_QUEUE = "narration-render-dlq";
 
 /**
- * The render Worker: consumes the render Queue and its dead-letter queue. Its only HTTP route is the
- * engine measurement of `npm run bench` (POST /bench with text): production sets workers_dev = false
- * and no routes, so it is reachable only under `wrangler dev`. Every entry point checks the
- * configuration first (once per isolate), so a missing binding or bad key fails with its name.
+ * The render Worker: consumes the render Queue and its dead-letter queue. It serves no HTTP route:
+ * production sets workers_dev = false and no routes; under `wrangler dev` its 404 tells the start
+ * script that it is up and its configuration valid. Every entry point checks the configuration first
+ * (once per isolate), so a missing binding or bad key fails with its name.
  */
 export default {
-  async fetch(request, env) {
+  fetch(_request, env) {
     renderConfig(env);
-    if (request.method !== "POST" || new URL(request.url).pathname !== "/bench") return new Response("not found", { status: 404 });
-    return Response.json(await measureEngine(await request.text()));
+    return new Response("not found", { status: 404 });
   },
   async queue(batch, env) {
     renderConfig(env);
