@@ -12,7 +12,7 @@ interface Doc {
   openapi: string;
   info: { version: string };
   paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
-  components: { schemas: Record<string, unknown> };
+  components: { schemas: Record<string, unknown>; responses: Record<string, unknown> };
 }
 
 async function document(): Promise<Doc> {
@@ -48,6 +48,15 @@ describe("GET /openapi.json", () => {
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) expect(doc.components.schemas, ref).toHaveProperty(ref);
+  });
+
+  it("resolves every shared response, and an API-key route's 401 says what is missing", async () => {
+    const doc = await document();
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/responses\/([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(refs)).toEqual(new Set(Object.keys(doc.components.responses)));
+    expect(doc.paths["/v1/jobs"].post.responses["401"]).toEqual({ $ref: "#/components/responses/Unauthorized_api_key" });
+    expect(doc.components.responses.Unauthorized_api_key).toMatchObject({ description: "Missing or wrong API key" });
+    expect(doc.components.responses.RateLimited).toMatchObject({ headers: { "Retry-After": { schema: { type: "integer" } } } });
   });
 
   it("is valid OpenAPI 3.1 by the OpenAPI Initiative's schemas (@seriousme/openapi-schema-validator)", async () => {

@@ -128,12 +128,30 @@ function parameters(where: "path" | "query" | "header", schema: v.GenericSchema 
   });
 }
 
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: jsonSchema(ErrorBody) } },
+});
+
+/**
+ * The answers many operations share: a validation error, a rate limit and each credential's 401.
+ * Written once in components.responses and referred to from every operation, as with schemas; copied
+ * into each, they were a third of the document.
+ */
+function sharedResponses() {
+  const unauthorized = Object.entries(UNAUTHORIZED).flatMap(([auth, description]) => (description ? [[unauthorizedName(auth), errorResponse(description)]] : []));
+  return {
+    ValidationError: { description: "Validation error", content: { "application/json": { schema: jsonSchema(ValidationErrorBody) } } },
+    RateLimited: { ...errorResponse("Per-IP rate limit exceeded"), headers: { "Retry-After": { schema: { type: "integer" } } } },
+    ...Object.fromEntries(unauthorized),
+  };
+}
+
+const unauthorizedName = (auth: string) => `Unauthorized_${auth}`;
+const sharedResponse = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
 function responses(r: Route) {
   const out: Record<string, unknown> = {};
-  const error = (description: string) => ({
-    description,
-    content: { "application/json": { schema: jsonSchema(ErrorBody) } },
-  });
   for (const [status, doc] of Object.entries(r.responses)) {
     const content = doc.schema
       ? { "application/json": { schema: jsonSchema(doc.schema) } }
@@ -145,17 +163,9 @@ function responses(r: Route) {
       : undefined;
     out[status] = { description: doc.description, ...(headers ? { headers } : {}), ...(content ? { content } : {}) };
   }
-  if (r.params || r.query || r.body || r.headers) {
-    out["422"] ??= {
-      description: "Validation error",
-      content: { "application/json": { schema: jsonSchema(ValidationErrorBody) } },
-    };
-  }
-  const refused = UNAUTHORIZED[r.auth];
-  if (refused) out["401"] ??= error(refused);
-  if (r.rateLimit || r.path.startsWith("/v1/admin/")) {
-    out["429"] ??= { ...error("Per-IP rate limit exceeded"), headers: { "Retry-After": { schema: { type: "integer" } } } };
-  }
+  if (r.params || r.query || r.body || r.headers) out["422"] ??= sharedResponse("ValidationError");
+  if (UNAUTHORIZED[r.auth]) out["401"] ??= sharedResponse(unauthorizedName(r.auth));
+  if (r.rateLimit || r.path.startsWith("/v1/admin/")) out["429"] ??= sharedResponse("RateLimited");
   return out;
 }
 
@@ -201,6 +211,7 @@ export function openApiDocument(routes: readonly Route[], serverUrl: string, oau
     paths,
     components: {
       schemas: components,
+      responses: sharedResponses(),
       securitySchemes: {
         ...API_KEY_SCHEMES,
         OAuth2: {
