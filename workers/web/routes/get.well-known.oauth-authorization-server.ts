@@ -1,19 +1,8 @@
-import { OAUTH_PATHS, serveProviderEndpoint } from "../../kernel/oauth/server";
-import { route } from "../../core/route";
+import { OAUTH_PATHS } from "../../kernel/oauth/server";
+import { providerRoute } from "../provider-route";
 
-/**
- * GET {WEB_URL}/.well-known/oauth-authorization-server: RFC 8414 metadata, the provider's own
- * (@cloudflare/workers-oauth-provider), as are its CORS preflight and HEAD. Not in the OpenAPI
- * document: the metadata describes the authorization server itself.
- */
-export const getAuthorizationServerMetadata = route({
-  method: ["GET", "HEAD", "OPTIONS"],
-  path: OAUTH_PATHS.metadata,
-  tag: "oauth",
-  summary: "OAuth 2.1 authorization server metadata (RFC 8414)",
-  auth: "none",
-  rateLimit: "read",
-  openapi: false,
-  responses: { 200: { description: "The authorization server's metadata" } },
-  handle: ({ request, url, env, ctx }) => serveProviderEndpoint(request, url, env, ctx),
+/** GET {WEB_URL}/.well-known/oauth-authorization-server: the authorization server's metadata (RFC 8414). */
+export const getAuthorizationServerMetadata = providerRoute(["GET", "HEAD", "OPTIONS"], OAUTH_PATHS.metadata, "OAuth 2.1 authorization server metadata (RFC 8414)", {
+  status: 200,
+  description: "The authorization server's metadata",
 });

@@ -1,18 +1,8 @@
-import { OAUTH_PATHS, serveProviderEndpoint } from "../../kernel/oauth/server";
-import { route } from "../../core/route";
+import { OAUTH_PATHS } from "../../kernel/oauth/server";
+import { providerRoute } from "../provider-route";
 
-/**
- * POST {WEB_URL}/oauth/register: RFC 7591 dynamic client registration, handled by the provider.
- * It writes to KV for anyone, so it spends the per-address read budget like every other call.
- */
-export const postOAuthRegister = route({
-  method: ["POST", "OPTIONS"],
-  path: OAUTH_PATHS.register,
-  tag: "oauth",
-  summary: "OAuth 2.1 dynamic client registration (RFC 7591)",
-  auth: "none",
-  rateLimit: "read",
-  openapi: false,
-  responses: { 201: { description: "The registered client" } },
-  handle: ({ request, url, env, ctx }) => serveProviderEndpoint(request, url, env, ctx),
+/** POST {WEB_URL}/oauth/register: RFC 7591 dynamic client registration. */
+export const postOAuthRegister = providerRoute(["POST", "OPTIONS"], OAUTH_PATHS.register, "OAuth 2.1 dynamic client registration (RFC 7591)", {
+  status: 201,
+  description: "The registered client",
 });
