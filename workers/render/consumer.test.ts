@@ -9,7 +9,6 @@ import { audioObjectPath, masterObjectPaths } from "../kernel/audio-objects";
 import { fakeFetch, tonePcm16 } from "../../test/support/fake-fetch";
 import { resetHealth } from "./providers/health";
 import { openAiSynthesizer } from "./providers/openai";
-import { MAX_NARRATED_CHARS } from "../kernel/render-contract";
 import { narratedText } from "../kernel/article-text";
 import { keyedParagraphs } from "../kernel/normalize-text";
 
@@ -173,7 +172,7 @@ describe("render queue consumer", () => {
   it("fails a job whose article is too long to narrate at once, before any provider is called", async () => {
     const [article] = await db()
       .insert(articles)
-      .values({ slug: "a-long-story", title: "A long story", publisher: "Daily", vertical: "tech", bodyText: "Word ".repeat(MAX_NARRATED_CHARS / 2), contentHash: "h2" })
+      .values({ slug: "a-long-story", title: "A long story", publisher: "Daily", vertical: "tech", bodyText: "Word ".repeat(30_000), contentHash: "h2" })
       .returning({ id: articles.id });
     await db().insert(renderJobs).values({ id: "job-7", articleId: article.id });
     const spy = vi.fn(offlineSynthesizer.synthesize);

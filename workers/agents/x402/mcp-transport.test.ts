@@ -6,8 +6,12 @@ import { database, x402Calls } from "../../db";
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, type ToolResult } from "./mcp-transport";
 import { get_audio_url } from "../tools";
 import { mcpPayments, paidCall } from "./paid-call";
-import { PRICES, type PriceState } from "./prices";
+import type { PriceState } from "./prices";
 import { recorded, walletAgent } from "../../../test/support/x402";
+
+/** get_audio_url's prices as docs/agents.md "Prices" states them, in USDC atomic units. */
+const CACHED_PRICE = 1_000;
+const RENDER_PRICE = 20_000;
 
 /**
  * A paid MCP tool wired as the MCP surface wires one: `params._meta` in, a CallToolResult out. The
@@ -39,7 +43,7 @@ describe("x402 over MCP (transports-v2/mcp.md)", () => {
     expect(result.structuredContent).toMatchObject({
       x402Version: 2,
       resource: { url: "mcp://tool/get_audio_url" },
-      accepts: [{ scheme: "exact", network: "eip155:84532", amount: String(PRICES.get_audio_url.cached), payTo: env.X402_PAY_TO, extra: { name: "USDC", version: "2" } }],
+      accepts: [{ scheme: "exact", network: "eip155:84532", amount: String(CACHED_PRICE), payTo: env.X402_PAY_TO, extra: { name: "USDC", version: "2" } }],
     });
     expect(result.content).toEqual([{ type: "text", text: JSON.stringify(result.structuredContent) }]);
     expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
@@ -71,13 +75,13 @@ describe("get_audio_url priced by cache state", () => {
   it("honours a render quote when the audio became cached before the payment, charging what was signed", async () => {
     const { http } = walletAgent();
     const quoted = paymentRequiredOf(await sampleTool({ cached: false })({ arguments: { slug: "a" } }));
-    expect(quoted.accepts[0].amount).toBe(String(PRICES.get_audio_url.render));
+    expect(quoted.accepts[0].amount).toBe(String(RENDER_PRICE));
     const payload = await http.createPaymentPayload(quoted);
     // Rendered meanwhile: the tool now sees cached audio and quotes the cached price, but the signed quote stands.
     const result = await sampleTool({ cached: true })({ arguments: { slug: "a" }, _meta: { [MCP_PAYMENT_META]: payload } });
     expect(result.isError).toBeUndefined();
     const [call] = await database(env).select().from(x402Calls);
-    expect(call.amountMicros).toBe(PRICES.get_audio_url.render);
+    expect(call.amountMicros).toBe(RENDER_PRICE);
   });
 
   it("refuses a cached-price payment for audio that must be rendered, with a fresh quote", async () => {
@@ -86,7 +90,7 @@ describe("get_audio_url priced by cache state", () => {
     const result = await sampleTool({ cached: false })({ arguments: { slug: "a" }, _meta: { [MCP_PAYMENT_META]: cheap } });
     const required = paymentRequiredOf(result);
     expect(required.error).toMatch(/^amount_mismatch: /);
-    expect(required.accepts[0].amount).toBe(String(PRICES.get_audio_url.render));
+    expect(required.accepts[0].amount).toBe(String(RENDER_PRICE));
     expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
   });
 });

@@ -3,8 +3,10 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { database, ledgerEntries, x402Calls } from "../../db";
-import { PRICES } from "./prices";
 import { paid, quote, recorded, reservations, sampleOperation, signedWith, walletAgent } from "../../../test/support/x402";
+
+/** The digest's price as docs/agents.md "Prices" states it, in USDC atomic units. */
+const DIGEST_PRICE = 50_000;
 
 const URL_A = "https://api.test/v1/sample/a";
 const URL_B = "https://api.test/v1/sample/b";
@@ -35,7 +37,7 @@ describe("x402 over HTTP: 402 and PAYMENT-REQUIRED (transports-v2/http.md)", () 
           scheme: "exact",
           network: "eip155:84532",
           asset: USDC_BASE_SEPOLIA,
-          amount: String(PRICES.digest),
+          amount: String(DIGEST_PRICE),
           payTo: env.X402_PAY_TO,
           maxTimeoutSeconds: 300,
           extra: { name: "USDC", version: "2" },
@@ -71,7 +73,7 @@ describe("x402 payment with the official client packages against the local facil
       resource: URL_A,
       payer: account.address.toLowerCase(),
       agentId: `eip155:84532:${account.address.toLowerCase()}`,
-      amountMicros: PRICES.digest,
+      amountMicros: DIGEST_PRICE,
       settlement: settlement.transaction,
     });
     const legs = await db.select().from(ledgerEntries).where(eq(ledgerEntries.x402CallId, call.id));
@@ -80,7 +82,7 @@ describe("x402 payment with the official client packages against the local facil
       ["agent_recommender", "Daily Planet", 10_000, "x402:digest"],
       ["platform", "Daily Planet", 5_000, "x402:digest"],
     ]);
-    expect(legs.reduce((s, l) => s + l.amountMicros, 0)).toBe(PRICES.digest);
+    expect(legs.reduce((s, l) => s + l.amountMicros, 0)).toBe(DIGEST_PRICE);
   });
 
   it("divides a digest's publisher share among the publishers of the returned articles", async () => {
@@ -100,7 +102,7 @@ describe("x402 payment with the official client packages against the local facil
       ["agent_recommender", "*", 10_000],
       ["platform", "*", 5_000],
     ]);
-    expect(legs.reduce((s, l) => s + l.amountMicros, 0)).toBe(PRICES.digest);
+    expect(legs.reduce((s, l) => s + l.amountMicros, 0)).toBe(DIGEST_PRICE);
   });
 
   it("never settles a call that failed after verification, and the payment stays usable", async () => {
@@ -146,7 +148,7 @@ describe("refusals: a reason, no work, nothing recorded", () => {
     const dear = sampleOperation({ tool: "digest" });
     expect(await refused(await paid(dear.handle, http, URL_A, payload))).toMatch(/^amount_mismatch: /);
     // Relabelling the requirement does not help: the signed authorization names the amount.
-    const relabelled = { ...payload, accepted: { ...payload.accepted, amount: String(PRICES.digest) } };
+    const relabelled = { ...payload, accepted: { ...payload.accepted, amount: String(DIGEST_PRICE) } };
     expect(await refused(await paid(dear.handle, http, URL_A, relabelled))).toMatch(/^amount_mismatch: .*value_mismatch/);
     expect(dear.counter.runs).toBe(0);
     expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });

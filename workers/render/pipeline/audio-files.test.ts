@@ -6,7 +6,6 @@ import { offlineSynthesizer } from "../engine/offline";
 import { eq } from "drizzle-orm";
 import { audioObjects, database } from "../../db/index";
 import { audioObjectPath, masterObjectPaths } from "../../kernel/audio-objects";
-import { SEGMENT_CHARS } from "../../kernel/render-contract";
 import type { AudioFormat } from "../../kernel/public-urls";
 import { renderText } from "./render";
 import { encodeStored } from "./store";
@@ -54,7 +53,8 @@ describe("rendered files (ffprobe, ebur128)", () => {
     const text = Array.from({ length: 86 }, (_, i) => `Part ${i + 1}. ${ARTICLE}`).join(" "); // about 25,500 characters
     const rendered = await renderText(store, { text, voice: "en-US-male" }, { offline: offlineSynthesizer });
     const row = await database(env).select().from(audioObjects).where(eq(audioObjects.key, rendered.key)).get();
-    expect(row!.segments).toBe(Math.ceil(text.length / SEGMENT_CHARS));
+    // Segments of at most 10,000 characters (docs/narration-api.md).
+    expect(row!.segments).toBe(Math.ceil(text.length / 10_000));
     const masters = await Promise.all(masterObjectPaths(rendered.key, row!.segments).map((p) => env.AUDIO.head(p)));
     expect(masters.reduce((n, m) => n + m!.size, 0) / 2 / 24_000).toBeCloseTo(rendered.duration_seconds, 6);
     await encodeStored(store, rendered.key, "opus");

@@ -6,7 +6,7 @@ import { audioObjects, database } from "../../db/index";
 import { offlineSynthesizer } from "../engine/offline";
 import { audioObjectPath, masterObjectPaths } from "../../kernel/audio-objects";
 import { integratedLoudness, truePeak } from "../engine/loudness";
-import { MAX_NARRATED_CHARS, renderErrorCode, SEGMENT_CHARS } from "../../kernel/render-contract";
+import { renderErrorCode } from "../../kernel/render-contract";
 import type { VoiceOffer } from "../../kernel/voice-catalogue";
 import { fakeFetch, tonePcm16 } from "../../../test/support/fake-fetch";
 import { isHealthy, resetHealth } from "../providers/health";
@@ -106,7 +106,8 @@ describe("renderText", () => {
 
   it("renders the longest single segment offline: about ten minutes, one 16-bit master, -16 LUFS, true peak under -1 dBTP", async () => {
     const sentence = "Long articles are narrated piece by piece, and the pieces are joined into one master. ";
-    const text = sentence.repeat(Math.ceil(SEGMENT_CHARS / sentence.length)).slice(0, SEGMENT_CHARS).trim();
+    // docs/narration-api.md: one segment is at most 10,000 characters.
+    const text = sentence.repeat(Math.ceil(10_000 / sentence.length)).slice(0, 10_000).trim();
     const result = await renderText(store, { text }, { offline: offlineSynthesizer });
     // eSpeak reads about 1,050 characters a minute.
     expect(result.duration_seconds).toBeGreaterThan(8 * 60);
@@ -124,10 +125,11 @@ describe("renderText", () => {
 
   it("refuses a text longer than one render narrates, before any provider is called", async () => {
     const { synthesizer, stats } = counting(offlineSynthesizer);
-    const text = "word ".repeat(MAX_NARRATED_CHARS / 5 + 1);
+    // docs/narration-api.md: one render narrates at most 60,000 characters.
+    const text = "word ".repeat(60_000 / 5 + 1);
     const err = await renderText(store, { text }, { offline: synthesizer }).catch((e) => e);
     expect(renderErrorCode(err)).toBe("too_long");
-    expect(err.message).toBe(`too_long: ${MAX_NARRATED_CHARS + 4} characters; one render narrates at most ${MAX_NARRATED_CHARS}`);
+    expect(err.message).toBe("too_long: 60004 characters; one render narrates at most 60000");
     expect(stats.calls).toBe(0);
   });
 

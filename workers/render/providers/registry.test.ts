@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COOL_DOWN_MS, isHealthy, markUnhealthy, resetHealth } from "./health";
+import { isHealthy, markUnhealthy, resetHealth } from "./health";
 import { voiceStatuses } from "./availability";
 import { configuredProviders, providerSetup } from "./registry";
 
@@ -29,8 +29,9 @@ describe("provider health (per isolate)", () => {
     resetHealth();
     const now = 1_000_000;
     markUnhealthy("openai", now);
-    expect(isHealthy("openai", now + COOL_DOWN_MS - 1)).toBe(false);
-    expect(isHealthy("openai", now + COOL_DOWN_MS)).toBe(true);
+    // docs/narration.md: a failing provider cools down for 60 s.
+    expect(isHealthy("openai", now + 60_000 - 1)).toBe(false);
+    expect(isHealthy("openai", now + 60_000)).toBe(true);
     expect(isHealthy("google", now)).toBe(true);
   });
 });
