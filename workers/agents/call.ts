@@ -28,7 +28,7 @@ type Access =
  * listener is what articles:read grants (kernel/oauth/scopes.ts): without it the call reads as nobody
  * in particular, so a token granted only for subscriptions or the digest shows no private article.
  */
-function actingCaller(tool: Tool, caller: Caller): Caller {
+export function actingCaller(tool: Tool, caller: Caller): Caller {
   if (tool.actsForListener || caller.scopes.includes("articles:read")) return caller;
   return { ...caller, listenerId: null };
 }

@@ -1,12 +1,15 @@
-import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";
+import { McpServer, PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY, type CallToolResult } from "@modelcontextprotocol/server";
+import * as v from "valibot";
 import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
 import { API_VERSION } from "../core/version";
 import type { Caller } from "./caller";
-import { callTool, stepUpScope, type Surface } from "./call";
+import { actingCaller, callTool, stepUpScope, type Surface } from "./call";
 import { standardSchema } from "./json-schema";
+import { cancelRenderTask, createRenderTask, getRenderTask, listRenderTasks, renderTaskResult } from "./render-tasks";
 import { TOOLS, type Tool } from "./tools";
-import { type ToolResult, withSettlement } from "./x402/mcp-transport";
+import { get_audio_url } from "./tools/get_audio_url";
+import { MCP_PAYMENT_RESPONSE_META, type ToolResult, withSettlement } from "./x402/mcp-transport";
 import { mcpPayments } from "./x402/paid-call";
 import { FailedAfterSettlement } from "./x402/pay";
 import { SIWX_META } from "./x402/siwx";
@@ -57,6 +60,70 @@ function logCall(tool: Tool, result: CallToolResult): CallToolResult {
 }
 
 /**
+ * What a server tells clients of tasks (MCP 2025-11-25 "Tasks", "Capabilities"): tools/call may be made a
+ * task, and tasks can be listed and cancelled. The SDK leaves this out of its 2026-07-28 answers, where
+ * tasks moved to an extension it does not serve (docs/agents.md "Long renders as tasks").
+ */
+const TASKS_CAPABILITY = { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
+
+/**
+ * True for a request of the 2026-07-28 revision, which names its revision in `_meta` on every request;
+ * tasks there are an extension (`io.modelcontextprotocol/tasks`) this server does not serve.
+ */
+function modern(message: unknown): boolean {
+  const meta = (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+  return meta?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+}
+
+/**
+ * The `task` a tools/call of `tool` asks to be run as, or null: only get_audio_url renders long enough
+ * to be one, and only on the 2025-11-25 revision.
+ */
+function taskAsked(tool: Tool, message: unknown): { ttl?: number } | null {
+  const task = (message as { params?: { task?: unknown } } | null)?.params?.task;
+  if (tool.name !== get_audio_url.name || modern(message) || typeof task !== "object" || task === null) return null;
+  const ttl = (task as { ttl?: unknown }).ttl;
+  return typeof ttl === "number" && Number.isFinite(ttl) ? { ttl } : {};
+}
+
+/**
+ * get_audio_url as a task: the call runs as any other (scope or payment, then the render starts) without
+ * waiting, and its answer carries the task (CreateTaskResult) beside the pending or ready result. The
+ * SDK validates every tools/call answer as a CallToolResult, so the result stays and `task` rides along
+ * (results are open objects); a task-aware client reads `task`, any other still reads a full answer.
+ * A refusal (payment required, not found) creates no task.
+ */
+async function asTask(env: Env, tool: Tool, caller: Caller, asked: { ttl?: number }, result: ToolResult): Promise<CallToolResult> {
+  const out = result.structuredContent as { slug?: unknown; job_id?: unknown } | undefined;
+  if (result.isError || typeof out?.job_id !== "string" || typeof out.slug !== "string") return result as CallToolResult;
+  const audience = { listenerId: actingCaller(tool, caller).listenerId, paid: result._meta?.[MCP_PAYMENT_RESPONSE_META] !== undefined };
+  const task = await createRenderTask(env, caller, audience, out.slug, out.job_id, asked.ttl);
+  return { ...result, task } as CallToolResult;
+}
+
+/**
+ * tasks/get, tasks/result, tasks/list and tasks/cancel for `caller`'s render tasks (render-tasks.ts), on a
+ * server answering one of them. tasks/result answers as the call would have, marked with the task
+ * (`_meta` "io.modelcontextprotocol/related-task"), and charges nothing.
+ */
+function serveTasks(server: McpServer, env: Env, caller: Caller): void {
+  // The 2025-11-25 task methods are not in the SDK's typed method table: each is declared with its params.
+  const byId = { params: v.object({ taskId: v.string() }) };
+  server.server.setRequestHandler("tasks/get", byId, ({ taskId }) => getRenderTask(env, caller, taskId));
+  server.server.setRequestHandler("tasks/list", { params: v.object({}) }, async () => ({ tasks: await listRenderTasks(env, caller) }));
+  server.server.setRequestHandler("tasks/cancel", byId, ({ taskId }) => cancelRenderTask(env, caller, taskId));
+  server.server.setRequestHandler("tasks/result", byId, async ({ taskId }) => {
+    const related = { [RELATED_TASK_META_KEY]: { taskId } };
+    try {
+      return { ...success(await renderTaskResult(env, caller, taskId)), _meta: related };
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return { ...failure(get_audio_url, err), _meta: related };
+    }
+  });
+}
+
+/**
  * The tools a server for `message` needs. The handler is stateless, so a server answers one
  * message: a tools/call needs only the tool it names, and registering the other five was about 5 %
  * of a free call (bench/README, "Where the time went", item 6). Any other message (initialize,
@@ -71,9 +138,11 @@ function toolsFor(message: unknown): readonly Tool[] {
 
 /** A fresh MCP server acting for `caller`, for one JSON-RPC `message` (one per request: the handler is stateless). */
 export function mcpServer(env: Env, caller: Caller, message: unknown): McpServer {
-  const server = new McpServer({ name: "narration", title: "Narration: articles read aloud", version: API_VERSION });
+  const server = new McpServer({ name: "narration", title: "Narration: articles read aloud", version: API_VERSION }, { capabilities: TASKS_CAPABILITY });
+  const method = (message as { method?: unknown } | null)?.method;
+  if (typeof method === "string" && method.startsWith("tasks/") && !modern(message)) serveTasks(server, env, caller);
   for (const tool of toolsFor(message)) {
-    server.registerTool(
+    const registered = server.registerTool(
       tool.name,
       {
         title: tool.title,
@@ -89,13 +158,18 @@ export function mcpServer(env: Env, caller: Caller, message: unknown): McpServer
         },
       },
       async (args: Record<string, unknown>, ctx) => {
+        const asked = taskAsked(tool, message);
         try {
-          return logCall(tool, (await callTool(env, tool, args, caller, mcpSurface(env, tool, ctx.mcpReq._meta))) as CallToolResult);
+          const input = asked ? { ...args, waitSeconds: 0 } : args;
+          const result = (await callTool(env, tool, input, caller, mcpSurface(env, tool, ctx.mcpReq._meta))) as ToolResult;
+          return logCall(tool, asked ? await asTask(env, tool, caller, asked, result) : (result as CallToolResult));
         } catch (err) {
           return logCall(tool, failure(tool, err));
         }
       },
     );
+    // A client may make a get_audio_url call a task (MCP 2025-11-25 "Tool-Level Negotiation"); registerTool takes no execution.
+    if (tool.name === get_audio_url.name) registered.execution = { taskSupport: "optional" };
   }
   return server;
 }

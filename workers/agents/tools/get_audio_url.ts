@@ -62,12 +62,40 @@ async function ready(env: Env, slug: string, job: JobRow & { audioKey: string },
 
 const hasAudio = (job: JobRow | undefined): job is JobRow & { audioKey: string } => !!job?.audioKey;
 
+/**
+ * The answer for a render `job` of the article `slug` made for `caller`: ready once done (the audio the
+ * caller hears), pending with the polling path while it runs; a failed or cancelled render is
+ * `unavailable`. One answer for a call that waited and for an MCP task's result (render-tasks.ts), where
+ * `cached` says the audio was there before the task.
+ */
+export async function audioOfJob(env: Env, slug: string, job: JobRow, caller: Caller, cached = false): Promise<Result> {
+  if (job.state === "done" && hasAudio(job)) return ready(env, slug, job, cached, caller);
+  if (job.state === "failed" || job.state === "cancelled") {
+    throw new ApiError("unavailable", `the render of ${slug} ${job.state}: ${job.error ?? "no reason recorded"}`, { "Retry-After": "30" });
+  }
+  return {
+    slug,
+    state: "pending" as const,
+    audio_url: null,
+    opus_url: null,
+    listen_seconds: null,
+    cached: false,
+    sponsored: false,
+    job_id: job.id,
+    poll_url: `${baseUrl(env)}/v1/articles/${encodeURIComponent(slug)}/audio`,
+  };
+}
+
 /** The done job whose audio narrates the article's current text in `voice` (null: its own voice). */
 function existing(db: Database, article: ArticleRow, voice: string | null): Promise<JobRow | undefined> {
   return voice === null ? doneJob(db, article) : doneJobInVoice(db, article, voice);
 }
 
-type AudioInput = v.InferOutput<typeof Input> & { voice?: string };
+/**
+ * What run takes: the MCP arguments, the REST voice, and how long to wait for a render (default
+ * AGENT_AUDIO_WAIT_SECONDS; an MCP task waits none, its client polls: workers/agents/render-tasks.ts).
+ */
+type AudioInput = v.InferOutput<typeof Input> & { voice?: string; waitSeconds?: number };
 
 /** The article asked for and the voice to narrate it in (null: its own voice); 404 when the caller may not see it. */
 async function target(db: Database, input: AudioInput, caller: Caller): Promise<{ article: ArticleRow; voice: string | null }> {
@@ -124,21 +152,7 @@ export const get_audio_url = defineTool({
     const job =
       (await inFlightJobInVoice(db, article.id, voice ?? article.voice)) ??
       (await createJob(env, { articleId: article.id, listenerId: null, text: null, voice: voice ?? article.voice, priority: "high" }));
-    const settled = await awaitJob(db, job.id, config(env).AGENT_AUDIO_WAIT_SECONDS * 1000);
-    if (settled?.state === "done" && hasAudio(settled)) return ready(env, article.slug, settled, false, caller);
-    if (settled && (settled.state === "failed" || settled.state === "cancelled")) {
-      throw new ApiError("unavailable", `the render of ${article.slug} ${settled.state}: ${settled.error ?? "no reason recorded"}`, { "Retry-After": "30" });
-    }
-    return {
-      slug: article.slug,
-      state: "pending" as const,
-      audio_url: null,
-      opus_url: null,
-      listen_seconds: null,
-      cached: false,
-      sponsored: false,
-      job_id: job.id,
-      poll_url: `${baseUrl(env)}/v1/articles/${encodeURIComponent(article.slug)}/audio`,
-    };
+    const waitMs = (input.waitSeconds ?? config(env).AGENT_AUDIO_WAIT_SECONDS) * 1000;
+    return audioOfJob(env, article.slug, (await awaitJob(db, job.id, waitMs)) ?? job, caller);
   },
 });

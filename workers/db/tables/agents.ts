@@ -1,4 +1,4 @@
-import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
 import { listeners } from "./listeners";
 
@@ -21,4 +21,29 @@ export const agentFeeds = sqliteTable(
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.listenerId, t.agentKey] })],
+);
+
+/**
+ * A get_audio_url call made as an MCP task (docs/agents.md "Long renders as tasks"). The MCP surface is
+ * stateless, so the task lives here; its work is the render job. `id` is the taskId: random, never the
+ * job id, since job ids are shown to anyone who asks for the article's audio. `owner` is the
+ * authorization context that created it (`oauth:<client_id>:<listener_id>`), null for a caller without
+ * a token, whose task the id alone opens. `listenerId` and `paid` are the caller the audio is made for
+ * (the sponsor pre-roll), so tasks/result answers as the call would have, without a payment. No foreign
+ * keys: a row outlives neither its hour nor a deleted listener's plan lookup, and blocks no job cleanup.
+ */
+export const mcpTasks = sqliteTable(
+  "mcp_tasks",
+  {
+    id: text("id").primaryKey(),
+    jobId: text("job_id").notNull(),
+    owner: text("owner"),
+    slug: text("slug").notNull(),
+    listenerId: integer("listener_id"),
+    paid: integer("paid", { mode: "boolean" }).notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    cancelledAt: integer("cancelled_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("mcp_tasks_owner").on(t.owner, t.createdAt)],
 );

@@ -1,0 +1,191 @@
+import { env } from "cloudflare:workers";
+import type { Client } from "@modelcontextprotocol/client";
+import type { PaymentRequired } from "@x402/core/types";
+import * as v from "valibot";
+import { describe, expect, it } from "vitest";
+import { addArticle } from "../../test/support/articles";
+import { mcpClient } from "../../test/support/mcp-client";
+import { tokensFor } from "../../test/support/oauth-agent";
+import { recorded, walletAgent } from "../../test/support/x402";
+import { testVars } from "../../test/vars";
+import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from "./x402/mcp-transport";
+
+/**
+ * get_audio_url as an MCP task (MCP 2025-11-25 "Tasks"; docs/agents.md "Long renders as tasks"), through the official
+ * SDK client: the call answers at once with a task, tasks/get follows the render job, tasks/result gives the audio
+ * without a second charge, and a task is seen only from the authorization context that created it. The render queue
+ * is not consumed in this project: a test finishes the job in D1 as the render Worker would.
+ */
+
+const Task = v.object({
+  taskId: v.string(),
+  status: v.picklist(["working", "input_required", "completed", "failed", "cancelled"]),
+  statusMessage: v.optional(v.string()),
+  createdAt: v.string(),
+  lastUpdatedAt: v.string(),
+  ttl: v.nullable(v.number()),
+  pollInterval: v.optional(v.number()),
+});
+const Created = v.looseObject({ task: Task, structuredContent: v.optional(v.record(v.string(), v.unknown())) });
+const Listed = v.looseObject({ tasks: v.array(Task) });
+const ToolResult = v.looseObject({
+  isError: v.optional(v.boolean()),
+  structuredContent: v.optional(v.record(v.string(), v.unknown())),
+  _meta: v.optional(v.record(v.string(), v.unknown())),
+});
+
+/** tools/call of get_audio_url made a task (`task` in params, "Creating Tasks"). */
+function callAsTask(client: Client, slug: string, meta?: Record<string, unknown>) {
+  const params = { name: "get_audio_url", arguments: { slug }, task: { ttl: 600_000 }, ...(meta ? { _meta: meta } : {}) };
+  return client.request({ method: "tools/call", params }, v.looseObject({ task: v.optional(Task), isError: v.optional(v.boolean()), structuredContent: v.optional(v.unknown()) }));
+}
+
+const getTask = (client: Client, taskId: string) => client.request({ method: "tasks/get", params: { taskId } }, Task);
+const taskResult = (client: Client, taskId: string) => client.request({ method: "tasks/result", params: { taskId } }, ToolResult);
+const cancelTask = (client: Client, taskId: string) => client.request({ method: "tasks/cancel", params: { taskId } }, Task);
+const listTasks = (client: Client) => client.request({ method: "tasks/list", params: {} }, Listed);
+
+/** The JSON-RPC error code a request failed with. */
+const codeOf = (promise: Promise<unknown>) => promise.then(() => "answered", (err: { code?: number }) => err.code);
+
+/** Finishes render job `jobId` as the render Worker does: done, with its audio stored. */
+async function finish(jobId: string): Promise<string> {
+  const key = crypto.randomUUID().replaceAll("-", "").padEnd(64, "0");
+  const now = Date.now();
+  await env.DB.prepare("update render_jobs set state = 'done', audio_key = ?, started_at = ?, finished_at = ? where id = ?").bind(key, now, now, jobId).run();
+  await env.DB.prepare("insert into audio_objects (key, provider, voice, duration_seconds) values (?, 'offline', 'en-us', 41.6)").bind(key).run();
+  return key;
+}
+
+/** A client with a token holding articles:read, for a listener on the plus plan (bare audio). */
+async function tokenClient(email: string): Promise<Client> {
+  const { tokens, listener } = await tokensFor(email, "articles:read");
+  await env.DB.prepare("update listeners set plan = 'plus' where email = ?").bind(listener.email).run();
+  return mcpClient({ headers: { Authorization: `Bearer ${tokens.access_token}` } });
+}
+
+const jobOfTask = async (taskId: string) =>
+  (await env.DB.prepare("select job_id from mcp_tasks where id = ?").bind(taskId).first<{ job_id: string }>())?.job_id;
+
+describe("what the server advertises", () => {
+  it("at 2025-11-25: tasks for tools/call, list and cancel, and get_audio_url as the one tool that may be a task", async () => {
+    const client = await mcpClient();
+    expect(client.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
+    const { tools } = await client.listTools();
+    const execution = Object.fromEntries(tools.map((t) => [t.name, t.execution]));
+    expect(execution).toMatchObject({ get_audio_url: { taskSupport: "optional" }, search_articles: undefined, digest: undefined });
+    await client.close();
+  });
+
+  it("at 2026-07-28: neither (tasks are an extension there, not served)", async () => {
+    const client = await mcpClient({ modern: true });
+    expect(client.getServerCapabilities()?.tasks).toBeUndefined();
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === "get_audio_url")?.execution).toBeUndefined();
+    await client.close();
+  });
+});
+
+describe("a token's task", () => {
+  it("answers at once with a working task, follows the render, and gives the audio through tasks/result for free", async () => {
+    const article = await addArticle({ title: "Tides under the ice" });
+    const client = await tokenClient("tasks-ada@example.test");
+    const created = await callAsTask(client, article.slug);
+    const task = v.parse(Created, created).task;
+    expect(task).toMatchObject({ status: "working", ttl: 600_000, pollInterval: 2000 });
+    expect(created.structuredContent).toMatchObject({ state: "pending", poll_url: `${testVars.BASE_URL}/v1/articles/${article.slug}/audio` });
+    const jobId = await jobOfTask(task.taskId);
+    expect(jobId).toBe((created.structuredContent as { job_id: string }).job_id);
+    expect(task.taskId).not.toBe(jobId);
+
+    expect(await getTask(client, task.taskId)).toMatchObject({ taskId: task.taskId, status: "working", statusMessage: "render queued" });
+    expect((await listTasks(client)).tasks.map((t) => t.taskId)).toEqual([task.taskId]);
+
+    const key = await finish(jobId as string);
+    expect(await getTask(client, task.taskId)).toMatchObject({ status: "completed" });
+    const result = await taskResult(client, task.taskId);
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ state: "ready", audio_url: `${env.BASE_URL}/v1/audio/${key}.mp3`, listen_seconds: 42, sponsored: false, cached: false });
+    expect(result._meta).toEqual({ "io.modelcontextprotocol/related-task": { taskId: task.taskId } });
+    expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
+    await client.close();
+  });
+
+  it("is cancelled for the client while the render goes on, and a finished task cannot be cancelled", async () => {
+    const article = await addArticle({ title: "Kelp forests at night" });
+    const client = await tokenClient("tasks-cancel@example.test");
+    const { task } = v.parse(Created, await callAsTask(client, article.slug));
+    expect(await cancelTask(client, task.taskId)).toMatchObject({ status: "cancelled" });
+    expect(await getTask(client, task.taskId)).toMatchObject({ status: "cancelled" });
+    expect(await codeOf(cancelTask(client, task.taskId))).toBe(-32602);
+    expect(await codeOf(taskResult(client, task.taskId))).toBe(-32602);
+    const job = await env.DB.prepare("select state from render_jobs where id = ?").bind(await jobOfTask(task.taskId)).first<{ state: string }>();
+    expect(job?.state).toBe("queued");
+    await client.close();
+  });
+
+  it("is nobody else's: another token, a caller without one, and a job id all get -32602, and list nothing", async () => {
+    const article = await addArticle({ title: "Salt marsh carbon" });
+    const owner = await tokenClient("tasks-owner@example.test");
+    const { task } = v.parse(Created, await callAsTask(owner, article.slug));
+    const jobId = (await jobOfTask(task.taskId)) as string;
+
+    const other = await tokenClient("tasks-mallory@example.test");
+    const anonymous = await mcpClient({ ip: "198.51.100.23" });
+    for (const intruder of [other, anonymous]) {
+      expect(await codeOf(getTask(intruder, task.taskId))).toBe(-32602);
+      expect(await codeOf(taskResult(intruder, task.taskId))).toBe(-32602);
+      expect(await codeOf(cancelTask(intruder, task.taskId))).toBe(-32602);
+      expect((await listTasks(intruder)).tasks).toEqual([]);
+    }
+    expect(await codeOf(getTask(owner, jobId))).toBe(-32602);
+    expect(await getTask(owner, task.taskId)).toMatchObject({ status: "working" });
+    for (const client of [owner, other, anonymous]) await client.close();
+  });
+});
+
+describe("a paid task (x402, no token)", () => {
+  it("is created only once paid, charges once, and its result is the bare audio without a second payment", async () => {
+    const article = await addArticle({ title: "Glacier caves" });
+    const { http } = walletAgent();
+    const client = await mcpClient({ ip: "203.0.113.40" });
+
+    const unpaid = await callAsTask(client, article.slug);
+    expect(unpaid).toMatchObject({ isError: true });
+    expect(unpaid.task).toBeUndefined();
+    expect(await env.DB.prepare("select count(*) as n from mcp_tasks where slug = ?").bind(article.slug).first("n")).toBe(0);
+
+    const payload = await http.createPaymentPayload(unpaid.structuredContent as PaymentRequired);
+    const paid = await callAsTask(client, article.slug, { [MCP_PAYMENT_META]: payload });
+    const { task } = v.parse(Created, paid);
+    expect((paid as { _meta?: Record<string, unknown> })._meta?.[MCP_PAYMENT_RESPONSE_META]).toMatchObject({ success: true });
+    expect(await recorded()).toMatchObject({ calls: 1, legs: 3 });
+
+    // The id is the capability of a task made without a token: seen from another address, never from a token.
+    const elsewhere = await mcpClient({ ip: "192.0.2.77" });
+    expect(await getTask(elsewhere, task.taskId)).toMatchObject({ status: "working" });
+    expect((await listTasks(elsewhere)).tasks).toEqual([]);
+    const withToken = await tokenClient("tasks-token@example.test");
+    expect(await codeOf(getTask(withToken, task.taskId))).toBe(-32602);
+
+    const key = await finish((await jobOfTask(task.taskId)) as string);
+    const result = await taskResult(client, task.taskId);
+    expect(result.structuredContent).toMatchObject({ state: "ready", audio_url: `${env.BASE_URL}/v1/audio/${key}.mp3`, sponsored: false });
+    expect(result._meta?.[MCP_PAYMENT_RESPONSE_META]).toBeUndefined();
+    expect(await taskResult(elsewhere, task.taskId)).toMatchObject({ structuredContent: { state: "ready" } });
+    expect(await recorded()).toMatchObject({ calls: 1, legs: 3 });
+    for (const c of [client, elsewhere, withToken]) await c.close();
+  });
+});
+
+describe("a client that does not ask for a task", () => {
+  it("gets today's answer: the call waits, then answers pending with the polling path", { timeout: 40_000 }, async () => {
+    const article = await addArticle({ title: "Lichen on basalt" });
+    const client = await tokenClient("tasks-plain@example.test");
+    const result = await client.callTool({ name: "get_audio_url", arguments: { slug: article.slug } });
+    expect(result).not.toHaveProperty("task");
+    expect(result.structuredContent).toMatchObject({ state: "pending", poll_url: `${testVars.BASE_URL}/v1/articles/${article.slug}/audio` });
+    expect(await env.DB.prepare("select count(*) as n from mcp_tasks where slug = ?").bind(article.slug).first("n")).toBe(0);
+    await client.close();
+  });
+});

@@ -1,0 +1,136 @@
+import { and, desc, eq, gt } from "drizzle-orm";
+import { ProtocolError, ProtocolErrorCode, type Task } from "@modelcontextprotocol/server";
+import { database, isActiveJob, mcpTasks, renderJobs, type JobRow } from "../db";
+import { awaitJob } from "./audio-jobs";
+import type { Caller } from "./caller";
+import { audioOfJob } from "./tools/get_audio_url";
+
+/**
+ * get_audio_url as an MCP task (MCP 2025-11-25, "Tasks"; docs/agents.md "Long renders as tasks"). The
+ * task's work is the render job the call started or joined, so its state is the job's state; a row of
+ * mcp_tasks ties the random taskId to the job and to who may see it. Written here because
+ * @modelcontextprotocol/server 2.4 ships the tasks wire types with no server runtime (its schemas say
+ * "no SDK runtime"), and a stateless server needs the task in storage anyway.
+ */
+
+type TaskRow = typeof mcpTasks.$inferSelect;
+
+/** How long a task and its result are kept: an hour, or less if the client asks (the task's `ttl`). */
+const TASK_TTL_MS = 3_600_000;
+/** How often a client should poll tasks/get: a render of an article takes seconds. */
+const POLL_INTERVAL_MS = 2_000;
+
+/**
+ * The authorization context a task is bound to ("Security Considerations": a task is only seen from the
+ * context that created it): an OAuth token's client and listener; null for a caller without a token,
+ * whose unguessable taskId (122 random bits) is then all that opens it, and which tasks/list never shows.
+ */
+export function taskOwner(caller: Caller): string | null {
+  return caller.agentKey.startsWith("oauth:") ? `${caller.agentKey}:${caller.listenerId}` : null;
+}
+
+/** The task's status, from the row and the job that does its work. */
+function statusOf(row: TaskRow, job: JobRow | undefined): Pick<Task, "status" | "statusMessage"> {
+  if (row.cancelledAt) return { status: "cancelled", statusMessage: "cancelled by the client; the render itself goes on" };
+  if (!job) return { status: "failed", statusMessage: "the render job is gone" };
+  if (job.state === "done") return { status: "completed" };
+  if (isActiveJob(job.state)) return { status: "working", statusMessage: job.state === "queued" ? "render queued" : "rendering" };
+  return { status: "failed", statusMessage: `the render ${job.state}: ${job.error ?? "no reason recorded"}` };
+}
+
+/** The wire form of a task (MCP "Task"). */
+function taskOf(row: TaskRow, job: JobRow | undefined): Task {
+  const times = [row.createdAt, job?.startedAt, job?.finishedAt, row.cancelledAt].filter((t): t is Date => !!t && t >= row.createdAt);
+  const last = new Date(Math.max(...times.map((t) => t.getTime())));
+  return {
+    taskId: row.id,
+    ...statusOf(row, job),
+    createdAt: row.createdAt.toISOString(),
+    lastUpdatedAt: last.toISOString(),
+    ttl: row.expiresAt.getTime() - row.createdAt.getTime(),
+    pollInterval: POLL_INTERVAL_MS,
+  };
+}
+
+const jobOf = (env: Env, row: TaskRow) => database(env).query.renderJobs.findFirst({ where: eq(renderJobs.id, row.jobId) });
+
+/**
+ * Records a task for the render `jobId` of `slug`, asked for by `caller` (as the route resolved it) and
+ * answered for `audience` (the caller the audio was made for: its listener and whether it paid).
+ * `ttl`: what the client asked for, in ms, kept within the hour.
+ */
+export async function createRenderTask(
+  env: Env,
+  caller: Caller,
+  audience: { listenerId: number | null; paid: boolean },
+  slug: string,
+  jobId: string,
+  ttl: number | undefined,
+): Promise<Task> {
+  const kept = Math.min(TASK_TTL_MS, Math.max(POLL_INTERVAL_MS, ttl ?? TASK_TTL_MS));
+  const createdAt = new Date();
+  const [row] = await database(env)
+    .insert(mcpTasks)
+    .values({ id: crypto.randomUUID(), jobId, owner: taskOwner(caller), slug, ...audience, createdAt, expiresAt: new Date(createdAt.getTime() + kept) })
+    .returning();
+  return taskOf(row, await jobOf(env, row));
+}
+
+/**
+ * The task `taskId` as `caller` may see it. Unknown, expired and other contexts' tasks are one and the same
+ * answer, Invalid params (-32602, as the spec answers a taskId it does not know), so a guess learns nothing.
+ */
+async function visibleTask(env: Env, caller: Caller, taskId: unknown): Promise<TaskRow> {
+  const row = typeof taskId === "string" ? await database(env).query.mcpTasks.findFirst({ where: eq(mcpTasks.id, taskId) }) : undefined;
+  if (!row || row.owner !== taskOwner(caller) || row.expiresAt.getTime() <= Date.now()) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no task ${String(taskId)}`);
+  }
+  return row;
+}
+
+/** tasks/get. */
+export async function getRenderTask(env: Env, caller: Caller, taskId: unknown): Promise<Task> {
+  const row = await visibleTask(env, caller, taskId);
+  return taskOf(row, await jobOf(env, row));
+}
+
+/** tasks/list: the caller's own tasks, newest first; none for a caller without a token (see taskOwner). */
+export async function listRenderTasks(env: Env, caller: Caller): Promise<Task[]> {
+  const owner = taskOwner(caller);
+  if (owner === null) return [];
+  const rows = await database(env).query.mcpTasks.findMany({
+    where: and(eq(mcpTasks.owner, owner), gt(mcpTasks.expiresAt, new Date())),
+    orderBy: desc(mcpTasks.createdAt),
+    limit: 100,
+  });
+  return Promise.all(rows.map(async (row) => taskOf(row, await jobOf(env, row))));
+}
+
+/**
+ * tasks/cancel: the task stops being tracked (cancelled, for good). The render goes on: another caller may
+ * be waiting on the same job, and its audio stays for the next call. A task already finished cannot be
+ * cancelled (-32602).
+ */
+export async function cancelRenderTask(env: Env, caller: Caller, taskId: unknown): Promise<Task> {
+  const row = await visibleTask(env, caller, taskId);
+  const task = taskOf(row, await jobOf(env, row));
+  if (task.status !== "working") throw new ProtocolError(ProtocolErrorCode.InvalidParams, `task ${row.id} is already ${task.status}`);
+  const [cancelled] = await database(env).update(mcpTasks).set({ cancelledAt: new Date() }).where(eq(mcpTasks.id, row.id)).returning();
+  return taskOf(cancelled, await jobOf(env, cancelled));
+}
+
+/**
+ * tasks/result: waits while the render runs (the spec has the answer wait for a terminal status, here
+ * until the task expires at most), then answers what the call would have: the audio for the task's caller,
+ * or the render's failure (thrown as get_audio_url throws it). Nothing is charged: the call that created
+ * the task was the paid one.
+ */
+export async function renderTaskResult(env: Env, caller: Caller, taskId: unknown): Promise<Record<string, unknown>> {
+  const row = await visibleTask(env, caller, taskId);
+  if (row.cancelledAt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `task ${row.id} was cancelled`);
+  const job = await awaitJob(database(env), row.jobId, row.expiresAt.getTime() - Date.now());
+  if (!job) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `task ${row.id} failed: the render job is gone`);
+  const audience: Caller = { agentKey: row.owner ?? "task", listenerId: row.listenerId, scopes: [], paid: row.paid };
+  const cached = !!job.finishedAt && job.finishedAt < row.createdAt;
+  return audioOfJob(env, row.slug, job, audience, cached);
+}
