@@ -1,6 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
+import * as v from "valibot";
 import { testVars } from "../vars";
+import { tokensFor } from "./oauth-agent";
 
 /**
  * An official MCP SDK client connected to /mcp/v1 of the Worker under test: its transport's fetch
@@ -23,4 +25,39 @@ export async function mcpClient(opts: { modern?: boolean; ip?: string; headers?:
   );
   await client.connect(transport);
   return client;
+}
+
+/** A task (MCP 2025-11-25 "Tasks"), as tasks/get answers it and tools/call's `task` carries it. */
+export const TaskSchema = v.object({
+  taskId: v.string(),
+  status: v.picklist(["working", "input_required", "completed", "failed", "cancelled"]),
+  statusMessage: v.optional(v.string()),
+  createdAt: v.string(),
+  lastUpdatedAt: v.string(),
+  ttl: v.nullable(v.number()),
+  pollInterval: v.optional(v.number()),
+});
+
+/** What tasks/result answers for a tools/call task: the tool's result. */
+const TaskToolResult = v.looseObject({
+  isError: v.optional(v.boolean()),
+  structuredContent: v.optional(v.record(v.string(), v.unknown())),
+  _meta: v.optional(v.record(v.string(), v.unknown())),
+});
+
+/** tools/call of get_audio_url made a task (`task` in params, "Creating Tasks"); `meta` goes in params._meta. */
+export function audioAsTask(client: Client, slug: string, meta?: Record<string, unknown>) {
+  const params = { name: "get_audio_url", arguments: { slug }, task: { ttl: 600_000 }, ...(meta ? { _meta: meta } : {}) };
+  const Answer = v.looseObject({ task: v.optional(TaskSchema), isError: v.optional(v.boolean()), structuredContent: v.optional(v.unknown()), _meta: v.optional(v.record(v.string(), v.unknown())) });
+  return client.request({ method: "tools/call", params }, Answer);
+}
+
+export const getTask = (client: Client, taskId: string) => client.request({ method: "tasks/get", params: { taskId } }, TaskSchema);
+export const taskResult = (client: Client, taskId: string) => client.request({ method: "tasks/result", params: { taskId } }, TaskToolResult);
+
+/** A client with a token holding articles:read, for a listener on the plus plan (bare audio, no pre-roll). */
+export async function readerClient(email: string): Promise<Client> {
+  const { tokens, listener } = await tokensFor(email, "articles:read");
+  await env.DB.prepare("update listeners set plan = 'plus' where email = ?").bind(listener.email).run();
+  return mcpClient({ headers: { Authorization: `Bearer ${tokens.access_token}` } });
 }

@@ -4,8 +4,7 @@ import type { PaymentRequired } from "@x402/core/types";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { addArticle } from "../../test/support/articles";
-import { mcpClient } from "../../test/support/mcp-client";
-import { tokensFor } from "../../test/support/oauth-agent";
+import { audioAsTask, getTask, mcpClient, readerClient, TaskSchema, taskResult } from "../../test/support/mcp-client";
 import { recorded, walletAgent } from "../../test/support/x402";
 import { testVars } from "../../test/vars";
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from "./x402/mcp-transport";
@@ -17,32 +16,10 @@ import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from "./x402/mcp-transpor
  * is not consumed in this project: a test finishes the job in D1 as the render Worker would.
  */
 
-const Task = v.object({
-  taskId: v.string(),
-  status: v.picklist(["working", "input_required", "completed", "failed", "cancelled"]),
-  statusMessage: v.optional(v.string()),
-  createdAt: v.string(),
-  lastUpdatedAt: v.string(),
-  ttl: v.nullable(v.number()),
-  pollInterval: v.optional(v.number()),
-});
-const Created = v.looseObject({ task: Task, structuredContent: v.optional(v.record(v.string(), v.unknown())) });
-const Listed = v.looseObject({ tasks: v.array(Task) });
-const ToolResult = v.looseObject({
-  isError: v.optional(v.boolean()),
-  structuredContent: v.optional(v.record(v.string(), v.unknown())),
-  _meta: v.optional(v.record(v.string(), v.unknown())),
-});
+const Created = v.looseObject({ task: TaskSchema, structuredContent: v.optional(v.record(v.string(), v.unknown())) });
+const Listed = v.looseObject({ tasks: v.array(TaskSchema) });
 
-/** tools/call of get_audio_url made a task (`task` in params, "Creating Tasks"). */
-function callAsTask(client: Client, slug: string, meta?: Record<string, unknown>) {
-  const params = { name: "get_audio_url", arguments: { slug }, task: { ttl: 600_000 }, ...(meta ? { _meta: meta } : {}) };
-  return client.request({ method: "tools/call", params }, v.looseObject({ task: v.optional(Task), isError: v.optional(v.boolean()), structuredContent: v.optional(v.unknown()) }));
-}
-
-const getTask = (client: Client, taskId: string) => client.request({ method: "tasks/get", params: { taskId } }, Task);
-const taskResult = (client: Client, taskId: string) => client.request({ method: "tasks/result", params: { taskId } }, ToolResult);
-const cancelTask = (client: Client, taskId: string) => client.request({ method: "tasks/cancel", params: { taskId } }, Task);
+const cancelTask = (client: Client, taskId: string) => client.request({ method: "tasks/cancel", params: { taskId } }, TaskSchema);
 const listTasks = (client: Client) => client.request({ method: "tasks/list", params: {} }, Listed);
 
 /** The JSON-RPC error code a request failed with. */
@@ -55,13 +32,6 @@ async function finish(jobId: string): Promise<string> {
   await env.DB.prepare("update render_jobs set state = 'done', audio_key = ?, started_at = ?, finished_at = ? where id = ?").bind(key, now, now, jobId).run();
   await env.DB.prepare("insert into audio_objects (key, provider, voice, duration_seconds) values (?, 'offline', 'en-us', 41.6)").bind(key).run();
   return key;
-}
-
-/** A client with a token holding articles:read, for a listener on the plus plan (bare audio). */
-async function tokenClient(email: string): Promise<Client> {
-  const { tokens, listener } = await tokensFor(email, "articles:read");
-  await env.DB.prepare("update listeners set plan = 'plus' where email = ?").bind(listener.email).run();
-  return mcpClient({ headers: { Authorization: `Bearer ${tokens.access_token}` } });
 }
 
 const jobOfTask = async (taskId: string) =>
@@ -89,8 +59,8 @@ describe("what the server advertises", () => {
 describe("a token's task", () => {
   it("answers at once with a working task, follows the render, and gives the audio through tasks/result for free", async () => {
     const article = await addArticle({ title: "Tides under the ice" });
-    const client = await tokenClient("tasks-ada@example.test");
-    const created = await callAsTask(client, article.slug);
+    const client = await readerClient("tasks-ada@example.test");
+    const created = await audioAsTask(client, article.slug);
     const task = v.parse(Created, created).task;
     expect(task).toMatchObject({ status: "working", ttl: 600_000, pollInterval: 2000 });
     expect(created.structuredContent).toMatchObject({ state: "pending", poll_url: `${testVars.BASE_URL}/v1/articles/${article.slug}/audio` });
@@ -113,8 +83,8 @@ describe("a token's task", () => {
 
   it("is cancelled for the client while the render goes on, and a finished task cannot be cancelled", async () => {
     const article = await addArticle({ title: "Kelp forests at night" });
-    const client = await tokenClient("tasks-cancel@example.test");
-    const { task } = v.parse(Created, await callAsTask(client, article.slug));
+    const client = await readerClient("tasks-cancel@example.test");
+    const { task } = v.parse(Created, await audioAsTask(client, article.slug));
     expect(await cancelTask(client, task.taskId)).toMatchObject({ status: "cancelled" });
     expect(await getTask(client, task.taskId)).toMatchObject({ status: "cancelled" });
     expect(await codeOf(cancelTask(client, task.taskId))).toBe(-32602);
@@ -124,13 +94,35 @@ describe("a token's task", () => {
     await client.close();
   });
 
+  it("fails with the render, whose error tasks/result answers as the call would", async () => {
+    const article = await addArticle({ title: "Peat bogs" });
+    const client = await readerClient("tasks-failed@example.test");
+    const { task } = v.parse(Created, await audioAsTask(client, article.slug));
+    await env.DB.prepare("update render_jobs set state = 'failed', error = 'engine down', finished_at = ? where id = ?").bind(Date.now(), await jobOfTask(task.taskId)).run();
+    expect(await getTask(client, task.taskId)).toMatchObject({ status: "failed", statusMessage: "the render failed: engine down" });
+    const result = await taskResult(client, task.taskId);
+    expect(result).toMatchObject({ isError: true, structuredContent: { code: "unavailable" }, _meta: { "io.modelcontextprotocol/related-task": { taskId: task.taskId } } });
+    await client.close();
+  });
+
+  it("is unknown once expired, and its row goes when the next task is made", async () => {
+    const client = await readerClient("tasks-expired@example.test");
+    const { task } = v.parse(Created, await audioAsTask(client, (await addArticle({ title: "Dune grasses" })).slug));
+    await env.DB.prepare("update mcp_tasks set expires_at = ? where id = ?").bind(Date.now() - 1, task.taskId).run();
+    expect(await codeOf(getTask(client, task.taskId))).toBe(-32602);
+    expect((await listTasks(client)).tasks).toEqual([]);
+    await audioAsTask(client, (await addArticle({ title: "Sea stacks" })).slug);
+    expect(await jobOfTask(task.taskId)).toBeUndefined();
+    await client.close();
+  });
+
   it("is nobody else's: another token, a caller without one, and a job id all get -32602, and list nothing", async () => {
     const article = await addArticle({ title: "Salt marsh carbon" });
-    const owner = await tokenClient("tasks-owner@example.test");
-    const { task } = v.parse(Created, await callAsTask(owner, article.slug));
+    const owner = await readerClient("tasks-owner@example.test");
+    const { task } = v.parse(Created, await audioAsTask(owner, article.slug));
     const jobId = (await jobOfTask(task.taskId)) as string;
 
-    const other = await tokenClient("tasks-mallory@example.test");
+    const other = await readerClient("tasks-mallory@example.test");
     const anonymous = await mcpClient({ ip: "198.51.100.23" });
     for (const intruder of [other, anonymous]) {
       expect(await codeOf(getTask(intruder, task.taskId))).toBe(-32602);
@@ -150,13 +142,13 @@ describe("a paid task (x402, no token)", () => {
     const { http } = walletAgent();
     const client = await mcpClient({ ip: "203.0.113.40" });
 
-    const unpaid = await callAsTask(client, article.slug);
+    const unpaid = await audioAsTask(client, article.slug);
     expect(unpaid).toMatchObject({ isError: true });
     expect(unpaid.task).toBeUndefined();
     expect(await env.DB.prepare("select count(*) as n from mcp_tasks where slug = ?").bind(article.slug).first("n")).toBe(0);
 
     const payload = await http.createPaymentPayload(unpaid.structuredContent as PaymentRequired);
-    const paid = await callAsTask(client, article.slug, { [MCP_PAYMENT_META]: payload });
+    const paid = await audioAsTask(client, article.slug, { [MCP_PAYMENT_META]: payload });
     const { task } = v.parse(Created, paid);
     expect((paid as { _meta?: Record<string, unknown> })._meta?.[MCP_PAYMENT_RESPONSE_META]).toMatchObject({ success: true });
     expect(await recorded()).toMatchObject({ calls: 1, legs: 3 });
@@ -165,7 +157,7 @@ describe("a paid task (x402, no token)", () => {
     const elsewhere = await mcpClient({ ip: "192.0.2.77" });
     expect(await getTask(elsewhere, task.taskId)).toMatchObject({ status: "working" });
     expect((await listTasks(elsewhere)).tasks).toEqual([]);
-    const withToken = await tokenClient("tasks-token@example.test");
+    const withToken = await readerClient("tasks-token@example.test");
     expect(await codeOf(getTask(withToken, task.taskId))).toBe(-32602);
 
     const key = await finish((await jobOfTask(task.taskId)) as string);
@@ -181,7 +173,7 @@ describe("a paid task (x402, no token)", () => {
 describe("a client that does not ask for a task", () => {
   it("gets today's answer: the call waits, then answers pending with the polling path", { timeout: 40_000 }, async () => {
     const article = await addArticle({ title: "Lichen on basalt" });
-    const client = await tokenClient("tasks-plain@example.test");
+    const client = await readerClient("tasks-plain@example.test");
     const result = await client.callTool({ name: "get_audio_url", arguments: { slug: article.slug } });
     expect(result).not.toHaveProperty("task");
     expect(result.structuredContent).toMatchObject({ state: "pending", poll_url: `${testVars.BASE_URL}/v1/articles/${article.slug}/audio` });

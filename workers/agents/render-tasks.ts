@@ -1,4 +1,4 @@
-import { and, desc, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt, lte } from "drizzle-orm";
 import { ProtocolError, ProtocolErrorCode, type Task } from "@modelcontextprotocol/server";
 import { database, isActiveJob, mcpTasks, renderJobs, type JobRow } from "../db";
 import { awaitJob } from "./audio-jobs";
@@ -69,10 +69,15 @@ export async function createRenderTask(
 ): Promise<Task> {
   const kept = Math.min(TASK_TTL_MS, Math.max(POLL_INTERVAL_MS, ttl ?? TASK_TTL_MS));
   const createdAt = new Date();
-  const [row] = await database(env)
-    .insert(mcpTasks)
-    .values({ id: crypto.randomUUID(), jobId, owner: taskOwner(caller), slug, ...audience, createdAt, expiresAt: new Date(createdAt.getTime() + kept) })
-    .returning();
+  const db = database(env);
+  // Expired tasks go as new ones come: once expired a task is unknown (visibleTask), so the table holds about an hour's.
+  const [, [row]] = await db.batch([
+    db.delete(mcpTasks).where(lte(mcpTasks.expiresAt, createdAt)),
+    db
+      .insert(mcpTasks)
+      .values({ id: crypto.randomUUID(), jobId, owner: taskOwner(caller), slug, ...audience, createdAt, expiresAt: new Date(createdAt.getTime() + kept) })
+      .returning(),
+  ]);
   return taskOf(row, await jobOf(env, row));
 }
 
