@@ -2,7 +2,8 @@
 // this checkout (the files git would clone, with this node_modules), it runs `npm start` with PORT
 // set and nothing else, and checks what a newcomer expects: every demo article narrated and no render
 // job failed; a signed publish narrated to an MP3 that ffprobe reads, listed in service.xml and played
-// on its article page in Chromium; a stop and a start that lose nothing and render nothing again.
+// on its article page in Chromium and paid for by the documented x402 wallet agent; a stop and a start
+// that lose nothing and render nothing again.
 // It fails on any 5xx answer, SQLITE_BUSY or error line in the platform's log. CI runs it after `npm test`.
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
@@ -34,6 +35,7 @@ try {
   await allNarrated(demo.length);
   const published = await publishOne();
   await playInBrowser(published);
+  payAsAnAgent(published.slug);
   await writeWhileRendering(published.slug);
   await allNarrated(0);
   await platform.stop();
@@ -174,6 +176,17 @@ async function publishOne() {
  * While a long article renders, 6 writers send 160 publishes, render jobs, subscribes and plays:
  * not one may answer 5xx (two processes on one SQLite file once answered SQLITE_BUSY here).
  */
+/**
+ * The documented wallet agent (docs/agents.md "Paying agents") pays for the article's audio with the
+ * official x402 client: a payment the Worker checks under workerd as deployed, where the test pool's
+ * allowances (code generation from strings, for one) do not hold.
+ */
+function payAsAnAgent(slug) {
+  const out = execFileSync(process.execPath, ["scripts/x402-wallet-agent.mjs", slug], { cwd: dir, env: { ...process.env, PORT: String(port) }, encoding: "utf8" });
+  assert.match(out, /^settled: .*"success":true/m, `the wallet agent's payment did not settle:\n${out}`);
+  step(`an agent paid for ${slug}'s audio with the x402 client: settled`);
+}
+
 async function writeWhileRendering(playedSlug) {
   const vars = readVars(path.join(dir, ".dev.vars"));
   const slug = `smoke-long-${Date.now()}`;

@@ -177,6 +177,16 @@ describe("payment-identifier: a repeated payment is charged once", () => {
     expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 1 });
   });
 
+  it("never compiles the schema a payment echoes: Workers refuse code generation, and the payer's schema is not ours to run", async () => {
+    // Planted: paymentIdOf through extractAndValidatePaymentIdentifier, which compiles this schema with Ajv
+    // (under wrangler dev that refused every payment the official client made from our 402).
+    const { http } = walletAgent();
+    const payload = await digestPayment(http, generatePaymentId());
+    (payload.extensions![PAYMENT_IDENTIFIER] as { schema: unknown }).schema = { type: "object", required: ["nothing-sent"], properties: { id: { pattern: "(" } } };
+    expect((await payDigest(http, payload)).status).toBe(200);
+    expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 1 });
+  });
+
   it("refuses a malformed identifier before anything happens", async () => {
     const { http } = walletAgent();
     const payload = await digestPayment(http, generatePaymentId());

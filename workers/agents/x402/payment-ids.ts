@@ -1,6 +1,6 @@
 import type { PaymentPayload, SettleResponse } from "@x402/core/types";
 import { canonicalize } from "@x402/extensions/offer-receipt";
-import { extractAndValidatePaymentIdentifier } from "@x402/extensions/payment-identifier";
+import { isValidPaymentId, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { eq } from "drizzle-orm";
 import { sha256Hex } from "../../core/crypto";
 import { ApiError } from "../../core/errors";
@@ -14,10 +14,22 @@ import { database, x402Calls, x402PaymentIds } from "../../db";
  * with another payment is 409 Conflict, as the extension's table says: an id names one payment only.
  */
 
-/** The payment's identifier: null without one, a refusal reason for a malformed one. */
+/**
+ * The payment's identifier: null without one, a refusal reason for a malformed one. Checked by the
+ * extension's own rule for an id (isValidPaymentId: 16 to 128 of A-Z, a-z, 0-9, "-" and "_"), not by
+ * extractAndValidatePaymentIdentifier: that one also compiles, with Ajv, the JSON Schema the payment
+ * echoes back, at run time. Workers refuse code generation from strings, so under `wrangler dev` every
+ * payment made by the official client from our 402 was refused; and a schema the payer sends is not
+ * ours to compile. The schema is the one we declared (x402/extensions.ts), so its rule is this one.
+ */
 export function paymentIdOf(payload: PaymentPayload): { id: string | null } | { invalid: string } {
-  const { id, validation } = extractAndValidatePaymentIdentifier(payload);
-  if (!validation.valid) return { invalid: (validation.errors ?? []).join("; ") || "malformed payment-identifier" };
+  const extension: unknown = payload.extensions?.[PAYMENT_IDENTIFIER];
+  if (extension === undefined) return { id: null };
+  const info: unknown = typeof extension === "object" && extension !== null ? (extension as { info?: unknown }).info : undefined;
+  if (typeof info !== "object" || info === null) return { invalid: "payment-identifier: the extension has no info object" };
+  const { id } = info as { id?: unknown };
+  if (id === undefined) return { id: null };
+  if (typeof id !== "string" || !isValidPaymentId(id)) return { invalid: "payment-identifier: an id is 16 to 128 characters of A-Z, a-z, 0-9, - and _" };
   return { id };
 }
 
