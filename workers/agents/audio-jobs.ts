@@ -1,13 +1,10 @@
 import { and, desc, eq, gte, inArray, isNotNull } from "drizzle-orm";
-import { ACTIVE_JOB_STATES, articles, audioObjects, isActiveJob, renderJobs, type Database } from "../db";
-import type { JobRow } from "../narration/jobs-service";
+import { ACTIVE_JOB_STATES, type ArticleRow, audioObjects, type Database, isActiveJob, type JobRow, renderJobs } from "../db";
 
 /**
  * Render-job lookups get_audio_url needs and the narration services do not offer: jobs of one
  * article in one voice (render-now and its polling path only know the article's own voice).
  */
-
-type ArticleRow = typeof articles.$inferSelect;
 
 /** The newest done job that narrates the article's current text in `voice`. */
 export function doneJobInVoice(db: Database, article: ArticleRow, voice: string): Promise<JobRow | undefined> {

@@ -1,12 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { articles, type Database } from "../db";
+import { type ArticleRow, articles, type Database } from "../db";
 import type { Listener } from "../kernel/listener-tokens";
 import { contentHash } from "../kernel/article-text";
 import { slugify } from "../kernel/slug";
 import { cleanText } from "../core/text";
 import { refreshTasteVector } from "./taste";
 
-type Row = typeof articles.$inferSelect;
 
 /** What a forward carries. Nothing is fetched: the archive holds exactly what the listener sent. */
 export interface Forwarded {
@@ -42,7 +41,7 @@ export function publisherOf(url: string | null, fallback: string): string {
  * appears only in their feeds and can be rendered with render-now. Forwarding the same URL again
  * returns the article already there.
  */
-export async function forwardArticle(db: Database, listener: Listener, f: Forwarded): Promise<{ article: Row; created: boolean }> {
+export async function forwardArticle(db: Database, listener: Listener, f: Forwarded): Promise<{ article: ArticleRow; created: boolean }> {
   if (f.url) {
     const existing = await db.query.articles.findFirst({
       where: and(eq(articles.ownerListenerId, listener.id), eq(articles.visibility, "listener_private"), eq(articles.url, f.url)),

@@ -1,10 +1,9 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
-import type { articles } from "../db";
+import type { ArticleRow } from "../db";
 import { audioUrl } from "../kernel/public-urls";
 import { isNarratedFor, isShownInFull } from "../kernel/visibility";
 
-type Row = typeof articles.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -46,10 +45,10 @@ export const ArticleRecord = named(
 );
 
 type Listed = Pick<
-  Row,
+  ArticleRow,
   "slug" | "title" | "publisher" | "vertical" | "url" | "visibility" | "summary" | "audioKey" | "listenSeconds" | "createdAt" | "publishedAt"
 > &
-  Partial<Pick<Row, "ownerListenerId">>;
+  Partial<Pick<ArticleRow, "ownerListenerId">>;
 
 /**
  * An article as listings show it to the viewer `viewerId` (null: anonymous). Summary and audio only
@@ -77,7 +76,7 @@ export function presentSummary(env: object, a: Listed, viewerId: number | null):
 }
 
 /** The full record of GET /v1/articles/{slug} for `viewerId`: body_text withheld where the summary is. */
-export function presentRecord(env: object, a: Row, viewerId: number | null): v.InferOutput<typeof ArticleRecord> {
+export function presentRecord(env: object, a: ArticleRow, viewerId: number | null): v.InferOutput<typeof ArticleRecord> {
   const summary = presentSummary(env, a, viewerId);
   return {
     ...summary,

@@ -1,7 +1,6 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
-import { JOB_STATES, type articles } from "../db";
-import type { JobRow } from "./jobs-service";
+import { type ArticleRow, JOB_STATES, type JobRow } from "../db";
 import { AudioUrlFields, audioUrls } from "./audio-urls";
 import { FallbackField, QualityField, spokenQuality } from "./fields";
 
@@ -30,7 +29,7 @@ export type ArticleAudio = v.InferOutput<typeof ArticleAudio>;
 /** The view from the done job (audio ready, lasting `seconds`) or else the latest job, if any. */
 export function articleAudio(
   env: object,
-  article: typeof articles.$inferSelect,
+  article: ArticleRow,
   done: JobRow | undefined,
   latest: JobRow | undefined,
   seconds: number | null,

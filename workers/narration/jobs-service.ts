@@ -8,8 +8,6 @@ import type { RenderMessage } from "../kernel/render-messages";
  * written first and only its id travels on the Queue (workers/narration/messages.ts), so the
  * row is the source of truth and a redelivered message re-reads the current state.
  */
-
-export type { JobRow };
 export type NewJob = Pick<typeof renderJobs.$inferInsert, "articleId" | "listenerId" | "text" | "voice" | "priority"> &
   Partial<Pick<typeof renderJobs.$inferInsert, "warmListenerId">>;
 

@@ -2,11 +2,11 @@ import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { baseUrl, config } from "../../core/config";
 import { ApiError } from "../../core/errors";
-import { database, listeners, type articles, type Database } from "../../db";
+import { type ArticleRow, database, type Database, type JobRow, listeners } from "../../db";
 import { articleFor, doneJob } from "../../narration/article-audio-service";
 import { audioUrls } from "../../narration/audio-urls";
 import { VoiceField } from "../../narration/fields";
-import { createJob, type JobRow } from "../../narration/jobs-service";
+import { createJob } from "../../narration/jobs-service";
 import { awaitJob, doneJobInVoice, durationOf, inFlightJobInVoice } from "../audio-jobs";
 import type { Caller } from "../caller";
 import { withPreroll } from "../preroll/sponsor";
@@ -35,7 +35,6 @@ const Output = v.object({
 });
 
 type Result = v.InferOutput<typeof Output>;
-type ArticleRow = typeof articles.$inferSelect;
 
 /**
  * Who hears the sponsor pre-roll: a caller acting for a listener on the free plan, unless the call

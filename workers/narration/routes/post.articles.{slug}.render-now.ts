@@ -4,7 +4,7 @@ import { ApiError } from "../../core/errors";
 import { enforceRateLimit, RENDERS_PER_HOUR_PER_ADDRESS } from "../../core/rate-limit";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { database, renderJobs } from "../../db/index";
+import { database, type JobRow, renderJobs } from "../../db/index";
 import { listenerByToken } from "../../kernel/listener-tokens";
 import { articleFor, audioState, inFlightJobOf } from "../article-audio-service";
 import { ArticleAudio, articleAudio } from "../article-audio-view";
@@ -82,7 +82,7 @@ export const postRenderNow = route({
     const state = await audioState(env, db, article);
     if (state.state === "done") return Response.json(state);
     const location = `${baseUrl(env)}${pollPath(article.slug)}`;
-    const accepted = (job: typeof renderJobs.$inferSelect) =>
+    const accepted = (job: JobRow) =>
       Response.json(articleAudio(env, article, undefined, job, null), { status: 202, headers: { Location: location } });
 
     const pending = await inFlightJobOf(db, article.id, listener.id);
