@@ -1,4 +1,4 @@
-import { McpServer, PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY, type CallToolResult } from "@modelcontextprotocol/server";
+import { McpServer, PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY, type CallToolResult, type Task } from "@modelcontextprotocol/server";
 import * as v from "valibot";
 import { baseUrl } from "../core/config";
 import { ApiError } from "../core/errors";
@@ -7,6 +7,7 @@ import type { Caller } from "./caller";
 import { actingCaller, callTool, stepUpScope, type Surface } from "./call";
 import { standardSchema } from "./json-schema";
 import { cancelRenderTask, createRenderTask, getRenderTask, listRenderTasks, renderTaskResult } from "./render-tasks";
+import { createTaskResult, declaresTasks, serveTasksExtension, TASKS_EXTENSION_CAPABILITY } from "./tasks-extension";
 import { TOOLS, type Tool } from "./tools";
 import { get_audio_url } from "./tools/get_audio_url";
 import { MCP_PAYMENT_RESPONSE_META, type ToolResult, withSettlement } from "./x402/mcp-transport";
@@ -62,13 +63,13 @@ function logCall(tool: Tool, result: CallToolResult): CallToolResult {
 /**
  * What a server tells clients of tasks (MCP 2025-11-25 "Tasks", "Capabilities"): tools/call may be made a
  * task, and tasks can be listed and cancelled. The SDK leaves this out of its 2026-07-28 answers, where
- * tasks moved to an extension it does not serve (docs/agents.md "Long renders as tasks").
+ * tasks moved to an extension (TASKS_EXTENSION_CAPABILITY, tasks-extension.ts).
  */
 const TASKS_CAPABILITY = { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
 
 /**
  * True for a request of the 2026-07-28 revision, which names its revision in `_meta` on every request;
- * tasks there are an extension (`io.modelcontextprotocol/tasks`) this server does not serve.
+ * tasks there are the extension `io.modelcontextprotocol/tasks` (tasks-extension.ts).
  */
 function modern(message: unknown): boolean {
   const meta = (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
@@ -87,18 +88,42 @@ function taskAsked(tool: Tool, message: unknown): { ttl?: number } | null {
 }
 
 /**
- * get_audio_url as a task: the call runs as any other (scope or payment, then the render starts) without
- * waiting, and its answer carries the task (CreateTaskResult) beside the pending or ready result. The
- * SDK validates every tools/call answer as a CallToolResult, so the result stays and `task` rides along
- * (results are open objects); a task-aware client reads `task`, any other still reads a full answer.
- * A refusal (payment required, not found) creates no task.
+ * The task of a get_audio_url call run without waiting (scope or payment, then the render started), or null:
+ * a refusal (payment required, not found) creates none, and at 2026-07-28 neither does audio already there
+ * (`pendingOnly`: the server decides there, and a ready answer needs no polling).
+ */
+async function renderTask(env: Env, tool: Tool, caller: Caller, ttl: number | undefined, result: ToolResult, pendingOnly: boolean): Promise<Task | null> {
+  const out = result.structuredContent as { slug?: unknown; job_id?: unknown; state?: unknown } | undefined;
+  if (result.isError || typeof out?.job_id !== "string" || typeof out.slug !== "string") return null;
+  if (pendingOnly && out.state === "ready") return null;
+  const audience = { listenerId: actingCaller(tool, caller).listenerId, paid: result._meta?.[MCP_PAYMENT_RESPONSE_META] !== undefined };
+  return createRenderTask(env, caller, audience, out.slug, out.job_id, ttl);
+}
+
+/**
+ * get_audio_url as a task at 2025-11-25: its answer carries the task (CreateTaskResult) beside the pending or
+ * ready result. The SDK validates every tools/call answer as a CallToolResult, so the result stays and `task`
+ * rides along (results are open objects); a task-aware client reads `task`, any other still reads a full answer.
  */
 async function asTask(env: Env, tool: Tool, caller: Caller, asked: { ttl?: number }, result: ToolResult): Promise<CallToolResult> {
-  const out = result.structuredContent as { slug?: unknown; job_id?: unknown } | undefined;
-  if (result.isError || typeof out?.job_id !== "string" || typeof out.slug !== "string") return result as CallToolResult;
-  const audience = { listenerId: actingCaller(tool, caller).listenerId, paid: result._meta?.[MCP_PAYMENT_RESPONSE_META] !== undefined };
-  const task = await createRenderTask(env, caller, audience, out.slug, out.job_id, asked.ttl);
-  return { ...result, task } as CallToolResult;
+  const task = await renderTask(env, tool, caller, asked.ttl, result, false);
+  return (task ? { ...result, task } : result) as CallToolResult;
+}
+
+/** get_audio_url at 2026-07-28 for a client declaring the tasks extension: a pending render answers `resultType: "task"`. */
+async function asExtensionTask(env: Env, tool: Tool, caller: Caller, result: ToolResult): Promise<CallToolResult> {
+  const task = await renderTask(env, tool, caller, undefined, result, true);
+  return (task ? createTaskResult(task, result._meta) : result) as CallToolResult;
+}
+
+/** What the call would have answered, once the render of `taskId` is over; nothing is charged (render-tasks.ts). */
+async function taskOutcome(env: Env, caller: Caller, taskId: string): Promise<CallToolResult> {
+  try {
+    return success(await renderTaskResult(env, caller, taskId)) as CallToolResult;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return failure(get_audio_url, err);
+  }
 }
 
 /**
@@ -112,15 +137,33 @@ function serveTasks(server: McpServer, env: Env, caller: Caller): void {
   server.server.setRequestHandler("tasks/get", byId, ({ taskId }) => getRenderTask(env, caller, taskId));
   server.server.setRequestHandler("tasks/list", { params: v.object({}) }, async () => ({ tasks: await listRenderTasks(env, caller) }));
   server.server.setRequestHandler("tasks/cancel", byId, ({ taskId }) => cancelRenderTask(env, caller, taskId));
-  server.server.setRequestHandler("tasks/result", byId, async ({ taskId }) => {
-    const related = { [RELATED_TASK_META_KEY]: { taskId } };
-    try {
-      return { ...success(await renderTaskResult(env, caller, taskId)), _meta: related };
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      return { ...failure(get_audio_url, err), _meta: related };
-    }
-  });
+  server.server.setRequestHandler("tasks/result", byId, async ({ taskId }) => ({
+    ...(await taskOutcome(env, caller, taskId)),
+    _meta: { [RELATED_TASK_META_KEY]: { taskId } },
+  }));
+}
+
+/**
+ * True for a tools/call of get_audio_url at 2026-07-28 whose request declares the tasks extension and whose
+ * arguments are valid (invalid ones get the SDK's own input error, through its handler).
+ */
+function extensionTaskCall(message: unknown): boolean {
+  const call = message as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
+  return call?.method === "tools/call" && call.params?.name === get_audio_url.name && modern(message) && declaresTasks(message) && v.is(get_audio_url.input, call.params?.arguments ?? {});
+}
+
+/** The answer to one tools/call: the tool run through the MCP surface; `asked`: the 2025-11-25 task asked for. */
+async function answer(env: Env, tool: Tool, caller: Caller, args: Record<string, unknown>, meta: Record<string, unknown> | undefined, message: unknown): Promise<CallToolResult> {
+  const asked = taskAsked(tool, message);
+  const extension = extensionTaskCall(message);
+  try {
+    const input = asked || extension ? { ...args, waitSeconds: 0 } : args;
+    const result = (await callTool(env, tool, input, caller, mcpSurface(env, tool, meta))) as ToolResult;
+    if (asked) return logCall(tool, await asTask(env, tool, caller, asked, result));
+    return logCall(tool, extension ? await asExtensionTask(env, tool, caller, result) : (result as CallToolResult));
+  } catch (err) {
+    return logCall(tool, failure(tool, err));
+  }
 }
 
 /**
@@ -138,9 +181,13 @@ function toolsFor(message: unknown): readonly Tool[] {
 
 /** A fresh MCP server acting for `caller`, for one JSON-RPC `message` (one per request: the handler is stateless). */
 export function mcpServer(env: Env, caller: Caller, message: unknown): McpServer {
-  const server = new McpServer({ name: "narration", title: "Narration: articles read aloud", version: API_VERSION }, { capabilities: TASKS_CAPABILITY });
+  const capabilities = modern(message) ? TASKS_EXTENSION_CAPABILITY : TASKS_CAPABILITY;
+  const server = new McpServer({ name: "narration", title: "Narration: articles read aloud", version: API_VERSION }, { capabilities });
   const method = (message as { method?: unknown } | null)?.method;
-  if (typeof method === "string" && method.startsWith("tasks/") && !modern(message)) serveTasks(server, env, caller);
+  if (typeof method === "string" && method.startsWith("tasks/")) {
+    if (modern(message)) serveTasksExtension(server, env, caller, message, (taskId) => taskOutcome(env, caller, taskId));
+    else serveTasks(server, env, caller);
+  }
   for (const tool of toolsFor(message)) {
     const registered = server.registerTool(
       tool.name,
@@ -157,19 +204,17 @@ export function mcpServer(env: Env, caller: Caller, message: unknown): McpServer
           return missing ? { scopes: [missing], errorDescription: `${tool.name} needs the ${missing} scope` } : undefined;
         },
       },
-      async (args: Record<string, unknown>, ctx) => {
-        const asked = taskAsked(tool, message);
-        try {
-          const input = asked ? { ...args, waitSeconds: 0 } : args;
-          const result = (await callTool(env, tool, input, caller, mcpSurface(env, tool, ctx.mcpReq._meta))) as ToolResult;
-          return logCall(tool, asked ? await asTask(env, tool, caller, asked, result) : (result as CallToolResult));
-        } catch (err) {
-          return logCall(tool, failure(tool, err));
-        }
-      },
+      (args: Record<string, unknown>, ctx) => answer(env, tool, caller, args, ctx.mcpReq._meta, message),
     );
     // A client may make a get_audio_url call a task (MCP 2025-11-25 "Tool-Level Negotiation"); registerTool takes no execution.
     if (tool.name === get_audio_url.name) registered.execution = { taskSupport: "optional" };
+  }
+  // McpServer's tools/call checks each answer against the tool's output schema, which a CreateTaskResult (no
+  // structuredContent) fails: this one call is answered by a handler of the low-level server instead, after the
+  // SDK's HTTP entry made its checks (scope challenge of the registered tool, standard headers).
+  if (extensionTaskCall(message)) {
+    server.server.removeRequestHandler("tools/call");
+    server.server.setRequestHandler("tools/call", (request, ctx) => answer(env, get_audio_url, caller, request.params.arguments ?? {}, ctx.mcpReq._meta, message));
   }
   return server;
 }

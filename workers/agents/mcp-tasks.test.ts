@@ -4,7 +4,8 @@ import type { PaymentRequired } from "@x402/core/types";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { addArticle } from "../../test/support/articles";
-import { audioAsTask, getTask, mcpClient, readerClient, TaskSchema, taskResult } from "../../test/support/mcp-client";
+import { resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
+import { audioAsTask, getTask, mcpClient, readerClient, readerHeaders, TaskSchema, taskResult, taskSession } from "../../test/support/mcp-client";
 import { recorded, walletAgent } from "../../test/support/x402";
 import { testVars } from "../../test/vars";
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from "./x402/mcp-transport";
@@ -47,9 +48,10 @@ describe("what the server advertises", () => {
     await client.close();
   });
 
-  it("at 2026-07-28: neither (tasks are an extension there, not served)", async () => {
+  it("at 2026-07-28: the tasks extension instead (no tasks capability, no execution: the server decides)", async () => {
     const client = await mcpClient({ modern: true });
     expect(client.getServerCapabilities()?.tasks).toBeUndefined();
+    expect(client.getServerCapabilities()?.extensions).toMatchObject({ "io.modelcontextprotocol/tasks": {} });
     const { tools } = await client.listTools();
     expect(tools.find((t) => t.name === "get_audio_url")?.execution).toBeUndefined();
     await client.close();
@@ -178,6 +180,137 @@ describe("a client that does not ask for a task", () => {
     expect(result).not.toHaveProperty("task");
     expect(result.structuredContent).toMatchObject({ state: "pending", poll_url: `${testVars.BASE_URL}/v1/articles/${article.slug}/audio` });
     expect(await env.DB.prepare("select count(*) as n from mcp_tasks where slug = ?").bind(article.slug).first("n")).toBe(0);
+    await client.close();
+  });
+});
+
+describe("at 2026-07-28, the tasks extension through the official requester (@modelcontextprotocol/ext-tasks)", () => {
+  type Dispatch = Awaited<ReturnType<typeof taskSession>>["rawDispatch"];
+  /** A tasks/* request as the requester frames it (the extension declared in `_meta`), or without that declaration. */
+  const tasksRequest = (dispatch: Dispatch, method: string, params: Record<string, unknown>, declared = true) =>
+    dispatch({
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "narration-tests", version: "1.0.0" },
+          "io.modelcontextprotocol/clientCapabilities": declared ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {},
+        },
+      },
+    });
+  const codeOfAnswer = async (answer: ReturnType<Dispatch>) => {
+    const got = await answer;
+    return got.kind === "error" ? got.error.code : "answered";
+  };
+
+  it("makes a pending render a task, polls tasks/get until it completes, and gives the audio it carries, charged nothing", async () => {
+    const article = await addArticle({ title: "Tidal bores" });
+    const { client, session, rawDispatch } = await taskSession({ headers: await readerHeaders("ext-ada@example.test") });
+    const execution = await session.callTool("get_audio_url", { slug: article.slug });
+    expect(execution.kind).toBe("task");
+    const taskId = execution.handle?.taskId as string;
+    const jobId = (await jobOfTask(taskId)) as string;
+    expect(taskId).not.toBe(jobId);
+    const polled = await tasksRequest(rawDispatch, "tasks/get", { taskId });
+    expect(polled).toMatchObject({ kind: "result", result: { resultType: "complete", taskId, status: "working", statusMessage: "render queued", ttlMs: 3_600_000, pollIntervalMs: 2000 } });
+
+    const key = await finish(jobId);
+    const { outcome } = await execution.settle();
+    const result = resultFromTaskOutcome(outcome) as { isError?: boolean; structuredContent?: unknown };
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ state: "ready", audio_url: `${env.BASE_URL}/v1/audio/${key}.mp3`, listen_seconds: 42, sponsored: false });
+    expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
+    await session.close();
+    await client.close();
+  });
+
+  it("answers at once, with no task, when the audio is already there", async () => {
+    const article = await addArticle({ title: "Ice shelves" });
+    const { client, session } = await taskSession({ headers: await readerHeaders("ext-ready@example.test") });
+    const first = await session.callTool("get_audio_url", { slug: article.slug });
+    await finish((await jobOfTask(first.handle?.taskId as string)) as string);
+    await first.settle();
+    const again = await session.callTool("get_audio_url", { slug: article.slug });
+    expect(again.kind).toBe("immediate");
+    expect(resultFromTaskOutcome((await again.settle()).outcome)).toMatchObject({ structuredContent: { state: "ready" } });
+    await session.close();
+    await client.close();
+  });
+
+  it("completes with the call's tool error when the render fails (a tool error is not a failed task)", async () => {
+    const article = await addArticle({ title: "Mudflats" });
+    const { client, session } = await taskSession({ headers: await readerHeaders("ext-failed@example.test") });
+    const execution = await session.callTool("get_audio_url", { slug: article.slug });
+    await env.DB.prepare("update render_jobs set state = 'failed', error = 'engine down', finished_at = ? where id = ?").bind(Date.now(), await jobOfTask(execution.handle?.taskId as string)).run();
+    const { outcome } = await execution.settle();
+    expect(outcome.status).toBe("completed");
+    expect(resultFromTaskOutcome(outcome)).toMatchObject({ isError: true, structuredContent: { code: "unavailable" } });
+    await session.close();
+    await client.close();
+  });
+
+  it("acknowledges tasks/cancel and tasks/update; a cancelled task stays cancelled while the render goes on", async () => {
+    const article = await addArticle({ title: "Reed beds" });
+    const { client, session, rawDispatch } = await taskSession({ headers: await readerHeaders("ext-cancel@example.test") });
+    const created = await tasksRequest(rawDispatch, "tools/call", { name: "get_audio_url", arguments: { slug: article.slug } });
+    expect(created).toMatchObject({ kind: "result", result: { resultType: "task", status: "working", ttlMs: 3_600_000, pollIntervalMs: 2000 } });
+    // The task's fields only, but for the empty `content` the SDK gives every tools/call answer (docs/agents.md).
+    expect(created.kind === "result" && Object.keys(created.result as object).sort()).toEqual(
+      ["_meta", "content", "createdAt", "lastUpdatedAt", "pollIntervalMs", "resultType", "status", "statusMessage", "taskId", "ttlMs"],
+    );
+    const execution = await session.callTool("get_audio_url", { slug: article.slug });
+    const taskId = execution.handle?.taskId as string;
+    expect(await tasksRequest(rawDispatch, "tasks/update", { taskId, inputResponses: {} })).toMatchObject({ kind: "result", result: { resultType: "complete" } });
+    await execution.cancel();
+    expect(await tasksRequest(rawDispatch, "tasks/get", { taskId })).toMatchObject({ kind: "result", result: { status: "cancelled" } });
+    expect(await tasksRequest(rawDispatch, "tasks/cancel", { taskId })).toMatchObject({ kind: "result", result: { resultType: "complete" } });
+    const job = await env.DB.prepare("select state from render_jobs where id = ?").bind(await jobOfTask(taskId)).first<{ state: string }>();
+    expect(job?.state).toBe("queued");
+    await session.close();
+    await client.close();
+  });
+
+  it("is nobody else's: another token, a caller without one, and a job id get -32602; a request not declaring the extension -32021", async () => {
+    const article = await addArticle({ title: "Brackish lagoons" });
+    const owner = await taskSession({ headers: await readerHeaders("ext-owner@example.test") });
+    const execution = await owner.session.callTool("get_audio_url", { slug: article.slug });
+    const taskId = execution.handle?.taskId as string;
+    const other = await taskSession({ headers: await readerHeaders("ext-mallory@example.test") });
+    const anonymous = await taskSession({ ip: "198.51.100.24" });
+    for (const intruder of [other, anonymous]) {
+      for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
+        expect(await codeOfAnswer(tasksRequest(intruder.rawDispatch, method, { taskId, inputResponses: {} }))).toBe(-32602);
+      }
+    }
+    expect(await codeOfAnswer(tasksRequest(owner.rawDispatch, "tasks/get", { taskId: await jobOfTask(taskId) }))).toBe(-32602);
+    const undeclared = await tasksRequest(owner.rawDispatch, "tasks/get", { taskId }, false);
+    expect(undeclared).toMatchObject({ kind: "error", error: { code: -32021, data: { requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } } } });
+    expect(await tasksRequest(owner.rawDispatch, "tasks/get", { taskId })).toMatchObject({ kind: "result", result: { status: "working" } });
+    for (const { session, client } of [owner, other, anonymous]) {
+      await session.close();
+      await client.close();
+    }
+  });
+
+  it("a paid call (x402, no token) is a task only once paid, charged once, and its result is free", async () => {
+    const article = await addArticle({ title: "Fjord sills" });
+    const { http } = walletAgent();
+    const { client, session } = await taskSession({ ip: "203.0.113.41" });
+    const unpaid = await session.callTool("get_audio_url", { slug: article.slug });
+    expect(unpaid.kind).toBe("immediate");
+    const required = resultFromTaskOutcome((await unpaid.settle()).outcome) as { isError?: boolean; structuredContent: unknown };
+    expect(required.isError).toBe(true);
+    const payload = await http.createPaymentPayload(required.structuredContent as PaymentRequired);
+    const paid = await session.callTool("get_audio_url", { slug: article.slug }, { metadata: { [MCP_PAYMENT_META]: JSON.parse(JSON.stringify(payload)) } });
+    expect(paid.kind).toBe("task");
+    expect(await recorded()).toMatchObject({ calls: 1, legs: 3 });
+    const key = await finish((await jobOfTask(paid.handle?.taskId as string)) as string);
+    const result = resultFromTaskOutcome((await paid.settle()).outcome) as { structuredContent: unknown; _meta?: Record<string, unknown> };
+    expect(result.structuredContent).toMatchObject({ state: "ready", audio_url: `${env.BASE_URL}/v1/audio/${key}.mp3`, sponsored: false });
+    expect(result._meta?.[MCP_PAYMENT_RESPONSE_META]).toBeUndefined();
+    expect(await recorded()).toMatchObject({ calls: 1, legs: 3 });
+    await session.close();
     await client.close();
   });
 });
