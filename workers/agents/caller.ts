@@ -1,5 +1,5 @@
 import { clientIp } from "../core/rate-limit";
-import type { OAuthGrant } from "../kernel/oauth/bearer";
+import type { OAuthGrant } from "../core/oauth/bearer";
 
 /**
  * Who calls a tool. Every surface (MCP, REST) makes one from what the route table resolved (callerOf);

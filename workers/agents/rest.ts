@@ -1,5 +1,5 @@
 import type { ResponseDoc, Route } from "../core/route";
-import { requireScope, type OAuthGrant } from "../kernel/oauth/bearer";
+import { requireScope, type OAuthGrant } from "../core/oauth/bearer";
 import { callerOf } from "./caller";
 import { callTool, type Surface } from "./call";
 import type { Tool } from "./tools";

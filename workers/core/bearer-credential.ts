@@ -1,4 +1,4 @@
-import { bearerChallenge, bearerGrant } from "../kernel/oauth/bearer";
+import { bearerChallenge, bearerGrant } from "./oauth/bearer";
 import type { Credential } from "./auth";
 import { ApiError } from "./errors";
 
@@ -8,7 +8,7 @@ import { ApiError } from "./errors";
  * RFC 9728 §5.1 challenge (RFC 6750 §3.1: no error code for a request without credentials). `agent`:
  * without an Authorization header the agent is anonymous (it may pay or sign in per call, in the call
  * pipeline); a bad token is the 401 with error="invalid_token", never served as if it were absent.
- * Kept apart from core/auth.ts, which kernel/oauth/bearer.ts imports.
+ * Kept apart from core/auth.ts, which core/oauth/bearer.ts imports.
  */
 export async function resolveBearer(auth: "bearer" | "agent", env: Env, request: Request): Promise<Credential> {
   const grant = await bearerGrant(request, env);

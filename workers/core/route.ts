@@ -1,7 +1,7 @@
 import type * as v from "valibot";
 import type { Listener } from "../kernel/listener-tokens";
-import type { OAuthGrant } from "../kernel/oauth/bearer";
-import type { SignedIn } from "../kernel/web-session";
+import type { OAuthGrant } from "./oauth/bearer";
+import type { SignedIn } from "./web-session";
 import type { ApiCaller } from "./auth";
 import type { ErrorRenderer } from "./errors";
 import type { RateBucket } from "./rate-limit";
@@ -16,7 +16,7 @@ export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPT
  * where a token is optional (anonymous agents pay or sign in per call) but a bad one is a 401.
  * `api_key_or_admin`: what `api_key` takes, or the admin token, which acts as the operator (a
  * publisher's own settings that the operator's administrators manage too: its lexicon).
- * `session`: a page for a signed-in listener (the web sign-in cookie, kernel/web-session.ts); a
+ * `session`: a page for a signed-in listener (the web sign-in cookie, core/web-session.ts); a
  * browser without a live session is sent to sign in by the page's error renderer. `browser`: a page
  * that serves signed-out visitors too, and signed-in listeners as themselves (an unknown or expired
  * cookie is a signed-out visitor, never an error).

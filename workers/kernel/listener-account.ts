@@ -5,8 +5,8 @@ import { agentFeeds, articles, database, floOverrides, ledgerEntries, listeners,
 import { nowMs } from "../db/tables/columns";
 import { decryptToken, mintToken, type Listener } from "./listener-tokens";
 import { privateFeedUrl } from "./public-urls";
-import { revokeAllGrants } from "./oauth/grants";
-import { endAllSessions } from "./web-session";
+import { revokeAllGrants } from "../core/oauth/grants";
+import { endAllSessions } from "../core/web-session";
 
 /**
  * The listener account: subscription, the two credentials and their lifecycle. Shared by the

@@ -1,11 +1,11 @@
 import { AuthorizationError, authorizationErrorRedirect, type AuthRequest } from "@cloudflare/workers-oauth-provider";
-import type { GrantProps } from "../kernel/oauth/bearer";
-import { ClientMetadataError, metadataDocumentHost, resolveClientMetadataDocument } from "../kernel/oauth/client-metadata";
-import { grantUserId, type GrantMetadata, scopesAllowed } from "../kernel/oauth/grants";
-import { offeredScopes, SCOPE_NAMES, SCOPES, type Scope } from "../kernel/oauth/scopes";
-import { OAUTH_PATHS, oauthApi } from "../kernel/oauth/server";
+import type { GrantProps } from "../core/oauth/bearer";
+import { ClientMetadataError, metadataDocumentHost, resolveClientMetadataDocument } from "../core/oauth/client-metadata";
+import { grantUserId, type GrantMetadata, scopesAllowed } from "../core/oauth/grants";
+import { offeredScopes, SCOPE_NAMES, SCOPES, type Scope } from "../core/oauth/scopes";
+import { OAUTH_PATHS, oauthApi } from "../core/oauth/server";
 import { escapeHtml, formFields, hiddenInputs, htmlPage } from "./page";
-import { csrfMatches, fromOwnOrigin, type Session, type SignedIn } from "../kernel/web-session";
+import { csrfMatches, fromOwnOrigin, type Session, type SignedIn } from "../core/web-session";
 import { signInPage, SIGN_IN_PATHS } from "./sign-in";
 
 /**

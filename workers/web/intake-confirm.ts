@@ -1,5 +1,5 @@
 import { confirmIntakeAddress, INTAKE_CONFIRM_PATH } from "../kernel/intake-address";
-import { fromOwnOrigin } from "../kernel/web-session";
+import { fromOwnOrigin } from "../core/web-session";
 import { escapeHtml, formFields, hiddenInputs, htmlPage } from "./page";
 
 /**

@@ -1,5 +1,5 @@
 import { route, type Method, type Route } from "../core/route";
-import { serveProviderEndpoint } from "../kernel/oauth/server";
+import { serveProviderEndpoint } from "../core/oauth/server";
 
 /**
  * A route of one of the OAuth provider's own endpoints (@cloudflare/workers-oauth-provider): the

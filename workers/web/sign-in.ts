@@ -4,7 +4,7 @@ import { randomToken } from "../core/crypto";
 import { mailListenerSignIn, MAGIC_LINK_TTL_MS, redeemMagicToken } from "../kernel/magic-links";
 import { Email } from "../kernel/fields";
 import { escapeHtml, formFields, hiddenInputs, htmlPage, seeOther } from "./page";
-import { csrfMatches, endSession, fromOwnOrigin, readCookie, startSession, type SignedIn } from "../kernel/web-session";
+import { csrfMatches, endSession, fromOwnOrigin, readCookie, startSession, type SignedIn } from "../core/web-session";
 
 /**
  * Sign-in to the web front-end by e-mail magic link (the listener magic links of docs/rules.md 7,
@@ -55,7 +55,7 @@ function refused(): Response {
  * stored under the hash of the secret and this cookie together (kernel/magic-links.ts), so the
  * confirm page signs in that browser only. Unbound, a link that leaked, or one an attacker asked for
  * their own account and handed to a victim (login CSRF), signed in whoever pressed it. `__Host-`,
- * HttpOnly and SameSite=Lax as the session cookie (kernel/web-session.ts), living as long as a link.
+ * HttpOnly and SameSite=Lax as the session cookie (core/web-session.ts), living as long as a link.
  *
  * A link opened in another browser is refused with a page that says to open it where it was asked
  * for, or to ask for a new link in this browser. Chosen over a confirm button that shows the address:

@@ -1,6 +1,6 @@
 import { baseUrl, webUrl } from "../../core/config";
 import { inputJsonSchema } from "../json-schema";
-import { SCOPE_NAMES } from "../../kernel/oauth/scopes";
+import { SCOPE_NAMES } from "../../core/oauth/scopes";
 import { TOOLS } from "../tools";
 import { cachedPriceOf, isPaidTool, priceOf } from "../x402/prices";
 import { x402Terms } from "../x402/requirements";

@@ -2,7 +2,7 @@ import { conditional, entityTag } from "../../core/conditional";
 import { baseUrl } from "../../core/config";
 import { openApiDocument } from "../../core/openapi";
 import { route } from "../../core/route";
-import { oauthDoc } from "../../kernel/oauth/server";
+import { oauthDoc } from "../../core/oauth/server";
 
 let cached: Promise<{ json: string; etag: string }> | undefined;
 

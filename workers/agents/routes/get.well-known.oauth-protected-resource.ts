@@ -2,8 +2,8 @@ import * as v from "valibot";
 import { webUrl } from "../../core/config";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { SCOPE_NAMES } from "../../kernel/oauth/scopes";
-import { PROTECTED_RESOURCE_METADATA_PATH, protectedResource } from "../../kernel/oauth/server";
+import { SCOPE_NAMES } from "../../core/oauth/scopes";
+import { PROTECTED_RESOURCE_METADATA_PATH, protectedResource } from "../../core/oauth/server";
 
 const ProtectedResourceMetadata = named(
   "ProtectedResourceMetadata",

@@ -1,6 +1,6 @@
 import { renderSVG } from "uqr";
 import { closeAccount, feedUrl, privateFeedToken, rotateCredentials } from "../../kernel/listener-account";
-import { endSession, startSession } from "../../kernel/web-session";
+import { endSession, startSession } from "../../core/web-session";
 import { escapeHtml, hiddenInputs, seeOther } from "../page";
 import { guardWrite, refusedWrite, type SignedIn } from "./guard";
 import { listenPage } from "./layout";

@@ -1,4 +1,4 @@
-import { csrfMatches, fromOwnOrigin, type Session, type SignedIn } from "../../kernel/web-session";
+import { csrfMatches, fromOwnOrigin, type Session, type SignedIn } from "../../core/web-session";
 import { escapeHtml, formValues } from "../page";
 import { listenPage } from "./layout";
 

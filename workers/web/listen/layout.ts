@@ -1,7 +1,7 @@
 import { escapeHtml, hiddenInputs } from "../page";
 import { SIGN_IN_PATHS } from "../sign-in";
 import { sitePage } from "../site-page";
-import type { Session } from "../../kernel/web-session";
+import type { Session } from "../../core/web-session";
 import { LISTEN_PATHS } from "./paths";
 
 const NAV: [string, string][] = [

@@ -3,7 +3,7 @@ import { Email, VerticalList } from "../../kernel/fields";
 import { feedUrl, privateFeedToken, subscribe } from "../../kernel/listener-account";
 import { savePreferences } from "../../kernel/listener-preferences";
 import { LISTENER_VERTICALS } from "../../kernel/verticals";
-import { fromOwnOrigin } from "../../kernel/web-session";
+import { fromOwnOrigin } from "../../core/web-session";
 import { escapeHtml, formValues, hiddenInputs, seeOther } from "../page";
 import { podcastAppLinks } from "../podcast-apps";
 import { browserBinding, mailSignInLink, SIGN_IN_PATHS } from "../sign-in";

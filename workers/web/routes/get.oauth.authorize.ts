@@ -1,4 +1,4 @@
-import { OAUTH_PATHS } from "../../kernel/oauth/server";
+import { OAUTH_PATHS } from "../../core/oauth/server";
 import { authorizePage } from "../authorize";
 import { page } from "../page-route";
 

@@ -1,4 +1,4 @@
-import { OAUTH_PATHS } from "../../kernel/oauth/server";
+import { OAUTH_PATHS } from "../../core/oauth/server";
 import { providerRoute } from "../provider-route";
 
 /** GET {WEB_URL}/.well-known/oauth-authorization-server: the authorization server's metadata (RFC 8414). */

@@ -1,4 +1,4 @@
-import { OAUTH_PATHS } from "../../kernel/oauth/server";
+import { OAUTH_PATHS } from "../../core/oauth/server";
 import { providerRoute } from "../provider-route";
 
 /** POST {WEB_URL}/oauth/register: RFC 7591 dynamic client registration. */

@@ -1,4 +1,4 @@
-import { OAUTH_PATHS } from "../../kernel/oauth/server";
+import { OAUTH_PATHS } from "../../core/oauth/server";
 import { providerRoute } from "../provider-route";
 
 /** POST {WEB_URL}/oauth/token: codes with PKCE, rotating refresh tokens, and RFC 7009 revocation. */

@@ -1,8 +1,8 @@
 import type { OAuthAuthorizationServer, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import { baseUrl, webUrl } from "../../core/config";
-import { ApiError } from "../../core/errors";
-import type { OAuthDoc } from "../../core/openapi";
-import { MAX_FORM_BYTES, readBodyBytes } from "../../core/validate";
+import { baseUrl, webUrl } from "../config";
+import { ApiError } from "../errors";
+import type { OAuthDoc } from "../openapi";
+import { MAX_FORM_BYTES, readBodyBytes } from "../validate";
 import { AuthorizationServerWithDocuments } from "./client-metadata";
 import { SCOPE_NAMES, SCOPES } from "./scopes";
 

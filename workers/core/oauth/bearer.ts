@@ -1,5 +1,5 @@
-import { bearerToken } from "../../core/auth";
-import { ApiError } from "../../core/errors";
+import { bearerToken } from "../auth";
+import { ApiError } from "../errors";
 import type { Scope } from "./scopes";
 import { authorizationServer, protectedResource, protectedResourceMetadataUrl } from "./server";
 

@@ -1,8 +1,8 @@
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import * as v from "valibot";
-import { webUrl } from "../../core/config";
-import { ApiError } from "../../core/errors";
-import { readBodyBytes } from "../../core/validate";
+import { webUrl } from "../config";
+import { ApiError } from "../errors";
+import { readBodyBytes } from "../validate";
 
 /**
  * Client ID Metadata Documents (MCP authorization 2025-11-25, "Client ID Metadata Documents";

@@ -1,8 +1,8 @@
 import { and, eq, gt, lt } from "drizzle-orm";
-import { webUrl } from "../core/config";
-import { hmacSha256Hex, randomToken, secretsEqual, sha256Hex } from "../core/crypto";
+import { webUrl } from "./config";
+import { hmacSha256Hex, randomToken, secretsEqual, sha256Hex } from "./crypto";
 import { database, listeners, webSessions } from "../db/index";
-import type { Listener } from "./listener-tokens";
+import type { Listener } from "../kernel/listener-tokens";
 
 /**
  * Sign-in sessions of the web front-end (the OAuth consent page; the listener pages reuse them).

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import * as oauth from "oauth4webapi";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { testVars } from "../../../test/vars";
-import { errorResponse } from "../../core/errors";
+import { errorResponse } from "../errors";
 import { bearerGrant, requireScope } from "./bearer";
 import { listGrants } from "./grants";
 import { authorizationRequest, consent, consentSignedIn, discover, open, REDIRECT, register, tokensFor, viaWorker } from "../../../test/support/oauth-agent";
