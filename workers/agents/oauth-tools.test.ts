@@ -67,25 +67,37 @@ describe("a token without the scope", () => {
   it("is 403 insufficient_scope for a tool acting for the listener on REST and MCP alike: the step-up challenge naming the scope", async () => {
     const { bearer } = await setUp("edsger@example.test", "articles:read");
     const stepUp = `Bearer error="insufficient_scope", scope="subscriptions:write", resource_metadata="${testVars.BASE_URL}/.well-known/oauth-protected-resource"`;
-    for (const res of [await call("/v1/agent/subscriptions", { headers: bearer }), await call("/v1/agent/subscriptions", jsonBody("POST", { verticals: ["tech"] }, bearer))]) {
+    for (const res of [
+      await call("/v1/agent/subscriptions", { headers: bearer }),
+      await call("/v1/agent/subscriptions", jsonBody("POST", { verticals: ["tech"] }, bearer)),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.headers.get("WWW-Authenticate")).toBe(stepUp);
     }
     // MCP authorization, "Scope Challenge Handling": an HTTP 403 before the tool runs, not a tool result.
     const toolsCall = (name: string, args: object) => ({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name, arguments: args } });
     const headers = { ...bearer, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
-    for (const [name, args] of [["subscribe_topic", { verticals: ["tech"] }], ["list_subscriptions", {}]] as const) {
+    for (const [name, args] of [
+      ["subscribe_topic", { verticals: ["tech"] }],
+      ["list_subscriptions", {}],
+    ] as const) {
       const res = await call("/mcp/v1", { method: "POST", headers, body: JSON.stringify(toolsCall(name, args)) });
       expect(res.status, name).toBe(403);
       const challenge = res.headers.get("WWW-Authenticate")!;
-      for (const part of ['error="insufficient_scope"', 'scope="subscriptions:write"', `resource_metadata="${testVars.BASE_URL}/.well-known/oauth-protected-resource"`]) {
+      for (const part of [
+        'error="insufficient_scope"',
+        'scope="subscriptions:write"',
+        `resource_metadata="${testVars.BASE_URL}/.well-known/oauth-protected-resource"`,
+      ]) {
         expect(challenge, name).toContain(part);
       }
     }
     // The SDK client meets the same challenge in either era, and nothing ran.
     for (const modern of [false, true]) {
       const client = await mcpClient({ headers: bearer, modern });
-      await expect(client.callTool({ name: "subscribe_topic", arguments: { verticals: ["tech"] } })).rejects.toThrow(/insufficient scope.*subscriptions:write/i);
+      await expect(client.callTool({ name: "subscribe_topic", arguments: { verticals: ["tech"] } })).rejects.toThrow(
+        /insufficient scope.*subscriptions:write/i,
+      );
       // Tools the token covers still run: the challenge is per tool.
       expect((await client.callTool({ name: "search_articles", arguments: { query: "anything" } })).isError).toBeFalsy();
       await client.close();
@@ -112,7 +124,7 @@ describe("what a token reads as the listener", () => {
 });
 
 describe("overlapping MCP calls", () => {
-  it("each act for their own caller: one handler serves the isolate, one server per request", async () => {
+  it("each act for their own caller: a handler and a server per request", async () => {
     const { tokens, listener } = await tokensFor("ida@example.test", "articles:read");
     const owner = await env.DB.prepare("select id from listeners where email = ?").bind(listener.email).first<number>("id");
     const secret = await addArticle({ visibility: "listener_private", ownerListenerId: owner });
