@@ -124,7 +124,7 @@ describe("what a token reads as the listener", () => {
 });
 
 describe("overlapping MCP calls", () => {
-  it("each act for their own caller: a handler and a server per request", async () => {
+  it("each act for their own caller: one handler serves the isolate, one server per request", async () => {
     const { tokens, listener } = await tokensFor("ida@example.test", "articles:read");
     const owner = await env.DB.prepare("select id from listeners where email = ?").bind(listener.email).first<number>("id");
     const secret = await addArticle({ visibility: "listener_private", ownerListenerId: owner });

@@ -21,13 +21,25 @@ describe("recentArticleBySlug", () => {
     expect((await recentArticleBySlug(db, "kept"))?.bodyText).toBe("Second text.");
   });
 
-  it("shares one query among concurrent first reads", async () => {
+  it("never hands out a read in flight: a Worker request may not wait on another request's I/O", async () => {
+    // Planted: keeping the read's promise (shared by concurrent first reads) made overlapping MCP calls
+    // fail in workerd with "Promise will never complete" (workers/agents/oauth-tools.test.ts).
     await addArticle({ slug: "shared" });
     const db = database(env);
-    const [a, b, c] = [recentArticleBySlug(db, "shared"), recentArticleBySlug(db, "shared"), recentArticleBySlug(db, "shared")];
-    expect(a).toBe(b);
-    expect(b).toBe(c);
+    const [a, b] = [recentArticleBySlug(db, "shared"), recentArticleBySlug(db, "shared")];
+    expect(a).not.toBe(b);
     expect((await a)?.slug).toBe("shared");
+    expect((await b)?.slug).toBe("shared");
+  });
+
+  it("keeps no row read before the article was written and forgotten here", async () => {
+    await addArticle({ slug: "raced", bodyText: "Old text." });
+    const db = database(env);
+    const reading = recentArticleBySlug(db, "raced");
+    await database(env).update(articles).set({ bodyText: "New text." }).where(eq(articles.slug, "raced"));
+    forgetRecentArticle("raced");
+    await reading;
+    expect((await recentArticleBySlug(db, "raced"))?.bodyText).toBe("New text.");
   });
 
   it("keeps no answer for a slug not found, so an article published a moment later shows at once", async () => {
