@@ -23,7 +23,9 @@ function seed(persistTo) {
           `${sq(`${w(3)} ${w(4)} ${w(5)} `.repeat(40))}, 'public', ${sq(`bench-agent-hash-${i}`)}, ${now - i * 60_000})`,
       );
     }
-    statements.push(`INSERT INTO articles (slug, title, publisher, vertical, summary, body_text, visibility, content_hash, created_at) VALUES\n${rows.join(",\n")};`);
+    statements.push(
+      `INSERT INTO articles (slug, title, publisher, vertical, summary, body_text, visibility, content_hash, created_at) VALUES\n${rows.join(",\n")};`,
+    );
   }
   executeSql(persistTo, statements.join("\n"));
 }

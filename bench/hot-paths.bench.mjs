@@ -33,7 +33,10 @@ export function prepare({ base, vars, persistTo }) {
 
     const feed32 = `${base}/v1/podcasts/service-finance.xml`;
     const feed1000 = `${base}/v1/podcasts/service-news.xml`;
-    for (const [url, items] of [[feed32, 32], [feed1000, 1000]]) {
+    for (const [url, items] of [
+      [feed32, 32],
+      [feed1000, 1000],
+    ]) {
       const count = (await fetchOk(url)).body.split("<item>").length - 1;
       if (count !== items) throw new Error(`expected ${items} items in ${url}, got ${count}`);
     }

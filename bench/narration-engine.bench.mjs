@@ -12,7 +12,14 @@ seven votes to four. Work on the first section will begin in the spring, the may
 route should be finished before the end of next year. A public survey will follow six months later.`.replace(/\s+/g, " ");
 
 export async function run() {
-  const engine = await startWorker({ port: await freePort(), quiet: true, persistTo: ".wrangler/bench-engine-state", configs: ["-c", "bench/engine-worker/wrangler.toml"], readyPath: "/", readyStatus: 405 });
+  const engine = await startWorker({
+    port: await freePort(),
+    quiet: true,
+    persistTo: ".wrangler/bench-engine-state",
+    configs: ["-c", "bench/engine-worker/wrangler.toml"],
+    readyPath: "/",
+    readyStatus: 405,
+  });
   const measure = async () => (await fetch(engine.base, { method: "POST", body: ARTICLE })).json();
   const runs = [];
   try {

@@ -66,7 +66,11 @@ export async function run({ base, vars, persistTo }) {
   // The writers' p95: of a publish, and of every write; 160 writes, 6 at a time.
   const writes = async () => {
     const { latencies, failed } = await concurrentWriters({ base, vars, total: 160, concurrency: 6, playedSlug: "bench-writers-none" });
-    return { publish: percentile(latencies.publish, 95), writes: percentile(Object.values(latencies).flat(), 95), failed: failed.reduce((n, [, count]) => n + count, 0) };
+    return {
+      publish: percentile(latencies.publish, 95),
+      writes: percentile(Object.values(latencies).flat(), 95),
+      failed: failed.reduce((n, [, count]) => n + count, 0),
+    };
   };
   const idleWrites = await writes();
   const idle = { health: await p95(health), search: await p95(search), publish: idleWrites.publish, writes: idleWrites.writes };
@@ -77,7 +81,8 @@ export async function run({ base, vars, persistTo }) {
     const body = { title: `Rendering load ${stamp} ${i}`, publisher: "Bench Post", vertical: "news", body_text: article(8_000, stamp + i) };
     jobs.push((await publish(base, vars, body)).job_id);
   }
-  const runningNow = async () => (await Promise.all(jobs.map(async (id) => JSON.parse(await jobState(base, vars, id)).state))).filter((s) => s === "running").length;
+  const runningNow = async () =>
+    (await Promise.all(jobs.map(async (id) => JSON.parse(await jobState(base, vars, id)).state))).filter((s) => s === "running").length;
   for (let i = 0; i < 300 && (await runningNow()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
   const busyWrites = await writes();
   const busy = { health: await p95(health), search: await p95(search), publish: busyWrites.publish, writes: busyWrites.writes };
@@ -110,7 +115,12 @@ export async function run({ base, vars, persistTo }) {
 
   // Publish to audio ready, on a quiet platform.
   const t0 = Date.now();
-  const { job_id } = await publish(base, vars, { title: `Publish timing ${stamp}`, publisher: "Bench Post", vertical: "news", body_text: article(5_000, stamp + 99) });
+  const { job_id } = await publish(base, vars, {
+    title: `Publish timing ${stamp}`,
+    publisher: "Bench Post",
+    vertical: "news",
+    body_text: article(5_000, stamp + 99),
+  });
   await untilDone(base, vars, job_id);
   const total = Date.now() - t0;
   const db = new DatabaseSync(d1File(persistTo), { readOnly: true });

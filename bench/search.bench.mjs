@@ -61,8 +61,18 @@ function articleRow(i, now) {
   const audio = rand() < 0.75 ? sha256Hex(`bench-audio-${i}`) : null;
   const title = phrase(6 + Math.floor(rand() * 5));
   return [
-    `bench-search-${i}`, title, pick(TOPICS), phrase(20), phrase(120), visibility, rand() < 0.3 ? pick(HOSTS) : null,
-    rand() < 0.1 ? 1 : 0, `bench-hash-${i}`, audio, audio === null ? null : 120 + Math.floor(rand() * 600), Math.floor(now - rand() * 60 * DAY),
+    `bench-search-${i}`,
+    title,
+    pick(TOPICS),
+    phrase(20),
+    phrase(120),
+    visibility,
+    rand() < 0.3 ? pick(HOSTS) : null,
+    rand() < 0.1 ? 1 : 0,
+    `bench-hash-${i}`,
+    audio,
+    audio === null ? null : 120 + Math.floor(rand() * 600),
+    Math.floor(now - rand() * 60 * DAY),
   ];
 }
 
@@ -136,7 +146,12 @@ function rawSearchP95(persistTo, q, total = 200) {
  */
 function publicSlugs(persistTo, offset, count) {
   const query = "SELECT slug FROM articles WHERE visibility = 'public' ORDER BY id LIMIT ? OFFSET ?";
-  return read(persistTo, (db) => db.prepare(query).all(count, offset).map((row) => row.slug));
+  return read(persistTo, (db) =>
+    db
+      .prepare(query)
+      .all(count, offset)
+      .map((row) => row.slug),
+  );
 }
 
 async function check(url, init) {
@@ -146,7 +161,11 @@ async function check(url, init) {
 export async function run({ base, hello, persistTo }) {
   const token = `bench-search-listener-${Date.now()}`;
   write(persistTo, (db) =>
-    db.prepare("INSERT INTO listeners (email, token_hash, token_encrypted, verticals) VALUES ('bench-search@example.test', ?, 'unused', '[\"science\",\"finance\"]')").run(sha256Hex(token)),
+    db
+      .prepare(
+        "INSERT INTO listeners (email, token_hash, token_encrypted, verticals) VALUES ('bench-search@example.test', ?, 'unused', '[\"science\",\"finance\"]')",
+      )
+      .run(sha256Hex(token)),
   );
   const bypass = { headers: { "x-service-search-cache": "bypass" } };
   const queries = [
@@ -177,7 +196,10 @@ export async function run({ base, hello, persistTo }) {
         const floor = percentile((await load(() => fetch(`${hello}/`), { total: 200, concurrency: 1 })).latencies, 95);
         const slugs = publicSlugs(persistTo, queries.findIndex((query) => query.q === q) * 200, 200);
         let next = 0;
-        const lookup = percentile((await load(() => fetch(`${base}/v1/articles/${slugs[next++ % slugs.length]}`), { total: 200, concurrency: 1 })).latencies, 95);
+        const lookup = percentile(
+          (await load(() => fetch(`${base}/v1/articles/${slugs[next++ % slugs.length]}`), { total: 200, concurrency: 1 })).latencies,
+          95,
+        );
         const bench = `search, ${label}, ${n} articles: API (one at a time) vs raw FTS5 (node:sqlite on the D1 file)`;
         rows.push(
           { benchmark: bench, metric: "raw FTS5 p95", value: raw.toFixed(2), unit: "ms" },
@@ -185,7 +207,12 @@ export async function run({ base, hello, persistTo }) {
           { benchmark: bench, metric: "hello-world p95 (the HTTP floor)", value: floor.toFixed(2), unit: "ms" },
           { benchmark: bench, metric: "GET /v1/articles/{slug} p95 (one D1 read through the API)", value: lookup.toFixed(2), unit: "ms" },
           { benchmark: bench, metric: "ratio API / raw", value: (apiSerial / raw).toFixed(2), unit: "x" },
-          { benchmark: bench, metric: "ratio (API - one D1 read) / raw: what the search adds above the cheapest D1 request", value: ((apiSerial - lookup) / raw).toFixed(2), unit: "x" },
+          {
+            benchmark: bench,
+            metric: "ratio (API - one D1 read) / raw: what the search adds above the cheapest D1 request",
+            value: ((apiSerial - lookup) / raw).toFixed(2),
+            unit: "x",
+          },
         );
       }
     }

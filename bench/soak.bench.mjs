@@ -17,7 +17,11 @@ const CONCURRENCY = 32;
 function workerdRssMb(pid) {
   const children = (p) => {
     try {
-      return execFileSync("ps", ["-o", "pid=", "--ppid", String(p)]).toString().split("\n").map((s) => s.trim()).filter(Boolean);
+      return execFileSync("ps", ["-o", "pid=", "--ppid", String(p)])
+        .toString()
+        .split("\n")
+        .map((s) => s.trim())
+        .filter(Boolean);
     } catch {
       return []; // ps exits 1 when a process has no children
     }

@@ -5,7 +5,11 @@ import { load, loadRows } from "./http.mjs";
 export async function run({ base }) {
   const rows = [];
   const stamp = Date.now();
-  for (const [w, h] of [[1200, 630], [1400, 1400], [3000, 3000]]) {
+  for (const [w, h] of [
+    [1200, 630],
+    [1400, 1400],
+    [3000, 3000],
+  ]) {
     let n = 0;
     const cold = await load(() => fetch(`${base}/v1/topic-art?prompt=${encodeURIComponent(`bench ${stamp} ${w} ${n++}`)}&w=${w}&h=${h}`), {
       total: w === 3000 ? 8 : 15,

@@ -4,8 +4,7 @@ import { call, jsonBody } from "../test/support/client";
 import { subscribeVia } from "../test/support/listeners";
 import { PAYWALL_SOURCE, type DedupeWindow } from "./dedupe-window";
 
-const click = (token: string, publisher = "Partner Post") =>
-  call(`/v1/listeners/${token}/clickthrough/partner-paywall`, jsonBody("POST", { publisher }));
+const click = (token: string, publisher = "Partner Post") => call(`/v1/listeners/${token}/clickthrough/partner-paywall`, jsonBody("POST", { publisher }));
 
 async function entries() {
   return (await env.DB.prepare("select * from ledger_entries order by id").all<Record<string, unknown>>()).results;

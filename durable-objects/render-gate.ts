@@ -55,16 +55,12 @@ export class RenderGate extends DurableObject {
         const holder = this.ctx.storage.sql.exec<{ job_id: string }>("SELECT job_id FROM slots WHERE article = ?", article).toArray()[0];
         if (holder) return { ok: false, reason: "article_held", holder: holder.job_id };
       }
-      const live = this.ctx.storage.sql.exec<{ n: number; first: number | null }>(
-        "SELECT count(*) AS n, min(expires_at) AS first FROM slots",
-      ).one();
+      const live = this.ctx.storage.sql.exec<{ n: number; first: number | null }>("SELECT count(*) AS n, min(expires_at) AS first FROM slots").one();
       if (live.n >= cap) {
         // The earliest a slot is certain to be free is when the oldest lease runs out.
         return { ok: false, reason: "in_flight", retryAfter: secondsUntil(live.first ?? now, now) };
       }
-      const day = this.ctx.storage.sql.exec<{ n: number; first: number | null }>(
-        "SELECT count(*) AS n, min(started_at) AS first FROM starts",
-      ).one();
+      const day = this.ctx.storage.sql.exec<{ n: number; first: number | null }>("SELECT count(*) AS n, min(started_at) AS first FROM starts").one();
       if (day.n >= perDay) {
         // A start leaves the budget 24 hours after it was counted.
         return { ok: false, reason: "daily", retryAfter: secondsUntil((day.first ?? now) + DAY_MS, now) };
@@ -118,10 +114,12 @@ export class RenderGate extends DurableObject {
 
   /** Keeps one alarm at the earliest lease expiry or start leaving the day, none when nothing is held. */
   private async schedule(): Promise<void> {
-    const first = this.ctx.storage.sql.exec<{ first: number | null }>(
-      "SELECT min(at) AS first FROM (SELECT min(expires_at) AS at FROM slots UNION ALL SELECT min(started_at) + ? FROM starts)",
-      DAY_MS,
-    ).one().first;
+    const first = this.ctx.storage.sql
+      .exec<{ first: number | null }>(
+        "SELECT min(at) AS first FROM (SELECT min(expires_at) AS at FROM slots UNION ALL SELECT min(started_at) + ? FROM starts)",
+        DAY_MS,
+      )
+      .one().first;
     if (first === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(first);
   }

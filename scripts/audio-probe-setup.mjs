@@ -69,9 +69,7 @@ export default async function setup({ provide }) {
     try {
       await writeFile(file, Buffer.concat(chunks));
       const result =
-        url.pathname === "/silences"
-          ? await silences(file, Number(url.searchParams.get("noise")), Number(url.searchParams.get("min")))
-          : await probe(file);
+        url.pathname === "/silences" ? await silences(file, Number(url.searchParams.get("noise")), Number(url.searchParams.get("min"))) : await probe(file);
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result));
     } catch (err) {
       res.writeHead(500).end(String(err?.stderr || err));

@@ -15,7 +15,12 @@ const STATE = ".wrangler/bench-state";
  * Per-IP budgets high enough that no bench request is refused, but not off: the limiter's cost is
  * part of every hot path, as it is in production (docs/rules.md "Rules" 8).
  */
-const LIMITS = { RATE_LIMIT_READ_PER_MINUTE: "6000000", RATE_LIMIT_ADMIN_PER_MINUTE: "6000000", RATE_LIMIT_FEEDS_PER_MINUTE: "6000000", RATE_LIMIT_PAGES_PER_MINUTE: "6000000" };
+const LIMITS = {
+  RATE_LIMIT_READ_PER_MINUTE: "6000000",
+  RATE_LIMIT_ADMIN_PER_MINUTE: "6000000",
+  RATE_LIMIT_FEEDS_PER_MINUTE: "6000000",
+  RATE_LIMIT_PAGES_PER_MINUTE: "6000000",
+};
 
 ensureDevVars();
 rmSync(STATE, { recursive: true, force: true });
@@ -33,11 +38,21 @@ const rows = [];
 const hotPaths = [];
 const only = process.argv[2];
 try {
-  const files = readdirSync("bench").filter((f) => f.endsWith(".bench.mjs") && (!only || f.includes(only))).sort();
+  const files = readdirSync("bench")
+    .filter((f) => f.endsWith(".bench.mjs") && (!only || f.includes(only)))
+    .sort();
   for (const file of files) {
     console.log(`running ${file}`);
     const mod = await import(`../bench/${file}`);
-    const out = await mod.run({ base, apiPid: child.children[0].pid, inspectorPort: INSPECTOR_PORT, hello: hello.base, port: PORT, vars: readVars(), persistTo: STATE });
+    const out = await mod.run({
+      base,
+      apiPid: child.children[0].pid,
+      inspectorPort: INSPECTOR_PORT,
+      hello: hello.base,
+      port: PORT,
+      vars: readVars(),
+      persistTo: STATE,
+    });
     if (Array.isArray(out)) rows.push(...out);
     else {
       rows.push(...(out.rows ?? []));

@@ -36,10 +36,45 @@ try {
   );
   const subject = (cn) => `/CN=${cn}/O=${organisation.replace(/[/=]/g, " ")}`;
   openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", at("ca.key"));
-  openssl("req", "-x509", "-new", "-key", at("ca.key"), "-subj", subject("Narration signing CA"), "-days", days, "-config", at("x509.cnf"), "-extensions", "ca", "-out", at("ca.pem"));
+  openssl(
+    "req",
+    "-x509",
+    "-new",
+    "-key",
+    at("ca.key"),
+    "-subj",
+    subject("Narration signing CA"),
+    "-days",
+    days,
+    "-config",
+    at("x509.cnf"),
+    "-extensions",
+    "ca",
+    "-out",
+    at("ca.pem"),
+  );
   openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", at("signer.key"));
   openssl("req", "-new", "-key", at("signer.key"), "-subj", subject("Narration render"), "-config", at("x509.cnf"), "-out", at("signer.csr"));
-  openssl("x509", "-req", "-in", at("signer.csr"), "-CA", at("ca.pem"), "-CAkey", at("ca.key"), "-set_serial", "1", "-days", days, "-extfile", at("x509.cnf"), "-extensions", "signer", "-out", at("signer.pem"));
+  openssl(
+    "x509",
+    "-req",
+    "-in",
+    at("signer.csr"),
+    "-CA",
+    at("ca.pem"),
+    "-CAkey",
+    at("ca.key"),
+    "-set_serial",
+    "1",
+    "-days",
+    days,
+    "-extfile",
+    at("x509.cnf"),
+    "-extensions",
+    "signer",
+    "-out",
+    at("signer.pem"),
+  );
   const der = (pem) => openssl("x509", "-in", pem, "-outform", "DER").toString("base64");
   const key = openssl("pkcs8", "-topk8", "-nocrypt", "-in", at("signer.key"), "-outform", "DER").toString("base64");
   console.log(`C2PA_SIGNING_KEY=${key}`);

@@ -43,7 +43,5 @@ export function incompatible(expression) {
 
 /** The packages that `incompatible` rules out, one "name@version: licence" line each. */
 export function violations(packages) {
-  return packages
-    .filter((p) => incompatible(p.licence))
-    .map((p) => `${p.name}@${p.version}: ${p.licence || "no SPDX licence"}`);
+  return packages.filter((p) => incompatible(p.licence)).map((p) => `${p.name}@${p.version}: ${p.licence || "no SPDX licence"}`);
 }

@@ -14,16 +14,29 @@ import { violations } from "./licence-policy.mjs";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const NOTICE = path.join(ROOT, "THIRD-PARTY-NOTICES.md");
 // The two Workers as scripts/deploy.mjs deploys them.
-const WORKERS = [["-c", "wrangler.toml"], ["-c", "workers/render/wrangler.toml", "--env", "production"]];
+const WORKERS = [
+  ["-c", "wrangler.toml"],
+  ["-c", "workers/render/wrangler.toml", "--env", "production"],
+];
 // scripts/vendor-engine.mjs builds the offline engine's folder from files of these packages.
 const VENDOR_DIR = path.join(ROOT, "workers/render/engine/vendor");
 const VENDORED = ["node_modules/text2wav", "node_modules/wasm-media-encoders", "node_modules/@contentauth/c2pa-wasm"];
 // What ships inside a package without its package.json naming it: the licences that bind the bundle.
 const EMBEDDED = {
-  text2wav: { name: "eSpeak NG", what: "the synthesiser (espeak-ng.wasm) and its voice data", licence: "GPL-3.0-or-later", source: "https://github.com/espeak-ng/espeak-ng" },
+  text2wav: {
+    name: "eSpeak NG",
+    what: "the synthesiser (espeak-ng.wasm) and its voice data",
+    licence: "GPL-3.0-or-later",
+    source: "https://github.com/espeak-ng/espeak-ng",
+  },
   "wasm-media-encoders": { name: "LAME", what: "the MP3 encoder (mp3.wasm)", licence: "LGPL-2.0-or-later", source: "https://lame.sourceforge.io" },
   "@evan/opus": { name: "libopus", what: "the Opus codec (simd.wasm)", licence: "BSD-3-Clause", source: "https://opus-codec.org" },
-  "@contentauth/c2pa-wasm": { name: "c2pa-rs", what: "the C2PA manifest builder and reader (c2pa.wasm)", licence: "MIT OR Apache-2.0", source: "https://github.com/contentauth/c2pa-rs" },
+  "@contentauth/c2pa-wasm": {
+    name: "c2pa-rs",
+    what: "the C2PA manifest builder and reader (c2pa.wasm)",
+    licence: "MIT OR Apache-2.0",
+    source: "https://github.com/contentauth/c2pa-rs",
+  },
 };
 
 const lock = JSON.parse(readFileSync(path.join(ROOT, "package-lock.json"), "utf8")).packages;
@@ -102,7 +115,9 @@ const bundledFolders = new Set(WORKERS.flatMap((w) => [...bundledBy(w)]));
 const production = Object.entries(lock).filter(([folder, entry]) => folder !== "" && !entry.dev);
 const bundled = distinct([...bundledFolders].map(installed));
 const shipped = new Set(bundled.map((p) => `${p.name}@${p.version}`));
-const others = distinct(production.filter(([, entry]) => !entry.optional).map(([folder]) => installed(folder))).filter((p) => !shipped.has(`${p.name}@${p.version}`));
+const others = distinct(production.filter(([, entry]) => !entry.optional).map(([folder]) => installed(folder))).filter(
+  (p) => !shipped.has(`${p.name}@${p.version}`),
+);
 // Optional packages are installed only on a matching system, so their rows come from the lock file
 // (npm copies each one's name, version and licence there): the notice is the same on every machine.
 const platform = distinct(
@@ -125,27 +140,44 @@ What \`npm run deploy\` ships: every package in the bundles of the API and rende
 WebAssembly and data modules they import, and the packages \`scripts/vendor-engine.mjs\` builds the
 offline engine from.
 
-${table(["Package", "Version", "Licence", "Repository"], bundled.map((p) => [p.name, p.version, p.licence, p.repository]))}
+${table(
+  ["Package", "Version", "Licence", "Repository"],
+  bundled.map((p) => [p.name, p.version, p.licence, p.repository]),
+)}
 
 Inside them, under licences their package.json does not name:
 
-${table(["Component", "In", "Licence", "Source"], embedded.map((c) => [`${c.name}: ${c.what}`, `${c.in.name} ${c.in.version}`, c.licence, c.source]))}
+${table(
+  ["Component", "In", "Licence", "Source"],
+  embedded.map((c) => [`${c.name}: ${c.what}`, `${c.in.name} ${c.in.version}`, c.licence, c.source]),
+)}
 
 ## Other production dependencies
 
 Installed by \`npm install --omit=dev\`, not part of a Worker bundle.
 
-${table(["Package", "Version", "Licence", "Repository"], others.map((p) => [p.name, p.version, p.licence, p.repository]))}
+${table(
+  ["Package", "Version", "Licence", "Repository"],
+  others.map((p) => [p.name, p.version, p.licence, p.repository]),
+)}
 
 ## Platform builds
 
 Optional packages of the production tree, which npm installs only on a system they fit: builds for one
 operating system and CPU, and what those need.
 
-${table(["Package", "Version", "Licence"], platform.map((p) => [p.name, p.version, p.licence]))}
+${table(
+  ["Package", "Version", "Licence"],
+  platform.map((p) => [p.name, p.version, p.licence]),
+)}
 `;
 
-const ruledOut = violations([...bundled, ...others, ...platform, ...embedded.map((c) => ({ name: `${c.name} in ${c.in.name}`, version: c.in.version, licence: c.licence }))]);
+const ruledOut = violations([
+  ...bundled,
+  ...others,
+  ...platform,
+  ...embedded.map((c) => ({ name: `${c.name} in ${c.in.name}`, version: c.in.version, licence: c.licence })),
+]);
 if (ruledOut.length > 0) {
   console.error(`Licences that cannot be combined with GPL-3.0-or-later (scripts/licence-policy.mjs):\n  ${ruledOut.join("\n  ")}`);
   process.exitCode = 1;

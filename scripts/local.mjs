@@ -105,7 +105,9 @@ export function executeSql(persistTo, sql) {
 
 function git(args) {
   try {
-    return execFileSync("git", args, { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return execFileSync("git", args, { stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
   } catch {
     return "unknown";
   }
@@ -139,25 +141,33 @@ export function freePort() {
  * `inspectorPort`, where wrangler serves the Worker's DevTools protocol (bench/profile.mjs);
  * `priority`, the scheduling priority of wrangler and, inherited, of the workerd it starts.
  */
-export async function startWorker({ port, persistTo, vars = {}, quiet = false, log, configs, readyPath = "/v1/health", readyStatus = 200, registry, inspectorPort, priority }) {
+export async function startWorker({
+  port,
+  persistTo,
+  vars = {},
+  quiet = false,
+  log,
+  configs,
+  readyPath = "/v1/health",
+  readyStatus = 200,
+  registry,
+  inspectorPort,
+  priority,
+}) {
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const extra = [...(persistTo ? ["--persist-to", persistTo] : []), ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : [])];
   // --local: Workers AI and other remote bindings cannot be reached offline.
-  const child = spawn(
-    "wrangler",
-    ["dev", ...configs, "--local", "--ip", "127.0.0.1", "--port", String(port), ...extra, ...varArgs],
-    {
-      stdio: log ? ["ignore", "pipe", "pipe"] : quiet ? ["ignore", "ignore", "inherit"] : "inherit",
-      // Offline by design: no metrics, and no fetch of the Request.cf placeholder from Cloudflare
-      // (miniflare falls back to a default one, with a stack trace, when the fetch fails).
-      env: {
-        ...process.env,
-        WRANGLER_SEND_METRICS: "false",
-        CLOUDFLARE_CF_FETCH_ENABLED: "false",
-        ...(registry ? { WRANGLER_REGISTRY_PATH: registry } : {}),
-      },
+  const child = spawn("wrangler", ["dev", ...configs, "--local", "--ip", "127.0.0.1", "--port", String(port), ...extra, ...varArgs], {
+    stdio: log ? ["ignore", "pipe", "pipe"] : quiet ? ["ignore", "ignore", "inherit"] : "inherit",
+    // Offline by design: no metrics, and no fetch of the Request.cf placeholder from Cloudflare
+    // (miniflare falls back to a default one, with a stack trace, when the fetch fails).
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: "false",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      ...(registry ? { WRANGLER_REGISTRY_PATH: registry } : {}),
     },
-  );
+  });
   // Set before wrangler starts workerd (it bundles first), so workerd inherits it.
   if (priority !== undefined) setPriority(child.pid, priority);
   if (log) {

@@ -20,9 +20,13 @@ migrate(STATE);
 const { child, base } = await startDev({ port: PORT, persistTo: STATE, quiet: true, vars: { RATE_LIMIT_READ_PER_MINUTE: "0" } });
 let status = 1;
 try {
-  const run = spawnSync(process.execPath, [cli, "server", "--url", `${base}/mcp/v1`, "--expected-failures", BASELINE, "-o", ".wrangler/conformance-results", ...process.argv.slice(2)], {
-    stdio: "inherit",
-  });
+  const run = spawnSync(
+    process.execPath,
+    [cli, "server", "--url", `${base}/mcp/v1`, "--expected-failures", BASELINE, "-o", ".wrangler/conformance-results", ...process.argv.slice(2)],
+    {
+      stdio: "inherit",
+    },
+  );
   status = run.status ?? 1;
 } finally {
   child.kill();

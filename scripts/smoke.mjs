@@ -19,7 +19,15 @@ const READY_MS = 5 * 60_000;
 const NARRATED_MS = 15 * 60_000;
 const FIRST_RENDER_MS = 3 * 60_000;
 const PUBLISHED_MS = 2 * 60_000;
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--autoplay-policy=no-user-gesture-required",
+];
 
 const step = (text) => console.log(`smoke: ${text}`);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -114,7 +122,10 @@ async function stop(child) {
     await exited;
   }
   for (let i = 0; i < 100; i++) {
-    const open = await fetch(`${base}/v1/health`).then(() => true, () => false);
+    const open = await fetch(`${base}/v1/health`).then(
+      () => true,
+      () => false,
+    );
     if (!open) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -182,7 +193,11 @@ async function publishOne() {
  * allowances (code generation from strings, for one) do not hold.
  */
 function payAsAnAgent(slug) {
-  const out = execFileSync(process.execPath, ["scripts/x402-wallet-agent.mjs", slug], { cwd: dir, env: { ...process.env, PORT: String(port) }, encoding: "utf8" });
+  const out = execFileSync(process.execPath, ["scripts/x402-wallet-agent.mjs", slug], {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port) },
+    encoding: "utf8",
+  });
   assert.match(out, /^settled: .*"success":true/m, `the wallet agent's payment did not settle:\n${out}`);
   step(`an agent paid for ${slug}'s audio with the x402 client: settled`);
 }
@@ -191,7 +206,13 @@ async function writeWhileRendering(playedSlug) {
   const vars = readVars(path.join(dir, ".dev.vars"));
   const slug = `smoke-long-${Date.now()}`;
   const paragraph = "The long article keeps the render Worker busy while the writers write. ".repeat(20);
-  const body = JSON.stringify({ slug, title: "A long article", publisher: "The Smoke Test", vertical: "news", body_text: Array(14).fill(paragraph).join("\n\n") });
+  const body = JSON.stringify({
+    slug,
+    title: "A long article",
+    publisher: "The Smoke Test",
+    vertical: "news",
+    body_text: Array(14).fill(paragraph).join("\n\n"),
+  });
   const res = await fetch(`${base}/v1/webhook/publish`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-legacy-signature": signature(vars.PUBLISH_WEBHOOK_SECRET, body) },
@@ -225,7 +246,10 @@ async function playInBrowser({ slug }) {
 function readState() {
   const query = (sql) =>
     JSON.parse(
-      execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--json", "--command", sql], { cwd: dir, env: { ...process.env, CI: "true" } }).toString(),
+      execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--json", "--command", sql], {
+        cwd: dir,
+        env: { ...process.env, CI: "true" },
+      }).toString(),
     )[0].results;
   const [{ jobs, failed }] = query("SELECT count(*) AS jobs, sum(state = 'failed') AS failed FROM render_jobs");
   const audio = Object.fromEntries(query("SELECT slug, audio_key FROM articles").map((r) => [r.slug, r.audio_key]));

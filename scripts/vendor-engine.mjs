@@ -75,9 +75,15 @@ const c2paPatches = [
   // A closure's destructor runs in the instance that made it, even after release() (a promise
   // callback wasm-bindgen drops later, or the finalizer of one never called).
   [/const state = \{ a: arg0, b: arg1, cnt: 1 \};/, "const state = { a: arg0, b: arg1, cnt: 1, w: wasm };"],
-  [/new FinalizationRegistry\(state => wasm\.__wbindgen_destroy_closure\(state\.a, state\.b\)\)/, "new FinalizationRegistry(state => state.w.__wbindgen_destroy_closure(state.a, state.b))"],
+  [
+    /new FinalizationRegistry\(state => wasm\.__wbindgen_destroy_closure\(state\.a, state\.b\)\)/,
+    "new FinalizationRegistry(state => state.w.__wbindgen_destroy_closure(state.a, state.b))",
+  ],
   [/ {12}wasm\.__wbindgen_destroy_closure\(state\.a, state\.b\);/, "            state.w.__wbindgen_destroy_closure(state.a, state.b);"],
-  [/let wasmModule, wasmInstance, wasm;/, "let wasmModule, wasmInstance, wasm;\nexport function release() {\n    wasm = wasmInstance = wasmModule = undefined;\n    cachedDataViewMemory0 = cachedUint32ArrayMemory0 = cachedUint8ArrayMemory0 = null;\n}"],
+  [
+    /let wasmModule, wasmInstance, wasm;/,
+    "let wasmModule, wasmInstance, wasm;\nexport function release() {\n    wasm = wasmInstance = wasmModule = undefined;\n    cachedDataViewMemory0 = cachedUint32ArrayMemory0 = cachedUint8ArrayMemory0 = null;\n}",
+  ],
 ];
 for (const [pattern, replacement] of c2paPatches) {
   if (!pattern.test(c2paGlue)) throw new Error(`@contentauth/c2pa-wasm changed: the patch ${pattern} no longer applies`);
@@ -93,7 +99,10 @@ class BytesReader {
 }
 `;
 fs.writeFileSync(path.join(out, "c2pa.js"), c2paGlue);
-fs.writeFileSync(path.join(out, "c2pa.d.ts"), `${fs.readFileSync(path.join(c2pa, "c2pa.d.ts"), "utf8")}\n/** Drops the instance (vendored patch). */\nexport function release(): void;\n`);
+fs.writeFileSync(
+  path.join(out, "c2pa.d.ts"),
+  `${fs.readFileSync(path.join(c2pa, "c2pa.d.ts"), "utf8")}\n/** Drops the instance (vendored patch). */\nexport function release(): void;\n`,
+);
 fs.copyFileSync(path.join(c2pa, "c2pa_bg.wasm"), path.join(out, "c2pa.wasm"));
 
 const HOOK = new Uint8Array([

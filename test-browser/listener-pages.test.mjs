@@ -110,7 +110,10 @@ test("a new listener finds every article by topic from the home page, and a topi
   // A podcast app still gets the RSS.
   const app = await fetch(feedUrl, { headers: { Accept: "application/rss+xml, */*" } });
   assert.equal(app.headers.get("content-type"), "application/rss+xml; charset=utf-8");
-  assert.match(await app.text(), /^<\?xml version="1\.0" encoding="utf-8"\?>\n<\?xml-stylesheet type="text\/xsl" href="[^"]+\/v1\/podcasts\/feed\.xsl"\?>\n<rss /);
+  assert.match(
+    await app.text(),
+    /^<\?xml version="1\.0" encoding="utf-8"\?>\n<\?xml-stylesheet type="text\/xsl" href="[^"]+\/v1\/podcasts\/feed\.xsl"\?>\n<rss /,
+  );
 });
 
 test("the sign-in page wears the site header, and axe-core finds nothing on it at either width", async () => {
@@ -211,7 +214,10 @@ test("a listener subscribes, signs in by mail, sets verticals, copies the feed, 
   assert.deepEqual(await nightOrder(page), moved);
   // The keyboard way: the move buttons, also saved.
   await openNight(page);
-  await items.first().getByRole("button", { name: / down$/ }).focus();
+  await items
+    .first()
+    .getByRole("button", { name: / down$/ })
+    .focus();
   await page.keyboard.press("Enter");
   await page.getByText("Order saved.").waitFor();
   const swapped = [moved[1], moved[0], ...moved.slice(2)];

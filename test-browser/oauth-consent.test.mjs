@@ -30,7 +30,8 @@ let agentApp;
  * ones an attacker would serve (a redirect, one too large, one too slow, one naming another client).
  */
 function serveDocument(name, origin, res) {
-  const doc = (clientId) => JSON.stringify({ client_id: clientId, client_name: "Document Agent", redirect_uris: [`${origin}/callback`], token_endpoint_auth_method: "none" });
+  const doc = (clientId) =>
+    JSON.stringify({ client_id: clientId, client_name: "Document Agent", redirect_uris: [`${origin}/callback`], token_endpoint_auth_method: "none" });
   const json = (body) => {
     res.setHeader("Content-Type", "application/json");
     res.end(body);
@@ -106,7 +107,8 @@ async function registeredAgent(name) {
     state,
     code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
     code_challenge_method: "S256",
-  })) url.searchParams.set(k, v);
+  }))
+    url.searchParams.set(k, v);
   return { as, client, redirectUri, verifier, state, url };
 }
 
@@ -139,7 +141,11 @@ async function allowAndExchange(page, agent) {
 test("a listener signs in by magic link on the consent page and allows an agent", async () => {
   const email = "browser@example.test";
   const { token } = await json(
-    await fetch(`${platform.base}/v1/listeners/subscribe`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, verticals: [] }) }),
+    await fetch(`${platform.base}/v1/listeners/subscribe`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, verticals: [] }),
+    }),
   );
   const agent = await registeredAgent("Browser Test Agent");
   const page = await signInOnConsentPage(agent.url, email);
@@ -180,14 +186,28 @@ async function documentAgent(clientId, scope) {
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint);
-  const params = { client_id: clientId, redirect_uri: redirectUri, response_type: "code", scope, state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" };
+  const params = {
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    response_type: "code",
+    scope,
+    state,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+  };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return { as, client, redirectUri, verifier, state, url };
 }
 
 test("an MCP client known only by its Client ID Metadata Document signs a listener in, is allowed, and calls a tool with its token", async () => {
   const email = "document@example.test";
-  await json(await fetch(`${platform.base}/v1/listeners/subscribe`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, verticals: [] }) }));
+  await json(
+    await fetch(`${platform.base}/v1/listeners/subscribe`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, verticals: [] }),
+    }),
+  );
   const clientId = `${agentApp.origin}/documents/client.json`;
   const agent = await documentAgent(clientId, "articles:read subscriptions:write");
   assert.equal(agent.as.client_id_metadata_document_supported, true);
@@ -203,7 +223,9 @@ test("an MCP client known only by its Client ID Metadata Document signs a listen
 
   // The MCP SDK client calls tools with the token, at /mcp as the Inspector would.
   const mcp = new Client({ name: "document-agent", version: "1.0.0" });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${platform.base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } }));
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(`${platform.base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } }),
+  );
   const subscribed = await mcp.callTool({ name: "subscribe_topic", arguments: { verticals: ["science"] } });
   assert.ok(!subscribed.isError, JSON.stringify(subscribed));
   const listed = await mcp.callTool({ name: "list_subscriptions", arguments: {} });
@@ -211,11 +233,24 @@ test("an MCP client known only by its Client ID Metadata Document signs a listen
   await mcp.close();
 
   // The refresh token works against the stored document, and the listener sees the agent by its name.
-  const refreshed = await oauth.processRefreshTokenResponse(agent.as, agent.client, await oauth.refreshTokenGrantRequest(agent.as, agent.client, oauth.None(), tokens.refresh_token, insecure));
+  const refreshed = await oauth.processRefreshTokenResponse(
+    agent.as,
+    agent.client,
+    await oauth.refreshTokenGrantRequest(agent.as, agent.client, oauth.None(), tokens.refresh_token, insecure),
+  );
   assert.ok(refreshed.access_token);
-  const { token } = await json(await fetch(`${platform.base}/v1/listeners/subscribe`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, verticals: [] }) }));
+  const { token } = await json(
+    await fetch(`${platform.base}/v1/listeners/subscribe`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, verticals: [] }),
+    }),
+  );
   const { agents } = await json(await fetch(`${platform.base}/v1/listeners/${token}/agents`));
-  assert.deepEqual(agents.map((a) => [a.client_id, a.client_name]), [[clientId, "Document Agent"]]);
+  assert.deepEqual(
+    agents.map((a) => [a.client_id, a.client_name]),
+    [[clientId, "Document Agent"]],
+  );
 });
 
 test("a metadata document that redirects, is too large, too slow, or names another client is refused on the page", async () => {

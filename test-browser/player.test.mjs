@@ -56,7 +56,8 @@ const currentTime = (audio) => audio.evaluate((a) => a.currentTime);
 const starts = (frame) => frame.locator("[data-start]").evaluateAll((ps) => ps.map((p) => Number(p.dataset.start)));
 const highlighted = (frame) => frame.locator("[data-start].current").evaluateAll((ps) => ps.map((p) => Number(p.dataset.index)));
 /** Every timed word of the page, in order, with its timing (seconds) as the render measured it. */
-const timedWords = (frame) => frame.locator("[data-s]").evaluateAll((ws) => ws.map((w) => ({ start: Number(w.dataset.s), end: Number(w.dataset.e), text: w.textContent })));
+const timedWords = (frame) =>
+  frame.locator("[data-s]").evaluateAll((ws) => ws.map((w) => ({ start: Number(w.dataset.s), end: Number(w.dataset.e), text: w.textContent })));
 /** The audio's time and the lit words, read in one step. */
 const litNow = (frame) =>
   frame.evaluate(() => {
@@ -82,7 +83,10 @@ test("the player plays inside another site's frame, and the highlight follows th
   const paragraphStarts = await starts(frame);
   // The title and the four paragraphs, each with the start the render recorded.
   assert.equal(paragraphStarts.length, 5);
-  assert.ok(paragraphStarts.every((s, i) => i === 0 || s > paragraphStarts[i - 1]), `ascending starts: ${paragraphStarts}`);
+  assert.ok(
+    paragraphStarts.every((s, i) => i === 0 || s > paragraphStarts[i - 1]),
+    `ascending starts: ${paragraphStarts}`,
+  );
 
   await frame.getByRole("button", { name: "Play" }).click();
   await until(frame, () => document.querySelector("audio").currentTime > 0.5, undefined, "currentTime passes 0.5 s");
@@ -135,8 +139,14 @@ test("the word being spoken is lit: at three points of the article, the lit word
   const words = await timedWords(frame);
   // Every word of the title and the four paragraphs is timed, in speaking order.
   const text = [ARTICLE.title, ...ARTICLE.body_text.split("\n\n")].join(" ").split(/\s+/);
-  assert.deepEqual(words.map((w) => w.text), text);
-  assert.ok(words.every((w, i) => w.end >= w.start && (i === 0 || w.start >= words[i - 1].start)), "ascending word timings");
+  assert.deepEqual(
+    words.map((w) => w.text),
+    text,
+  );
+  assert.ok(
+    words.every((w, i) => w.end >= w.start && (i === 0 || w.start >= words[i - 1].start)),
+    "ascending word timings",
+  );
 
   await frame.getByRole("button", { name: "Play" }).click();
   for (const point of [2, 6, 11]) {
@@ -145,7 +155,10 @@ test("the word being spoken is lit: at three points of the article, the lit word
     assert.equal(lit.length, 1, `one word lit at ${t}: ${lit}`);
     const [i] = lit;
     const expected = spokenAt(words, t);
-    assert.ok(coversWithin(words, i, t, 0.15), `at ${t.toFixed(3)} s "${words[i].text}" (${words[i].start}-${words[i].end}) is lit; the timings say "${words[expected].text}" (${words[expected].start})`);
+    assert.ok(
+      coversWithin(words, i, t, 0.15),
+      `at ${t.toFixed(3)} s "${words[i].text}" (${words[i].start}-${words[i].end}) is lit; the timings say "${words[expected].text}" (${words[expected].start})`,
+    );
     // The lit word is in the lit paragraph.
     assert.equal(await frame.evaluate(() => document.querySelector(".w.current").closest("[data-start]").classList.contains("current")), true);
   }
@@ -157,7 +170,10 @@ test("a click on a word plays from that word; from the keyboard, the arrow keys 
   const words = await timedWords(frame);
   const paragraphStarts = await starts(frame);
   // Word indices of each paragraph: the title's words are paragraph 0's.
-  const wordsOf = (p) => [...words.keys()].filter((i) => words[i].start >= paragraphStarts[p] - 0.05 && (p + 1 >= paragraphStarts.length || words[i].start < paragraphStarts[p + 1] - 0.05));
+  const wordsOf = (p) =>
+    [...words.keys()].filter(
+      (i) => words[i].start >= paragraphStarts[p] - 0.05 && (p + 1 >= paragraphStarts.length || words[i].start < paragraphStarts[p + 1] - 0.05),
+    );
   const inParagraph3 = frame.locator('[data-index="3"] [data-s]');
   const target = wordsOf(3)[6];
   await inParagraph3.nth(6).click();
@@ -174,7 +190,12 @@ test("a click on a word plays from that word; from the keyboard, the arrow keys 
   const second = wordsOf(2)[2];
   assert.deepEqual(focused, { text: words[second].text, s: words[second].start });
   await page.keyboard.press("Enter");
-  await until(frame, (s) => !document.querySelector("audio").paused && Math.abs(document.querySelector("audio").currentTime - s) < 0.5, focused.s, "Enter on a word plays from it");
+  await until(
+    frame,
+    (s) => !document.querySelector("audio").paused && Math.abs(document.querySelector("audio").currentTime - s) < 0.5,
+    focused.s,
+    "Enter on a word plays from it",
+  );
   await page.keyboard.press("Escape");
   assert.equal(await frame.evaluate(() => document.activeElement.dataset.index), "2");
   await page.close();

@@ -73,14 +73,16 @@ const runtimeEdges = importsOf(true);
 describe("architecture", () => {
   it("reads the whole tree", () => {
     expect(files.size).toBeGreaterThan(150);
-    for (const d of DOMAINS.filter((d) => d !== "web")) expect([...files.keys()].some((f) => areaOf(f) === d), d).toBe(true);
+    for (const d of DOMAINS.filter((d) => d !== "web"))
+      expect(
+        [...files.keys()].some((f) => areaOf(f) === d),
+        d,
+      ).toBe(true);
   });
 
   it("domains import only the shared layers and themselves", () => {
     const offending = [...edges].flatMap(([file, targets]) =>
-      targets
-        .filter((t) => !allowed(areaOf(file), areaOf(t), file.endsWith(".test.ts")))
-        .map((t) => `${file} -> ${t}`),
+      targets.filter((t) => !allowed(areaOf(file), areaOf(t), file.endsWith(".test.ts"))).map((t) => `${file} -> ${t}`),
     );
     expect(offending).toEqual([]);
   });

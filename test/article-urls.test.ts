@@ -10,7 +10,13 @@ import { addNarratedArticle, openPage } from "./support/web";
  * wherever an address comes in, and only those are linked, whatever an older row holds.
  */
 
-const HOSTILE = ["javascript:alert(document.cookie)", "JaVaScRiPt:alert(1)", " javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "vbscript:msgbox(1)"];
+const HOSTILE = [
+  "javascript:alert(document.cookie)",
+  "JaVaScRiPt:alert(1)",
+  " javascript:alert(1)",
+  "data:text/html,<script>alert(1)</script>",
+  "vbscript:msgbox(1)",
+];
 
 async function expectUrlRefused(res: Response) {
   expect(res.status).toBe(422);

@@ -70,7 +70,10 @@ const apiTargets: Target[] = routes
         method,
         url: async () => {
           const token = r.auth === "listener_token" ? (await addListener()).token : "x";
-          return new URL(r.path.replace(/:(\w+)/g, (_, name: string) => (name === "token" ? token : "x")), testVars.BASE_URL).href;
+          return new URL(
+            r.path.replace(/:(\w+)/g, (_, name: string) => (name === "token" ? token : "x")),
+            testVars.BASE_URL,
+          ).href;
         },
         headers: { ...credentialsFor(r.auth), "content-type": "application/json", accept: "application/json, text/event-stream" },
         limit: JSON_BODY_LIMIT,

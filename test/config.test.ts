@@ -31,7 +31,12 @@ describe("configuration", () => {
 
   // The tests run with test/vars.ts, which repeats these numbers: here the deployed ones are read.
   it("deploys README's limits: 60 reads, 30 admin and 600 feed requests a minute per IP, a render-now cap of 3", () => {
-    const documented = { RATE_LIMIT_READ_PER_MINUTE: 60, RATE_LIMIT_ADMIN_PER_MINUTE: 30, RATE_LIMIT_FEEDS_PER_MINUTE: 600, MAX_IN_FLIGHT_RENDERS_PER_LISTENER: 3 };
+    const documented = {
+      RATE_LIMIT_READ_PER_MINUTE: 60,
+      RATE_LIMIT_ADMIN_PER_MINUTE: 30,
+      RATE_LIMIT_FEEDS_PER_MINUTE: 600,
+      MAX_IN_FLIGHT_RENDERS_PER_LISTENER: 3,
+    };
     const unset = { ...env } as Record<string, unknown>;
     for (const [name, value] of Object.entries(documented)) {
       expect(new RegExp(`^${name} = "(\\d+)"$`, "m").exec(wrangler)?.[1], `wrangler.toml ${name}`).toBe(String(value));

@@ -31,7 +31,14 @@ const fromRoot = (key: string) => (key.startsWith("./") ? `test/${key.slice(2)}`
 const files = new Set(
   Object.keys(import.meta.glob(["../**/*", "../.ci/*", "../.dev.vars.example", "!../node_modules/**", "!../.wrangler/**", "!../.git/**"])).map(fromRoot),
 );
-const folders = new Set([...files].flatMap((f) => f.split("/").slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join("/"))));
+const folders = new Set(
+  [...files].flatMap((f) =>
+    f
+      .split("/")
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join("/")),
+  ),
+);
 
 const byPath = Object.fromEntries(Object.entries(texts).map(([key, text]) => [fromRoot(key), text]));
 const docOf = (path: string) => byPath[path];
@@ -53,7 +60,9 @@ const CITATION = /(?<![\w/.-])(README|docs\/[\w-]+\.md|bench\/README(?:\.md)?)(?
 const PATH = /`((?:workers|scripts|test|test-browser|bench|durable-objects|migrations|docs)\/[^`\s]*?)`/g;
 
 describe("citations resolve", () => {
-  const cases = Object.entries(byPath).flatMap(([file, text]) => [...text.matchAll(CITATION)].map((m) => ({ file, doc: m[1], section: m[2].replace(/\s*\n\s*(?:\/\/|\*)?\s*/g, " ") })));
+  const cases = Object.entries(byPath).flatMap(([file, text]) =>
+    [...text.matchAll(CITATION)].map((m) => ({ file, doc: m[1], section: m[2].replace(/\s*\n\s*(?:\/\/|\*)?\s*/g, " ") })),
+  );
 
   it("finds the citations it checks", () => {
     expect(cases.length).toBeGreaterThan(50);

@@ -42,7 +42,9 @@ describe("GET /v1/version", () => {
 describe("GET /v1/health tells whether narration works", () => {
   it("says degraded, still 200, with the reason, when a render job failed in the last 10 minutes", async () => {
     const at = Date.now() - 9 * 60_000;
-    await env.DB.prepare("INSERT INTO render_jobs (id, state, error, finished_at) VALUES ('f', 'failed', 'no_provider: offline/en-US-female: upstream_5xx', ?)").bind(at).run();
+    await env.DB.prepare("INSERT INTO render_jobs (id, state, error, finished_at) VALUES ('f', 'failed', 'no_provider: offline/en-US-female: upstream_5xx', ?)")
+      .bind(at)
+      .run();
     const res = await call("/v1/health");
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
@@ -52,7 +54,9 @@ describe("GET /v1/health tells whether narration works", () => {
   });
 
   it("is ok when the only failed job is older than 10 minutes", async () => {
-    await env.DB.prepare("INSERT INTO render_jobs (id, state, finished_at) VALUES ('f', 'failed', ?)").bind(Date.now() - 11 * 60_000).run();
+    await env.DB.prepare("INSERT INTO render_jobs (id, state, finished_at) VALUES ('f', 'failed', ?)")
+      .bind(Date.now() - 11 * 60_000)
+      .run();
     expect(await (await call("/v1/health")).json()).toMatchObject({ status: "ok", reasons: [] });
   });
 

@@ -25,8 +25,8 @@ const WRONG_SHAPES: Record<string, string> = {
   [`arrays ${DEEP} deep`]: "[".repeat(DEEP) + "]".repeat(DEEP),
   "a string": '"text"',
   "a number": "42",
-  "true": "true",
-  "null": "null",
+  true: "true",
+  null: "null",
 };
 
 function headersFor(auth: string): Record<string, string> {
@@ -47,7 +47,10 @@ async function send(path: string, method: string, auth: string, raw: string, ip:
 async function expectBodyRefused(res: Response, what: string) {
   expect(res.status, what).toBe(422);
   const { detail } = (await res.json()) as { detail: { loc: unknown[] }[] };
-  expect(detail.map((d) => d.loc), what).toEqual([["body"]]);
+  expect(
+    detail.map((d) => d.loc),
+    what,
+  ).toEqual([["body"]]);
 }
 
 describe("JSON bodies of the wrong shape", () => {
@@ -147,9 +150,14 @@ describe("hostile bodies on every route that takes one (issue 29, item 7)", () =
 
     // Not UTF-8: a clear 422 on the body, alone and at once.
     const bytes = latin1(JSON.stringify({ ...base, caf: "caf#" }));
-    for (const res of [await sendBytes(path, method, r.auth, bytes, randomIp()), ...(await Promise.all(Array.from({ length: 10 }, () => sendBytes(path, method, r.auth, bytes, randomIp()))))]) {
+    for (const res of [
+      await sendBytes(path, method, r.auth, bytes, randomIp()),
+      ...(await Promise.all(Array.from({ length: 10 }, () => sendBytes(path, method, r.auth, bytes, randomIp())))),
+    ]) {
       expect(res.status).toBe(422);
-      expect(((await res.json()) as { detail: { loc: unknown[]; type: string }[] }).detail).toEqual([expect.objectContaining({ loc: ["body"], type: "utf8_invalid" })]);
+      expect(((await res.json()) as { detail: { loc: unknown[]; type: string }[] }).detail).toEqual([
+        expect.objectContaining({ loc: ["body"], type: "utf8_invalid" }),
+      ]);
     }
   });
 });

@@ -4,7 +4,17 @@ import { incompatible, violations } from "../scripts/licence-policy.mjs";
 // The policy `npm run licences` (scripts/licences.mjs) applies to every dependency it lists.
 describe("licence policy (GPL-3.0-or-later project)", () => {
   it("lets permissive, weak-copyleft and GPL-3.0-compatible licences in", () => {
-    for (const ok of ["MIT", "Apache-2.0", "BSD-3-Clause", "MPL-2.0", "CC0-1.0", "GPL-3.0-or-later", "GPL-2.0-or-later", "LGPL-2.1-only", "LGPL-3.0-or-later"]) {
+    for (const ok of [
+      "MIT",
+      "Apache-2.0",
+      "BSD-3-Clause",
+      "MPL-2.0",
+      "CC0-1.0",
+      "GPL-3.0-or-later",
+      "GPL-2.0-or-later",
+      "LGPL-2.1-only",
+      "LGPL-3.0-or-later",
+    ]) {
       expect(incompatible(ok), ok).toBe(false);
     }
   });
@@ -17,7 +27,18 @@ describe("licence policy (GPL-3.0-or-later project)", () => {
   });
 
   it("rules out licences GPL-3.0-or-later cannot absorb, and anything that is not SPDX", () => {
-    for (const bad of ["SSPL-1.0", "BUSL-1.1", "GPL-2.0-only", "AGPL-3.0-or-later", "CC-BY-NC-4.0", "UNLICENSED", "proprietary", "SEE LICENSE IN LICENSE.txt", "", undefined]) {
+    for (const bad of [
+      "SSPL-1.0",
+      "BUSL-1.1",
+      "GPL-2.0-only",
+      "AGPL-3.0-or-later",
+      "CC-BY-NC-4.0",
+      "UNLICENSED",
+      "proprietary",
+      "SEE LICENSE IN LICENSE.txt",
+      "",
+      undefined,
+    ]) {
       expect(incompatible(bad), String(bad)).toBe(true);
     }
   });

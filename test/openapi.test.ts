@@ -36,9 +36,7 @@ describe("GET /openapi.json", () => {
     const registered = router.routes
       .filter(([method, , , path]) => method !== "ALL" && !undocumented.has(path!))
       .map(([method, , , path]) => `${method} ${path!.replace(/:(\w+)/g, "{$1}")}`);
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
-    );
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(registered.length).toBeGreaterThan(0);
     expect(documented.sort()).toEqual([...new Set(registered)].sort());
   });

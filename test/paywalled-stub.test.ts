@@ -127,7 +127,10 @@ describe("a publisher_only stub's narration and text stay with its publisher", (
     };
     for (const tool of TOOLS.filter((t) => t.name in inputs)) {
       const input = v.parse(tool.input, inputs[tool.name]);
-      const answer = await tool.run(input as never, caller, env).then((out) => JSON.stringify(out), (err: Error) => err.message);
+      const answer = await tool.run(input as never, caller, env).then(
+        (out) => JSON.stringify(out),
+        (err: Error) => err.message,
+      );
       expectNoNarration(answer, tool.name);
     }
   });

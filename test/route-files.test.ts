@@ -15,7 +15,10 @@ const modules = import.meta.glob(["../workers/*/routes/*.ts", "!../workers/*/rou
 
 /** The file name the rule gives a route: method, then the path's segments joined by dots. */
 function ruleName(r: Pick<Route, "method" | "path">): string {
-  const path = r.path.replace(/^\/v1\//, "").replace(/^\//, "").replace(/^\./, "");
+  const path = r.path
+    .replace(/^\/v1\//, "")
+    .replace(/^\//, "")
+    .replace(/^\./, "");
   // The site's root, GET /, is get.ts.
   if (path === "") return methodsOf(r)[0].toLowerCase();
   return `${methodsOf(r)[0].toLowerCase()}.${path.replace(/:(\w+)/g, "{$1}").replaceAll("/", ".")}`;
@@ -26,7 +29,10 @@ const isRoute = (x: unknown): x is Route => typeof x === "object" && x !== null 
 /** Every route exported by a route file, with the file's name (without .ts). */
 const defined = Object.entries(modules).flatMap(([path, mod]) => {
   const file = path.split("/").pop()!.replace(/\.ts$/, "");
-  return Object.values(mod).flatMap((x) => (Array.isArray(x) ? x : [x])).filter(isRoute).map((route) => ({ file, path, route }));
+  return Object.values(mod)
+    .flatMap((x) => (Array.isArray(x) ? x : [x]))
+    .filter(isRoute)
+    .map((route) => ({ file, path, route }));
 });
 
 describe("route files are named after their paths", () => {

@@ -51,7 +51,10 @@ describe("the drizzle client", () => {
     let built = 0;
     const names = preparedOnce((db) => {
       built += 1;
-      return db.select({ name: sql<string>`${sql.placeholder("name")}` }).from(sql`(select 1)`).prepare();
+      return db
+        .select({ name: sql<string>`${sql.placeholder("name")}` })
+        .from(sql`(select 1)`)
+        .prepare();
     });
     expect(await names(database(env)).all({ name: "ada" })).toEqual([{ name: "ada" }]);
     expect(await names(database(env)).all({ name: "grace" })).toEqual([{ name: "grace" }]);

@@ -30,9 +30,7 @@ function leaves(schema: Node, bad: string): { value: unknown; loc: (string | num
   if (s.type === "array" && s.item) return leaves(s.item, bad).map((l) => ({ value: [l.value], loc: [0, ...l.loc] }));
   if (s.type === "union" && s.options) return s.options.flatMap((o) => leaves(o, bad));
   if (s.entries) {
-    return Object.entries(s.entries).flatMap(([key, field]) =>
-      leaves(field, bad).map((l) => ({ value: { [key]: l.value }, loc: [key, ...l.loc] })),
-    );
+    return Object.entries(s.entries).flatMap(([key, field]) => leaves(field, bad).map((l) => ({ value: { [key]: l.value }, loc: [key, ...l.loc] })));
   }
   return [];
 }
@@ -113,7 +111,10 @@ describe("control characters and lone surrogates in every text field", () => {
       const char = `U+${probe.char.charCodeAt(0).toString(16).padStart(4, "0")}`;
       expect(res.status, char).toBe(422);
       const { detail } = (await res.json()) as { detail: { loc: (string | number)[] }[] };
-      expect(detail.map((d) => d.loc), char).toContainEqual(probe.loc);
+      expect(
+        detail.map((d) => d.loc),
+        char,
+      ).toContainEqual(probe.loc);
     }
   });
 });
@@ -126,7 +127,11 @@ describe("control characters and lone surrogates in every text field", () => {
 const scalarQueryFields = routes.flatMap((r) =>
   Object.entries((r.query as unknown as Node | undefined)?.entries ?? {})
     .filter(([, field]) => unwrap(field).type !== "array")
-    .flatMap(([name]) => methodsOf(r).filter((m) => m !== "HEAD").map((method) => [`${method} ${r.path} ${name}`, r, method, name] as const)),
+    .flatMap(([name]) =>
+      methodsOf(r)
+        .filter((m) => m !== "HEAD")
+        .map((method) => [`${method} ${r.path} ${name}`, r, method, name] as const),
+    ),
 );
 const apiKeyRoutes = routes.filter((r) => r.auth === "api_key").flatMap((r) => methodsOf(r).map((method) => [`${method} ${r.path}`, r, method] as const));
 const anyIp = () => `198.18.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
@@ -155,7 +160,12 @@ describe("query parameters given twice", () => {
     const key = encodeURIComponent(testVars.SERVICE_API_KEY);
     const path = r.path.replace(/:(\w+)/g, "x");
     for (const query of [`api_key=${key}&api_key=${key}`, `api_key=wrong&api_key=${key}`, `api_key=${key}&api_key=wrong`]) {
-      const send = () => call(`${path}?${query}`, { method, ip: anyIp(), ...(method === "GET" ? {} : { headers: { "content-type": "application/json" }, body: '{"text":"Hi."}' }) });
+      const send = () =>
+        call(`${path}?${query}`, {
+          method,
+          ip: anyIp(),
+          ...(method === "GET" ? {} : { headers: { "content-type": "application/json" }, body: '{"text":"Hi."}' }),
+        });
       await expectGivenTwice(await send(), ["query", "api_key"]);
       for (const res of await Promise.all(Array.from({ length: 20 }, send))) await expectGivenTwice(res, ["query", "api_key"]);
     }

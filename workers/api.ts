@@ -18,6 +18,5 @@ export default {
   // Forwarded articles arriving by e-mail (issue 4: listener intake).
   email: async (message, env) => void (await receiveEmail(message, env)),
   // The crons of wrangler.toml: the daily digest (docs/rules.md "Rules" 6) and the lost-render sweep.
-  scheduled: (controller, env, ctx) =>
-    ctx.waitUntil(controller.cron === DIGEST_CRON ? sendDailyDigest(env) : resendStaleJobs(env)),
+  scheduled: (controller, env, ctx) => ctx.waitUntil(controller.cron === DIGEST_CRON ? sendDailyDigest(env) : resendStaleJobs(env)),
 } satisfies ExportedHandler<Env>;

@@ -59,7 +59,9 @@ export function startFramingSite() {
     const src = new URL(req.url, "http://x").searchParams.get("src") ?? "";
     res.setHeader("Content-Type", "text/html; charset=utf-8");
     const escaped = src.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-    res.end(`<!doctype html><html lang="en"><title>A publisher</title><h1>A publisher's article</h1><iframe src="${escaped}" title="Listen" width="600" height="420"></iframe>`);
+    res.end(
+      `<!doctype html><html lang="en"><title>A publisher</title><h1>A publisher's article</h1><iframe src="${escaped}" title="Listen" width="600" height="420"></iframe>`,
+    );
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, origin: `http://localhost:${server.address().port}` })));
 }

@@ -26,9 +26,7 @@ export async function addArticle(over: Partial<NewArticle> = {}): Promise<typeof
 }
 
 /** A listener with a known token. */
-export async function addListener(
-  over: Partial<typeof listeners.$inferInsert> = {},
-): Promise<{ listener: typeof listeners.$inferSelect; token: string }> {
+export async function addListener(over: Partial<typeof listeners.$inferInsert> = {}): Promise<{ listener: typeof listeners.$inferSelect; token: string }> {
   serial += 1;
   const minted = await mintToken(env);
   const [listener] = await database(env)

@@ -26,8 +26,7 @@ export function fakeFetch(respond: () => Response | Promise<Response>): { fetch:
 }
 
 /** A far end that never answers: the request only ends when the caller's signal aborts it. */
-export const silentFetch: FetchFn = (_url, init) =>
-  new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(init.signal?.reason)));
+export const silentFetch: FetchFn = (_url, init) => new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(init.signal?.reason)));
 
 /** `seconds` of a 440 Hz tone as 16-bit little-endian PCM: stands in for speech from a provider. */
 export function tonePcm16(seconds: number, sampleRate: number): Uint8Array {

@@ -13,10 +13,7 @@ import { tokensFor } from "./oauth-agent";
 export async function mcpClient(opts: { modern?: boolean; ip?: string; headers?: Record<string, string>; path?: string } = {}): Promise<Client> {
   const { modern = false, path = "/mcp/v1" } = opts;
   const transport = new StreamableHTTPClientTransport(new URL(path, testVars.BASE_URL), { fetch: workerFetch(opts) });
-  const client = new Client(
-    { name: "narration-tests", version: "1.0.0" },
-    modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
-  );
+  const client = new Client({ name: "narration-tests", version: "1.0.0" }, modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
   await client.connect(transport);
   return client;
 }
@@ -36,7 +33,10 @@ function workerFetch({ ip = "203.0.113.7", headers = {} }: { ip?: string; header
 async function jsonRpcResponse(response: Response): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }> {
   const text = await response.text();
   if (!response.headers.get("content-type")?.includes("text/event-stream")) return JSON.parse(text);
-  const data = text.split("\n").filter((line) => line.startsWith("data:")).map((line) => JSON.parse(line.slice(5)));
+  const data = text
+    .split("\n")
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => JSON.parse(line.slice(5)));
   return data.find((message) => "result" in message || "error" in message);
 }
 
@@ -52,13 +52,20 @@ export async function taskSession(opts: { ip?: string; headers?: Record<string, 
   let id = 0;
   const rawDispatch: RawClientDispatch = async (request, options) => {
     const { method, params } = request as { method: string; params: { name?: string; taskId?: string } };
-    const headers = new Headers({ "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method });
+    const headers = new Headers({
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+    });
     const name = params.name ?? params.taskId;
     if (name !== undefined) headers.set("mcp-name", name);
     for (const [k, val] of Object.entries(options?.context?.headers ?? {})) headers.set(k, val);
     const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, ...(request as object) });
     const answer = await jsonRpcResponse(await fetchWorker(new URL("/mcp/v1", testVars.BASE_URL), { method: "POST", headers, body }));
-    return answer.error ? { kind: "error", error: answer.error as { code: number; message: string } } : { kind: "result", result: answer.result as Record<string, never> };
+    return answer.error
+      ? { kind: "error", error: answer.error as { code: number; message: string } }
+      : { kind: "result", result: answer.result as Record<string, never> };
   };
   const session = createTaskSessionFromClient(client, {
     endpointId: "narration-test",
@@ -89,7 +96,12 @@ const TaskToolResult = v.looseObject({
 /** tools/call of get_audio_url made a task (`task` in params, "Creating Tasks"); `meta` goes in params._meta. */
 export function audioAsTask(client: Client, slug: string, meta?: Record<string, unknown>) {
   const params = { name: "get_audio_url", arguments: { slug }, task: { ttl: 600_000 }, ...(meta ? { _meta: meta } : {}) };
-  const Answer = v.looseObject({ task: v.optional(TaskSchema), isError: v.optional(v.boolean()), structuredContent: v.optional(v.unknown()), _meta: v.optional(v.record(v.string(), v.unknown())) });
+  const Answer = v.looseObject({
+    task: v.optional(TaskSchema),
+    isError: v.optional(v.boolean()),
+    structuredContent: v.optional(v.unknown()),
+    _meta: v.optional(v.record(v.string(), v.unknown())),
+  });
   return client.request({ method: "tools/call", params }, Answer);
 }
 

@@ -66,12 +66,7 @@ export function fakeBytes(key: string, format: string): Uint8Array {
 }
 
 /** Calls the API Worker's router with `render` as the RENDER binding; waits for waitUntil work. */
-export async function callWith(
-  render: RenderRpc | null,
-  path: string,
-  init: RequestInit = {},
-  extraEnv: Record<string, string> = {},
-): Promise<Response> {
+export async function callWith(render: RenderRpc | null, path: string, init: RequestInit = {}, extraEnv: Record<string, string> = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set("cf-connecting-ip", "203.0.113.9");
   const ctx = createExecutionContext();

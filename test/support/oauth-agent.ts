@@ -103,7 +103,12 @@ export class Browser {
 export function hiddenField(html: string, name: string): string {
   const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(html);
   if (!match) throw new Error(`no hidden field ${name}`);
-  return match[1].replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+  return match[1]
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">");
 }
 
 /**

@@ -33,8 +33,21 @@ export const APPLE_CATEGORIES: Record<string, string[]> = {
   Science: ["Astronomy", "Chemistry", "Earth Sciences", "Life Sciences", "Mathematics", "Natural Sciences", "Nature", "Physics", "Social Sciences"],
   "Society & Culture": ["Documentary", "Personal Journals", "Philosophy", "Places & Travel", "Relationships"],
   Sports: [
-    "Baseball", "Basketball", "Cricket", "Fantasy Sports", "Football", "Golf", "Hockey", "Rugby", "Running",
-    "Soccer", "Swimming", "Tennis", "Volleyball", "Wilderness", "Wrestling",
+    "Baseball",
+    "Basketball",
+    "Cricket",
+    "Fantasy Sports",
+    "Football",
+    "Golf",
+    "Hockey",
+    "Rugby",
+    "Running",
+    "Soccer",
+    "Swimming",
+    "Tennis",
+    "Volleyball",
+    "Wilderness",
+    "Wrestling",
   ],
   Technology: [],
   "True Crime": [],
@@ -94,7 +107,7 @@ function artworkProblems(href: string): string[] {
 
 function channelProblems(xml: string, feed: RssFeed.Feed<string>, opts: ValidationOptions): string[] {
   const p: string[] = [];
-  if (!/<rss[^>]*\bversion="2\.0"/.test(xml)) p.push("root is not <rss version=\"2.0\">");
+  if (!/<rss[^>]*\bversion="2\.0"/.test(xml)) p.push('root is not <rss version="2.0">');
   if (!xml.includes(ITUNES_NS)) p.push("iTunes namespace not declared");
   if (!xml.includes(PODCAST_NS)) p.push("Podcasting 2.0 namespace not declared");
   if (!nonEmpty(feed.title)) p.push("channel title missing");
@@ -183,7 +196,8 @@ function partytimeProblems(xml: string, feed: RssFeed.Feed<string>, opts: Valida
   if (!nonEmpty(read.podcastOwner)) p.push("podcast-partytime reads no podcast:locked owner");
   const items = feed.items ?? [];
   if (read.items.length !== items.length) p.push(`podcast-partytime reads ${read.items.length} items of ${items.length}`);
-  if (!(read.podcastTxt ?? []).some((t) => t.purpose === AI_CONTENT && t.value === "true")) p.push('podcast-partytime reads no podcast:txt purpose="ai-content" true');
+  if (!(read.podcastTxt ?? []).some((t) => t.purpose === AI_CONTENT && t.value === "true"))
+    p.push('podcast-partytime reads no podcast:txt purpose="ai-content" true');
   items.forEach((item, i) => {
     const at = `item ${i + 1} (${item.title ?? "untitled"})`;
     const mine = read.items.find((r) => r.guid === item.guid?.value);
@@ -191,9 +205,11 @@ function partytimeProblems(xml: string, feed: RssFeed.Feed<string>, opts: Valida
     const got = mine?.alternativeEnclosures?.length ?? 0;
     if (got !== expected) p.push(`${at}: podcast-partytime reads ${got} of ${expected} podcast:alternateEnclosure`);
     for (const type of NARRATED_TRANSCRIPTS) {
-      if (!(mine?.podcastTranscripts ?? []).some((t) => t.type === type && isHttpUrl(t.url))) p.push(`${at}: podcast-partytime reads no ${type} podcast:transcript`);
+      if (!(mine?.podcastTranscripts ?? []).some((t) => t.type === type && isHttpUrl(t.url)))
+        p.push(`${at}: podcast-partytime reads no ${type} podcast:transcript`);
     }
-    if (!mine?.podcastChapters || !isHttpUrl(mine.podcastChapters.url) || mine.podcastChapters.type !== CHAPTERS_TYPE) p.push(`${at}: podcast-partytime reads no podcast:chapters`);
+    if (!mine?.podcastChapters || !isHttpUrl(mine.podcastChapters.url) || mine.podcastChapters.type !== CHAPTERS_TYPE)
+      p.push(`${at}: podcast-partytime reads no podcast:chapters`);
   });
   return p;
 }

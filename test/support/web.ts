@@ -10,7 +10,13 @@ export async function addNarratedArticle(over: Parameters<typeof addArticle>[0] 
   const article = await addArticle({ bodyText: "First paragraph here.\n\nSecond <b>paragraph</b> here.", audioKey: key, listenSeconds: 9, ...over });
   await database(env)
     .insert(audioObjects)
-    .values({ key, provider: "local", voice: "en", durationSeconds: 9, paragraphStarts: startsSeconds?.map((s) => Math.round(s * MASTER_SAMPLE_RATE)) ?? null });
+    .values({
+      key,
+      provider: "local",
+      voice: "en",
+      durationSeconds: 9,
+      paragraphStarts: startsSeconds?.map((s) => Math.round(s * MASTER_SAMPLE_RATE)) ?? null,
+    });
   return { article, key };
 }
 

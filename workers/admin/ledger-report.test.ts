@@ -8,7 +8,10 @@ const WALLET = "0x00000000000000000000000000000000000000aa";
 
 async function seed() {
   const article = await addArticle({ publisher: "Daily Planet" });
-  for (const [amount, agent] of [[1_000, "agent-7"], [2_000, undefined]] as const) {
+  for (const [amount, agent] of [
+    [1_000, "agent-7"],
+    [2_000, undefined],
+  ] as const) {
     const res = await call("/v1/plays", jsonBody("POST", { article_slug: article.slug, amount_micros: amount, agent_id: agent }, apiKeyHeaders));
     expect(res.status).toBe(200);
   }

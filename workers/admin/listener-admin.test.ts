@@ -9,7 +9,8 @@ import { CIRCLE_WALLETS_URL } from "./wallet-provider";
 
 afterEach(() => vi.restoreAllMocks());
 
-const preWarm = (token: string, body: unknown, headers: Record<string, string> = adminHeaders) => call(`/v1/admin/listeners/${token}/pre-warm`, jsonBody("POST", body, headers));
+const preWarm = (token: string, body: unknown, headers: Record<string, string> = adminHeaders) =>
+  call(`/v1/admin/listeners/${token}/pre-warm`, jsonBody("POST", body, headers));
 
 describe("POST /v1/admin/listeners/{token}/pre-warm", () => {
   it("queues renders for the newest articles without audio, then skips the listener unless forced", async () => {

@@ -7,9 +7,7 @@ const PAGE_SIZE = 50;
 /** Stops a runaway pagination: 200 pages of 50 is 10,000 wallets. */
 const MAX_PAGES = 200;
 
-export type WalletList =
-  | { ok: true; addresses: string[] }
-  | { ok: false; reason: "unauthorized" | "upstream_error" | "network_error" };
+export type WalletList = { ok: true; addresses: string[] } | { ok: false; reason: "unauthorized" | "upstream_error" | "network_error" };
 
 interface WalletsPage {
   data?: { wallets?: { id?: unknown; address?: unknown }[] };

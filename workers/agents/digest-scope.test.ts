@@ -18,7 +18,10 @@ async function forwardPrivate(token: string): Promise<string> {
 }
 
 function digestAs(accessToken: string) {
-  return call("/v1/agent/digest", { ...jsonBody("POST", { verticals: ["tech"], window: "30d", limit: 20 }), headers: { "content-type": "application/json", Authorization: `Bearer ${accessToken}` } });
+  return call("/v1/agent/digest", {
+    ...jsonBody("POST", { verticals: ["tech"], window: "30d", limit: 20 }),
+    headers: { "content-type": "application/json", Authorization: `Bearer ${accessToken}` },
+  });
 }
 
 describe("digest with a token holding only digest:run", () => {

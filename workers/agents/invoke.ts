@@ -17,9 +17,13 @@ export async function spendBudget(env: Env, caller: Caller, tool: Tool): Promise
   if (limit <= 0) return;
   const refused = await spendUnits(env, caller.agentKey, "agent_tools", limit, tool.budgetCost);
   if (refused) {
-    throw new ApiError("rate_limited", `${tool.name}: the budget of ${limit} units a minute for this agent is spent (this tool takes ${tool.budgetCost}); retry in ${refused.retryAfter} s`, {
-      "Retry-After": String(refused.retryAfter),
-    });
+    throw new ApiError(
+      "rate_limited",
+      `${tool.name}: the budget of ${limit} units a minute for this agent is spent (this tool takes ${tool.budgetCost}); retry in ${refused.retryAfter} s`,
+      {
+        "Retry-After": String(refused.retryAfter),
+      },
+    );
   }
 }
 
@@ -47,7 +51,13 @@ export async function invoke<T extends Tool>(tool: T, input: Parameters<T["run"]
  * settles (call.ts paidWork), so that a call over budget is refused uncharged. `plan`: what the
  * call's quote found (Tool.quote).
  */
-export function perform<T extends Tool>(tool: T, input: Parameters<T["run"]>[0], caller: Caller, env: Env, plan?: unknown): Promise<v.InferOutput<T["output"]>> {
+export function perform<T extends Tool>(
+  tool: T,
+  input: Parameters<T["run"]>[0],
+  caller: Caller,
+  env: Env,
+  plan?: unknown,
+): Promise<v.InferOutput<T["output"]>> {
   checkTier(caller, tool);
   return tool.run(input, caller, env, plan);
 }

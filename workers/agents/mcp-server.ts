@@ -149,11 +149,24 @@ function serveTasks(server: McpServer, env: Env, caller: Caller): void {
  */
 function extensionTaskCall(message: unknown): boolean {
   const call = message as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
-  return call?.method === "tools/call" && call.params?.name === get_audio_url.name && modern(message) && declaresTasks(message) && v.is(get_audio_url.input, call.params?.arguments ?? {});
+  return (
+    call?.method === "tools/call" &&
+    call.params?.name === get_audio_url.name &&
+    modern(message) &&
+    declaresTasks(message) &&
+    v.is(get_audio_url.input, call.params?.arguments ?? {})
+  );
 }
 
 /** The answer to one tools/call: the tool run through the MCP surface; `asked`: the 2025-11-25 task asked for. */
-async function answer(env: Env, tool: Tool, caller: Caller, args: Record<string, unknown>, meta: Record<string, unknown> | undefined, message: unknown): Promise<CallToolResult> {
+async function answer(
+  env: Env,
+  tool: Tool,
+  caller: Caller,
+  args: Record<string, unknown>,
+  meta: Record<string, unknown> | undefined,
+  message: unknown,
+): Promise<CallToolResult> {
   const asked = taskAsked(tool, message);
   const extension = extensionTaskCall(message);
   try {
@@ -214,7 +227,9 @@ export function mcpServer(env: Env, caller: Caller, message: unknown): McpServer
   // SDK's HTTP entry made its checks (scope challenge of the registered tool, standard headers).
   if (extensionTaskCall(message)) {
     server.server.removeRequestHandler("tools/call");
-    server.server.setRequestHandler("tools/call", (request, ctx) => answer(env, get_audio_url, caller, request.params.arguments ?? {}, ctx.mcpReq._meta, message));
+    server.server.setRequestHandler("tools/call", (request, ctx) =>
+      answer(env, get_audio_url, caller, request.params.arguments ?? {}, ctx.mcpReq._meta, message),
+    );
   }
   return server;
 }

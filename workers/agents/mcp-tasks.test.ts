@@ -24,7 +24,11 @@ const cancelTask = (client: Client, taskId: string) => client.request({ method: 
 const listTasks = (client: Client) => client.request({ method: "tasks/list", params: {} }, Listed);
 
 /** The JSON-RPC error code a request failed with. */
-const codeOf = (promise: Promise<unknown>) => promise.then(() => "answered", (err: { code?: number }) => err.code);
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "answered",
+    (err: { code?: number }) => err.code,
+  );
 
 /** Finishes render job `jobId` as the render Worker does: done, with its audio stored. */
 async function finish(jobId: string): Promise<string> {
@@ -77,7 +81,13 @@ describe("a token's task", () => {
     expect(await getTask(client, task.taskId)).toMatchObject({ status: "completed" });
     const result = await taskResult(client, task.taskId);
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ state: "ready", audio_url: `${env.BASE_URL}/v1/audio/${key}.mp3`, listen_seconds: 42, sponsored: false, cached: false });
+    expect(result.structuredContent).toMatchObject({
+      state: "ready",
+      audio_url: `${env.BASE_URL}/v1/audio/${key}.mp3`,
+      listen_seconds: 42,
+      sponsored: false,
+      cached: false,
+    });
     expect(result._meta).toEqual({ "io.modelcontextprotocol/related-task": { taskId: task.taskId } });
     expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
     await client.close();
@@ -91,7 +101,9 @@ describe("a token's task", () => {
     expect(await getTask(client, task.taskId)).toMatchObject({ status: "cancelled" });
     expect(await codeOf(cancelTask(client, task.taskId))).toBe(-32602);
     expect(await codeOf(taskResult(client, task.taskId))).toBe(-32602);
-    const job = await env.DB.prepare("select state from render_jobs where id = ?").bind(await jobOfTask(task.taskId)).first<{ state: string }>();
+    const job = await env.DB.prepare("select state from render_jobs where id = ?")
+      .bind(await jobOfTask(task.taskId))
+      .first<{ state: string }>();
     expect(job?.state).toBe("queued");
     await client.close();
   });
@@ -100,17 +112,25 @@ describe("a token's task", () => {
     const article = await addArticle({ title: "Peat bogs" });
     const client = await readerClient("tasks-failed@example.test");
     const { task } = v.parse(Created, await audioAsTask(client, article.slug));
-    await env.DB.prepare("update render_jobs set state = 'failed', error = 'engine down', finished_at = ? where id = ?").bind(Date.now(), await jobOfTask(task.taskId)).run();
+    await env.DB.prepare("update render_jobs set state = 'failed', error = 'engine down', finished_at = ? where id = ?")
+      .bind(Date.now(), await jobOfTask(task.taskId))
+      .run();
     expect(await getTask(client, task.taskId)).toMatchObject({ status: "failed", statusMessage: "the render failed: engine down" });
     const result = await taskResult(client, task.taskId);
-    expect(result).toMatchObject({ isError: true, structuredContent: { code: "unavailable" }, _meta: { "io.modelcontextprotocol/related-task": { taskId: task.taskId } } });
+    expect(result).toMatchObject({
+      isError: true,
+      structuredContent: { code: "unavailable" },
+      _meta: { "io.modelcontextprotocol/related-task": { taskId: task.taskId } },
+    });
     await client.close();
   });
 
   it("is unknown once expired, and its row goes when the next task is made", async () => {
     const client = await readerClient("tasks-expired@example.test");
     const { task } = v.parse(Created, await audioAsTask(client, (await addArticle({ title: "Dune grasses" })).slug));
-    await env.DB.prepare("update mcp_tasks set expires_at = ? where id = ?").bind(Date.now() - 1, task.taskId).run();
+    await env.DB.prepare("update mcp_tasks set expires_at = ? where id = ?")
+      .bind(Date.now() - 1, task.taskId)
+      .run();
     expect(await codeOf(getTask(client, task.taskId))).toBe(-32602);
     expect((await listTasks(client)).tasks).toEqual([]);
     await audioAsTask(client, (await addArticle({ title: "Sea stacks" })).slug);
@@ -213,7 +233,10 @@ describe("at 2026-07-28, the tasks extension through the official requester (@mo
     const jobId = (await jobOfTask(taskId)) as string;
     expect(taskId).not.toBe(jobId);
     const polled = await tasksRequest(rawDispatch, "tasks/get", { taskId });
-    expect(polled).toMatchObject({ kind: "result", result: { resultType: "complete", taskId, status: "working", statusMessage: "render queued", ttlMs: 3_600_000, pollIntervalMs: 2000 } });
+    expect(polled).toMatchObject({
+      kind: "result",
+      result: { resultType: "complete", taskId, status: "working", statusMessage: "render queued", ttlMs: 3_600_000, pollIntervalMs: 2000 },
+    });
 
     const key = await finish(jobId);
     const { outcome } = await execution.settle();
@@ -242,7 +265,9 @@ describe("at 2026-07-28, the tasks extension through the official requester (@mo
     const article = await addArticle({ title: "Mudflats" });
     const { client, session } = await taskSession({ headers: await readerHeaders("ext-failed@example.test") });
     const execution = await session.callTool("get_audio_url", { slug: article.slug });
-    await env.DB.prepare("update render_jobs set state = 'failed', error = 'engine down', finished_at = ? where id = ?").bind(Date.now(), await jobOfTask(execution.handle?.taskId as string)).run();
+    await env.DB.prepare("update render_jobs set state = 'failed', error = 'engine down', finished_at = ? where id = ?")
+      .bind(Date.now(), await jobOfTask(execution.handle?.taskId as string))
+      .run();
     const { outcome } = await execution.settle();
     expect(outcome.status).toBe("completed");
     expect(resultFromTaskOutcome(outcome)).toMatchObject({ isError: true, structuredContent: { code: "unavailable" } });
@@ -256,16 +281,30 @@ describe("at 2026-07-28, the tasks extension through the official requester (@mo
     const created = await tasksRequest(rawDispatch, "tools/call", { name: "get_audio_url", arguments: { slug: article.slug } });
     expect(created).toMatchObject({ kind: "result", result: { resultType: "task", status: "working", ttlMs: 3_600_000, pollIntervalMs: 2000 } });
     // The task's fields only, but for the empty `content` the SDK gives every tools/call answer (docs/agents.md).
-    expect(created.kind === "result" && Object.keys(created.result as object).sort()).toEqual(
-      ["_meta", "content", "createdAt", "lastUpdatedAt", "pollIntervalMs", "resultType", "status", "statusMessage", "taskId", "ttlMs"],
-    );
+    expect(created.kind === "result" && Object.keys(created.result as object).sort()).toEqual([
+      "_meta",
+      "content",
+      "createdAt",
+      "lastUpdatedAt",
+      "pollIntervalMs",
+      "resultType",
+      "status",
+      "statusMessage",
+      "taskId",
+      "ttlMs",
+    ]);
     const execution = await session.callTool("get_audio_url", { slug: article.slug });
     const taskId = execution.handle?.taskId as string;
-    expect(await tasksRequest(rawDispatch, "tasks/update", { taskId, inputResponses: {} })).toMatchObject({ kind: "result", result: { resultType: "complete" } });
+    expect(await tasksRequest(rawDispatch, "tasks/update", { taskId, inputResponses: {} })).toMatchObject({
+      kind: "result",
+      result: { resultType: "complete" },
+    });
     await execution.cancel();
     expect(await tasksRequest(rawDispatch, "tasks/get", { taskId })).toMatchObject({ kind: "result", result: { status: "cancelled" } });
     expect(await tasksRequest(rawDispatch, "tasks/cancel", { taskId })).toMatchObject({ kind: "result", result: { resultType: "complete" } });
-    const job = await env.DB.prepare("select state from render_jobs where id = ?").bind(await jobOfTask(taskId)).first<{ state: string }>();
+    const job = await env.DB.prepare("select state from render_jobs where id = ?")
+      .bind(await jobOfTask(taskId))
+      .first<{ state: string }>();
     expect(job?.state).toBe("queued");
     await session.close();
     await client.close();
@@ -285,7 +324,10 @@ describe("at 2026-07-28, the tasks extension through the official requester (@mo
     }
     expect(await codeOfAnswer(tasksRequest(owner.rawDispatch, "tasks/get", { taskId: await jobOfTask(taskId) }))).toBe(-32602);
     const undeclared = await tasksRequest(owner.rawDispatch, "tasks/get", { taskId }, false);
-    expect(undeclared).toMatchObject({ kind: "error", error: { code: -32021, data: { requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } } } });
+    expect(undeclared).toMatchObject({
+      kind: "error",
+      error: { code: -32021, data: { requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } } },
+    });
     expect(await tasksRequest(owner.rawDispatch, "tasks/get", { taskId })).toMatchObject({ kind: "result", result: { status: "working" } });
     for (const { session, client } of [owner, other, anonymous]) {
       await session.close();

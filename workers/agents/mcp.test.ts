@@ -159,7 +159,12 @@ describe("/mcp answers as /mcp/v1 (the MCP Inspector's CLI rewrites endpoints to
   });
 
   it("keeps the transport's rules there too: Origin check, 405 on GET, 401 for a bad token", async () => {
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    };
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
     expect((await call("/mcp", { method: "POST", body: JSON.stringify(init), headers: { ...headers, origin: "https://evil.example" } })).status).toBe(403);
     expect((await call("/mcp", { headers: { accept: "text/event-stream" } })).status).toBe(405);

@@ -30,7 +30,10 @@ function attempts(): Record<(typeof TOOLS)[number]["name"], Record<string, unkno
     get_audio_url: [{ slug }],
     subscribe_topic: [{ verticals: ["tech"] }],
     list_subscriptions: [{}],
-    digest: [{ verticals: ["tech"], window: "24h", limit: 20 }, { window: "30d", limit: 20 }],
+    digest: [
+      { verticals: ["tech"], window: "24h", limit: 20 },
+      { window: "30d", limit: 20 },
+    ],
   };
 }
 
@@ -46,7 +49,12 @@ async function everyAnswer(caller: Caller): Promise<string> {
   for (const tool of TOOLS) {
     for (const input of attempts()[tool.name]) {
       const parsed = v.parse(tool.input, input);
-      answers.push(await tool.run(parsed as never, caller, env).then((out) => JSON.stringify(out), (err: Error) => err.message));
+      answers.push(
+        await tool.run(parsed as never, caller, env).then(
+          (out) => JSON.stringify(out),
+          (err: Error) => err.message,
+        ),
+      );
     }
   }
   return answers.join("\n");

@@ -120,7 +120,9 @@ describe("an authorization that expires before the call can settle is refused be
     const { account, http } = walletAgent();
     const required = await quoteOf(http, await api.fetch("/v1/agent/subscriptions", subscribeBody(["tech"])));
     const rest = await signedWith(http, required, { maxTimeoutSeconds: 7 });
-    expect(await errorOf(await api.fetch("/v1/agent/subscriptions", subscribeBody(["tech"], http.encodePaymentSignatureHeader(rest))))).toMatch(/^expires_too_soon: /);
+    expect(await errorOf(await api.fetch("/v1/agent/subscriptions", subscribeBody(["tech"], http.encodePaymentSignatureHeader(rest))))).toMatch(
+      /^expires_too_soon: /,
+    );
 
     const client = await api.mcp();
     const unpaid = await client.callTool({ name: "subscribe_topic", arguments: { verticals: ["tech"] } });
@@ -185,7 +187,10 @@ describe("work that fails after its payment settled", () => {
     await addListener({ email: walletEmail(account.address) });
 
     const required = await quoteOf(http, await api.fetch("/v1/agent/subscriptions", subscribeBody(["tech"])));
-    const rest = await api.fetch("/v1/agent/subscriptions", subscribeBody(["tech"], http.encodePaymentSignatureHeader(await http.createPaymentPayload(required))));
+    const rest = await api.fetch(
+      "/v1/agent/subscriptions",
+      subscribeBody(["tech"], http.encodePaymentSignatureHeader(await http.createPaymentPayload(required))),
+    );
     expect(rest.status).toBe(409);
     expect(await rest.json()).toMatchObject({ code: "conflict" });
     expect(decodePaymentResponseHeader(rest.headers.get("PAYMENT-RESPONSE")!)).toMatchObject({ success: true, payer: account.address });
@@ -228,9 +233,13 @@ describe("a call refused before settlement costs nothing and keeps the authoriza
     // A digest takes 5 units of the per-agent budget (docs/rules.md "Rules" 8): a budget of 4 refuses every one.
     const tight = platform({ RATE_LIMIT_READ_PER_MINUTE: "4" });
     const { http } = walletAgent();
-    const required = await quoteOf(http, await tight.fetch("/v1/agent/digest", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }));
+    const required = await quoteOf(
+      http,
+      await tight.fetch("/v1/agent/digest", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }),
+    );
     const payment = http.encodePaymentSignatureHeader(await http.createPaymentPayload(required));
-    const digest = (api: ReturnType<typeof platform>) => api.fetch("/v1/agent/digest", { method: "POST", body: "{}", headers: { "content-type": "application/json", ...payment } });
+    const digest = (api: ReturnType<typeof platform>) =>
+      api.fetch("/v1/agent/digest", { method: "POST", body: "{}", headers: { "content-type": "application/json", ...payment } });
 
     const over = await digest(tight);
     expect(over.status).toBe(429);
@@ -270,16 +279,22 @@ describe("the local facilitator never takes payments from the public (issue 29 i
     const client = await platform(PUBLIC).mcp();
     const refused = await client.callTool({ name: "subscribe_topic", arguments: { verticals: ["tech"] } });
     expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ code: "unavailable", detail: expect.stringMatching(/^paid tools are off: X402_FACILITATOR_URL is local/) });
+    expect(refused.structuredContent).toMatchObject({
+      code: "unavailable",
+      detail: expect.stringMatching(/^paid tools are off: X402_FACILITATOR_URL is local/),
+    });
     const free = await client.callTool({ name: "search_articles", arguments: { query: "owls" } });
     expect(free.isError).toBeFalsy();
     await client.close();
   });
 
-  it.each(["http://127.0.0.1:8787", "http://127.3.2.1", "http://localhost:8787", "http://[::1]:8787"])("quotes as usual on this machine (%s)", async (BASE_URL) => {
-    const { http } = walletAgent();
-    expect((await quoteOf(http, await platform({ BASE_URL }).fetch("/v1/agent/subscriptions", subscribeBody(["tech"])))).accepts[0].amount).toBe("10000");
-  });
+  it.each(["http://127.0.0.1:8787", "http://127.3.2.1", "http://localhost:8787", "http://[::1]:8787"])(
+    "quotes as usual on this machine (%s)",
+    async (BASE_URL) => {
+      const { http } = walletAgent();
+      expect((await quoteOf(http, await platform({ BASE_URL }).fetch("/v1/agent/subscriptions", subscribeBody(["tech"])))).accepts[0].amount).toBe("10000");
+    },
+  );
 
   it("quotes as usual at a public address with a real facilitator", async () => {
     const { http } = walletAgent();

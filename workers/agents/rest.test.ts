@@ -31,7 +31,12 @@ describe("GET /v1/agent/articles (search_articles)", () => {
     const res = await call("/v1/agent/articles?q=x&limit=0&vertical=gardening");
     expect(res.status).toBe(422);
     const { detail } = await res.json<{ detail: { loc: string[] }[] }>();
-    expect(detail.map((d) => d.loc)).toEqual(expect.arrayContaining([["query", "limit"], ["query", "vertical"]]));
+    expect(detail.map((d) => d.loc)).toEqual(
+      expect.arrayContaining([
+        ["query", "limit"],
+        ["query", "vertical"],
+      ]),
+    );
   });
 });
 
@@ -76,7 +81,12 @@ describe("subscriptions and digest", () => {
     const bad = await call("/v1/agent/digest", jsonBody("POST", { window: "1y", limit: 50 }));
     expect(bad.status).toBe(422);
     const locs = (await bad.json<{ detail: { loc: string[] }[] }>()).detail.map((d) => d.loc);
-    expect(locs).toEqual(expect.arrayContaining([["body", "window"], ["body", "limit"]]));
+    expect(locs).toEqual(
+      expect.arrayContaining([
+        ["body", "window"],
+        ["body", "limit"],
+      ]),
+    );
     expect((await call("/v1/agent/digest", jsonBody("POST", {}))).status).toBe(402);
   });
 });

@@ -69,8 +69,12 @@ export function toolResponses(tool: Tool, options: { bearer?: boolean } = {}): R
     };
     docs[503] = { description: PAID_TOOLS_OFF };
   } else if (tool.actsForListener) {
-    docs[402] = { description: "No token: a wallet signs in with SIGN-IN-WITH-X (the challenge is in PAYMENT-REQUIRED)", headers: { "PAYMENT-REQUIRED": "base64 PaymentRequired" } };
+    docs[402] = {
+      description: "No token: a wallet signs in with SIGN-IN-WITH-X (the challenge is in PAYMENT-REQUIRED)",
+      headers: { "PAYMENT-REQUIRED": "base64 PaymentRequired" },
+    };
   }
-  if (tool.actsForListener || options.bearer) docs[403] = { description: `A bearer token without ${tool.scope}`, headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope", scope=...' } };
+  if (tool.actsForListener || options.bearer)
+    docs[403] = { description: `A bearer token without ${tool.scope}`, headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope", scope=...' } };
   return docs;
 }

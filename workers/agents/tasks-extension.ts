@@ -63,13 +63,7 @@ async function detailedTask(task: Task, outcome: () => Promise<CallToolResult>) 
  * A request that does not declare the extension is refused with -32021, as the extension requires. Who may see a
  * task, and what an unknown one answers (-32602), is render-tasks.ts's rule.
  */
-export function serveTasksExtension(
-  server: McpServer,
-  env: Env,
-  caller: Caller,
-  message: unknown,
-  outcome: (taskId: string) => Promise<CallToolResult>,
-): void {
+export function serveTasksExtension(server: McpServer, env: Env, caller: Caller, message: unknown, outcome: (taskId: string) => Promise<CallToolResult>): void {
   const declared = () => {
     if (!declaresTasks(message)) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: TASKS_EXTENSION_CAPABILITY });
   };

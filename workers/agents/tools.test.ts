@@ -24,7 +24,14 @@ const actingFor = (listenerId: number, over: Partial<Caller> = {}): Caller => ({
 
 describe("search_articles", () => {
   it("finds public articles only, with the fields docs/rules.md names, up to limit", async () => {
-    await addArticle({ slug: "kiwi-public", title: "Kiwi harvest", bodyText: "Kiwi orchards.", vertical: "culture", audioKey: "a".repeat(64), listenSeconds: 61 });
+    await addArticle({
+      slug: "kiwi-public",
+      title: "Kiwi harvest",
+      bodyText: "Kiwi orchards.",
+      vertical: "culture",
+      audioKey: "a".repeat(64),
+      listenSeconds: 61,
+    });
     await addArticle({ slug: "kiwi-stub", title: "Kiwi stub", bodyText: "Kiwi.", vertical: "culture", visibility: "publisher_only" });
     for (let i = 0; i < 3; i++) await addArticle({ title: `Kiwi market ${i}`, bodyText: "Kiwi trade.", vertical: "finance" });
     const all = await search_articles.run({ query: "kiwi", limit: 20 }, anonymous, env);

@@ -18,7 +18,4 @@ export function catalogueVertical(vertical: AgentVertical): string {
   return slug;
 }
 
-export const AgentVerticalField = v.pipe(
-  v.picklist(AGENT_VERTICALS),
-  v.description("Topic: one of tech, finance, science, media, sports, culture."),
-);
+export const AgentVerticalField = v.pipe(v.picklist(AGENT_VERTICALS), v.description("Topic: one of tech, finance, science, media, sports, culture."));

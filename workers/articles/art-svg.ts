@@ -48,7 +48,9 @@ export function artSvg(seed: Uint8Array, width: number, height: number, title = 
     const y = height * (0.2 + rand() * 0.7);
     const amp = unit * (0.05 + rand() * 0.15);
     const d = `M0 ${r1(y)} C${r1(width * 0.3)} ${r1(y - amp)} ${r1(width * 0.6)} ${r1(y + amp)} ${width} ${r1(y - amp / 2)}`;
-    parts.push(`<path d="${d}" fill="none" stroke="${palette[(i + 1) % palette.length]}" stroke-width="${r1(unit * (0.004 + rand() * 0.02))}" stroke-opacity="0.8"/>`);
+    parts.push(
+      `<path d="${d}" fill="none" stroke="${palette[(i + 1) % palette.length]}" stroke-width="${r1(unit * (0.004 + rand() * 0.02))}" stroke-opacity="0.8"/>`,
+    );
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${parts.join("")}${titleSvg(title, width, height)}</svg>`;
 }

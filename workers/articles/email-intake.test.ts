@@ -55,7 +55,9 @@ describe("e-mail intake", () => {
   it("stores forwarded text without the control characters a mail can carry", async () => {
     const { listener } = await addListener({ intakeListenerEmail: "intake-ana@narration.example" });
     // Quoted-printable decodes =00 and =07 to NUL and BEL: no request validation stands between them and the archive.
-    const raw = inlineForward.replace("Subject: Rates hold steady", "Subject: Rates=00 hold=07 steady").replace("Central banks held", "Central=00 banks=1B held");
+    const raw = inlineForward
+      .replace("Subject: Rates hold steady", "Subject: Rates=00 hold=07 steady")
+      .replace("Central banks held", "Central=00 banks=1B held");
     await worker.email(inbound(raw, "ana@example.org", "intake-ana@narration.example") as never, env as never);
     const [row] = await database(env).select().from(articles).where(eq(articles.ownerListenerId, listener.id));
     expect(row.bodyText).toMatch(/^Central banks held interest rates/);

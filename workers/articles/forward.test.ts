@@ -17,7 +17,13 @@ describe("POST /v1/listeners/{token}/forward", () => {
     );
     expect(res.status).toBe(201);
     const body = await res.json<{ slug: string }>();
-    expect(body).toMatchObject({ title: "A forwarded story", publisher: "example.com", visibility: "listener_private", noindex: true, body_text: "Story text to narrate." });
+    expect(body).toMatchObject({
+      title: "A forwarded story",
+      publisher: "example.com",
+      visibility: "listener_private",
+      noindex: true,
+      body_text: "Story text to narrate.",
+    });
     expect(res.headers.get("location")).toBe(`/v1/articles/${body.slug}`);
     const row = await database(env).query.articles.findFirst({ where: eq(articles.slug, body.slug) });
     expect(row).toMatchObject({ ownerListenerId: owner.listener.id, visibility: "listener_private", audioKey: null });

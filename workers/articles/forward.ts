@@ -6,7 +6,6 @@ import { slugify } from "../kernel/slug";
 import { cleanText } from "../core/text";
 import { refreshTasteVector } from "./taste";
 
-
 /** What a forward carries. Nothing is fetched: the archive holds exactly what the listener sent. */
 export interface Forwarded {
   title: string;

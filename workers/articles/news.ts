@@ -9,9 +9,7 @@ export interface NewsSuggestion {
   published_at: string | null;
 }
 
-export type NewsResult =
-  | { ok: true; provider: string; items: NewsSuggestion[] }
-  | { ok: false; provider: string; reason: "unreachable" | "upstream_error" };
+export type NewsResult = { ok: true; provider: string; items: NewsSuggestion[] } | { ok: false; provider: string; reason: "unreachable" | "upstream_error" };
 
 const TIMEOUT_MS = 3000;
 
@@ -56,8 +54,7 @@ const gdelt: Adapter = {
     new Request(
       `https://api.gdeltproject.org/api/v2/doc/doc?${new URLSearchParams({ query: q, mode: "ArtList", format: "json", maxrecords: String(limit), sort: "DateDesc" })}`,
     ),
-  parse: (json) =>
-    v.parse(GdeltBody, json).articles.map((a) => ({ title: a.title, url: a.url, source: a.domain, published_at: gdeltDate(a.seendate) })),
+  parse: (json) => v.parse(GdeltBody, json).articles.map((a) => ({ title: a.title, url: a.url, source: a.domain, published_at: gdeltDate(a.seendate) })),
 };
 
 /** True when NEWS_PROVIDER names a provider: suggestions are on. */

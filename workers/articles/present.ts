@@ -4,7 +4,6 @@ import type { ArticleRow } from "../db";
 import { audioUrl } from "../kernel/public-urls";
 import { isNarratedFor, isShownInFull } from "../kernel/visibility";
 
-
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** Fields every listing and record carries, full or stub. */
@@ -27,10 +26,7 @@ const listingEntries = {
   published_at: v.nullable(v.string()),
 };
 
-export const ArticleSummary = named(
-  "ArticleSummary",
-  v.object({ ...listingEntries, summary: v.pipe(v.string(), v.description("Empty on stubs.")) }),
-);
+export const ArticleSummary = named("ArticleSummary", v.object({ ...listingEntries, summary: v.pipe(v.string(), v.description("Empty on stubs.")) }));
 
 export const ArticleRecord = named(
   "ArticleRecord",

@@ -15,7 +15,8 @@ describe("search reindex", () => {
     const a = await addArticle({ title: "Reindexed walrus" });
     // Empty the index behind the triggers' back: only a rebuild brings the article back.
     await env.DB.prepare("INSERT INTO articles_fts(articles_fts) VALUES ('delete-all')").run();
-    const search = async () => (await call("/v1/stories/search?q=walrus&expand=false", { headers: { "x-service-search-cache": "bypass" } })).json<{ results: unknown[] }>();
+    const search = async () =>
+      (await call("/v1/stories/search?q=walrus&expand=false", { headers: { "x-service-search-cache": "bypass" } })).json<{ results: unknown[] }>();
     expect((await search()).results).toHaveLength(0);
 
     // The rebuild runs after the response: callWith returns once it is done.

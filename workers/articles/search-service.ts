@@ -97,12 +97,7 @@ async function runSearch(env: Env, p: SearchParams, fetcher: typeof fetch): Prom
  * Search behind the in-isolate cache (docs/rules.md "Rules" 4, search rules 2 and 3). The key is query,
  * vertical, limit and offset as the spec says, plus expand, which changes the body.
  */
-export async function cachedSearch(
-  env: Env,
-  p: SearchParams,
-  bypass: boolean,
-  fetcher: typeof fetch = fetch,
-): Promise<SearchAnswer & { cache: CacheOutcome }> {
+export async function cachedSearch(env: Env, p: SearchParams, bypass: boolean, fetcher: typeof fetch = fetch): Promise<SearchAnswer & { cache: CacheOutcome }> {
   const settings = searchCacheSettings(env);
   const answer = async () => {
     const body = await runSearch(env, p, fetcher);

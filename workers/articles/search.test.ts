@@ -97,8 +97,16 @@ describe("GET /v1/stories/search: exact pages behind filters", () => {
 describe("GET /v1/stories/search: validation (docs/rules.md 8)", () => {
   it("answers 422 outside every limit and 200 at the edges", async () => {
     const bad = [
-      "", "q=", `q=${"a".repeat(201)}`, `q=a&vertical=${"v".repeat(81)}`, "q=a&limit=0", "q=a&limit=101", "q=a&limit=1.5",
-      "q=a&offset=-1", "q=a&offset=10001", "q=a&expand=maybe",
+      "",
+      "q=",
+      `q=${"a".repeat(201)}`,
+      `q=a&vertical=${"v".repeat(81)}`,
+      "q=a&limit=0",
+      "q=a&limit=101",
+      "q=a&limit=1.5",
+      "q=a&offset=-1",
+      "q=a&offset=10001",
+      "q=a&expand=maybe",
     ];
     for (const qs of bad) expect((await call(`/v1/stories/search?${qs}`, bypass)).status, qs).toBe(422);
     expect((await call("/v1/stories/search?q=a", { headers: { "x-service-search-cache": "skip" } })).status).toBe(422);
@@ -112,7 +120,9 @@ describe("GET /v1/stories/search: rule 1, external suggestions", () => {
     await addArticle({ title: "Glacier melt" });
     // Built per call: a body made in the test's context cannot be read inside the Worker's request.
     const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () =>
-      Response.json({ articles: [{ title: "Glaciers retreat", url: "https://news.example/glaciers", domain: "news.example", seendate: "20261120T081500Z" }] }),
+      Response.json({
+        articles: [{ title: "Glaciers retreat", url: "https://news.example/glaciers", domain: "news.example", seendate: "20261120T081500Z" }],
+      }),
     );
     const got = await (await call("/v1/stories/search?q=glacier", bypass)).json<Body>();
     expect(spy).toHaveBeenCalledOnce();
@@ -131,9 +141,11 @@ describe("GET /v1/stories/search: rule 1, external suggestions", () => {
   });
 
   it("uses newsapi.org with the key in a header when NEWS_API_KEY is set", async () => {
-    const spy = vi.spyOn(globalThis, "fetch").mockResolvedValue(
-      Response.json({ status: "ok", articles: [{ title: "T", url: "https://n.example/t", publishedAt: "2026-11-20T08:00:00Z", source: { name: "N" } }] }),
-    );
+    const spy = vi
+      .spyOn(globalThis, "fetch")
+      .mockResolvedValue(
+        Response.json({ status: "ok", articles: [{ title: "T", url: "https://n.example/t", publishedAt: "2026-11-20T08:00:00Z", source: { name: "N" } }] }),
+      );
     const e = { ...env, NEWS_PROVIDER: "newsapi", NEWS_API_KEY: "news-key" };
     const { body } = await cachedSearch(e, { q: "tariffs", limit: 20, offset: 0, expand: true }, true);
     const sent = spy.mock.calls[0][0] as Request;

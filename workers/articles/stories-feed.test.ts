@@ -47,8 +47,18 @@ describe("GET /v1/stories/feed: filters", () => {
   });
 
   it("answers 422 outside every limit of docs/rules.md 8", async () => {
-    const bad = [`vertical=${"v".repeat(81)}`, "limit=0", "limit=101", "offset=-1", "offset=10001", `listener_token=${"t".repeat(65)}`,
-      "curated_only=x", "audio_ready_only=x", "personalized=x", "exclude_stubs=x"];
+    const bad = [
+      `vertical=${"v".repeat(81)}`,
+      "limit=0",
+      "limit=101",
+      "offset=-1",
+      "offset=10001",
+      `listener_token=${"t".repeat(65)}`,
+      "curated_only=x",
+      "audio_ready_only=x",
+      "personalized=x",
+      "exclude_stubs=x",
+    ];
     for (const qs of bad) expect((await call(`/v1/stories/feed?${qs}`)).status, qs).toBe(422);
     for (const qs of ["limit=1", "limit=100", "offset=10000", `vertical=${"v".repeat(80)}`]) await feed(qs);
   });
@@ -81,7 +91,10 @@ describe("GET /v1/stories/feed: personalized (feed rule 2)", () => {
     for (const qs of [`personalized=true&listener_token=${token}`, "personalized=true"]) {
       const got = await feed(qs);
       expect(got.ranking).toBe("recency");
-      expect(got.items.map((i) => [i.slug, i.similarity])).toEqual([[newer.slug, null], [older.slug, null]]);
+      expect(got.items.map((i) => [i.slug, i.similarity])).toEqual([
+        [newer.slug, null],
+        [older.slug, null],
+      ]);
     }
   });
 

@@ -23,7 +23,10 @@ describe("taste vectors", () => {
       verticals: [],
       pinned: null,
       played: [{ vertical: "sports", host: null }],
-      forwarded: [{ vertical: "finance", host: "markets" }, { vertical: "zoology", host: null }],
+      forwarded: [
+        { vertical: "finance", host: "markets" },
+        { vertical: "zoology", host: null },
+      ],
     })!;
     expect(t[topic("finance")]).toBeCloseTo(t[host("markets")], 6);
     expect(t[topic("finance")]).toBeLessThan(t[TOPICS.length]);

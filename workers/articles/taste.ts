@@ -67,11 +67,19 @@ export async function refreshTasteVector(db: Database, listener: Listener): Prom
   const listenerId = listener.id;
   const topicOf = { vertical: articles.vertical, host: articles.host };
   const [played, forwarded] = await Promise.all([
-    db.select(topicOf).from(plays).innerJoin(articles, eq(articles.id, plays.articleId))
-      .where(eq(plays.listenerId, listenerId)).orderBy(desc(plays.createdAt)).limit(RECENT_SIGNALS),
-    db.select(topicOf).from(articles)
+    db
+      .select(topicOf)
+      .from(plays)
+      .innerJoin(articles, eq(articles.id, plays.articleId))
+      .where(eq(plays.listenerId, listenerId))
+      .orderBy(desc(plays.createdAt))
+      .limit(RECENT_SIGNALS),
+    db
+      .select(topicOf)
+      .from(articles)
       .where(and(eq(articles.ownerListenerId, listenerId), eq(articles.visibility, "listener_private")))
-      .orderBy(desc(articles.createdAt)).limit(RECENT_SIGNALS),
+      .orderBy(desc(articles.createdAt))
+      .limit(RECENT_SIGNALS),
   ]);
   const vector = tasteFrom({ verticals: listener.verticals, pinned: listener.preferredVertical, played, forwarded });
   if (JSON.stringify(vector) !== JSON.stringify(listener.tasteVector)) {

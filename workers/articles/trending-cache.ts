@@ -24,11 +24,7 @@ export function forgetTrending(): void {
  * trendingArticles behind the in-isolate cache, keyed by every option. Feeds rebuilt on every
  * podcast-app poll ask the same question many times a minute; `bypass` skips the cache.
  */
-export async function cachedTrending(
-  env: Pick<Env, "DB"> & object,
-  opts: TrendingOptions,
-  bypass = false,
-): Promise<TrendingArticle[]> {
+export async function cachedTrending(env: Pick<Env, "DB"> & object, opts: TrendingOptions, bypass = false): Promise<TrendingArticle[]> {
   const settings = trendingCacheSettings(env);
   const key = JSON.stringify([
     opts.limit,

@@ -161,13 +161,7 @@ async function resolveSession(auth: "session" | "browser", env: Env, request: Re
  * admin token, signature or web session; 404 for an unknown listener token (a path token is the credential, and a
  * 404 says no more than that it opens nothing). `params` are the validated path parameters.
  */
-export async function resolveCredential(
-  auth: ResolvedHere,
-  env: Env,
-  request: Request,
-  url: URL,
-  params: { token?: string } | undefined,
-): Promise<Credential> {
+export async function resolveCredential(auth: ResolvedHere, env: Env, request: Request, url: URL, params: { token?: string } | undefined): Promise<Credential> {
   switch (auth) {
     case "none":
       return {};

@@ -22,7 +22,10 @@ const PARTS = {
     ADMIN_ALLOWLIST: text,
     LEGACY_INTAKE_TOKEN: text,
     TOKEN_ENCRYPTION_KEY: v.optional(
-      v.pipe(v.string(), v.check((k) => k === "" || /^[A-Za-z0-9+/]{43}=$/.test(k), "must be 32 bytes in base64")),
+      v.pipe(
+        v.string(),
+        v.check((k) => k === "" || /^[A-Za-z0-9+/]{43}=$/.test(k), "must be 32 bytes in base64"),
+      ),
       "",
     ),
   },
@@ -65,7 +68,7 @@ const PARTS = {
   x402: {
     X402_NETWORK: v.optional(v.pipe(v.string(), v.regex(/^eip155:[1-9]\d*$/, "must be an EVM network in CAIP-2 form (eip155:<chain id>)")), "eip155:84532"),
     X402_PAY_TO: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address (0x and 40 hex digits)"))]), ""),
-    X402_FACILITATOR_URL: v.optional(v.union([v.literal("local"), v.pipe(v.string(), v.url("must be \"local\" or an absolute URL"))]), "local"),
+    X402_FACILITATOR_URL: v.optional(v.union([v.literal("local"), v.pipe(v.string(), v.url('must be "local" or an absolute URL'))]), "local"),
   },
   audio_delivery: {
     R2_PUBLIC_URL: optionalUrl,

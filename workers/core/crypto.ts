@@ -17,20 +17,17 @@ export async function sha256Hex(data: string | Uint8Array): Promise<string> {
 
 /** HMAC-SHA256 of `message` under `key`, as lowercase hex. */
 export async function hmacSha256Hex(key: string, message: string | Uint8Array): Promise<string> {
-  const cryptoKey = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(key),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
+  const cryptoKey = await crypto.subtle.importKey("raw", encoder.encode(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return toHex(await crypto.subtle.sign("HMAC", cryptoKey, toBytes(message)));
 }
 
 /** A URL-safe random secret with `bytes` bytes of entropy. */
 export function randomToken(bytes = 32): string {
   const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...raw)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...raw))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /**
@@ -38,9 +35,6 @@ export function randomToken(bytes = 32): string {
  * content nor the length of the expected secret leaks through timing.
  */
 export async function secretsEqual(given: string, expected: string): Promise<boolean> {
-  const [a, b] = await Promise.all([
-    crypto.subtle.digest("SHA-256", encoder.encode(given)),
-    crypto.subtle.digest("SHA-256", encoder.encode(expected)),
-  ]);
+  const [a, b] = await Promise.all([crypto.subtle.digest("SHA-256", encoder.encode(given)), crypto.subtle.digest("SHA-256", encoder.encode(expected))]);
   return crypto.subtle.timingSafeEqual(a, b);
 }

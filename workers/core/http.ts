@@ -13,7 +13,17 @@ import { checkBody, parseHeaders, parseJsonBody, parseParams, parseQuery, readBo
 type Args = [Env, ExecutionContext, URL];
 
 /** Response headers a browser client may read beyond the CORS-safelisted ones. */
-const EXPOSED_HEADERS = ["Location", "Retry-After", "WWW-Authenticate", "ETag", "Last-Modified", "Content-Range", "Accept-Ranges", "Content-Length", "X-Request-Id"];
+const EXPOSED_HEADERS = [
+  "Location",
+  "Retry-After",
+  "WWW-Authenticate",
+  "ETag",
+  "Last-Modified",
+  "Content-Range",
+  "Accept-Ranges",
+  "Content-Length",
+  "X-Request-Id",
+];
 const EXPOSED = EXPOSED_HEADERS.join(", ");
 
 /** Browser clients may call every public endpoint; credentials travel in headers, never cookies. */
@@ -139,7 +149,10 @@ export function buildRouter(routes: Route[]) {
   // the provider's); every other OPTIONS is answered here, before any route is matched.
   const ownPreflight = new Set(routes.filter((r) => methodsOf(r).includes("OPTIONS")).map((r) => r.path));
   const router = Router<IRequest, Args>({
-    before: [(request: IRequest, _env: Env, _ctx: ExecutionContext, { pathname }: URL) => (request.method === "OPTIONS" && !ownPreflight.has(pathname) ? preflight(request) : undefined)],
+    before: [
+      (request: IRequest, _env: Env, _ctx: ExecutionContext, { pathname }: URL) =>
+        request.method === "OPTIONS" && !ownPreflight.has(pathname) ? preflight(request) : undefined,
+    ],
     catch: (err) => errorResponse(err),
     finally: [allowBrowsers, requestLog(new Set(routes.filter((r) => r.quiet).map((r) => r.path)))],
   });

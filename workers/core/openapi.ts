@@ -11,7 +11,9 @@ const ErrorBody = named(
     code: v.pipe(v.string(), v.description("Stable machine-readable error code.")),
     request_id: v.pipe(
       v.nullable(v.string()),
-      v.description("The request's id (Cloudflare's Ray ID where there is one), also in the X-Request-Id header and the service's log line: quote it to support."),
+      v.description(
+        "The request's id (Cloudflare's Ray ID where there is one), also in the X-Request-Id header and the service's log line: quote it to support.",
+      ),
     ),
   }),
 );
@@ -74,7 +76,8 @@ const API_KEY_SCHEMES = {
   PublisherKey: {
     type: "http",
     scheme: "bearer",
-    description: "A publisher API key (npk_..., POST /v1/admin/publishers/{publisher}/keys): acts on that publisher's articles only. SERVICE_API_KEY is accepted as a Bearer token too.",
+    description:
+      "A publisher API key (npk_..., POST /v1/admin/publishers/{publisher}/keys): acts on that publisher's articles only. SERVICE_API_KEY is accepted as a Bearer token too.",
   },
   AdminToken: {
     type: "apiKey",
@@ -86,7 +89,8 @@ const API_KEY_SCHEMES = {
     type: "apiKey",
     in: "header",
     name: "x-legacy-signature",
-    description: 't=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>, the secret being PUBLISH_WEBHOOK_SECRET or the publisher\'s own; 300 s tolerance.',
+    description:
+      't=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>, the secret being PUBLISH_WEBHOOK_SECRET or the publisher\'s own; 300 s tolerance.',
   },
 };
 
@@ -139,7 +143,9 @@ const errorResponse = (description: string) => ({
  * into each, they were a third of the document.
  */
 function sharedResponses() {
-  const unauthorized = Object.entries(UNAUTHORIZED).flatMap(([auth, description]) => (description ? [[unauthorizedName(auth), errorResponse(description)]] : []));
+  const unauthorized = Object.entries(UNAUTHORIZED).flatMap(([auth, description]) =>
+    description ? [[unauthorizedName(auth), errorResponse(description)]] : [],
+  );
   return {
     ValidationError: { description: "Validation error", content: { "application/json": { schema: jsonSchema(ValidationErrorBody) } } },
     RateLimited: { ...errorResponse("Per-IP rate limit exceeded"), headers: { "Retry-After": { schema: { type: "integer" } } } },
@@ -188,9 +194,7 @@ export function openApiDocument(routes: readonly Route[], serverUrl: string, oau
         ...(r.description ? { description: r.description } : {}),
         operationId: r.operationId ?? `${method.toLowerCase()}_${path.replace(/[^a-zA-Z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
         parameters: [...parameters("path", r.params), ...parameters("query", r.query), ...parameters("header", r.headers)],
-        ...(r.body
-          ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(r.body) }, ...rawContent(r) } } }
-          : {}),
+        ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(r.body) }, ...rawContent(r) } } } : {}),
         ...(SECURITY[r.auth] ? { security: SECURITY[r.auth] } : {}),
         responses: responses(r),
       };

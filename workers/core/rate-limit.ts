@@ -91,11 +91,7 @@ export async function spendUnits(
 }
 
 /** Counts the request against `bucket`; throws 429 with Retry-After when the budget is spent. */
-export async function enforceRateLimit(
-  env: Pick<Env, "RATE_LIMITER"> & object,
-  request: Request,
-  bucket: RateBucket,
-): Promise<void> {
+export async function enforceRateLimit(env: Pick<Env, "RATE_LIMITER"> & object, request: Request, bucket: RateBucket): Promise<void> {
   const { per } = BUCKETS[bucket];
   const limit = BUCKETS[bucket].limit(env as Env);
   if (limit <= 0) return;

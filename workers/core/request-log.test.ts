@@ -25,12 +25,14 @@ describe("request logs name the route, never a credential in the path", () => {
   it("logs writes and failures by route pattern, with the status; successful reads not at all", async () => {
     const { token, feed_url } = await subscribeVia("logs@example.test", ["tech"]);
     const feedToken = feedTokenOf(feed_url);
-    const out = withoutIds(await logged(async () => {
-      await call(`/v1/listeners/${token}`);
-      await call(`/v1/listeners/${token}`, jsonBody("PATCH", { verticals: ["tech"] }));
-      await call(`/v1/podcasts/u/${feedToken}.xml`);
-      await call(`/v1/podcasts/u/${feedToken}x.xml`);
-    }));
+    const out = withoutIds(
+      await logged(async () => {
+        await call(`/v1/listeners/${token}`);
+        await call(`/v1/listeners/${token}`, jsonBody("PATCH", { verticals: ["tech"] }));
+        await call(`/v1/podcasts/u/${feedToken}.xml`);
+        await call(`/v1/podcasts/u/${feedToken}x.xml`);
+      }),
+    );
     expect(out).toContain("PATCH /v1/listeners/:token 200");
     expect(out).toMatch(/^GET \/v1\/podcasts\/u\/\S+ 404$/m);
     expect(out).not.toMatch(/^GET .* 200$/m);
@@ -39,13 +41,15 @@ describe("request logs name the route, never a credential in the path", () => {
   });
 
   it("logs MCP tool calls that may write or fail by tool; successful reads and the handshake not at all", async () => {
-    const out = withoutIds(await logged(async () => {
-      const client = await mcpClient();
-      await client.callTool({ name: "search_articles", arguments: { query: "harbour" } });
-      await client.callTool({ name: "get_article", arguments: { slug: "no-such-article" } });
-      await client.callTool({ name: "subscribe_topic", arguments: { verticals: ["tech"] } });
-      await client.close();
-    }));
+    const out = withoutIds(
+      await logged(async () => {
+        const client = await mcpClient();
+        await client.callTool({ name: "search_articles", arguments: { query: "harbour" } });
+        await client.callTool({ name: "get_article", arguments: { slug: "no-such-article" } });
+        await client.callTool({ name: "subscribe_topic", arguments: { verticals: ["tech"] } });
+        await client.close();
+      }),
+    );
     // The client's probe for a server-sent stream is answered 405, stateless, and logged as any 4xx is.
     expect(out.split("\n").filter((line) => line.startsWith("MCP ") || line.includes("/mcp/v1"))).toEqual([
       "GET /mcp/v1 405",

@@ -86,9 +86,7 @@ describe("JSON body validation", () => {
   const Body = v.object({ email: v.pipe(v.string(), v.email()) });
 
   it("maps malformed JSON to a 422 issue on the body", () => {
-    expect(issues(() => parseJsonBody(Body, "{"))).toEqual([
-      { loc: ["body"], msg: "body is not valid JSON", type: "json_invalid" },
-    ]);
+    expect(issues(() => parseJsonBody(Body, "{"))).toEqual([{ loc: ["body"], msg: "body is not valid JSON", type: "json_invalid" }]);
   });
 
   it("names the bad member", () => {

@@ -81,7 +81,10 @@ export async function signedInListener(request: Request, env: Pick<Env, "DB">): 
 /** Ends the request's session, if any, and returns the Set-Cookie value that clears the cookie. */
 export async function endSession(request: Request, env: Pick<Env, "DB">): Promise<string> {
   const secret = readCookie(request, SESSION_COOKIE);
-  if (secret) await database(env).delete(webSessions).where(eq(webSessions.tokenHash, await sha256Hex(secret)));
+  if (secret)
+    await database(env)
+      .delete(webSessions)
+      .where(eq(webSessions.tokenHash, await sha256Hex(secret)));
   return sessionCookie("", 0);
 }
 

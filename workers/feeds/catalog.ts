@@ -135,7 +135,6 @@ export function creatorFeedKey(slug: string): string {
   return `creator:${slug}`;
 }
 
-
 /** The per-creator feed of the creator tenant `slug` (named `name`). */
 export function creatorFeed(creator: { id: number; slug: string; name: string }): FeedDefinition {
   return {

@@ -32,7 +32,12 @@ const TITLE_WORDS = 8;
 /** A chapter title from the start of a paragraph: its first words, "…" where it was cut. */
 function openingWords(paragraph: string): string {
   const words = paragraph.split(/\s+/);
-  return words.length <= TITLE_WORDS ? paragraph : `${words.slice(0, TITLE_WORDS).join(" ").replace(/[,;:]$/, "")}…`;
+  return words.length <= TITLE_WORDS
+    ? paragraph
+    : `${words
+        .slice(0, TITLE_WORDS)
+        .join(" ")
+        .replace(/[,;:]$/, "")}…`;
 }
 
 const ms = (seconds: number) => Math.round(seconds * 1000) / 1000;

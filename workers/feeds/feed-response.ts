@@ -1,4 +1,3 @@
-
 /**
  * Feed responses; conditional requests are workers/core/conditional.ts. Podcast apps and
  * directories poll feeds every few minutes; an unchanged feed costs them a 304 with no body.
@@ -23,7 +22,6 @@ export function feedResponse(body: FeedBody, headers: Record<string, string>): R
     },
   });
 }
-
 
 /** A browser's request: it asks for HTML first, where podcast apps ask for the feed or for anything. */
 function fromBrowser(request: Request): boolean {

@@ -76,7 +76,9 @@ describe("podcast feed validator: each rule catches its violation", () => {
     const xml = withExplicit(
       feedXml({ channel: { itunes: { author: "A", image: "https://example.test/a.png?w=600&h=600", categories: [{ text: "Gossip" }] } } }),
     );
-    expect(problems(xml)).toEqual(expect.arrayContaining(['itunes:category "Gossip" is not an Apple category', "itunes:image is 600px; Apple requires 1400 to 3000"]));
+    expect(problems(xml)).toEqual(
+      expect.arrayContaining(['itunes:category "Gossip" is not an Apple category', "itunes:image is 600px; Apple requires 1400 to 3000"]),
+    );
   });
 
   it("Podcasting 2.0: podcast:guid is UUIDv5 of the feed URL; podcast:locked matches the feed's kind", () => {
@@ -86,8 +88,13 @@ describe("podcast feed validator: each rule catches its violation", () => {
   });
 
   it("podcast-partytime: podcast:locked without its owner e-mail is not read at all", () => {
-    const xml = withExplicit(feedXml({ channel: { podcast: { guid: podcastGuid("https://feeds.example/show.xml"), locked: { value: true }, txts: [AI_CONTENT] } } }));
-    expect(problems(xml, true)).toEqual(["podcast-partytime reads podcast:locked as undefined, expected true", "podcast-partytime reads no podcast:locked owner"]);
+    const xml = withExplicit(
+      feedXml({ channel: { podcast: { guid: podcastGuid("https://feeds.example/show.xml"), locked: { value: true }, txts: [AI_CONTENT] } } }),
+    );
+    expect(problems(xml, true)).toEqual([
+      "podcast-partytime reads podcast:locked as undefined, expected true",
+      "podcast-partytime reads no podcast:locked owner",
+    ]);
   });
 
   it("Podcasting 2.0: an alternate enclosure needs its byte length, or podcast-partytime drops it", () => {
@@ -129,10 +136,14 @@ describe("podcast feed validator: each rule catches its violation", () => {
       "item 1 (Episode): podcast:chapters type application/json, expected application/json+chapters",
       "item 1 (Episode): podcast-partytime reads no podcast:chapters",
     ]);
-    const noTxt = withExplicit(feedXml({ channel: { podcast: { guid: podcastGuid("https://feeds.example/show.xml"), locked: { value: false, owner: "owner@example.test" } } } }));
+    const noTxt = withExplicit(
+      feedXml({ channel: { podcast: { guid: podcastGuid("https://feeds.example/show.xml"), locked: { value: false, owner: "owner@example.test" } } } }),
+    );
     expect(problems(noTxt)).toEqual(['podcast:txt purpose="ai-content" true missing', 'podcast-partytime reads no podcast:txt purpose="ai-content" true']);
     // The text "true" as it stands is lost to podcast-partytime 5, which coerces it to a boolean and drops it.
-    expect(problems(withExplicit(feedXml()).replace(AI_TXT_AS_REFERENCE, AI_TXT))).toEqual(['podcast-partytime reads no podcast:txt purpose="ai-content" true']);
+    expect(problems(withExplicit(feedXml()).replace(AI_TXT_AS_REFERENCE, AI_TXT))).toEqual([
+      'podcast-partytime reads no podcast:txt purpose="ai-content" true',
+    ]);
     // podcast:txt without the purpose says nothing about AI.
     const otherTxt = noTxt.replace("</podcast:guid>", "</podcast:guid><podcast:txt>true</podcast:txt>");
     expect(problems(otherTxt)).toEqual(['podcast:txt purpose="ai-content" true missing', 'podcast-partytime reads no podcast:txt purpose="ai-content" true']);

@@ -55,7 +55,10 @@ describe("private per-listener feed (docs/rules.md 4; part 2, listener_private)"
     const json = item.transcripts!.find((t) => t.type === "application/json")!.url!;
     expect(json).toBe(`${env.BASE_URL}/v1/podcasts/u/${alice.feedToken}/transcripts/${mine.slug}.json`);
     expect(item.chapters!.url).toBe(`${env.BASE_URL}/v1/podcasts/u/${alice.feedToken}/chapters/${mine.slug}.json`);
-    for (const [path, kind] of [[json, "transcripts"], [item.chapters!.url!, "chapters"]] as const) {
+    for (const [path, kind] of [
+      [json, "transcripts"],
+      [item.chapters!.url!, "chapters"],
+    ] as const) {
       const own = await call(path);
       expect(own.status, path).toBe(200);
       expect(own.headers.get("cache-control")).toBe("private, no-cache");
@@ -92,7 +95,9 @@ describe("private per-listener feed (docs/rules.md 4; part 2, listener_private)"
   it("answers 404 for an unknown token, a rotated-away token and a deleted listener, at both paths", async () => {
     const rotated = await feedListener();
     const deleted = await feedListener();
-    await env.DB.prepare("UPDATE listeners SET private_feed_token_hash = ? WHERE id = ?").bind(await sha256Hex("new"), rotated.listener.id).run();
+    await env.DB.prepare("UPDATE listeners SET private_feed_token_hash = ? WHERE id = ?")
+      .bind(await sha256Hex("new"), rotated.listener.id)
+      .run();
     await env.DB.prepare("DELETE FROM listeners WHERE id = ?").bind(deleted.listener.id).run();
     for (const token of ["no-such-token", rotated.feedToken, deleted.feedToken]) {
       for (const path of [`/v1/podcasts/u/${token}.xml`, `/v1/podcasts/${token}.xml`]) {

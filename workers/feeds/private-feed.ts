@@ -45,10 +45,7 @@ export async function servePrivateFeed(request: Request, env: Env, listener: Lis
       (item) => itemFileUrls(env, item.slug, token),
     );
     // No stored history: the newest change among the items and the subscription stands in for it.
-    lastModified = Math.max(
-      (listener.updatedAt ?? listener.createdAt).getTime(),
-      ...items.map((i) => Math.max(i.published.getTime(), i.changed.getTime())),
-    );
+    lastModified = Math.max((listener.updatedAt ?? listener.createdAt).getTime(), ...items.map((i) => Math.max(i.published.getTime(), i.changed.getTime())));
   } catch (err) {
     console.error(`private feed build failed: ${err instanceof Error ? err.name : typeof err}`);
     throw feedUnavailable();

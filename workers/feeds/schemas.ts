@@ -40,7 +40,10 @@ export function transcriptResponses(notFound: string, format: "vtt" | "json" = "
   const ok =
     format === "vtt"
       ? { description: "The WebVTT transcript", contentType: VTT_CONTENT_TYPE }
-      : { description: 'The Podcasting 2.0 JSON transcript: {"version":"1.0.0","segments":[{"startTime","endTime","body"}]}, one segment per word', contentType: JSON_TRANSCRIPT_CONTENT_TYPE };
+      : {
+          description: 'The Podcasting 2.0 JSON transcript: {"version":"1.0.0","segments":[{"startTime","endTime","body"}]}, one segment per word',
+          contentType: JSON_TRANSCRIPT_CONTENT_TYPE,
+        };
   return { 200: ok, 404: { description: notFound } };
 }
 

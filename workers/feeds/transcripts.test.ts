@@ -15,7 +15,10 @@ const samples = (seconds: number) => Math.round(seconds * MASTER_SAMPLE_RATE);
 
 /** Records paragraph starts (seconds) for the audio of `article`, and word timings [paragraph, text, start, end] when given. */
 async function timeArticle(article: { audioKey: string | null }, starts: number[], words?: [number, string, number, number][]) {
-  await database(env).update(audioObjects).set({ paragraphStarts: starts.map(samples) }).where(eq(audioObjects.key, article.audioKey!));
+  await database(env)
+    .update(audioObjects)
+    .set({ paragraphStarts: starts.map(samples) })
+    .where(eq(audioObjects.key, article.audioKey!));
   if (words) {
     const stored = words.map(([paragraph, text, start, end]) => ({ paragraph, text, start: samples(start), end: samples(end) }));
     await env.AUDIO.put(wordTimingsPath(article.audioKey!), timingsJson(stored));
@@ -44,9 +47,16 @@ describe("WebVTT transcripts (podcast:transcript)", () => {
     const long = Array.from({ length: 6 }, (_, i) => `Sentence ${i} of the long second paragraph goes on.`).join(" ");
     const a = await readyArticle({ title: "Rates", bodyText: `First paragraph here.\n\n${long}\n\nLast one.` }, { duration: 30 });
     // Starts in samples at 24 kHz: 0.1 s, 5 s, 8 s and 20 s; nothing like the paragraphs' shares of the characters.
-    await database(env).update(audioObjects).set({ paragraphStarts: [2400, 120_000, 192_000, 480_000] }).where(eq(audioObjects.key, a.audioKey!));
+    await database(env)
+      .update(audioObjects)
+      .set({ paragraphStarts: [2400, 120_000, 192_000, 480_000] })
+      .where(eq(audioObjects.key, a.audioKey!));
     const vtt = await (await call(`/v1/podcasts/transcripts/${a.slug}.vtt`)).text();
-    const cues = vtt.trim().split("\n\n").slice(1).map((c) => c.split("\n"));
+    const cues = vtt
+      .trim()
+      .split("\n\n")
+      .slice(1)
+      .map((c) => c.split("\n"));
     expect(cues.slice(0, 2)).toEqual([
       ["1", "00:00:00.100 --> 00:00:05.000", "Rates."],
       ["2", "00:00:05.000 --> 00:00:08.000", "First paragraph here."],
@@ -91,7 +101,9 @@ describe("WebVTT and JSON transcripts timed by the words the render measured", (
   it("audio without word timings gets words estimated within each paragraph's recorded span, and without paragraph starts over the whole", async () => {
     const a = await readyArticle({ title: "Rates", bodyText: "First sentence here." }, { duration: 4 });
     await timeArticle(a, [0.1, 1.3]);
-    const { segments } = await (await call(`/v1/podcasts/transcripts/${a.slug}.json`)).json<{ segments: { startTime: number; endTime: number; body: string }[] }>();
+    const { segments } = await (await call(`/v1/podcasts/transcripts/${a.slug}.json`)).json<{
+      segments: { startTime: number; endTime: number; body: string }[];
+    }>();
     expect(segments.map((s) => s.body)).toEqual(["Rates.", "First", "sentence", "here."]);
     expect(segments[0].startTime).toBe(0.1);
     expect(segments[1].startTime).toBe(1.3);
@@ -116,7 +128,10 @@ describe("WebVTT and JSON transcripts timed by the words the render measured", (
 
 describe("JSON chapters (podcast:chapters)", () => {
   it("start at each heading of the article, exactly where its paragraph starts", async () => {
-    const a = await readyArticle({ title: "Tides", bodyText: "Why tides matter to every harbour.\n\nHow the table is built\n\nIt adds waves.\n\n## Accuracy\n\nIt is rarely wrong." }, { duration: 30 });
+    const a = await readyArticle(
+      { title: "Tides", bodyText: "Why tides matter to every harbour.\n\nHow the table is built\n\nIt adds waves.\n\n## Accuracy\n\nIt is rarely wrong." },
+      { duration: 30 },
+    );
     await timeArticle(a, [0.1, 2.5, 6.25, 8.125, 12.5, 14.0625]);
     const res = await call(`/v1/podcasts/chapters/${a.slug}.json`);
     expect(res.status).toBe(200);
@@ -157,7 +172,11 @@ describe("every feed path: each item's transcripts and chapters answer", () => {
     const { feedToken } = await feedListener(["tech"]);
     const creator = await env.DB.prepare("INSERT INTO creators (slug, name) VALUES ('ada', 'Ada Writes') RETURNING id").first<{ id: number }>();
     await readyArticle({ title: "Everywhere", vertical: "tech", host: "tech", declassified: true, creatorId: creator!.id });
-    const feeds = [...PUBLIC_FEED_PATHS.map((path) => ({ path, locked: false })), { path: "/v1/podcasts/creator/ada.xml", locked: false }, { path: `/v1/podcasts/u/${feedToken}.xml`, locked: true }];
+    const feeds = [
+      ...PUBLIC_FEED_PATHS.map((path) => ({ path, locked: false })),
+      { path: "/v1/podcasts/creator/ada.xml", locked: false },
+      { path: `/v1/podcasts/u/${feedToken}.xml`, locked: true },
+    ];
     const carrying: string[] = [];
     for (const { path, locked } of feeds) {
       // Every path is valid with its channel's podcast:txt, items or none.
@@ -173,12 +192,19 @@ describe("every feed path: each item's transcripts and chapters answer", () => {
           const body = await res.text();
           if (type === "text/vtt") expect(body).toMatch(/^WEBVTT\n/);
           if (type === "application/json") expect(JSON.parse(body)).toMatchObject({ version: "1.0.0", segments: expect.any(Array) });
-          if (type === "application/json+chapters") expect(JSON.parse(body)).toMatchObject({ version: "1.2.0", chapters: [{ startTime: 0, title: "Everywhere" }] });
+          if (type === "application/json+chapters")
+            expect(JSON.parse(body)).toMatchObject({ version: "1.2.0", chapters: [{ startTime: 0, title: "Everywhere" }] });
         }
       }
     }
     // Each kind of feed carried the article: trending, declassified, a vertical, a host, the creator's, the private one.
-    for (const path of ["/v1/podcasts/service.xml", "/v1/podcasts/service-declassified.xml", "/v1/podcasts/service-tech.xml", "/v1/podcasts/creator/ada.xml", `/v1/podcasts/u/${feedToken}.xml`]) {
+    for (const path of [
+      "/v1/podcasts/service.xml",
+      "/v1/podcasts/service-declassified.xml",
+      "/v1/podcasts/service-tech.xml",
+      "/v1/podcasts/creator/ada.xml",
+      `/v1/podcasts/u/${feedToken}.xml`,
+    ]) {
       expect(carrying).toContain(path);
     }
   });

@@ -27,7 +27,9 @@ describe("GET /v1/health/worker (docs/rules.md 4)", () => {
 
   it("healthy with a busy queue when a job finished within 10 minutes", async () => {
     await env.DB.prepare("INSERT INTO render_jobs (id, state) VALUES ('q', 'queued')").run();
-    await env.DB.prepare("INSERT INTO render_jobs (id, state, finished_at) VALUES ('d', 'done', ?)").bind(Date.now() - 9 * 60_000).run();
+    await env.DB.prepare("INSERT INTO render_jobs (id, state, finished_at) VALUES ('d', 'done', ?)")
+      .bind(Date.now() - 9 * 60_000)
+      .run();
     expect(await worker()).toMatchObject({ healthy: true, active_queue: 1, diagnosis: expect.stringMatching(/^a render succeeded \d+ s ago$/) });
   });
 

@@ -37,10 +37,7 @@ export const TokenParams = v.object({
   token: v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.description("The listener's account token: the credential.")),
 });
 
-export const FeedUrl = v.pipe(
-  v.string(),
-  v.description("The private podcast feed URL. It carries the private feed token, never the account token."),
-);
+export const FeedUrl = v.pipe(v.string(), v.description("The private podcast feed URL. It carries the private feed token, never the account token."));
 
 /** The documented 404 of every path that takes the account token. */
 export const TOKEN_NOT_FOUND = { description: "Unknown, rotated or deleted token" } as const;

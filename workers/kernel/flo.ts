@@ -96,10 +96,7 @@ function score(block: FloBlock, a: Pick<ListenerArticle, "vertical" | "listenSec
 export function orderForBlock<T extends Pick<ListenerArticle, "slug" | "vertical" | "listenSeconds" | "createdAt">>(block: FloBlock, items: T[]): T[] {
   const manual = new Map(block.manual_order.map((slug, i) => [slug, i]));
   const rank = (a: T) => manual.get(a.slug) ?? Infinity;
-  return [...items].sort(
-    (a, b) =>
-      rank(a) - rank(b) || score(block, b) - score(block, a) || b.createdAt.getTime() - a.createdAt.getTime(),
-  );
+  return [...items].sort((a, b) => rank(a) - rank(b) || score(block, b) - score(block, a) || b.createdAt.getTime() - a.createdAt.getTime());
 }
 
 /** How many recent candidates are ranked; a block's queue is drawn from these plus its manual_order. */

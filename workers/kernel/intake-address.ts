@@ -65,7 +65,10 @@ export async function mailIntakeConfirmation(env: Env, listener: Listener): Prom
  * Spends a confirmation secret and marks the address confirmed, provided the listener still has the
  * address the link was mailed to (a later change of address voids earlier links).
  */
-export async function confirmIntakeAddress(env: Pick<Env, "DB">, secret: string): Promise<{ ok: true; address: string } | { ok: false; reason: RedeemFailure }> {
+export async function confirmIntakeAddress(
+  env: Pick<Env, "DB">,
+  secret: string,
+): Promise<{ ok: true; address: string } | { ok: false; reason: RedeemFailure }> {
   const redeemed = await redeemMagicToken(env, secret, "intake");
   if (!redeemed.ok) return redeemed;
   if (redeemed.listenerId === null) return { ok: false, reason: "unknown" };

@@ -97,7 +97,11 @@ const IGNORED = /[\u0361\u035c\u0329\u030d]/g;
 
 /** The eSpeak mnemonics of an English IPA transcription, or null when a symbol is not in the table. */
 export function ipaToEspeak(ipa: string): string | null {
-  const text = ipa.normalize("NFC").replace(/^\/|\/$|^\[|\]$/g, "").replace(IGNORED, "").trim();
+  const text = ipa
+    .normalize("NFC")
+    .replace(/^\/|\/$|^\[|\]$/g, "")
+    .replace(IGNORED, "")
+    .trim();
   if (!text) return null;
   let out = "";
   for (let at = 0; at < text.length; ) {

@@ -79,7 +79,12 @@ export interface Rewritten {
  * Rewrites every occurrence of an entry's grapheme with `replace(entry, word)` and the text between
  * with `other` (which must keep its length, so offsets hold there).
  */
-function rewrite(text: string, entries: readonly LexiconEntry[], replace: (entry: LexiconEntry, word: string) => string, other: (s: string) => string): Rewritten {
+function rewrite(
+  text: string,
+  entries: readonly LexiconEntry[],
+  replace: (entry: LexiconEntry, word: string) => string,
+  other: (s: string) => string,
+): Rewritten {
   const pattern = matcher(entries);
   // Each part: where it starts in the output, where it came from, whether it maps one to one.
   const parts: { out: number; from: number; exact: boolean }[] = [];
@@ -109,7 +114,14 @@ function rewrite(text: string, entries: readonly LexiconEntry[], replace: (entry
 /** For engines that take only words (OpenAI, ElevenLabs, Aura, self-hosted servers): each grapheme replaced by its alias. */
 export function aliasText(text: string, entries: readonly LexiconEntry[]): string {
   const aliased = entries.filter((e) => e.alias !== null);
-  return aliased.length === 0 ? text : rewrite(text, aliased, (e) => e.alias!, (s) => s).text;
+  return aliased.length === 0
+    ? text
+    : rewrite(
+        text,
+        aliased,
+        (e) => e.alias!,
+        (s) => s,
+      ).text;
 }
 
 /** XML-escapes text for SSML: the text is data, never markup. */

@@ -22,9 +22,7 @@ export { privateFeedUrl as feedUrl } from "./public-urls";
  * address has had its account for longer, so the caller, who may be anyone who knows the address, gets
  * no credential and nothing changed (DESIGN.md "Deviations from SPEC.md made for safety").
  */
-export type Subscription =
-  | { outcome: "issued"; created: boolean; listener: Listener; token: string; feedUrl: string }
-  | { outcome: "known" };
+export type Subscription = { outcome: "issued"; created: boolean; listener: Listener; token: string; feedUrl: string } | { outcome: "known" };
 
 /**
  * Subscribes `email` to `verticals` in one upsert, so concurrent subscribes of one address give one row

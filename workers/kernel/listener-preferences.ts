@@ -15,7 +15,10 @@ export async function savePreferences(env: Pick<Env, "DB">, listener: Listener, 
   const address = changes.intakeListenerEmail;
   // A new intake address is unproven until its mailbox confirms it (kernel/intake-address.ts). Decided
   // in the update itself (SET reads the row as it was), so a racing change cannot keep a stale proof.
-  const proof = address === undefined ? {} : { intakeEmailConfirmedAt: sql`case when ${listeners.intakeListenerEmail} is ${address} then ${listeners.intakeEmailConfirmedAt} end` };
+  const proof =
+    address === undefined
+      ? {}
+      : { intakeEmailConfirmedAt: sql`case when ${listeners.intakeListenerEmail} is ${address} then ${listeners.intakeEmailConfirmedAt} end` };
   const [updated] = await database(env)
     .update(listeners)
     .set({ ...changes, ...proof, updatedAt: nowMs })

@@ -18,10 +18,7 @@ export const MAGIC_LINK_TTL_MS = 15 * 60 * 1000;
 export type MagicScope = (typeof MAGIC_SCOPES)[number];
 
 /** The one answer of both magic-link requests, whoever asks (no account enumeration). */
-export const MagicLinkAccepted = named(
-  "MagicLinkAccepted",
-  v.object({ ok: v.literal(true), detail: v.string() }),
-);
+export const MagicLinkAccepted = named("MagicLinkAccepted", v.object({ ok: v.literal(true), detail: v.string() }));
 
 const MAGIC_LINK_ACCEPTED = {
   ok: true,
@@ -52,9 +49,7 @@ export function requireMagic(body: { magic?: string } | undefined): string {
 /** Why a secret was not redeemed: the endpoints map these to 404 or 410. */
 export type RedeemFailure = "unknown" | "used" | "expired" | "wrong_scope";
 
-export type Redeemed =
-  | { ok: true; email: string; listenerId: number | null }
-  | { ok: false; reason: RedeemFailure };
+export type Redeemed = { ok: true; email: string; listenerId: number | null } | { ok: false; reason: RedeemFailure };
 
 /**
  * The lookup hash of a secret. A secret bound to the browser that asked for it (`binding`, that
@@ -66,13 +61,7 @@ function lookupHash(secret: string, binding?: string): Promise<string> {
 }
 
 /** Stores a new secret for `email` in `scope` (bound to `binding` when given) and returns it; the caller mails it. */
-export async function issueMagicToken(
-  env: Pick<Env, "DB">,
-  scope: MagicScope,
-  email: string,
-  listenerId: number | null,
-  binding?: string,
-): Promise<string> {
+export async function issueMagicToken(env: Pick<Env, "DB">, scope: MagicScope, email: string, listenerId: number | null, binding?: string): Promise<string> {
   const secret = randomToken(32);
   await database(env)
     .insert(magicTokens)

@@ -22,7 +22,12 @@ describe("narratedParagraphs", () => {
 
   it("splits a body without blank lines where a line ends a sentence, and nowhere else", () => {
     const bodyText = "First line\nwrapped here.\nSecond ends with a quote.\u201d\nThird: a list\nfollows?";
-    expect(narratedParagraphs({ title: "T", bodyText })).toEqual(["T.", "First line wrapped here.", "Second ends with a quote.\u201d", "Third: a list follows?"]);
+    expect(narratedParagraphs({ title: "T", bodyText })).toEqual([
+      "T.",
+      "First line wrapped here.",
+      "Second ends with a quote.\u201d",
+      "Third: a list follows?",
+    ]);
   });
 
   it("is exactly what the render finds in narratedText", () => {
@@ -41,7 +46,9 @@ describe("paragraphStarts", () => {
   const row = { key: "a".repeat(64), provider: "espeak", voice: "v", durationSeconds: 3, segments: 1 };
 
   it("reads the recorded sample offsets back in seconds, one per paragraph", async () => {
-    await database(env).insert(audioObjects).values({ ...row, paragraphStarts: [2400, 36000, 60000] });
+    await database(env)
+      .insert(audioObjects)
+      .values({ ...row, paragraphStarts: [2400, 36000, 60000] });
     expect(await paragraphStarts(env, { ...article, audioKey: row.key })).toEqual([2400 / MASTER_SAMPLE_RATE, 1.5, 2.5]);
   });
 
@@ -50,7 +57,9 @@ describe("paragraphStarts", () => {
     expect(await paragraphStarts(env, { ...article, audioKey: row.key })).toBeNull();
     await database(env).insert(audioObjects).values(row);
     expect(await paragraphStarts(env, { ...article, audioKey: row.key })).toBeNull();
-    await database(env).update(audioObjects).set({ paragraphStarts: [2400, 36000] });
+    await database(env)
+      .update(audioObjects)
+      .set({ paragraphStarts: [2400, 36000] });
     expect(await paragraphStarts(env, { ...article, audioKey: row.key })).toBeNull();
   });
 });

@@ -64,15 +64,8 @@ export function startsInSeconds(samples: number[] | null, paragraphs: number): n
  * or its audio was rendered before timings were recorded, or for another version of its text: then
  * the caller has no timings and must not invent them.
  */
-export async function paragraphStarts(
-  env: Pick<Env, "DB">,
-  article: { audioKey: string | null; title: string; bodyText: string },
-): Promise<number[] | null> {
+export async function paragraphStarts(env: Pick<Env, "DB">, article: { audioKey: string | null; title: string; bodyText: string }): Promise<number[] | null> {
   if (!article.audioKey) return null;
-  const row = await database(env)
-    .select({ starts: audioObjects.paragraphStarts })
-    .from(audioObjects)
-    .where(eq(audioObjects.key, article.audioKey))
-    .get();
+  const row = await database(env).select({ starts: audioObjects.paragraphStarts }).from(audioObjects).where(eq(audioObjects.key, article.audioKey)).get();
   return row ? startsInSeconds(row.starts, narratedParagraphs(article).length) : null;
 }

@@ -25,7 +25,10 @@ export interface PublisherKeyMatch {
 export async function issuePublisherKey(env: Pick<Env, "DB">, publisher: string) {
   const prefix = `npk_${randomToken(6)}`;
   const key = `${prefix}_${randomToken(32)}`;
-  const [row] = await database(env).insert(publisherKeys).values({ publisher, prefix, keyHash: await sha256Hex(key) }).returning();
+  const [row] = await database(env)
+    .insert(publisherKeys)
+    .values({ publisher, prefix, keyHash: await sha256Hex(key) })
+    .returning();
   return { key, row: row! };
 }
 
@@ -43,10 +46,7 @@ export async function findPublisherKey(env: Pick<Env, "DB">, key: string): Promi
 export async function issueWebhookSecret(env: Pick<Env, "DB"> & object, publisher: string) {
   const minted = await mintToken(env);
   const row = { publisher, prefix: minted.token.slice(0, 8), secretEncrypted: minted.encrypted, createdAt: new Date() };
-  await database(env)
-    .insert(publisherWebhookSecrets)
-    .values(row)
-    .onConflictDoUpdate({ target: publisherWebhookSecrets.publisher, set: row });
+  await database(env).insert(publisherWebhookSecrets).values(row).onConflictDoUpdate({ target: publisherWebhookSecrets.publisher, set: row });
   return { secret: minted.token, prefix: row.prefix };
 }
 

@@ -26,9 +26,7 @@ export const LISTENER_VERTICALS: readonly Vertical[] = [
 /** The podcast verticals with a per-vertical feed; `trending` is virtual: the all-trending feed serves it. */
 export const PODCAST_VERTICALS = ["tech", "health", "young_moms", "science", "finance", "news", "trending"] as const;
 
-const CANONICAL = new Map<string, string>(
-  LISTENER_VERTICALS.flatMap((v) => [[v.slug, v.slug] as const, ...v.aliases.map((a) => [a, v.slug] as const)]),
-);
+const CANONICAL = new Map<string, string>(LISTENER_VERTICALS.flatMap((v) => [[v.slug, v.slug] as const, ...v.aliases.map((a) => [a, v.slug] as const)]));
 
 /** The canonical slug of a listener vertical or one of its aliases (case-insensitive), or null if unknown. */
 export function canonicalVertical(input: string): string | null {

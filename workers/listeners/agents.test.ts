@@ -19,7 +19,10 @@ async function accessOf(token: string) {
 
 const agents = async (token: string) => {
   const res = await call(`/v1/listeners/${token}/agents`);
-  return { status: res.status, body: (await res.json()) as { agents: { grant_id: string; client_id: string; client_name: string; redirect_host: string; scopes: string[] }[] } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { agents: { grant_id: string; client_id: string; client_name: string; redirect_host: string; scopes: string[] }[] },
+  };
 };
 
 describe("GET /v1/listeners/{token}/agents", () => {
@@ -29,7 +32,12 @@ describe("GET /v1/listeners/{token}/agents", () => {
     const mine = await agents(listener.token);
     expect(mine.status).toBe(200);
     expect(mine.body.agents).toEqual([
-      expect.objectContaining({ client_id: client.client_id, client_name: "Test Agent", redirect_host: "127.0.0.1", scopes: ["articles:read", "subscriptions:write"] }),
+      expect.objectContaining({
+        client_id: client.client_id,
+        client_name: "Test Agent",
+        redirect_host: "127.0.0.1",
+        scopes: ["articles:read", "subscriptions:write"],
+      }),
     ]);
     expect((await agents(other.token)).body.agents).toEqual([]);
     expect((await call("/v1/listeners/no-such-token/agents")).status).toBe(404);

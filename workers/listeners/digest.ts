@@ -54,9 +54,7 @@ function digestMessage(env: object, listener: Listener, items: ListenerArticle[]
     `Your private podcast feed: ${feed}`,
     `Stop these mails: ${unsubscribe}`,
   ].join("\n");
-  const list = links
-    .map(({ a, url }) => `<li><a href="${escapeHtml(url)}">${escapeHtml(a.title)}</a> <small>${escapeHtml(a.publisher)}</small></li>`)
-    .join("");
+  const list = links.map(({ a, url }) => `<li><a href="${escapeHtml(url)}">${escapeHtml(a.title)}</a> <small>${escapeHtml(a.publisher)}</small></li>`).join("");
   const html = htmlDocument(
     "Your daily digest",
     `<p>Today's best new stories for you:</p><ul>${list}</ul><p>Your private podcast feed: <a href="${escapeHtml(feed)}">${escapeHtml(feed)}</a></p>` +
@@ -114,7 +112,10 @@ export async function sendDailyDigest(env: Env, now = Date.now()): Promise<Diges
       summary.sent += 1;
     } else {
       summary.failed += 1;
-      await db.update(listeners).set({ lastDigestAt: previous }).where(and(eq(listeners.id, listener.id), eq(listeners.lastDigestAt, sentAt)));
+      await db
+        .update(listeners)
+        .set({ lastDigestAt: previous })
+        .where(and(eq(listeners.id, listener.id), eq(listeners.lastDigestAt, sentAt)));
     }
   }
   return summary;

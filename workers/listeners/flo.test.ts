@@ -46,10 +46,20 @@ describe("active block in the listener's time zone", () => {
 
 describe("flo ordering (docs/rules.md 4: manual_order, then vertical and tone score, then recency)", () => {
   const block: FloBlock = {
-    id: "morning", label: "", start_hour: 5, end_hour: 9, verticals: ["news", "tech"], tone: "brief", manual_order: ["pinned-b", "pinned-a"], overridden: true,
+    id: "morning",
+    label: "",
+    start_hour: 5,
+    end_hour: 9,
+    verticals: ["news", "tech"],
+    tone: "brief",
+    manual_order: ["pinned-b", "pinned-a"],
+    overridden: true,
   };
   const item = (slug: string, vertical: string, listenSeconds: number | null, minutesAgo: number) => ({
-    slug, vertical, listenSeconds, createdAt: new Date(Date.UTC(2026, 0, 1, 12) - minutesAgo * 60_000),
+    slug,
+    vertical,
+    listenSeconds,
+    createdAt: new Date(Date.UTC(2026, 0, 1, 12) - minutesAgo * 60_000),
   });
 
   it("puts manual_order first in its order, then score, then newest", () => {
@@ -62,9 +72,7 @@ describe("flo ordering (docs/rules.md 4: manual_order, then vertical and tone sc
       item("pinned-b", "sports", null, 2000),
       item("sports", "sports", 100, 0), // tone 0.5 only, ties new-tech-long and is newer
     ]);
-    expect(ordered.map((a) => a.slug)).toEqual([
-      "pinned-b", "pinned-a", "old-news-brief", "new-news-long", "older-news-long", "sports", "new-tech-long",
-    ]);
+    expect(ordered.map((a) => a.slug)).toEqual(["pinned-b", "pinned-a", "old-news-brief", "new-news-long", "older-news-long", "sports", "new-tech-long"]);
   });
 });
 

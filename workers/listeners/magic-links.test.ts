@@ -51,7 +51,9 @@ describe("listener magic link (docs/rules.md 3, 4, 7)", () => {
     await subscribeVia("exp@example.test");
     const listener = await env.DB.prepare("select id from listeners").first<{ id: number }>();
     const secret = await issueMagicToken(env, "listener", "exp@example.test", listener!.id);
-    await env.DB.prepare("update magic_tokens set expires_at = ?").bind(Date.now() - 1).run();
+    await env.DB.prepare("update magic_tokens set expires_at = ?")
+      .bind(Date.now() - 1)
+      .run();
     expect((await exchange(secret)).status).toBe(410);
     expect((await exchange("no-such-secret")).status).toBe(404);
     expect((await exchange(undefined)).status).toBe(400);
@@ -93,7 +95,9 @@ describe("admin magic link", () => {
 
   it("answers 410 for expired, wrong-scope and unknown secrets alike, and 400 without magic", async () => {
     const expired = await issueMagicToken(env, "admin", "admin@example.test", null);
-    await env.DB.prepare("update magic_tokens set expires_at = ?").bind(Date.now() - 1).run();
+    await env.DB.prepare("update magic_tokens set expires_at = ?")
+      .bind(Date.now() - 1)
+      .run();
     await subscribeVia("scope@example.test");
     const listenerSecret = await issueMagicToken(env, "listener", "scope@example.test", null);
     expect((await adminExchange(expired)).status).toBe(410);

@@ -36,7 +36,10 @@ function signingKey(env: object): Promise<CryptoKey> {
 
 async function signature(env: object, listenerId: number): Promise<string> {
   const mac = await crypto.subtle.sign("HMAC", await signingKey(env), new TextEncoder().encode(`${PURPOSE}:${listenerId}`));
-  return btoa(String.fromCharCode(...new Uint8Array(mac))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...new Uint8Array(mac)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** The path of the unsubscribe page and one-click endpoint (workers/listeners/unsubscribe.ts). */

@@ -8,8 +8,7 @@ import { feedTokenOf, readOutbox, subscribeVia, type OutboxMail } from "../../te
 
 /** RFC 8058 section 3.1: the body a mailbox provider POSTs to the List-Unsubscribe URI. */
 const ONE_CLICK = "List-Unsubscribe=One-Click";
-const oneClick = (url: string) =>
-  call(url, { method: "POST", body: ONE_CLICK, headers: { "content-type": "application/x-www-form-urlencoded" } });
+const oneClick = (url: string) => call(url, { method: "POST", body: ONE_CLICK, headers: { "content-type": "application/x-www-form-urlencoded" } });
 
 async function active(email: string): Promise<boolean> {
   return (await env.DB.prepare("select active from listeners where email = ?").bind(email).first<{ active: number }>())!.active === 1;

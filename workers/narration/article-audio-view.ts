@@ -27,13 +27,7 @@ export const ArticleAudio = named(
 export type ArticleAudio = v.InferOutput<typeof ArticleAudio>;
 
 /** The view from the done job (audio ready, lasting `seconds`) or else the latest job, if any. */
-export function articleAudio(
-  env: object,
-  article: ArticleRow,
-  done: JobRow | undefined,
-  latest: JobRow | undefined,
-  seconds: number | null,
-): ArticleAudio {
+export function articleAudio(env: object, article: ArticleRow, done: JobRow | undefined, latest: JobRow | undefined, seconds: number | null): ArticleAudio {
   const key = done?.audioKey ?? null;
   const job = done ?? latest;
   return {

@@ -178,7 +178,10 @@ describe("GET /v1/audio/{key}.mp3 suffix ranges on a cache miss", () => {
       [2000, 0],
     ]) {
       const key = await rendered();
-      const res = await callWith(null, `/v1/audio/${key}.mp3`, { headers: { Range: `bytes=-${suffix}` } }, { AUDIO: deployedR2() } as unknown as Record<string, string>);
+      const res = await callWith(null, `/v1/audio/${key}.mp3`, { headers: { Range: `bytes=-${suffix}` } }, { AUDIO: deployedR2() } as unknown as Record<
+        string,
+        string
+      >);
       expect(res.status, `bytes=-${suffix}`).toBe(206);
       expect(res.headers.get("content-range"), `bytes=-${suffix}`).toBe(`bytes ${start}-999/1000`);
       expect(res.headers.get("content-length"), `bytes=-${suffix}`).toBe(String(1000 - start));
@@ -199,7 +202,11 @@ const PRECONDITIONS: [string, number, (v: Validators) => Record<string, string>]
   ["§13.1.1: If-Match listing its ETag", 200, (v) => ({ "If-Match": `"other", ${v.etag}` })],
   ["§13.1.1: If-Match *", 200, () => ({ "If-Match": "*" })],
   ["§13.1.4: If-Unmodified-Since at Last-Modified", 200, (v) => ({ "If-Unmodified-Since": v.lastModified })],
-  ["§13.1.4: If-Unmodified-Since, ignored beside a matching If-Match", 200, (v) => ({ "If-Match": v.etag, "If-Unmodified-Since": minuteBefore(v.lastModified) })],
+  [
+    "§13.1.4: If-Unmodified-Since, ignored beside a matching If-Match",
+    200,
+    (v) => ({ "If-Match": v.etag, "If-Unmodified-Since": minuteBefore(v.lastModified) }),
+  ],
   ["§13.2.2: a matching If-Match, then a matching If-None-Match", 304, (v) => ({ "If-Match": v.etag, "If-None-Match": v.etag })],
   ["§13.2.2: a matching If-Match, then a Range", 206, (v) => ({ "If-Match": v.etag, Range: "bytes=0-1" })],
   ["§13.1.3: If-Modified-Since at Last-Modified", 304, (v) => ({ "If-Modified-Since": v.lastModified })],

@@ -16,7 +16,9 @@ export const VoiceField = v.pipe(
 /** How a voice is made (kernel/voice-catalogue.ts QUALITIES). */
 export const QualityField = v.pipe(
   v.picklist(QUALITIES),
-  v.description("How the voice is made: neural (a trained network: Aura, the cloud providers, a self-hosted server) or formant (eSpeak NG: intelligible, robotic)."),
+  v.description(
+    "How the voice is made: neural (a trained network: Aura, the cloud providers, a self-hosted server) or formant (eSpeak NG: intelligible, robotic).",
+  ),
 );
 
 /** The voice a render was asked for. */
@@ -28,7 +30,7 @@ export const RequestedVoiceField = v.pipe(
 export const FallbackField = v.pipe(
   v.boolean(),
   v.description(
-    "True when the voice that spoke is not the one asked for, or a provider before it in the selection order failed during the render (README \"Providers and the selection rule\"); false for audio found in the cache.",
+    'True when the voice that spoke is not the one asked for, or a provider before it in the selection order failed during the render (docs/narration.md "Providers and the selection rule"); false for audio found in the cache.',
   ),
 );
 

@@ -31,10 +31,10 @@ describe("lost render jobs, through the real queue", () => {
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "*/10 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
-    await vi.waitFor(
-      async () => expect([await stateOf("stale-queued"), await stateOf("stale-running")]).toEqual(["done", "done"]),
-      { timeout: 25_000, interval: 100 },
-    );
+    await vi.waitFor(async () => expect([await stateOf("stale-queued"), await stateOf("stale-running")]).toEqual(["done", "done"]), {
+      timeout: 25_000,
+      interval: 100,
+    });
     // Younger than a consumer may live: its own message may still be on its way, so it is left alone.
     expect(await stateOf("fresh-queued")).toBe("queued");
     expect(await stateOf("old-failed")).toBe("failed");

@@ -22,12 +22,7 @@ export async function resendStaleJobs(env: Pick<Env, "DB" | "RENDER_QUEUE">, now
   const stale = await db
     .select({ id: renderJobs.id })
     .from(renderJobs)
-    .where(
-      and(
-        inArray(renderJobs.state, ACTIVE_JOB_STATES),
-        lt(sql`coalesce(${renderJobs.startedAt}, ${renderJobs.createdAt})`, cutoff.getTime()),
-      ),
-    );
+    .where(and(inArray(renderJobs.state, ACTIVE_JOB_STATES), lt(sql`coalesce(${renderJobs.startedAt}, ${renderJobs.createdAt})`, cutoff.getTime())));
   for (let i = 0; i < stale.length; i += BATCH) {
     const messages = stale.slice(i, i + BATCH).map(({ id }) => ({ body: { job_id: id } satisfies RenderMessage, contentType: "json" as const }));
     await env.RENDER_QUEUE.sendBatch(messages);

@@ -14,10 +14,7 @@ export const JobView = named(
     state: v.pipe(v.picklist(JOB_STATES), v.description("queued → running → done | failed; cancelled by an operator.")),
     priority: v.pipe(v.picklist(JOB_PRIORITIES), v.description("high for render-now, normal otherwise.")),
     article_slug: v.pipe(v.nullable(v.string()), v.description("The article narrated, or null for a raw-text job.")),
-    voice: v.pipe(
-      v.nullable(v.string()),
-      v.description("While queued or running, the voice asked for (null: the default); once done, the voice that spoke."),
-    ),
+    voice: v.pipe(v.nullable(v.string()), v.description("While queued or running, the voice asked for (null: the default); once done, the voice that spoke.")),
     provider: v.pipe(v.nullable(v.string()), v.description("The engine (provider) that spoke, once done.")),
     quality: v.pipe(v.nullable(QualityField), v.description("How the voice that spoke is made, once done: neural, or formant (eSpeak).")),
     requested_voice: RequestedVoiceField,

@@ -26,7 +26,10 @@ export async function enqueueJob(env: Pick<Env, "RENDER_QUEUE">, db: Database, j
     await env.RENDER_QUEUE.send(message, { contentType: "json" });
   } catch (err) {
     const reason = err instanceof Error ? err.message.slice(0, 200) : "queue send failed";
-    await db.update(renderJobs).set({ state: "failed", error: `enqueue failed: ${reason}`, finishedAt: new Date() }).where(eq(renderJobs.id, jobId));
+    await db
+      .update(renderJobs)
+      .set({ state: "failed", error: `enqueue failed: ${reason}`, finishedAt: new Date() })
+      .where(eq(renderJobs.id, jobId));
     throw new ApiError("unavailable", "the render queue is unavailable; try again", { "Retry-After": "5" });
   }
 }

@@ -27,7 +27,7 @@ export const PhonemeField = v.pipe(
   v.minLength(1),
   v.maxLength(200),
   v.description(
-    "How to say it in IPA (e.g. ˈŋwɪn): SSML <phoneme alphabet=\"ipa\"> for Azure and Google; eSpeak NG's phoneme input, converted by an English IPA table (where a symbol is outside it, eSpeak uses the alias).",
+    'How to say it in IPA (e.g. ˈŋwɪn): SSML <phoneme alphabet="ipa"> for Azure and Google; eSpeak NG\'s phoneme input, converted by an English IPA table (where a symbol is outside it, eSpeak uses the alias).',
   ),
 );
 
@@ -36,7 +36,9 @@ export const AliasField = v.pipe(
   v.trim(),
   v.minLength(1),
   v.maxLength(200),
-  v.description("Words to say instead (e.g. Win): SSML <sub alias> for Azure and Google where there is no phoneme; said in place of the word by OpenAI, ElevenLabs, Aura and self-hosted servers."),
+  v.description(
+    "Words to say instead (e.g. Win): SSML <sub alias> for Azure and Google where there is no phoneme; said in place of the word by OpenAI, ElevenLabs, Aura and self-hosted servers.",
+  ),
 );
 
 /** One entry as a client writes it: a phoneme, an alias, or both. */
@@ -61,7 +63,10 @@ export const LexiconEntryView = named(
 export const LexiconView = named(
   "Lexicon",
   v.object({
-    publisher: v.pipe(v.nullable(v.string()), v.description("The publisher whose lexicon this is; null for the global lexicon, which applies to every narration.")),
+    publisher: v.pipe(
+      v.nullable(v.string()),
+      v.description("The publisher whose lexicon this is; null for the global lexicon, which applies to every narration."),
+    ),
     entries: v.pipe(v.array(LexiconEntryView), v.description(`Every entry, by grapheme; at most ${MAX_LEXICON_ENTRIES}.`)),
   }),
 );
@@ -93,7 +98,7 @@ export const LexiconImportBody = named(
       v.minLength(1),
       v.maxLength(1_000_000),
       v.description(
-        "A W3C PLS 1.0 document: each <lexeme> with its <grapheme>s, its first <phoneme> (IPA: alphabet=\"ipa\" on <lexicon> or <phoneme>) and its first <alias>. No DOCTYPE.",
+        'A W3C PLS 1.0 document: each <lexeme> with its <grapheme>s, its first <phoneme> (IPA: alphabet="ipa" on <lexicon> or <phoneme>) and its first <alias>. No DOCTYPE.',
       ),
     ),
     replace: v.pipe(
@@ -107,7 +112,9 @@ export const LexiconImportBody = named(
 export const LexiconImportQuery = v.object({
   replace: v.pipe(
     v.optional(v.boolean()),
-    v.description("true: the document becomes the whole lexicon (the same as replace: true in a JSON body; either one is enough). For a raw PLS body, the only way to say it."),
+    v.description(
+      "true: the document becomes the whole lexicon (the same as replace: true in a JSON body; either one is enough). For a raw PLS body, the only way to say it.",
+    ),
   ),
 });
 
@@ -130,10 +137,7 @@ export const PLS_IMPORT_DESCRIPTION =
 
 export const GraphemeQuery = v.object({ grapheme: GraphemeField });
 
-export const DeletedView = named(
-  "LexiconDeleted",
-  v.object({ deleted: v.pipe(v.number(), v.description("How many entries were removed (0 or 1).")) }),
-);
+export const DeletedView = named("LexiconDeleted", v.object({ deleted: v.pipe(v.number(), v.description("How many entries were removed (0 or 1).")) }));
 
 export const AffectedView = named(
   "LexiconAffected",
@@ -148,7 +152,10 @@ export const AffectedView = named(
           audio_key: v.pipe(v.string(), v.description("The audio the article has now.")),
           provider: v.pipe(v.string(), v.description("The engine that spoke it.")),
           voice: v.pipe(v.string(), v.description("The voice that spoke it.")),
-          graphemes: v.pipe(v.array(v.string()), v.description("The graphemes of the entries that would apply to it now (empty when an entry that applied is gone).")),
+          graphemes: v.pipe(
+            v.array(v.string()),
+            v.description("The graphemes of the entries that would apply to it now (empty when an entry that applied is gone)."),
+          ),
           rendering: v.pipe(v.boolean(), v.description("True while a render of it is queued or running.")),
         }),
       ),
@@ -162,13 +169,27 @@ export const AffectedView = named(
 export const RerenderView = named(
   "LexiconRerender",
   v.object({
-    queued: v.pipe(v.array(v.object({ slug: v.pipe(v.string(), v.description("The article rendered again.")), job_id: v.pipe(v.string(), v.description("Poll GET /v1/jobs/{job_id}.")) })), v.description(`Render jobs queued, at most ${MAX_RERENDERS_PER_REQUEST}.`)),
+    queued: v.pipe(
+      v.array(
+        v.object({
+          slug: v.pipe(v.string(), v.description("The article rendered again.")),
+          job_id: v.pipe(v.string(), v.description("Poll GET /v1/jobs/{job_id}.")),
+        }),
+      ),
+      v.description(`Render jobs queued, at most ${MAX_RERENDERS_PER_REQUEST}.`),
+    ),
     remaining: v.pipe(v.number(), v.description("Affected articles left for another request.")),
   }),
 );
 
 export const PublisherLexiconParams = v.object({
-  publisher: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200), v.description("The publisher, as its articles name it (PublishRequest.publisher).")),
+  publisher: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1),
+    v.maxLength(200),
+    v.description("The publisher, as its articles name it (PublishRequest.publisher)."),
+  ),
 });
 
 /** The publisher's lexicon scope for `caller`: the operator's API key acts for any publisher, a publisher's key for its own; anyone else's is a 404. */

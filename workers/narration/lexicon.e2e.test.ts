@@ -32,7 +32,9 @@ describe("a lexicon entry added through the API, end to end", () => {
     const affected = await (await call("/v1/lexicon/affected", { headers: adminHeaders })).json<{ articles: { slug: string; audio_key: string }[] }>();
     expect(affected.articles).toEqual([expect.objectContaining({ slug: "dunes-visit", audio_key: named, graphemes: ["Nguyen"] })]);
 
-    const rerender = await (await call("/v1/lexicon/rerender", { method: "POST", headers: adminHeaders })).json<{ queued: { slug: string; job_id: string }[] }>();
+    const rerender = await (await call("/v1/lexicon/rerender", { method: "POST", headers: adminHeaders })).json<{
+      queued: { slug: string; job_id: string }[];
+    }>();
     expect(rerender.queued.map((q) => q.slug)).toEqual(["dunes-visit"]);
     const again = await pollJob(rerender.queued[0].job_id);
     expect(again).toMatchObject({ state: "done", provider: "selfhosted", voice: "af_heart" });

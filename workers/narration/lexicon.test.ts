@@ -68,7 +68,9 @@ describe("the global lexicon (admin token)", () => {
     const sampa = `<lexicon version="1.0" alphabet="x-sampa"><lexeme><grapheme>Zed</grapheme><phoneme>zEd</phoneme></lexeme></lexicon>`;
     const res = await call("/v1/lexicon/import", jsonBody("POST", { pls: sampa, replace: true }, adminHeaders));
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ detail: [{ loc: ["body", "pls"], msg: 'the <phoneme> of "Zed" is in the alphabet "x-sampa"; only ipa is taken', type: "pls_invalid" }] });
+    expect(await res.json()).toEqual({
+      detail: [{ loc: ["body", "pls"], msg: 'the <phoneme> of "Zed" is in the alphabet "x-sampa"; only ipa is taken', type: "pls_invalid" }],
+    });
     const doctype = await call("/v1/lexicon/import", jsonBody("POST", { pls: `<!DOCTYPE x [<!ENTITY a "b">]><lexicon/>` }, adminHeaders));
     expect(doctype.status).toBe(422);
     const listed = await (await call("/v1/lexicon/entries", { headers: adminHeaders })).json<{ entries: LexiconEntry[] }>();
@@ -134,7 +136,9 @@ describe("narrations a lexicon change touches", () => {
     // The publisher's view sees only its own articles; a removed entry touches what applied it.
     const { key } = await issuePublisherKey(env, "Inland Daily");
     await call("/v1/lexicon/entries?grapheme=SQL", { method: "DELETE", headers: adminHeaders });
-    const inland = await (await call(`/v1/publishers/${encodeURIComponent("Inland Daily")}/lexicon/affected`, { headers: bearer(key) })).json<{ articles: { slug: string; graphemes: string[] }[] }>();
+    const inland = await (await call(`/v1/publishers/${encodeURIComponent("Inland Daily")}/lexicon/affected`, { headers: bearer(key) })).json<{
+      articles: { slug: string; graphemes: string[] }[];
+    }>();
     expect(inland.articles).toEqual([expect.objectContaining({ slug: "acronym", graphemes: [] })]);
 
     const send = await call("/v1/lexicon/rerender", { method: "POST", headers: adminHeaders });

@@ -66,7 +66,9 @@ describe("narration end to end, offline", () => {
     const listener = await env.DB.prepare("INSERT INTO listeners (email, token_hash, token_encrypted) VALUES ('e2e@example.test', ?, ?) RETURNING id")
       .bind(hash, encrypted)
       .first<{ id: number }>();
-    const pub = await (await publish({ slug: "render-now-e2e", title: "Now", publisher: "P", vertical: "news", body_text: "Quick one." })).json<{ job_id: string }>();
+    const pub = await (await publish({ slug: "render-now-e2e", title: "Now", publisher: "P", vertical: "news", body_text: "Quick one." })).json<{
+      job_id: string;
+    }>();
     await pollJob(pub.job_id);
     await env.DB.prepare("UPDATE articles SET audio_key = NULL").run();
     await env.DB.prepare("DELETE FROM render_jobs").run();

@@ -13,7 +13,11 @@ describe("a re-published article is re-voiced by the paragraph", () => {
     ];
     const article = { title: "The noon ferry", publisher: "Coast Weekly", vertical: "news" };
     const first = await (await publish({ ...article, body_text: body.join("\n\n") })).json<{ slug: string; job_id: string }>();
-    expect(await pollJob(first.job_id)).toMatchObject({ state: "done", paragraphs_reused: 0, characters_synthesized: "The noon ferry.".length + body.join("").length });
+    expect(await pollJob(first.job_id)).toMatchObject({
+      state: "done",
+      paragraphs_reused: 0,
+      characters_synthesized: "The noon ferry.".length + body.join("").length,
+    });
 
     const edited = body.with(1, "It came back at one, half empty, after a storm warning.");
     const again = await (await publish({ ...article, body_text: edited.join("\n\n") })).json<{ slug: string; job_id: string }>();

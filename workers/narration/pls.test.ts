@@ -35,7 +35,11 @@ describe("W3C PLS 1.0", () => {
   });
 
   it.each([
-    ["another alphabet", `<lexicon version="1.0" alphabet="x-sampa"><lexeme><grapheme>a</grapheme><phoneme>eI</phoneme></lexeme></lexicon>`, /alphabet "x-sampa"/],
+    [
+      "another alphabet",
+      `<lexicon version="1.0" alphabet="x-sampa"><lexeme><grapheme>a</grapheme><phoneme>eI</phoneme></lexeme></lexicon>`,
+      /alphabet "x-sampa"/,
+    ],
     ["a DOCTYPE (no entities are declared or expanded)", `<!DOCTYPE lexicon [<!ENTITY x SYSTEM "file:///etc/passwd">]><lexicon alphabet="ipa"/>`, /DOCTYPE/],
     ["an undeclared entity", `<lexicon alphabet="ipa"><lexeme><grapheme>&x;</grapheme><alias>a</alias></lexeme></lexicon>`, /unknown entity/],
     ["a lexeme with no pronunciation", `<lexicon alphabet="ipa"><lexeme><grapheme>a</grapheme></lexeme></lexicon>`, /neither/],

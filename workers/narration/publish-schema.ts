@@ -29,14 +29,18 @@ export const PublishRequest = named(
       v.regex(/^[a-z0-9_-]+$/, "must be a vertical slug"),
       v.description("Topic slug (tech, finance, science, news, young_moms, ...)."),
     ),
-    body_text: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_ARTICLE_CHARS), v.description(
+    body_text: v.pipe(
+      v.string(),
+      v.trim(),
+      v.minLength(1),
+      v.maxLength(MAX_ARTICLE_CHARS),
+      v.description(
         `Full plain text of the article. Narration takes at most ${MAX_NARRATED_CHARS} characters of title + ". " + body (about an hour, rendered in segments); a longer article is stored, but its render job fails with "too_long".`,
-      )),
+      ),
+    ),
     summary: v.optional(v.pipe(v.string(), v.maxLength(2_000), v.description("Short summary.")), ""),
     url: v.optional(articleUrlField("Canonical URL on the publisher's site (http or https).")),
-    published_at: v.optional(
-      v.pipe(v.string(), v.isoTimestamp(), v.description("Publication time (ISO 8601); a new article's created_at. Defaults to now.")),
-    ),
+    published_at: v.optional(v.pipe(v.string(), v.isoTimestamp(), v.description("Publication time (ISO 8601); a new article's created_at. Defaults to now."))),
     voice: v.optional(VoiceField),
     visibility: v.optional(
       v.pipe(

@@ -104,19 +104,19 @@ export async function publishArticle(
   const write = same
     ? undefined
     : existing
-    ? db
-        .update(articles)
-        .set({
-          ...fields,
-          publishedAt: publishedAt ?? existing.publishedAt,
-          updatedAt: now,
-          deliverySignedAt: signedAt,
-          // New text or voice: the old audio no longer narrates this article.
-          ...(changed ? { contentHash: hash, audioKey: null, listenSeconds: null } : {}),
-        })
-        // A later delivery applied meanwhile wins.
-        .where(and(eq(articles.id, existing.id), or(isNull(articles.deliverySignedAt), lte(articles.deliverySignedAt, signedAt))))
-    : db.insert(articles).values({ ...fields, slug, contentHash: hash, publishedAt, createdAt: publishedAt ?? now, deliverySignedAt: signedAt });
+      ? db
+          .update(articles)
+          .set({
+            ...fields,
+            publishedAt: publishedAt ?? existing.publishedAt,
+            updatedAt: now,
+            deliverySignedAt: signedAt,
+            // New text or voice: the old audio no longer narrates this article.
+            ...(changed ? { contentHash: hash, audioKey: null, listenSeconds: null } : {}),
+          })
+          // A later delivery applied meanwhile wins.
+          .where(and(eq(articles.id, existing.id), or(isNull(articles.deliverySignedAt), lte(articles.deliverySignedAt, signedAt))))
+      : db.insert(articles).values({ ...fields, slug, contentHash: hash, publishedAt, createdAt: publishedAt ?? now, deliverySignedAt: signedAt });
   try {
     if (job) {
       const articleId = sql`(SELECT ${articles.id} FROM ${articles} WHERE ${articles.slug} = ${slug})`;

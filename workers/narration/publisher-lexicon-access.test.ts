@@ -32,7 +32,13 @@ function everyRoute(headers: Record<string, string>): [string, () => Promise<Res
     ["POST import (JSON)", () => call(`${base}/import`, { ...jsonBody("POST", { pls: pls("Forged", "forged"), replace: true }, headers), ip })],
     [
       "POST import (PLS)",
-      () => call(`${base}/import?replace=true`, { method: "POST", body: pls("Forged", "forged"), headers: { ...headers, "content-type": "application/pls+xml" }, ip }),
+      () =>
+        call(`${base}/import?replace=true`, {
+          method: "POST",
+          body: pls("Forged", "forged"),
+          headers: { ...headers, "content-type": "application/pls+xml" },
+          ip,
+        }),
     ],
     ["GET affected", () => call(`${base}/affected`, { headers, ip })],
     ["POST rerender", () => call(`${base}/rerender`, { method: "POST", headers, ip })],
@@ -97,7 +103,11 @@ describe("a PLS document as the import's body", () => {
     const replaced = await importRaw(pls("Nguyen", "Nwen"), "application/pls+xml", "?replace=true");
     expect(await replaced.json()).toEqual({ publisher: PUBLISHER, entries: [{ grapheme: "Nguyen", phoneme: null, alias: "Nwen" }] });
     // The global import takes it too, with the admin token.
-    const global = await call("/v1/lexicon/import", { method: "POST", body: pls("SQL", "sequel"), headers: { ...adminHeaders, "content-type": "application/pls+xml" } });
+    const global = await call("/v1/lexicon/import", {
+      method: "POST",
+      body: pls("SQL", "sequel"),
+      headers: { ...adminHeaders, "content-type": "application/pls+xml" },
+    });
     expect(global.status).toBe(200);
     expect(await global.json()).toEqual({ publisher: null, entries: [{ grapheme: "SQL", phoneme: null, alias: "sequel" }] });
   });

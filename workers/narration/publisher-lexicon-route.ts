@@ -17,7 +17,9 @@ interface PublisherLexiconDef<Q extends ObjectLike | undefined, B extends v.Gene
   rawBodies?: Record<string, RawBody>;
   responses: Record<number, ResponseDoc>;
   /** `scope` is the publisher of the path, once the caller has been found to act for it. */
-  handle(input: Omit<RouteInput<typeof PublisherLexiconParams, Q, B, undefined, "api_key_or_admin">, "caller" | "params"> & { scope: LexiconScope }): Response | Promise<Response>;
+  handle(
+    input: Omit<RouteInput<typeof PublisherLexiconParams, Q, B, undefined, "api_key_or_admin">, "caller" | "params"> & { scope: LexiconScope },
+  ): Response | Promise<Response>;
 }
 
 /**

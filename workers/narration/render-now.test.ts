@@ -18,7 +18,10 @@ const RENDERS_PER_HOUR_PER_ADDRESS = 20;
 async function listener(over: Partial<typeof listeners.$inferInsert> = {}) {
   const { token, hash, encrypted } = await mintToken(env);
   const email = `l-${crypto.randomUUID()}@example.test`;
-  const [row] = await database(env).insert(listeners).values({ email, tokenHash: hash, tokenEncrypted: encrypted, ...over }).returning();
+  const [row] = await database(env)
+    .insert(listeners)
+    .values({ email, tokenHash: hash, tokenEncrypted: encrypted, ...over })
+    .returning();
   return { id: row.id, token };
 }
 
@@ -55,7 +58,9 @@ describe("POST /v1/articles/{slug}/render-now (docs/rules.md 3)", () => {
     const l = await listener();
     const articleId = await article("a2");
     const key = "d".repeat(64);
-    await env.DB.prepare("INSERT INTO render_jobs (id, article_id, state, audio_key, provider, voice, requested_voice, fallback) VALUES ('j-done', ?, 'done', ?, 'workers-ai', 'asteria', NULL, 0)")
+    await env.DB.prepare(
+      "INSERT INTO render_jobs (id, article_id, state, audio_key, provider, voice, requested_voice, fallback) VALUES ('j-done', ?, 'done', ?, 'workers-ai', 'asteria', NULL, 0)",
+    )
       .bind(articleId, key)
       .run();
     await env.DB.prepare("UPDATE articles SET audio_key = ?, listen_seconds = 42 WHERE id = ?").bind(key, articleId).run();

@@ -51,7 +51,16 @@ describe("RenderStore jobs", () => {
     const claim = (await store.claimJob("job-p"))!;
     const running = (await database(env).select().from(renderJobs).where(eq(renderJobs.id, "job-p")).get())!;
     expect(jobView(env, running, null)).toMatchObject({ state: "running", characters_synthesized: null, paragraphs_reused: null });
-    const result = { key: "a".repeat(64), provider: "offline", voice: "en-US-female", quality: "formant", requested_voice: null, fallback: false, cached: false, duration_seconds: 3 } as const;
+    const result = {
+      key: "a".repeat(64),
+      provider: "offline",
+      voice: "en-US-female",
+      quality: "formant",
+      requested_voice: null,
+      fallback: false,
+      cached: false,
+      duration_seconds: 3,
+    } as const;
     await store.completeJob(claim, { result: { ...result, characters_synthesized: 5, paragraphs_reused: 2 }, synthesisMs: 40, encodingMs: 10 });
     const done = (await database(env).select().from(renderJobs).where(eq(renderJobs.id, "job-p")).get())!;
     const view = v.parse(JobView, jobView(env, done, null));

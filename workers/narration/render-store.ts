@@ -57,7 +57,6 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
   lexiconFor(publisher: string | null) {
     return lexiconFor(this.env, publisher);
   }
-
 }
 
 async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null> {
@@ -75,7 +74,16 @@ async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null
     .update(renderJobs)
     .set({ state: "running", attempts: job.attempts + 1, startedAt: new Date() })
     .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ACTIVE_JOB_STATES)));
-  return { jobId, text, voice: job.voice ?? article?.voice ?? undefined, publisher: article?.publisher ?? null, title: article?.title ?? null, url: article ? articleUrl(env, article) : null, contentHash: article?.contentHash ?? null, requestId: job.requestId };
+  return {
+    jobId,
+    text,
+    voice: job.voice ?? article?.voice ?? undefined,
+    publisher: article?.publisher ?? null,
+    title: article?.title ?? null,
+    url: article ? articleUrl(env, article) : null,
+    contentHash: article?.contentHash ?? null,
+    requestId: job.requestId,
+  };
 }
 
 /** The article's own address (http or https only), else its page here. */

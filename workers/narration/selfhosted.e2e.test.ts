@@ -33,7 +33,15 @@ describe("a self-hosted speech server, end to end", () => {
     expect(res.status).toBe(200);
     const { slug, job_id } = await res.json<{ slug: string; job_id: string }>();
     const job = await pollJob(job_id);
-    expect(job).toMatchObject({ state: "done", article_slug: slug, provider: "selfhosted", voice: "af_heart", quality: "neural", requested_voice: null, fallback: false });
+    expect(job).toMatchObject({
+      state: "done",
+      article_slug: slug,
+      provider: "selfhosted",
+      voice: "af_heart",
+      quality: "neural",
+      requested_voice: null,
+      fallback: false,
+    });
     const audio = await (await call(`/v1/articles/${slug}/audio`)).json<Record<string, unknown>>();
     expect(audio).toMatchObject({ state: "done", provider: "selfhosted", voice: "af_heart", quality: "neural", fallback: false });
     const mp3 = await call(new URL(job.audio_url!).pathname);

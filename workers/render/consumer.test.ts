@@ -24,10 +24,7 @@ async function insertArticle(): Promise<number> {
 }
 
 async function insertListener(): Promise<number> {
-  const [row] = await db()
-    .insert(listeners)
-    .values({ email: "l@example.test", tokenHash: "th", tokenEncrypted: "te" })
-    .returning({ id: listeners.id });
+  const [row] = await db().insert(listeners).values({ email: "l@example.test", tokenHash: "th", tokenEncrypted: "te" }).returning({ id: listeners.id });
   return row.id;
 }
 
@@ -59,7 +56,12 @@ describe("render queue consumer", () => {
   });
 
   it("records the synthesis and encoding time of the render a job ran, and none for audio found cached", async () => {
-    await db().insert(renderJobs).values([{ id: "job-timed", text: "Timed once." }, { id: "job-cached", text: "Timed once." }]);
+    await db()
+      .insert(renderJobs)
+      .values([
+        { id: "job-timed", text: "Timed once." },
+        { id: "job-cached", text: "Timed once." },
+      ]);
     await consumeRenderBatch(batchOf("job-timed"), renderEnv, offline);
     await consumeRenderBatch(batchOf("job-cached"), renderEnv, offline);
     const rendered = await job("job-timed");
@@ -79,8 +81,16 @@ describe("render queue consumer", () => {
     expect(await job("job-first")).toMatchObject({ state: "done", charactersSynthesized: narrated.join("").length, paragraphsReused: 0 });
 
     const edited = body.with(1, "It came back at one, half empty.");
-    await db().update(articles).set({ bodyText: edited.join("\n\n"), contentHash: "f2" }).where(eq(articles.id, article.id));
-    await db().insert(renderJobs).values([{ id: "job-edit", articleId: article.id }, { id: "job-again", articleId: article.id }]);
+    await db()
+      .update(articles)
+      .set({ bodyText: edited.join("\n\n"), contentHash: "f2" })
+      .where(eq(articles.id, article.id));
+    await db()
+      .insert(renderJobs)
+      .values([
+        { id: "job-edit", articleId: article.id },
+        { id: "job-again", articleId: article.id },
+      ]);
     await consumeRenderBatch(batchOf("job-edit"), renderEnv, offline);
     const edit = await job("job-edit");
     expect(edit).toMatchObject({ state: "done", charactersSynthesized: edited[1].length, paragraphsReused: 3 });
@@ -183,7 +193,11 @@ describe("render queue consumer", () => {
     expect(spy).not.toHaveBeenCalled();
     expect(retry).not.toHaveBeenCalled();
     expect(ack).toHaveBeenCalled();
-    expect(await job("job-7")).toMatchObject({ state: "failed", attempts: 1, error: expect.stringMatching(/^too_long: \d+ characters; one render narrates at most 60000$/) });
+    expect(await job("job-7")).toMatchObject({
+      state: "failed",
+      attempts: 1,
+      error: expect.stringMatching(/^too_long: \d+ characters; one render narrates at most 60000$/),
+    });
   });
 
   it("dead-letters: marks the job failed with its last error and releases the listener's slot", async () => {
@@ -191,7 +205,10 @@ describe("render queue consumer", () => {
     await db().insert(renderJobs).values({ id: "job-5", text: "x", listenerId, state: "queued", error: "no_provider: openai down" });
     const gate = env.RENDER_GATE.getByName(String(listenerId));
     await gate.acquire("job-5", 3, 60_000);
-    await consumeDeadLetters(createMessageBatch("narration-render-dlq", [{ id: "d", timestamp: new Date(), attempts: 1, body: { job_id: "job-5" } }]), renderEnv);
+    await consumeDeadLetters(
+      createMessageBatch("narration-render-dlq", [{ id: "d", timestamp: new Date(), attempts: 1, body: { job_id: "job-5" } }]),
+      renderEnv,
+    );
     expect(await job("job-5")).toMatchObject({ state: "failed", error: "no_provider: openai down" });
     expect(await gate.inFlight()).toBe(0);
   });

@@ -51,7 +51,12 @@ async function runJob(store: RenderStoreRpc, jobId: string, synthesizers: Synthe
   // Ties the job's later lines (retries, failures) to the request that created it.
   console.log(`render job ${jobId} started req=${claim.requestId}`);
   const phases = { synthesisMs: 0, encodingMs: 0 };
-  const result = await renderText(store, { text: claim.text, voice: claim.voice, publisher: claim.publisher, title: claim.title, url: claim.url }, synthesizers, phases);
+  const result = await renderText(
+    store,
+    { text: claim.text, voice: claim.voice, publisher: claim.publisher, title: claim.title, url: claim.url },
+    synthesizers,
+    phases,
+  );
   // The phases of the render this job ran (none for audio found cached): docs/benchmarks.md "Benchmarks".
   const timing = result.cached ? { synthesisMs: null, encodingMs: null } : phases;
   await store.completeJob(claim, { result, ...timing });

@@ -12,7 +12,12 @@ describe("RenderService over RPC", () => {
     expect(first.key).toMatch(/^[0-9a-f]{64}$/);
     expect(first.duration_seconds).toBeGreaterThan(0.5);
     expect(await env.AUDIO.head(audioObjectPath(first.key, "mp3"))).not.toBeNull();
-    expect(await env.RENDER.render({ text: "Hello  over RPC.", voice: "en-GB-female" })).toEqual({ ...first, cached: true, characters_synthesized: 0, paragraphs_reused: 1 });
+    expect(await env.RENDER.render({ text: "Hello  over RPC.", voice: "en-GB-female" })).toEqual({
+      ...first,
+      cached: true,
+      characters_synthesized: 0,
+      paragraphs_reused: 1,
+    });
   });
 
   it("encodes Opus and WAV on request and reports their sizes; null for an unknown key", async () => {

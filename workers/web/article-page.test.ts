@@ -19,7 +19,7 @@ describe("article page", () => {
     expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(res.headers.has("x-robots-tag")).toBe(false);
     const html = await res.text();
-    expect(html).toContain("<p data-start=\"2.500\" data-index=\"1\">First paragraph here.</p>");
+    expect(html).toContain('<p data-start="2.500" data-index="1">First paragraph here.</p>');
     expect(html).toContain(`<audio controls preload="metadata"><source src="https://api.test/v1/audio/${key}.mp3"`);
     expect(html).toContain(`<link rel="canonical" href="https://web.test/articles/${article.slug}">`);
     expect(html).toContain('<meta property="og:title" content="Quiet Oceans">');

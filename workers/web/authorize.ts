@@ -29,7 +29,8 @@ function redirect(location: string, headers: Headers): Response {
   return new Response(null, { status: 302, headers });
 }
 
-const scopeList = (scopes: Scope[]) => `<ul>${scopes.map((s) => `<li>${escapeHtml(SCOPES[s])} <span class="note">(${escapeHtml(s)})</span></li>`).join("")}</ul>`;
+const scopeList = (scopes: Scope[]) =>
+  `<ul>${scopes.map((s) => `<li>${escapeHtml(SCOPES[s])} <span class="note">(${escapeHtml(s)})</span></li>`).join("")}</ul>`;
 
 /**
  * What the page asks for: every scope of the request when the app holds nothing yet; once the listener has
@@ -53,7 +54,17 @@ function identity(documentHost: string | null): string {
   return "This app registered itself: its name is not verified.";
 }
 
-function consentBody(session: Session, request: AuthRequest, clientName: string, documentHost: string | null, redirectHost: string, loopback: boolean, scopes: Scope[], allowed: Scope[], handle: string): string {
+function consentBody(
+  session: Session,
+  request: AuthRequest,
+  clientName: string,
+  documentHost: string | null,
+  redirectHost: string,
+  loopback: boolean,
+  scopes: Scope[],
+  allowed: Scope[],
+  handle: string,
+): string {
   const name = escapeHtml(clientName);
   const host = escapeHtml(redirectHost);
   return `<p><strong>${name}</strong>${documentHost ? ` <span class="note">(${escapeHtml(documentHost)})</span>` : ""} asks to act for you on Narration.</p>
@@ -77,7 +88,11 @@ export async function authorizePage(request: Request, env: Env, who: SignedIn | 
   } catch (error) {
     if (!(error instanceof ClientMetadataError)) throw error;
     // Never redirected: until the document is good, nothing says where the app's redirect URIs are.
-    return htmlPage("Authorization failed", `<p>This app's client metadata document cannot be used: ${escapeHtml(error.message)}.</p><p>Go back to the app.</p>`, { status: 400 });
+    return htmlPage(
+      "Authorization failed",
+      `<p>This app's client metadata document cannot be used: ${escapeHtml(error.message)}.</p><p>Go back to the app.</p>`,
+      { status: 400 },
+    );
   }
   try {
     authRequest = await api.parseAuthRequest(request);
@@ -96,7 +111,17 @@ export async function authorizePage(request: Request, env: Env, who: SignedIn | 
   const consent = await api.beginConsent(authRequest);
   const allowed = await scopesAllowed(env, session.listenerId, authRequest.clientId);
   const documentHost = metadataDocumentHost(env, authRequest.clientId);
-  const body = consentBody(session, authRequest, details.clientName, documentHost, details.redirectHost, details.redirectIsLoopback, scopes, allowed, consent.handle);
+  const body = consentBody(
+    session,
+    authRequest,
+    details.clientName,
+    documentHost,
+    details.redirectHost,
+    details.redirectIsLoopback,
+    scopes,
+    allowed,
+    consent.handle,
+  );
   return htmlPage(`Allow ${details.clientName}?`, body, { headers: consent.headers });
 }
 
@@ -106,7 +131,8 @@ export async function answerConsent(request: Request, env: Env, who: SignedIn | 
   const field = await formFields(request);
   const session = who?.session;
   if (!session) return htmlPage("Signed out", "<p>You were signed out. Go back to the app and start again.</p>", { status: 401 });
-  if (!(await csrfMatches(session, field("csrf")))) return htmlPage("Authorization refused", "<p>This form is out of date. Go back to the app and start again.</p>", { status: 403 });
+  if (!(await csrfMatches(session, field("csrf"))))
+    return htmlPage("Authorization refused", "<p>This form is out of date. Go back to the app and start again.</p>", { status: 403 });
   const api = oauthApi(env);
   try {
     if (field("decision") !== "allow") {

@@ -28,7 +28,9 @@ describe("embed player page", () => {
     const html = await (await openPage(`/embed/article/${article.slug}`)).text();
     expect(html).toContain('<h1 data-start="0.100" data-index="0">Tides &amp; &lt;Moons&gt;</h1>');
     expect(html).toContain('<p class="publisher">Sea Post</p>');
-    expect(html).toContain(`<source src="https://api.test/v1/audio/${key}.mp3" type="audio/mpeg"><source src="https://api.test/v1/audio/${key}.opus" type="audio/ogg; codecs=opus">`);
+    expect(html).toContain(
+      `<source src="https://api.test/v1/audio/${key}.mp3" type="audio/mpeg"><source src="https://api.test/v1/audio/${key}.opus" type="audio/ogg; codecs=opus">`,
+    );
     expect(html).toContain('<p data-start="2.500" data-index="1">First paragraph here.</p>');
     expect(html).toContain('<p data-start="6.000" data-index="2">Second &lt;b&gt;paragraph&lt;/b&gt; here.</p>');
     expect(html).toContain('href="https://web.test/listen"');
@@ -50,7 +52,10 @@ describe("embed player page", () => {
       [1, "here.", 3.7, 4.1],
     ];
     const at = (s: number) => Math.round(s * MASTER_SAMPLE_RATE);
-    await env.AUDIO.put(wordTimingsPath(key), timingsJson(spoken.map(([paragraph, text, start, end]) => ({ paragraph, text, start: at(start), end: at(end) }))));
+    await env.AUDIO.put(
+      wordTimingsPath(key),
+      timingsJson(spoken.map(([paragraph, text, start, end]) => ({ paragraph, text, start: at(start), end: at(end) }))),
+    );
     const html = await (await openPage(`/embed/article/${article.slug}`)).text();
     // The title as shown (no full stop); "&" has no letters, so it takes no time, starting where the next word does.
     expect(html).toContain(

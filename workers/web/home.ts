@@ -11,7 +11,9 @@ const TRENDING_COUNT = 10;
 
 /** Every topic, each linking to its page (newest, trending, its feed): every public article is a click or two from here. */
 function topicsSection(env: object): string {
-  const items = LISTENER_VERTICALS.map((v) => `<li><a class="vertical-name" href="${escapeHtml(topicPageUrl(env, v.slug))}">${escapeHtml(v.label)}</a></li>`).join("");
+  const items = LISTENER_VERTICALS.map(
+    (v) => `<li><a class="vertical-name" href="${escapeHtml(topicPageUrl(env, v.slug))}">${escapeHtml(v.label)}</a></li>`,
+  ).join("");
   return `<section aria-labelledby="topics"><h2 id="topics">Topics</h2><p>Every article by topic, and each topic's podcast feed.</p><ul class="verticals">${items}</ul></section>`;
 }
 

@@ -13,7 +13,15 @@ describe("oEmbed", () => {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toContain("application/json");
       const body = await res.json<Record<string, unknown>>();
-      expect(body).toMatchObject({ version: "1.0", type: "rich", title: "Rain <Maps>", author_name: "Weather Desk", provider_name: "Narration", width: 600, height: 420 });
+      expect(body).toMatchObject({
+        version: "1.0",
+        type: "rich",
+        title: "Rain <Maps>",
+        author_name: "Weather Desk",
+        provider_name: "Narration",
+        width: 600,
+        height: 420,
+      });
       expect(body.html).toBe(
         `<iframe src="https://web.test/embed/article/${article.slug}" title="Listen: Rain &lt;Maps&gt;" width="600" height="420" style="border:0;max-width:100%" loading="lazy" allow="autoplay; encrypted-media"></iframe>`,
       );

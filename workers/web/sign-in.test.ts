@@ -123,7 +123,9 @@ describe("the sign-in page's shell (workers/web/page.ts, shared with the consent
     const res = await new Browser().get(`${WEB.origin}/sign-in?next=/listen`);
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toMatch(/<body><header class="site-header"><a class="brand" href="\/">Narration<\/a>[\s\S]*<\/header><main><h1>Sign in<\/h1>[\s\S]*<\/main><\/body>/);
+    expect(html).toMatch(
+      /<body><header class="site-header"><a class="brand" href="\/">Narration<\/a>[\s\S]*<\/header><main><h1>Sign in<\/h1>[\s\S]*<\/main><\/body>/,
+    );
     const sheets = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
     expect(sheets).toHaveLength(2);
     for (const sheet of sheets) expect((await call(sheet)).headers.get("content-type")).toContain("text/css");

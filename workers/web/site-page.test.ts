@@ -15,7 +15,7 @@ describe("site page shell", () => {
     expect(html).toContain(`<link rel="stylesheet" href="${path}">`);
   });
 
-  it("keeps the player's script within its budget: 3 KB gzipped (README \"Web front-end\" says 1.7 KB)", async () => {
+  it('keeps the player\'s script within its budget: 3 KB gzipped (docs/web.md "Web front-end" says 2.1 KB)', async () => {
     const res = await openPage(assetPath("player.js"));
     expect(res.status).toBe(200);
     const gzipped = await new Response(res.body!.pipeThrough(new CompressionStream("gzip"))).arrayBuffer();

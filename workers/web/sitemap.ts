@@ -15,8 +15,7 @@ export async function sitemap(env: Env): Promise<Response> {
     .where(shownInFull)
     .orderBy(desc(articles.createdAt))
     .limit(MAX_URLS - 1);
-  const entry = (loc: string, lastmod?: Date) =>
-    `<url><loc>${escapeHtml(loc)}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ""}</url>`;
+  const entry = (loc: string, lastmod?: Date) => `<url><loc>${escapeHtml(loc)}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ""}</url>`;
   const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entry(`${webUrl(env)}/`)}${rows
     .map((r) => entry(articlePageUrl(env, r.slug), r.updatedAt ?? r.createdAt))

@@ -72,7 +72,7 @@ describe("topic pages", () => {
       expect(html).toContain(`href="${href}"`);
     }
     expect(html).toContain(`id="feed-url" type="text" readonly value="${feed}"`);
-    expect(html).toContain("<span class=\"visually-hidden\">: Young moms podcast</span>");
+    expect(html).toContain('<span class="visually-hidden">: Young moms podcast</span>');
   });
 
   it("send a topic without a feed of its own to the private feed instead", async () => {

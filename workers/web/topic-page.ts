@@ -55,7 +55,10 @@ function subscribeSection(env: object, slug: string, label: string): string {
 
 function pager(env: object, slug: string, page: number, more: boolean): string {
   const at = (n: number) => escapeHtml(n === 1 ? topicPageUrl(env, slug) : `${topicPageUrl(env, slug)}?page=${n}`);
-  const links = [page > 1 ? `<a rel="prev" href="${at(page - 1)}">Newer articles</a>` : "", more ? `<a rel="next" href="${at(page + 1)}">Older articles</a>` : ""].filter(Boolean);
+  const links = [
+    page > 1 ? `<a rel="prev" href="${at(page - 1)}">Newer articles</a>` : "",
+    more ? `<a rel="next" href="${at(page + 1)}">Older articles</a>` : "",
+  ].filter(Boolean);
   return links.length ? `<nav class="pager" aria-label="Pages of ${escapeHtml(verticalLabel(slug))} articles">${links.join(" ")}</nav>` : "";
 }
 
@@ -91,7 +94,9 @@ export async function topicPage(env: Env, slug: string, rawPage: string | null =
     newestOf(env, canonical, page),
     page === 1 ? trendingArticles(env, { limit: TRENDING_COUNT, vertical: canonical, excludeStubs: true, audioReadyOnly: true }) : [],
   ]);
-  const trendingSection = trending.length ? `<section aria-labelledby="trending"><h2 id="trending">Trending in ${escapeHtml(label)}</h2>${list(env, trending)}</section>` : "";
+  const trendingSection = trending.length
+    ? `<section aria-labelledby="trending"><h2 id="trending">Trending in ${escapeHtml(label)}</h2>${list(env, trending)}</section>`
+    : "";
   const heading = page === 1 ? "Newest" : `Newest, page ${page}`;
   const newestSection = `<section aria-labelledby="newest"><h2 id="newest">${heading}</h2>${
     newest.items.length ? list(env, newest.items) : `<p>No ${page === 1 ? "" : "more "}articles in ${escapeHtml(label)} yet.</p>`

@@ -32,13 +32,18 @@ const LedgerReport = named(
     platform_micros: v.number(),
     publishers: v.pipe(
       v.array(v.object({ publisher: v.string(), ...Total.entries })),
-      v.description("Publisher legs per publisher, largest first; \"*\" is a share of a call that returned no article."),
+      v.description('Publisher legs per publisher, largest first; "*" is a share of a call that returned no article.'),
     ),
     agents: v.pipe(
       v.array(v.object({ agent_id: v.nullable(v.string()), ...Total.entries })),
-      v.description("Agent recommender legs per agent (the play's agent, or the paid call's agent: the named one or the paying wallet as CAIP-10), largest first; null when no agent was named."),
+      v.description(
+        "Agent recommender legs per agent (the play's agent, or the paid call's agent: the named one or the paying wallet as CAIP-10), largest first; null when no agent was named.",
+      ),
     ),
-    sources: v.pipe(v.array(v.object({ source: v.string(), ...Total.entries })), v.description("Every entry per source: play, x402:<tool>, partner_paywall_click_through.")),
+    sources: v.pipe(
+      v.array(v.object({ source: v.string(), ...Total.entries })),
+      v.description("Every entry per source: play, x402:<tool>, partner_paywall_click_through."),
+    ),
   }),
 );
 

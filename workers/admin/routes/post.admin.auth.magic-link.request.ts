@@ -9,7 +9,12 @@ const AdminMagicLinkRequest = named("AdminMagicLinkRequest", v.object({ email: E
 
 /** ADMIN_ALLOWLIST as lower-case addresses. */
 function allowlist(env: object): Set<string> {
-  return new Set(config(env).ADMIN_ALLOWLIST.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean));
+  return new Set(
+    config(env)
+      .ADMIN_ALLOWLIST.split(",")
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  );
 }
 
 export const requestAdminMagicLink = route({

@@ -97,11 +97,7 @@ export const cleanupCancelledAudio = route({
       .from(renderJobs)
       .leftJoin(articles, eq(articles.id, renderJobs.articleId))
       .where(
-        and(
-          eq(renderJobs.state, "cancelled"),
-          isNotNull(renderJobs.audioKey),
-          sql`coalesce(${articles.publisher}, '') LIKE ${body.publisher_name_pattern}`,
-        ),
+        and(eq(renderJobs.state, "cancelled"), isNotNull(renderJobs.audioKey), sql`coalesce(${articles.publisher}, '') LIKE ${body.publisher_name_pattern}`),
       )
       .orderBy(renderJobs.createdAt)
       .limit(body.limit);

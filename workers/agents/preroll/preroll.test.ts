@@ -17,11 +17,19 @@ import { SPONSOR_TEXT } from "./sponsor";
 async function narratedArticle(slug: string) {
   const rendered = await renderService(env).render({ text: `A story about ${slug}. The river rose all night and the town watched it from the bridge.` });
   const article = await addArticle({ slug, audioKey: rendered.key, listenSeconds: Math.round(rendered.duration_seconds) });
-  await env.DB.prepare("insert into render_jobs (id, article_id, state, audio_key) values (?, ?, 'done', ?)").bind(`job-${slug}`, article.id, rendered.key).run();
+  await env.DB.prepare("insert into render_jobs (id, article_id, state, audio_key) values (?, ?, 'done', ?)")
+    .bind(`job-${slug}`, article.id, rendered.key)
+    .run();
   return { article, rendered };
 }
 
-const acting = (listenerId: number, over: Partial<Caller> = {}): Caller => ({ agentKey: "oauth:p", listenerId, scopes: ["articles:read"], paid: false, ...over });
+const acting = (listenerId: number, over: Partial<Caller> = {}): Caller => ({
+  agentKey: "oauth:p",
+  listenerId,
+  scopes: ["articles:read"],
+  paid: false,
+  ...over,
+});
 
 describe("sponsor pre-roll", () => {
   it("gives a free-plan listener the article after the pre-roll: one MP3, exact size, same loudness", async () => {

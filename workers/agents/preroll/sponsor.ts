@@ -11,8 +11,7 @@ import { afterId3, firstAudioFrame, id3Without, joinable } from "./mp3-frames";
  * joined before an article's MP3 at a frame boundary, and stored as an object of its own, with its
  * exact size, under a key derived from both parts, so its bytes never change.
  */
-export const SPONSOR_TEXT =
-  "This narration is brought to you by Narration Plus. Listen without sponsor messages on the Plus or Pro plan.";
+export const SPONSOR_TEXT = "This narration is brought to you by Narration Plus. Listen without sponsor messages on the Plus or Pro plan.";
 
 /** Bytes read from the head of each file: an ID3v2 tag (a C2PA manifest in it is about 12 KB) and the first two frames fit easily. */
 const HEAD_BYTES = 64 * 1024;
@@ -73,11 +72,11 @@ export async function withPreroll(env: Env, articleKey: string): Promise<Stitche
     await body.body.pipeTo(joined.writable);
   })();
   // Concurrent first requests write the same bytes; only the first write lands (R2 one write a second per key).
-  await Promise.all([env.AUDIO.put(audioObjectPath(key, "mp3"), joined.readable, { onlyIf: { etagDoesNotMatch: "*" }, httpMetadata: { contentType: "audio/mpeg" } }), writing]);
+  await Promise.all([
+    env.AUDIO.put(audioObjectPath(key, "mp3"), joined.readable, { onlyIf: { etagDoesNotMatch: "*" }, httpMetadata: { contentType: "audio/mpeg" } }),
+    writing,
+  ]);
   const durationSeconds = preroll.duration_seconds + article.durationSeconds;
-  await db
-    .insert(audioObjects)
-    .values({ key, provider: "preroll", voice: article.voice, durationSeconds, mp3Bytes: size })
-    .onConflictDoNothing();
+  await db.insert(audioObjects).values({ key, provider: "preroll", voice: article.voice, durationSeconds, mp3Bytes: size }).onConflictDoNothing();
   return { key, durationSeconds };
 }

@@ -9,10 +9,7 @@ const WINDOWS = { "24h": 24 * 3_600_000, "7d": 7 * 24 * 3_600_000, "30d": 30 * 2
 
 const Input = v.object({
   verticals: v.optional(VerticalsField),
-  window: v.optional(
-    v.pipe(v.picklist(["24h", "7d", "30d"]), v.description("How far back to rank: 24h, 7d or 30d.")),
-    "24h",
-  ),
+  window: v.optional(v.pipe(v.picklist(["24h", "7d", "30d"]), v.description("How far back to rank: 24h, 7d or 30d.")), "24h"),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(20), v.description("How many articles, 1 to 20.")), 5),
 });
 

@@ -3,12 +3,7 @@ import { AgentVerticalField } from "../verticals";
 
 /** Field schemas shared by the tools, their REST operations and the manifests. */
 
-export const SlugField = v.pipe(
-  v.string(),
-  v.minLength(1),
-  v.maxLength(200),
-  v.description("Article slug, as search_articles and digest return it."),
-);
+export const SlugField = v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Article slug, as search_articles and digest return it."));
 
 export const VerticalsField = v.pipe(
   v.array(AgentVerticalField),

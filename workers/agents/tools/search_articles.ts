@@ -11,12 +11,7 @@ const MAX_OFFSET = 10_000;
 
 const Input = v.object({
   query: v.optional(
-    v.pipe(
-      v.string(),
-      v.minLength(1),
-      v.maxLength(200),
-      v.description("Free text; every word must match (stemmed). Omit it for the articles trending now."),
-    ),
+    v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Free text; every word must match (stemmed). Omit it for the articles trending now.")),
   ),
   vertical: v.optional(AgentVerticalField),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100), v.description("How many articles, 1 to 100.")), 20),
@@ -84,9 +79,7 @@ export const search_articles = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, _caller, env) {
     const vertical = input.vertical ? catalogueVertical(input.vertical) : undefined;
-    const articles = input.query
-      ? await publicHits(env, input.query, vertical, input.limit)
-      : await trendingNow(env, vertical, input.limit);
+    const articles = input.query ? await publicHits(env, input.query, vertical, input.limit) : await trendingNow(env, vertical, input.limit);
     return { query: input.query ?? null, vertical: vertical ?? null, articles };
   },
 });

@@ -44,13 +44,24 @@ describe("deployRefusals: the one-machine defaults never reach a deployment", ()
 });
 
 describe("isLocalOrigin: which BASE_URL names only this machine or a test", () => {
-  it.each(["http://127.0.0.1:8787", "http://127.1.2.3", "http://localhost:8787", "http://api.localhost", "http://[::1]:8787", "https://api.test", "https://LOCALHOST."])(
-    "%s is local",
-    (url) => expect(isLocalOrigin(url)).toBe(true),
-  );
+  it.each([
+    "http://127.0.0.1:8787",
+    "http://127.1.2.3",
+    "http://localhost:8787",
+    "http://api.localhost",
+    "http://[::1]:8787",
+    "https://api.test",
+    "https://LOCALHOST.",
+  ])("%s is local", (url) => expect(isLocalOrigin(url)).toBe(true));
 
-  it.each([PUBLIC, "http://128.0.0.1", "http://10.0.0.2", "http://[::2]", "https://localhost.example.com", "https://test.example.com", "https://api.testing", "not a url"])(
-    "%s is not",
-    (url) => expect(isLocalOrigin(url)).toBe(false),
-  );
+  it.each([
+    PUBLIC,
+    "http://128.0.0.1",
+    "http://10.0.0.2",
+    "http://[::2]",
+    "https://localhost.example.com",
+    "https://test.example.com",
+    "https://api.testing",
+    "not a url",
+  ])("%s is not", (url) => expect(isLocalOrigin(url)).toBe(false));
 });

@@ -11,7 +11,12 @@ import { inputJsonSchema } from "../json-schema";
 
 /** The bazaar declaration of an MCP tool: its name, description and MCP inputSchema (the one tools/list shows). */
 export function mcpDiscovery(tool: { name: string; description: string; input: v.GenericSchema }): Record<string, unknown> {
-  return declareDiscoveryExtension({ toolName: tool.name, description: tool.description, transport: "streamable-http", inputSchema: inputJsonSchema(tool.input) });
+  return declareDiscoveryExtension({
+    toolName: tool.name,
+    description: tool.description,
+    transport: "streamable-http",
+    inputSchema: inputJsonSchema(tool.input),
+  });
 }
 
 /** The inputs of a REST operation, as its route declares them (core/route.ts Route). */

@@ -2,7 +2,13 @@ import { env } from "cloudflare:workers";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
 import { extractDiscoveryInfo, validateDiscoveryExtension, type DiscoveryExtension } from "@x402/extensions/bazaar";
-import { extractReceiptPayload, type JWSSignedReceipt, OFFER_RECEIPT, verifyOfferSignatureJWS, verifyReceiptSignatureJWS } from "@x402/extensions/offer-receipt";
+import {
+  extractReceiptPayload,
+  type JWSSignedReceipt,
+  OFFER_RECEIPT,
+  verifyOfferSignatureJWS,
+  verifyReceiptSignatureJWS,
+} from "@x402/extensions/offer-receipt";
 import { appendPaymentIdentifierToExtensions, generatePaymentId, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { describe, expect, it } from "vitest";
 import { addArticle } from "../../../test/support/articles";
@@ -58,7 +64,10 @@ describe("bazaar: the paid tools describe themselves for discovery", () => {
     const required = http.getPaymentRequiredResponse((name) => res.headers.get(name), await res.json());
     const bazaar = required.extensions?.bazaar as DiscoveryExtension;
     expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
-    expect(bazaar).toMatchObject({ routeTemplate: "/v1/agent/articles/:slug/audio", info: { input: { type: "http", method: "GET", pathParams: { slug: article.slug } } } });
+    expect(bazaar).toMatchObject({
+      routeTemplate: "/v1/agent/articles/:slug/audio",
+      info: { input: { type: "http", method: "GET", pathParams: { slug: article.slug } } },
+    });
     // The discovery service reads it from the payment that echoes it, beside the requirement paid, and
     // catalogs the operation once, under its route template rather than each article's URL.
     const payload = await http.createPaymentPayload(required);
@@ -71,7 +80,11 @@ describe("bazaar: the paid tools describe themselves for discovery", () => {
     const bazaar = (await res.json<PaymentRequired>()).extensions?.bazaar as DiscoveryExtension;
     expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
     expect(bazaar.info.input).toMatchObject({ type: "http", method: "POST", bodyType: "json" });
-    expect(Object.keys((bazaar.schema.properties.input.properties as unknown as { body: { properties: object } }).body.properties)).toEqual(["verticals", "window", "limit"]);
+    expect(Object.keys((bazaar.schema.properties.input.properties as unknown as { body: { properties: object } }).body.properties)).toEqual([
+      "verticals",
+      "window",
+      "limit",
+    ]);
   });
 
   it("declares an MCP tool with the inputSchema tools/list shows", async () => {
@@ -98,10 +111,18 @@ describe("offer-receipt: signed offers and receipts under the published key", ()
     const { offers } = (required.extensions![OFFER_RECEIPT] as { info: { offers: { format: "jws"; signature: string }[] } }).info;
     const key = await publishedKey();
     const offer = await verifyOfferSignatureJWS(offers[0], key.publicKeyJwk);
-    expect(offer).toMatchObject({ resourceUrl: `${testVars.BASE_URL}/v1/agent/digest`, amount: required.accepts[0].amount, payTo: required.accepts[0].payTo, network: "eip155:84532" });
+    expect(offer).toMatchObject({
+      resourceUrl: `${testVars.BASE_URL}/v1/agent/digest`,
+      amount: required.accepts[0].amount,
+      payTo: required.accepts[0].payTo,
+      network: "eip155:84532",
+    });
     // Tampered: another amount under the same signature fails.
     const [head, , sig] = offers[0].signature.split(".");
-    const forged = btoa(JSON.stringify({ ...offer, amount: "1" })).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const forged = btoa(JSON.stringify({ ...offer, amount: "1" }))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
     await expect(verifyOfferSignatureJWS({ format: "jws", signature: `${head}.${forged}.${sig}` }, key.publicKeyJwk)).rejects.toThrow();
   });
 
@@ -130,7 +151,10 @@ describe("offer-receipt: signed offers and receipts under the published key", ()
     const res = await payDigest(http, await digestPayment(http, generatePaymentId()));
     const { receipt } = await verifiedReceipt(decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE")!));
     const [head, , sig] = receipt.signature.split(".");
-    const forged = btoa(JSON.stringify({ ...extractReceiptPayload(receipt), id: 999 })).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const forged = btoa(JSON.stringify({ ...extractReceiptPayload(receipt), id: 999 }))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
     await expect(verifyReceiptSignatureJWS({ format: "jws", signature: `${head}.${forged}.${sig}` }, (await publishedKey()).publicKeyJwk)).rejects.toThrow();
   });
 });
@@ -182,7 +206,11 @@ describe("payment-identifier: a repeated payment is charged once", () => {
     // (under wrangler dev that refused every payment the official client made from our 402).
     const { http } = walletAgent();
     const payload = await digestPayment(http, generatePaymentId());
-    (payload.extensions![PAYMENT_IDENTIFIER] as { schema: unknown }).schema = { type: "object", required: ["nothing-sent"], properties: { id: { pattern: "(" } } };
+    (payload.extensions![PAYMENT_IDENTIFIER] as { schema: unknown }).schema = {
+      type: "object",
+      required: ["nothing-sent"],
+      properties: { id: { pattern: "(" } },
+    };
     expect((await payDigest(http, payload)).status).toBe(200);
     expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 1 });
   });

@@ -53,14 +53,18 @@ describe("a real facilitator through @x402/core's HTTP client, faked at fetch", 
     expect(runs).toBe(1);
     expect(decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE")!).transaction).toBe(TX);
     expect(bodies).toHaveLength(2);
-    for (const body of bodies) expect(body).toMatchObject({ x402Version: 2, paymentPayload: { x402Version: 2 }, paymentRequirements: { scheme: "exact", amount: "50000" } });
+    for (const body of bodies)
+      expect(body).toMatchObject({ x402Version: 2, paymentPayload: { x402Version: 2 }, paymentRequirements: { scheme: "exact", amount: "50000" } });
     const [call] = await database(env).select().from(x402Calls);
     expect(call.settlement).toBe(TX);
     expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 0 });
   });
 
   it("credits the authorization's signer when the facilitator names no payer", async () => {
-    fakeFacilitator({ verify: () => Response.json({ isValid: true }), settle: () => Response.json({ success: true, transaction: TX, network: "eip155:84532" }) });
+    fakeFacilitator({
+      verify: () => Response.json({ isValid: true }),
+      settle: () => Response.json({ success: true, transaction: TX, network: "eip155:84532" }),
+    });
     const { http, account } = walletAgent();
     const op = sampleOperation({ facilitator: httpFacilitator(FACILITATOR, 50) });
     const res = await paid(op.handle, http, URL_A, await http.createPaymentPayload(await quote(op.handle, http, URL_A)));
@@ -134,7 +138,10 @@ describe("a real facilitator through @x402/core's HTTP client, faked at fetch", 
     });
     const { res } = await payThrough();
     expect(errorOf(res)).toMatch(/^replay: /);
-    expect(decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE")!)).toMatchObject({ success: false, errorReason: "invalid_exact_evm_nonce_already_used" });
+    expect(decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE")!)).toMatchObject({
+      success: false,
+      errorReason: "invalid_exact_evm_nonce_already_used",
+    });
     expect(await recorded()).toEqual({ calls: 0, legs: 0, nonces: 0 });
   });
 });

@@ -91,7 +91,12 @@ export async function recordSettledCall(env: Pick<Env, "DB">, call: SettledCall)
       }),
     ),
     ...(call.remember
-      ? [db.insert(x402PaymentIds).values({ id: call.remember.id, payloadSha256: call.remember.payloadSha256, x402CallId: callId, result: JSON.stringify(call.remember.result) }).onConflictDoNothing()]
+      ? [
+          db
+            .insert(x402PaymentIds)
+            .values({ id: call.remember.id, payloadSha256: call.remember.payloadSha256, x402CallId: callId, result: JSON.stringify(call.remember.result) })
+            .onConflictDoNothing(),
+        ]
       : []),
   ]);
   return { callId: row.id, legs, settledAt: row.createdAt };

@@ -38,8 +38,14 @@ describe("LocalFacilitator (X402_FACILITATOR_URL=local)", () => {
   it("refuses, at verify and at settle, an authorization within 6 s of its validBefore, and takes one 6 s away", async () => {
     const facilitator = new LocalFacilitator(env.DB);
     const short = await signed({ maxTimeoutSeconds: 5 });
-    expect(await facilitator.verify(short.payload, short.offered)).toMatchObject({ isValid: false, invalidReason: "invalid_exact_evm_payload_authorization_valid_before" });
-    expect(await facilitator.settle(short.payload, short.offered)).toMatchObject({ success: false, errorReason: "invalid_exact_evm_payload_authorization_valid_before" });
+    expect(await facilitator.verify(short.payload, short.offered)).toMatchObject({
+      isValid: false,
+      invalidReason: "invalid_exact_evm_payload_authorization_valid_before",
+    });
+    expect(await facilitator.settle(short.payload, short.offered)).toMatchObject({
+      success: false,
+      errorReason: "invalid_exact_evm_payload_authorization_valid_before",
+    });
 
     const enough = await signed({ maxTimeoutSeconds: 6 });
     expect(await facilitator.verify(enough.payload, enough.offered)).toMatchObject({ isValid: true });
@@ -50,7 +56,10 @@ describe("LocalFacilitator (X402_FACILITATOR_URL=local)", () => {
   it.each(["49999", "50001"])("refuses an authorization of %s units for a price of 50,000, at verify and at settle", async (amount) => {
     const facilitator = new LocalFacilitator(env.DB);
     const { payload, offered } = await signed({ amount });
-    expect(await facilitator.verify(payload, offered)).toMatchObject({ isValid: false, invalidReason: "invalid_exact_evm_payload_authorization_value_mismatch" });
+    expect(await facilitator.verify(payload, offered)).toMatchObject({
+      isValid: false,
+      invalidReason: "invalid_exact_evm_payload_authorization_value_mismatch",
+    });
     expect(await facilitator.settle(payload, offered)).toMatchObject({ success: false, errorReason: "invalid_exact_evm_payload_authorization_value_mismatch" });
   });
 

@@ -56,7 +56,12 @@ describe("x402 over MCP (transports-v2/mcp.md)", () => {
     const result = await tool({ arguments: { slug: "a" }, _meta: { [MCP_PAYMENT_META]: payload } });
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toEqual({ audio_url: "https://api.test/v1/audio/a.mp3" });
-    expect(result._meta?.[MCP_PAYMENT_RESPONSE_META]).toMatchObject({ success: true, network: "eip155:84532", payer: account.address, transaction: expect.stringMatching(/^local:/) });
+    expect(result._meta?.[MCP_PAYMENT_RESPONSE_META]).toMatchObject({
+      success: true,
+      network: "eip155:84532",
+      payer: account.address,
+      transaction: expect.stringMatching(/^local:/),
+    });
     expect(await recorded()).toEqual({ calls: 1, legs: 3, nonces: 1 });
   });
 

@@ -58,7 +58,10 @@ export function httpPayments(env: object, request: Request, description: string,
  * `_meta["x402/payment"]`, the settlement in the result's `_meta["x402/payment-response"]`. A failure
  * after settlement throws through, for the MCP server to render as a tool error carrying the settlement.
  */
-export function mcpPayments(tool: Pick<Tool, "name" | "title" | "description" | "input">, meta: Record<string, unknown> | undefined): PaymentTransport<ToolResult> {
+export function mcpPayments(
+  tool: Pick<Tool, "name" | "title" | "description" | "input">,
+  meta: Record<string, unknown> | undefined,
+): PaymentTransport<ToolResult> {
   return {
     resource: () => mcpResource(tool.name, tool.title),
     discovery: () => mcpDiscovery(tool),
@@ -103,7 +106,11 @@ async function repeatOf(env: Pick<Env, "DB">, payload: unknown): Promise<Repeat>
 }
 
 /** `settlement` with the signed receipt of the call booked as `callId` (receipts.ts), as the offer-receipt extension places it. */
-async function withReceipt(env: object, settlement: SettleResponse, facts: { callId: number; resource: string; payer: string; settledAt: Date }): Promise<SettleResponse> {
+async function withReceipt(
+  env: object,
+  settlement: SettleResponse,
+  facts: { callId: number; resource: string; payer: string; settledAt: Date },
+): Promise<SettleResponse> {
   const receipt = await signedReceipt(env, {
     callId: facts.callId,
     resourceUrl: facts.resource,
@@ -148,6 +155,11 @@ export async function paidCall<T, R>(transport: PaymentTransport<R>, call: PaidC
     throw err;
   }
   if (!outcome.ok) return transport.refused(offer.required, outcome);
-  const settlement = await withReceipt(env, outcome.settlement, { callId: outcome.callId, resource: resource.url, payer: outcome.payer, settledAt: outcome.settledAt });
+  const settlement = await withReceipt(env, outcome.settlement, {
+    callId: outcome.callId,
+    resource: resource.url,
+    payer: outcome.payer,
+    settledAt: outcome.settledAt,
+  });
   return transport.settled(await call.render(outcome.value), settlement);
 }

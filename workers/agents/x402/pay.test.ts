@@ -44,7 +44,11 @@ describe("x402 over HTTP: 402 and PAYMENT-REQUIRED (transports-v2/http.md)", () 
         },
       ],
       // Discovery, idempotency and the signed quote (x402 extensions; extensions.test.ts checks each in full).
-      extensions: { bazaar: expect.any(Object), "payment-identifier": { info: { required: false }, schema: expect.any(Object) }, "offer-receipt": { info: { offers: [expect.any(Object)] } } },
+      extensions: {
+        bazaar: expect.any(Object),
+        "payment-identifier": { info: { required: false }, schema: expect.any(Object) },
+        "offer-receipt": { info: { offers: [expect.any(Object)] } },
+      },
     });
     expect(await res.json()).toEqual(required);
     expect(res.headers.get("WWW-Authenticate")).toBe('Bearer resource_metadata="https://api.test/.well-known/oauth-protected-resource"');

@@ -134,11 +134,15 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
   const requirements = call.accepts.find((r) => matches(r, payload.accepted));
   if (!requirements) return mismatch(call.accepts, payload);
   const signed = eip3009(payload.payload);
-  if (!signed) return refuse("unsupported_payment", "this service takes an EIP-3009 transferWithAuthorization (scheme_exact_evm.md), the only method it offers");
+  if (!signed)
+    return refuse("unsupported_payment", "this service takes an EIP-3009 transferWithAuthorization (scheme_exact_evm.md), the only method it offers");
   const left = secondsLeft(signed.authorization);
   if (left <= 0n) return refuse("expired", "the authorization's validBefore has passed");
   if (left < BigInt(MIN_VALIDITY_SECONDS)) {
-    return refuse("expires_too_soon", `the authorization is valid for ${left} more seconds; a paid call needs ${MIN_VALIDITY_SECONDS} (sign validBefore = now + maxTimeoutSeconds)`);
+    return refuse(
+      "expires_too_soon",
+      `the authorization is valid for ${left} more seconds; a paid call needs ${MIN_VALIDITY_SECONDS} (sign validBefore = now + maxTimeoutSeconds)`,
+    );
   }
 
   let verified;

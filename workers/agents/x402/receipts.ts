@@ -29,7 +29,13 @@ interface SigningKey {
 const keys = new Map<string, Promise<SigningKey>>();
 
 async function deriveKey(secret: string): Promise<SigningKey> {
-  const master = await crypto.subtle.importKey("raw", Uint8Array.from(atob(secret), (c) => c.charCodeAt(0)), "HKDF", false, ["deriveBits"]);
+  const master = await crypto.subtle.importKey(
+    "raw",
+    Uint8Array.from(atob(secret), (c) => c.charCodeAt(0)),
+    "HKDF",
+    false,
+    ["deriveBits"],
+  );
   const seed = new Uint8Array(
     await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(), info: new TextEncoder().encode(PURPOSE) }, master, 256),
   );
@@ -64,7 +70,11 @@ export function receiptKid(env: object): string {
   return `${platformDid(env)}#x402-receipts`;
 }
 
-const base64url = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const base64url = (bytes: ArrayBuffer) =>
+  btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 
 function signer(env: object): JWSSigner {
   return {
@@ -96,7 +106,11 @@ export async function signedOffers(env: object, resourceUrl: string, accepts: Pa
   const jws = signer(env);
   const offers = await Promise.all(
     accepts.map((r, acceptIndex) =>
-      createOfferJWS(resourceUrl, { acceptIndex, scheme: r.scheme, network: r.network, asset: r.asset, payTo: r.payTo, amount: r.amount, offerValiditySeconds: r.maxTimeoutSeconds }, jws),
+      createOfferJWS(
+        resourceUrl,
+        { acceptIndex, scheme: r.scheme, network: r.network, asset: r.asset, payTo: r.payTo, amount: r.amount, offerValiditySeconds: r.maxTimeoutSeconds },
+        jws,
+      ),
     ),
   );
   return { info: { offers } };

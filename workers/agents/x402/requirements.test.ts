@@ -36,5 +36,4 @@ describe("x402 configuration (X402_NETWORK, X402_PAY_TO, X402_FACILITATOR_URL)",
     expect(() => x402Settings({ ...env, X402_PAY_TO: "" })).toThrow(expect.objectContaining({ status: 503 }));
     expect(() => x402Settings({ ...env, X402_NETWORK: "eip155:999999" })).toThrow(expect.objectContaining({ status: 503 }));
   });
-
 });

@@ -88,12 +88,7 @@ export function requirementFor(settings: X402Settings, amount: number): PaymentR
 }
 
 /** The PaymentRequired object (x402-specification-v2.md 5.1) both transports carry. */
-export function paymentRequired(
-  resource: ResourceInfo,
-  accepts: PaymentRequirements[],
-  error: string,
-  extensions?: Record<string, unknown>,
-): PaymentRequired {
+export function paymentRequired(resource: ResourceInfo, accepts: PaymentRequirements[], error: string, extensions?: Record<string, unknown>): PaymentRequired {
   return { x402Version: X402_VERSION, error, resource, accepts, ...(extensions && { extensions }) };
 }
 

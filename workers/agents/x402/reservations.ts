@@ -17,5 +17,12 @@ export async function reserve(env: Pick<Env, "DB">, key: AuthorizationKey): Prom
 export async function release(env: Pick<Env, "DB">, key: AuthorizationKey): Promise<void> {
   await database(env)
     .delete(x402Reservations)
-    .where(and(eq(x402Reservations.network, key.network), eq(x402Reservations.asset, key.asset), eq(x402Reservations.payer, key.payer), eq(x402Reservations.nonce, key.nonce)));
+    .where(
+      and(
+        eq(x402Reservations.network, key.network),
+        eq(x402Reservations.asset, key.asset),
+        eq(x402Reservations.payer, key.payer),
+        eq(x402Reservations.nonce, key.nonce),
+      ),
+    );
 }

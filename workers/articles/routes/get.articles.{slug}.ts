@@ -27,10 +27,7 @@ export const getArticle = route({
   async handle({ env, params, query, headers }) {
     const db = database(env);
     const token = query.listener_token ?? headers["x-listener-token"];
-    const [row, listener] = await Promise.all([
-      recentArticleBySlug(db, params.slug),
-      viewer(db, token),
-    ]);
+    const [row, listener] = await Promise.all([recentArticleBySlug(db, params.slug), viewer(db, token)]);
     // A private article of someone else answers exactly like a missing one (docs/articles.md "Visibility": 404, not 403).
     if (!row || !openableBy(row, listener?.id ?? null)) throw new ApiError("not_found", `no article ${params.slug}`);
     const body = presentRecord(env, row, listener?.id ?? null);

@@ -17,7 +17,11 @@ const TRENDING = "trending";
 
 const FeedQuery = v.object({
   vertical: v.optional(
-    v.pipe(v.string(), v.maxLength(80), v.description(`Only this topic slug; "${TRENDING}" (virtual, docs/rules.md "Rules" 2) ranks all topics by trending score.`)),
+    v.pipe(
+      v.string(),
+      v.maxLength(80),
+      v.description(`Only this topic slug; "${TRENDING}" (virtual, docs/rules.md "Rules" 2) ranks all topics by trending score.`),
+    ),
   ),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 20),
   offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10000)), 0),

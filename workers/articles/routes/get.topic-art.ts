@@ -11,7 +11,10 @@ const MIN_SIDE = 64;
 const YEAR_SECONDS = 31_536_000;
 
 const side = (fallback: number, what: string) =>
-  v.optional(v.pipe(v.number(), v.integer(), v.minValue(MIN_SIDE), v.maxValue(MAX_SIDE), v.description(`${what} in pixels (${MIN_SIDE} to ${MAX_SIDE}).`)), fallback);
+  v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(MIN_SIDE), v.maxValue(MAX_SIDE), v.description(`${what} in pixels (${MIN_SIDE} to ${MAX_SIDE}).`)),
+    fallback,
+  );
 
 const hexToBytes = (hex: string) => Uint8Array.from(hex.match(/../g)!, (b) => parseInt(b, 16));
 
@@ -29,7 +32,9 @@ export const topicArt = route({
     prompt: v.pipe(v.string(), v.minLength(1), v.maxLength(500), v.description("What the picture is about; the same prompt gives the same picture.")),
     w: side(1200, "Width"),
     h: side(630, "Height"),
-    title: v.optional(v.pipe(v.string(), v.maxLength(120), v.description("Text written on the picture, such as a podcast's name (ASCII letters; accents are dropped)."))),
+    title: v.optional(
+      v.pipe(v.string(), v.maxLength(120), v.description("Text written on the picture, such as a podcast's name (ASCII letters; accents are dropped).")),
+    ),
   }),
   responses: {
     200: { description: "The image", contentType: "image/png", headers: { "Cache-Control": "public, max-age=31536000, immutable", ETag: "content key" } },

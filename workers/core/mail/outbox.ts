@@ -7,7 +7,10 @@ export function outboxMailer(env: Pick<Env, "DB">): Mailer {
   return {
     kind: "outbox",
     async send(message: MailMessage) {
-      const [row] = await database(env).insert(mailOutbox).values({ ...message, headers: message.headers ?? {} }).returning({ id: mailOutbox.id });
+      const [row] = await database(env)
+        .insert(mailOutbox)
+        .values({ ...message, headers: message.headers ?? {} })
+        .returning({ id: mailOutbox.id });
       return { ok: true, id: `outbox-${row.id}` };
     },
   };

@@ -68,7 +68,10 @@ describe("authorization code with PKCE (OAuth 2.1 §4.1, RFC 7636)", () => {
   it("refuses a plain PKCE challenge with invalid_request at the client (RFC 7636 §4.3, OAuth 2.1 §4.1.1)", async () => {
     const as = await discover();
     const client = await register(as, REDIRECT);
-    const auth = await authorizationRequest(as, client, REDIRECT, "articles:read", { code_challenge: "plain-verifier-".repeat(4), code_challenge_method: "plain" });
+    const auth = await authorizationRequest(as, client, REDIRECT, "articles:read", {
+      code_challenge: "plain-verifier-".repeat(4),
+      code_challenge_method: "plain",
+    });
     const res = await open(auth.url);
     expect(res.status).toBe(302);
     const back = new URL(res.headers.get("Location")!);
@@ -258,7 +261,10 @@ describe("a grant lapses after 30 days without a refresh (OAuth 2.1 §4.3.1, RFC
 describe("revocation (RFC 7009)", () => {
   it("revokes the grant with its refresh token: the access token then gets 401 with the resource metadata", async () => {
     const { as, client, tokens } = await tokensFor("revoke@example.test");
-    const res = await oauth.revocationRequest(as, client, oauth.None(), tokens.refresh_token!, { ...viaWorker, additionalParameters: { token_type_hint: "refresh_token" } });
+    const res = await oauth.revocationRequest(as, client, oauth.None(), tokens.refresh_token!, {
+      ...viaWorker,
+      additionalParameters: { token_type_hint: "refresh_token" },
+    });
     await oauth.processRevocationResponse(res);
     const denied = await grantOf(tokens.access_token);
     expect(denied).toBeInstanceOf(Response);

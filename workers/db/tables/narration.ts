@@ -97,8 +97,6 @@ export const renderJobs = sqliteTable(
     index("render_jobs_audio_key_idx").on(t.audioKey),
     // One in-flight render-now job per listener and article: concurrent first requests race between
     // looking for the job and inserting one, so the database takes the decision (render-now.ts).
-    uniqueIndex("render_jobs_in_flight_per_listener_article_idx")
-      .on(t.listenerId, t.articleId)
-      .where(sql`${t.state} in ('queued', 'running')`),
+    uniqueIndex("render_jobs_in_flight_per_listener_article_idx").on(t.listenerId, t.articleId).where(sql`${t.state} in ('queued', 'running')`),
   ],
 );

@@ -8,7 +8,8 @@ export const getChapters = route({
   path: "/v1/podcasts/chapters/:slug.json",
   tag: "feeds",
   summary: "JSON chapters of a public article's narration (podcast:chapters of the public feeds)",
-  description: "A chapter at each heading of the article, or at groups of its paragraphs when it has none; each starts where its paragraph starts in the audio. Only articles shown in full to anyone; stubs and private articles answer 404.",
+  description:
+    "A chapter at each heading of the article, or at groups of its paragraphs when it has none; each starts where its paragraph starts in the audio. Only articles shown in full to anyone; stubs and private articles answer 404.",
   auth: "none",
   rateLimit: "feeds",
   params: TranscriptParams,

@@ -12,7 +12,8 @@ export const getCreatorFeed = route({
   path: "/v1/podcasts/creator/:tenant_slug.xml",
   tag: "feeds",
   summary: "A creator tenant's podcast feed",
-  description: "Public articles of the creator with ready audio, newest first. Tenants are created by POST /v1/admin/creators and claimed by POST /v1/creators/{tenant_slug}/claim.",
+  description:
+    "Public articles of the creator with ready audio, newest first. Tenants are created by POST /v1/admin/creators and claimed by POST /v1/creators/{tenant_slug}/claim.",
   auth: "none",
   rateLimit: "feeds",
   params: CreatorSlugParams,

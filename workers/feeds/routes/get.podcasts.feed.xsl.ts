@@ -11,7 +11,8 @@ export const getFeedStylesheet = route({
   path: FEED_STYLESHEET_PATH,
   tag: "feeds",
   summary: "The XSL stylesheet every feed names, so a feed URL opened in a browser shows a page with subscribe buttons",
-  description: "Podcast apps ignore it and read the RSS; a browser turns the feed into a page that says what it is, offers the podcast apps' subscribe links and lists the episodes.",
+  description:
+    "Podcast apps ignore it and read the RSS; a browser turns the feed into a page that says what it is, offers the podcast apps' subscribe links and lists the episodes.",
   auth: "none",
   rateLimit: "feeds",
   responses: { 200: { description: "The XSLT 1.0 stylesheet", contentType: XSLT_CONTENT_TYPE } },

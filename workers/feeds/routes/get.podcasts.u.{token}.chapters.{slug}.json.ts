@@ -8,7 +8,8 @@ export const getPrivateChapters = route({
   path: "/v1/podcasts/u/:token/chapters/:slug.json",
   tag: "feeds",
   summary: "JSON chapters of an episode of a private feed (podcast:chapters of /v1/podcasts/u/{token}.xml)",
-  description: "Any episode the listener's feed carries, including the articles they forwarded; a publisher_only stub or another listener's article answers 404.",
+  description:
+    "Any episode the listener's feed carries, including the articles they forwarded; a publisher_only stub or another listener's article answers 404.",
   auth: "feed_token",
   rateLimit: "feeds",
   params: PrivateTranscriptParams,

@@ -8,7 +8,8 @@ export const getPrivateJsonTranscript = route({
   path: "/v1/podcasts/u/:token/transcripts/:slug.json",
   tag: "feeds",
   summary: "Podcasting 2.0 JSON transcript of an episode of a private feed, word by word (podcast:transcript of /v1/podcasts/u/{token}.xml)",
-  description: "Any episode the listener's feed carries, including the articles they forwarded; a publisher_only stub or another listener's article answers 404.",
+  description:
+    "Any episode the listener's feed carries, including the articles they forwarded; a publisher_only stub or another listener's article answers 404.",
   auth: "feed_token",
   rateLimit: "feeds",
   params: PrivateTranscriptParams,

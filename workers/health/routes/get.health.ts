@@ -13,7 +13,9 @@ const HealthResponse = named(
   v.object({
     status: v.pipe(
       v.picklist(["ok", "degraded"]),
-      v.description("degraded when narration is failing (render jobs failed in the last 10 minutes, or the render Worker does not answer); reasons says why. Checked at most every 5 s."),
+      v.description(
+        "degraded when narration is failing (render jobs failed in the last 10 minutes, or the render Worker does not answer); reasons says why. Checked at most every 5 s.",
+      ),
     ),
     reasons: v.pipe(v.array(v.string()), v.description("Why the status is degraded, in words; empty when ok.")),
     service: v.string(),
@@ -25,10 +27,7 @@ const HealthResponse = named(
       }),
       v.description("Whether every var, secret and binding passed the configuration schema; each problem names its part and variable, never a value."),
     ),
-    bindings: v.pipe(
-      v.optional(v.record(v.string(), BindingState)),
-      v.description("State of each binding; present only with a valid x-service-key."),
-    ),
+    bindings: v.pipe(v.optional(v.record(v.string(), BindingState)), v.description("State of each binding; present only with a valid x-service-key.")),
   }),
 );
 
@@ -45,10 +44,7 @@ export async function probe(check: () => Promise<unknown>): Promise<State> {
 }
 
 async function bindingStates(env: Env): Promise<Record<string, State>> {
-  const [DB, AUDIO] = await Promise.all([
-    probe(() => env.DB.prepare("SELECT 1").first()),
-    probe(() => env.AUDIO.head("health-probe")),
-  ]);
+  const [DB, AUDIO] = await Promise.all([probe(() => env.DB.prepare("SELECT 1").first()), probe(() => env.AUDIO.head("health-probe"))]);
   const bound = (b: unknown): State => (b ? "ok" : "missing");
   return {
     DB,

@@ -44,7 +44,12 @@ export const exchangeListenerMagicLink = route({
     const listener = result.listenerId === null ? undefined : await database(env).query.listeners.findFirst({ where: eq(listeners.id, result.listenerId) });
     if (!listener) throw new ApiError("not_found", "unknown magic link");
     const [token, feedToken] = await Promise.all([decryptToken(env, listener.tokenEncrypted), privateFeedToken(env, listener)]);
-    const out: v.InferOutput<typeof ListenerMagicExchangeResponse> = { token, feed_token: feedToken, email: listener.email, feed_url: privateFeedUrl(env, feedToken) };
+    const out: v.InferOutput<typeof ListenerMagicExchangeResponse> = {
+      token,
+      feed_token: feedToken,
+      email: listener.email,
+      feed_url: privateFeedUrl(env, feedToken),
+    };
     return Response.json(out, { headers: { "Cache-Control": "no-store" } });
   },
 });

@@ -34,7 +34,9 @@ const ListenerAlreadyRegistered = named(
     email: v.string(),
     already_registered: v.pipe(
       v.literal(true),
-      v.description("The address has had a subscription for longer than SUBSCRIBE_IDEMPOTENCY_SECONDS: no token, nothing changed, a sign-in link mailed to it."),
+      v.description(
+        "The address has had a subscription for longer than SUBSCRIBE_IDEMPOTENCY_SECONDS: no token, nothing changed, a sign-in link mailed to it.",
+      ),
     ),
   }),
 );
@@ -45,7 +47,7 @@ export const subscribeListener = route({
   tag: "listeners",
   summary: "Subscribe an e-mail to verticals; a repeat returns the token only shortly after the subscription's creation",
   description:
-    "Deviation from SPEC.md part 4 (\"idempotent on e-mail: the same token is returned\"), made for safety: " +
+    'Deviation from SPEC.md part 4 ("idempotent on e-mail: the same token is returned"), made for safety: ' +
     "handing an existing subscription's token to whoever sends its address would hand over the account. " +
     "A repeat within SUBSCRIBE_IDEMPOTENCY_SECONDS (default 600) of the subscription's creation (a double " +
     "submit, a retry, concurrent requests) returns the same token and feed URL and replaces the verticals. " +

@@ -16,10 +16,7 @@ const PreferredVerticalRequest = named(
   }),
 );
 
-const PreferredVerticalResponse = named(
-  "PreferredVerticalResponse",
-  v.object({ preferred_vertical: v.nullable(v.string()) }),
-);
+const PreferredVerticalResponse = named("PreferredVerticalResponse", v.object({ preferred_vertical: v.nullable(v.string()) }));
 
 export const putPreferredVertical = route({
   method: "PUT",

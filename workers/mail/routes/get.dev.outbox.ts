@@ -33,7 +33,15 @@ export const listOutbox = route({
   async handle({ env, query }) {
     if (!outboxEnabled(env)) throw new ApiError("not_found", "no resource at /v1/dev/outbox");
     const rows = await outboxMessages(env, query.limit);
-    const messages = rows.map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, html: m.html, headers: m.headers, created_at: m.createdAt.toISOString() }));
+    const messages = rows.map((m) => ({
+      id: m.id,
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      html: m.html,
+      headers: m.headers,
+      created_at: m.createdAt.toISOString(),
+    }));
     return Response.json({ messages }, { headers: { "Cache-Control": "no-store" } });
   },
 });

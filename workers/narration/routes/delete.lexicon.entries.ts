@@ -7,7 +7,8 @@ export const deleteGlobalLexiconEntry = route({
   path: "/v1/lexicon/entries",
   tag: "narration",
   summary: "Remove the pronunciation entry of a grapheme from the global lexicon",
-  description: "The global lexicon applies to every narration; a publisher's own entries win over it. Requires the admin token (x-service-email-token). Narrations that applied it are then listed by GET ...lexicon/affected until rendered again.",
+  description:
+    "The global lexicon applies to every narration; a publisher's own entries win over it. Requires the admin token (x-service-email-token). Narrations that applied it are then listed by GET ...lexicon/affected until rendered again.",
   auth: "admin",
   rateLimit: "admin",
   query: GraphemeQuery,

@@ -19,9 +19,7 @@ export const getArticleAudio = route({
   rateLimit: "read",
   params: v.object({ slug: v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Article slug.")) }),
   query: v.object({
-    listener_token: v.optional(
-      v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.description("Only for a listener-private article: its owner's token.")),
-    ),
+    listener_token: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.description("Only for a listener-private article: its owner's token."))),
   }),
   responses: {
     200: { description: "The audio state", schema: ArticleAudio },

@@ -38,7 +38,10 @@ const VoicesResponse = named(
       ),
     ),
     default_provider: v.pipe(v.nullable(v.picklist(PROVIDER_IDS)), v.description("The provider of default_voice.")),
-    voices: v.pipe(v.array(Voice), v.description("Every voice offer, in the order the selection rule prefers them: neural first, then by provider, then cheapest.")),
+    voices: v.pipe(
+      v.array(Voice),
+      v.description("Every voice offer, in the order the selection rule prefers them: neural first, then by provider, then cheapest."),
+    ),
   }),
 );
 

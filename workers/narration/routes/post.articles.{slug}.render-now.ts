@@ -68,7 +68,10 @@ export const postRenderNow = route({
     403: { description: "A voice that costs money, for a listener on the free plan" },
     404: { description: "Unknown listener token or article, or an article whose narration is not the listener's (a stub)" },
     429: { description: "The listener's in-flight cap or daily budget, or the address's hourly budget, is spent", headers: { "Retry-After": "seconds" } },
-    503: { description: "The render Queue is unavailable, or a concurrent render of the article is starting or just ended", headers: { "Retry-After": "seconds" } },
+    503: {
+      description: "The render Queue is unavailable, or a concurrent render of the article is starting or just ended",
+      headers: { "Retry-After": "seconds" },
+    },
   },
   async handle({ env, params, body, request }) {
     const db = database(env);
@@ -82,8 +85,7 @@ export const postRenderNow = route({
     const state = await audioState(env, db, article);
     if (state.state === "done") return Response.json(state);
     const location = `${baseUrl(env)}${pollPath(article.slug)}`;
-    const accepted = (job: JobRow) =>
-      Response.json(articleAudio(env, article, undefined, job, null), { status: 202, headers: { Location: location } });
+    const accepted = (job: JobRow) => Response.json(articleAudio(env, article, undefined, job, null), { status: 202, headers: { Location: location } });
 
     const pending = await inFlightJobOf(db, article.id, listener.id);
     if (pending) return accepted(pending);

@@ -15,11 +15,17 @@ const JobEnqueueRequest = named(
   v.pipe(
     v.object({
       text: v.optional(
-        v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_NARRATED_CHARS), v.description(`Raw text to narrate, at most ${MAX_NARRATED_CHARS} characters (what one render can narrate, in segments: about an hour of speech). A job for an article longer than that fails with "too_long".`)),
+        v.pipe(
+          v.string(),
+          v.trim(),
+          v.minLength(1),
+          v.maxLength(MAX_NARRATED_CHARS),
+          v.description(
+            `Raw text to narrate, at most ${MAX_NARRATED_CHARS} characters (what one render can narrate, in segments: about an hour of speech). A job for an article longer than that fails with "too_long".`,
+          ),
+        ),
       ),
-      article_slug: v.optional(
-        v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Narrate this article (title and body).")),
-      ),
+      article_slug: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Narrate this article (title and body)."))),
       voice: v.optional(VoiceField),
     }),
     v.check((b) => (b.text === undefined) !== (b.article_slug === undefined), "give exactly one of text and article_slug"),

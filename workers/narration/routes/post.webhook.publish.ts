@@ -9,7 +9,7 @@ export const postPublishWebhook = route({
   tag: "narration",
   summary: "Publisher CMS webhook: upsert an article and pre-render its audio",
   description:
-    "Signed with header x-legacy-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, \"<t>.<raw body>\")>, where the secret is PUBLISH_WEBHOOK_SECRET " +
+    'Signed with header x-legacy-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>, where the secret is PUBLISH_WEBHOOK_SECRET ' +
     "or the publisher's own signing secret (POST /v1/admin/publishers/{publisher}/webhook-secret), which publishes that publisher's articles only. " +
     "A missing, malformed or wrong signature, or a timestamp more than 300 s from now, answers 401 and changes nothing. " +
     "Re-publishing updates the article and renders again only when the title, body or voice changed. " +
@@ -20,7 +20,8 @@ export const postPublishWebhook = route({
   responses: {
     200: { description: "The article was stored", schema: PublishResponse },
     409: {
-      description: "The slug belongs to a listener-forwarded article, or to another publisher's article (publisher secret), or a newer delivery of the article was applied",
+      description:
+        "The slug belongs to a listener-forwarded article, or to another publisher's article (publisher secret), or a newer delivery of the article was applied",
     },
   },
   async handle({ env, body, caller, request, ctx }) {

@@ -24,7 +24,8 @@ function synchsafe(n: number): number[] {
 
 function frameBody(frame: Id3Frame): Uint8Array[] {
   if (frame.id === "TXXX") return [Uint8Array.of(UTF8), utf8(frame.description), Uint8Array.of(0), utf8(frame.text)];
-  if (frame.id === "COMM") return [Uint8Array.of(UTF8), utf8((frame.language ?? "eng").slice(0, 3).padEnd(3, " ")), utf8(frame.description), Uint8Array.of(0), utf8(frame.text)];
+  if (frame.id === "COMM")
+    return [Uint8Array.of(UTF8), utf8((frame.language ?? "eng").slice(0, 3).padEnd(3, " ")), utf8(frame.description), Uint8Array.of(0), utf8(frame.text)];
   return [Uint8Array.of(UTF8), utf8(frame.text)];
 }
 

@@ -15,7 +15,14 @@ function tone(wave: (phase: number) => number, hz: number): Int16Array {
 // pipeline/audio-files.test.ts; these tones overshoot in every frame, the hardest case.
 describe("Opus frames guarded against codec overshoot", () => {
   it("a sawtooth, which libopus alone decodes at about -0.1 dBTP, stays at or below -1 dBTP", async () => {
-    const p = await probeAudio(await encodeOggOpus(tone((p) => 2 * p - 1, 220), RATE, 7), "opus");
+    const p = await probeAudio(
+      await encodeOggOpus(
+        tone((p) => 2 * p - 1, 220),
+        RATE,
+        7,
+      ),
+      "opus",
+    );
     expect(p.true_peak_dbtp).toBeLessThanOrEqual(-1);
     expect(Math.abs(p.duration - 4)).toBeLessThanOrEqual(0.01); // ffprobe counts the pre-skip (6.5 ms)
   });

@@ -15,7 +15,11 @@ const object = async (key: string, format: "mp3" | "opus") => new Uint8Array(awa
 
 describe("the audio says what it is (ID3v2.4 in the MP3, Vorbis comments in the Opus)", () => {
   it("ffprobe reads the title, the publisher, the engine and voice, and that the voice is synthetic, from the stored MP3 and Opus", async () => {
-    const result = await renderText(store, { text: narratedText(ARTICLE), voice: "en-US-female", title: ARTICLE.title, publisher: ARTICLE.publisher }, { offline: offlineSynthesizer });
+    const result = await renderText(
+      store,
+      { text: narratedText(ARTICLE), voice: "en-US-female", title: ARTICLE.title, publisher: ARTICLE.publisher },
+      { offline: offlineSynthesizer },
+    );
     const mp3 = await object(result.key, "mp3");
     // The tag is part of the stored bytes, before the first frame; the recorded size (the feeds' enclosure length) counts it.
     expect(new TextDecoder().decode(mp3.subarray(0, 3))).toBe("ID3");
@@ -58,7 +62,9 @@ describe("the audio says what it is (ID3v2.4 in the MP3, Vorbis comments in the 
     await env.DB.prepare("UPDATE audio_objects SET opus_bytes = NULL WHERE key = ?").bind(result.key).run();
     await encodeStored(store, result.key, "opus");
     const opus = await probeAudio(await object(result.key, "opus"), "opus");
-    expect(Object.fromEntries(Object.entries(opus.tags).map(([k, v]) => [k.toUpperCase(), v]))).toMatchObject({ AI_GENERATED: "synthetic voice (eSpeak NG, en-GB-male)" });
+    expect(Object.fromEntries(Object.entries(opus.tags).map(([k, v]) => [k.toUpperCase(), v]))).toMatchObject({
+      AI_GENERATED: "synthetic voice (eSpeak NG, en-GB-male)",
+    });
   });
 
   it("a claimed job carries its article's title and publisher to the render", async () => {
@@ -70,7 +76,10 @@ describe("the audio says what it is (ID3v2.4 in the MP3, Vorbis comments in the 
 
 describe("id3v24", () => {
   it("writes a header with the synchsafe size and UTF-8 frames, each with its own synchsafe size", () => {
-    const tag = id3v24([{ id: "TIT2", text: "Café" }, { id: "TXXX", description: "a", text: "b" }]);
+    const tag = id3v24([
+      { id: "TIT2", text: "Café" },
+      { id: "TXXX", description: "a", text: "b" },
+    ]);
     expect([...tag.subarray(0, 6)]).toEqual([0x49, 0x44, 0x33, 4, 0, 0]);
     // TIT2: encoding byte + 5 bytes of UTF-8; TXXX: encoding, "a", NUL, "b".
     expect([...tag.subarray(6, 10)]).toEqual([0, 0, 0, 10 + 6 + 10 + 4]);

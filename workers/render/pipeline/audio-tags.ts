@@ -34,7 +34,12 @@ export function opusComments(about: AudioAbout): [string, string][] {
   const statement = syntheticVoiceStatement(about.provider, about.voice);
   return [
     ...(about.title ? [["TITLE", about.title] as [string, string]] : []),
-    ...(about.publisher ? ([["ARTIST", about.publisher], ["ORGANIZATION", about.publisher]] as [string, string][]) : []),
+    ...(about.publisher
+      ? ([
+          ["ARTIST", about.publisher],
+          ["ORGANIZATION", about.publisher],
+        ] as [string, string][])
+      : []),
     ["COMMENT", statement],
     ["AI_GENERATED", syntheticVoice(about.provider, about.voice)],
     ["TTS_ENGINE", engineName(about.provider)],

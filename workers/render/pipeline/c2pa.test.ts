@@ -19,7 +19,12 @@ function testCa(): string {
 const ARTICLE = { title: "Tide Tables, Explained", publisher: "Harbour Weekly", bodyText: "Sailors trust the tables.\n\nThe moon keeps regular hours." };
 const URL_OF_ARTICLE = "https://harbour.example/tide-tables";
 const object = async (key: string, format: "mp3" | "wav") => new Uint8Array(await (await env.AUDIO.get(audioObjectPath(key, format)))!.arrayBuffer());
-type Store = { validation_state: string; active_manifest: string; manifests: Record<string, { title: string; assertions: { label: string; data: Record<string, unknown> }[] }>; validation_results: { activeManifest: { failure: { code: string }[] } } };
+type Store = {
+  validation_state: string;
+  active_manifest: string;
+  manifests: Record<string, { title: string; assertions: { label: string; data: Record<string, unknown> }[] }>;
+  validation_results: { activeManifest: { failure: { code: string }[] } };
+};
 
 // Other tests of this isolate render unsigned, as before: signing is switched on here only.
 afterEach(() => useC2pa({}));
@@ -28,7 +33,11 @@ describe("C2PA manifests (c2pa-rs in WebAssembly), read back with c2pa-rs's Read
   it("a rendered MP3 carries a signed manifest: created by an algorithm, from the article, naming the engine, the voice and the article's address", async () => {
     useC2pa(testVars);
     const text = narratedText(ARTICLE);
-    const result = await renderText(store, { text, voice: "en-US-female", title: ARTICLE.title, publisher: ARTICLE.publisher, url: URL_OF_ARTICLE }, { offline: offlineSynthesizer });
+    const result = await renderText(
+      store,
+      { text, voice: "en-US-female", title: ARTICLE.title, publisher: ARTICLE.publisher, url: URL_OF_ARTICLE },
+      { offline: offlineSynthesizer },
+    );
     const mp3 = await object(result.key, "mp3");
     const [row] = await store.findAudio([result.key]);
     expect(row.mp3Bytes).toBe(mp3.byteLength); // the feeds' enclosure length counts the manifest

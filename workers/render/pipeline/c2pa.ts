@@ -45,7 +45,12 @@ const base64 = (s: string) => Uint8Array.from(atob(s.trim()), (c) => c.charCodeA
 export async function credentialsFrom(env: { C2PA_SIGNING_KEY?: string; C2PA_CERTIFICATE_CHAIN?: string }): Promise<C2paCredentials | null> {
   if (!env.C2PA_SIGNING_KEY || !env.C2PA_CERTIFICATE_CHAIN) return null;
   const key = await crypto.subtle.importKey("pkcs8", base64(env.C2PA_SIGNING_KEY), { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
-  return { key, chain: env.C2PA_CERTIFICATE_CHAIN.split(",").filter((c) => c.trim()).map(base64) };
+  return {
+    key,
+    chain: env.C2PA_CERTIFICATE_CHAIN.split(",")
+      .filter((c) => c.trim())
+      .map(base64),
+  };
 }
 
 let configured: Promise<C2paCredentials | null> = Promise.resolve(null);

@@ -11,11 +11,7 @@ describe("cache key", () => {
   });
 
   it("differs by provider and by voice", async () => {
-    const keys = new Set([
-      await cacheKey("openai", "nova", "Hi."),
-      await cacheKey("offline", "nova", "Hi."),
-      await cacheKey("openai", "onyx", "Hi."),
-    ]);
+    const keys = new Set([await cacheKey("openai", "nova", "Hi."), await cacheKey("offline", "nova", "Hi."), await cacheKey("openai", "onyx", "Hi.")]);
     expect(keys.size).toBe(3);
   });
 });
@@ -24,12 +20,12 @@ describe("normaliseText", () => {
   it("folds what reads the same: whitespace, NFC, typographic quotes, invisible characters", () => {
     const variants = [
       "Café said “hi” — it’s  here.",
-      "  Cafe\u0301 said \"hi\" - it's here.\n",
+      '  Cafe\u0301 said "hi" - it\'s here.\n',
       "Caf\u00e9\u00a0said \u201chi\u201d \u2014 it\u2019s\there.\u200b",
     ];
     const normalised = variants.map(normaliseText);
     expect(new Set(normalised).size).toBe(1);
-    expect(normalised[0]).toBe("Café said \"hi\" - it's here.");
+    expect(normalised[0]).toBe('Café said "hi" - it\'s here.');
   });
 
   it("keeps case and punctuation, which change how text is spoken", () => {

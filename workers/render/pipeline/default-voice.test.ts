@@ -62,7 +62,12 @@ describe("the default voice is the best available one (issue 31, item 1)", () =>
     const second = await renderText(store, { text }, configuredProviders({ AI: ai }));
     expect(second).toMatchObject({ provider: "workers-ai", cached: false });
     // Asked again with Aura available, the Aura audio is the cache hit.
-    expect(await renderText(store, { text }, configuredProviders({ AI: ai }))).toEqual({ ...second, cached: true, characters_synthesized: 0, paragraphs_reused: 1 });
+    expect(await renderText(store, { text }, configuredProviders({ AI: ai }))).toEqual({
+      ...second,
+      cached: true,
+      characters_synthesized: 0,
+      paragraphs_reused: 1,
+    });
     // The voice asked for by name is still answered from its own cache.
     const named = await renderText(store, { text, voice: "en-US-female" }, configuredProviders({}));
     expect(named).toMatchObject({ key: first.key, cached: true, requested_voice: "en-US-female", fallback: false });

@@ -46,7 +46,12 @@ describe("the pronunciation lexicon in the render and its cache key", () => {
     const namedAgain = await renderText(store, { text: "Ms Nguyen visited the harbour." }, offline);
     expect(namedAgain).toMatchObject({ cached: false });
     expect(namedAgain.key).not.toBe(named.key);
-    expect(await renderText(store, { text: "The tide came in at noon." }, offline)).toEqual({ ...plain, cached: true, characters_synthesized: 0, paragraphs_reused: 1 });
+    expect(await renderText(store, { text: "The tide came in at noon." }, offline)).toEqual({
+      ...plain,
+      cached: true,
+      characters_synthesized: 0,
+      paragraphs_reused: 1,
+    });
   });
 
   it("uses the publisher's own entry over the global one, and hands an alias engine the alias", async () => {

@@ -60,7 +60,9 @@ describe("paragraph timings on a rendered file (ffmpeg silencedetect)", () => {
       // (the title, normalised on its own, ends loud), shortening the pause it is heard to have by up
       // to 0.1 s; it stays 0.15 s over the longest sentence pause.
       expect(Math.min(...paragraphPauses), `${format} paragraph pauses ${paragraphPauses}`).toBeGreaterThan(0.5);
-      expect(Math.min(...paragraphPauses), `${format} paragraph pauses vs sentence pauses ${sentencePauses}`).toBeGreaterThan(Math.max(...sentencePauses) + (format === "opus" ? 0.15 : 0.2));
+      expect(Math.min(...paragraphPauses), `${format} paragraph pauses vs sentence pauses ${sentencePauses}`).toBeGreaterThan(
+        Math.max(...sentencePauses) + (format === "opus" ? 0.15 : 0.2),
+      );
       expect(Math.max(...pauses.map(([start, end]) => end - start)), `${format} longest pause`).toBeLessThanOrEqual(0.7);
     }
 

@@ -15,7 +15,28 @@ import type { Synthesizer } from "../providers/synthesizer";
 import { loadParagraph } from "./paragraph-cache";
 import { renderText } from "./render";
 
-const NAMES = ["Ada", "Bram", "Cleo", "Dov", "Edda", "Finn", "Greta", "Hugo", "Ines", "Jonas", "Kaia", "Lars", "Mira", "Nils", "Olga", "Pim", "Runa", "Sven", "Tove", "Ulla"];
+const NAMES = [
+  "Ada",
+  "Bram",
+  "Cleo",
+  "Dov",
+  "Edda",
+  "Finn",
+  "Greta",
+  "Hugo",
+  "Ines",
+  "Jonas",
+  "Kaia",
+  "Lars",
+  "Mira",
+  "Nils",
+  "Olga",
+  "Pim",
+  "Runa",
+  "Sven",
+  "Tove",
+  "Ulla",
+];
 
 /** Twenty distinct paragraphs of plain prose; paragraphs 3 and 12 name Nguyen. */
 const PARAGRAPHS = NAMES.map((name, i) =>

@@ -107,7 +107,10 @@ describe("renderText", () => {
   it("renders the longest single segment offline: about ten minutes, one 16-bit master, -16 LUFS, true peak under -1 dBTP", async () => {
     const sentence = "Long articles are narrated piece by piece, and the pieces are joined into one master. ";
     // docs/narration-api.md: one segment is at most 10,000 characters.
-    const text = sentence.repeat(Math.ceil(10_000 / sentence.length)).slice(0, 10_000).trim();
+    const text = sentence
+      .repeat(Math.ceil(10_000 / sentence.length))
+      .slice(0, 10_000)
+      .trim();
     const result = await renderText(store, { text }, { offline: offlineSynthesizer });
     // eSpeak reads about 1,050 characters a minute.
     expect(result.duration_seconds).toBeGreaterThan(8 * 60);

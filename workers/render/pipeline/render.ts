@@ -44,7 +44,9 @@ export function renderText(store: RenderStoreRpc, input: RenderInput, synthesize
   const id = `${publisher ?? ""}\n${input.voice ?? ""}\n${text}`;
   const pending = inFlight.get(id);
   if (pending) return pending;
-  const render = renderOnce(store, input.voice, publisher, paragraphs, synthesizers, phases, { title: input.title, publisher, url: input.url }).finally(() => inFlight.delete(id));
+  const render = renderOnce(store, input.voice, publisher, paragraphs, synthesizers, phases, { title: input.title, publisher, url: input.url }).finally(() =>
+    inFlight.delete(id),
+  );
   inFlight.set(id, render);
   return render;
 }
@@ -92,10 +94,12 @@ async function renderOnce(
     const stored = { key, provider: offer.provider, voice: offer.id, requestedVoice: requested, fallback, lexiconDigest: digest };
     const writer = await renderWriter(store, stored, segments.length, phases, names);
     const tally: ParagraphTally = { charactersSynthesized: 0, paragraphsReused: 0 };
-    const result = await voiceSegments(store, segments, paragraphs.length, offer, synthesizer, (t) => pronounce(offer, t), tally, writer, phases).catch((err: unknown) => {
-      writer.discard();
-      throw err;
-    });
+    const result = await voiceSegments(store, segments, paragraphs.length, offer, synthesizer, (t) => pronounce(offer, t), tally, writer, phases).catch(
+      (err: unknown) => {
+        writer.discard();
+        throw err;
+      },
+    );
     if (result.ok) {
       const stored = await writer.finish(result.paragraphStarts, result.words);
       return {
@@ -159,14 +163,29 @@ async function pronunciations(store: RenderStoreRpc, publisher: string | null): 
 }
 
 /** The first of `offers` whose audio of `text` (with the pronunciations that apply) is stored, as a cache hit. */
-async function findCached(store: RenderStoreRpc, offers: VoiceOffer[], text: string, requested: string | null, pronounce: Pronunciations): Promise<Omit<RenderResult, "characters_synthesized" | "paragraphs_reused"> | null> {
+async function findCached(
+  store: RenderStoreRpc,
+  offers: VoiceOffer[],
+  text: string,
+  requested: string | null,
+  pronounce: Pronunciations,
+): Promise<Omit<RenderResult, "characters_synthesized" | "paragraphs_reused"> | null> {
   const keys = await Promise.all(offers.map(async (o) => cacheKey(o.provider, o.id, text, (await pronounce(o, text)).digest)));
   const rows = await store.findAudio(keys);
   for (const key of keys) {
     const row = rows.find((r) => r.key === key);
     if (!row) continue;
     const quality = PROVIDERS[row.provider as ProviderId].quality;
-    return { key, provider: row.provider, voice: row.voice, quality, requested_voice: requested, fallback: false, cached: true, duration_seconds: row.durationSeconds };
+    return {
+      key,
+      provider: row.provider,
+      voice: row.voice,
+      quality,
+      requested_voice: requested,
+      fallback: false,
+      cached: true,
+      duration_seconds: row.durationSeconds,
+    };
   }
   return null;
 }

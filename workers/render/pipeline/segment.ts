@@ -65,7 +65,12 @@ export async function voiceSegment(
 ): Promise<({ ok: true } & VoicedSegment) | SynthFailure> {
   const lexicons = await Promise.all(segment.map((p) => pronounce(p.text)));
   const keys = await Promise.all(segment.map((p, i) => paragraphKey(offer.provider, offer.id, p.text, lexicons[i].digest)));
-  const voiced: (VoicedPassage | null)[] = await mapBounded(keys, OBJECTS_IN_FLIGHT, (key) => loadParagraph(store, key), () => false);
+  const voiced: (VoicedPassage | null)[] = await mapBounded(
+    keys,
+    OBJECTS_IN_FLIGHT,
+    (key) => loadParagraph(store, key),
+    () => false,
+  );
   // A paragraph that appears twice (a repeated line, a refrain) is voiced once.
   const missing = voiced.flatMap((v, i) => (v === null && keys.indexOf(keys[i]) === i ? [i] : []));
   if (missing.length > 0) {
@@ -77,7 +82,12 @@ export async function voiceSegment(
       ),
     );
     if (!made.ok) return made;
-    await mapBounded(missing, OBJECTS_IN_FLIGHT, (i, k) => storeParagraph(store, keys[i], made.passages[k]), () => false);
+    await mapBounded(
+      missing,
+      OBJECTS_IN_FLIGHT,
+      (i, k) => storeParagraph(store, keys[i], made.passages[k]),
+      () => false,
+    );
     missing.forEach((i, k) => {
       tally.charactersSynthesized += segment[i].text.length;
       keys.forEach((key, j) => {

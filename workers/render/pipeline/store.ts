@@ -205,7 +205,9 @@ async function putStream(
     await writer.close();
   })();
   written.catch((err) => writer.abort(err)); // a failed read must not leave the store waiting for bytes
-  const put = store.fetch(new Request(renderStoreObjectUrl(path), { method: "PUT", body: readable, headers: contentType ? { "content-type": contentType } : {} }));
+  const put = store.fetch(
+    new Request(renderStoreObjectUrl(path), { method: "PUT", body: readable, headers: contentType ? { "content-type": contentType } : {} }),
+  );
   const [res] = await Promise.all([put, written]);
   if (!res.ok) throw new Error(`storing ${path}: the render store answered ${res.status}`);
   return length;

@@ -38,9 +38,18 @@ export interface VoicedPassage {
  * stored under those and laid beside any other (layOut). The first failing piece fails them all, so
  * one article never mixes voices.
  */
-export async function synthesizePassages(passages: PassageText[], offer: VoiceOffer, synthesizer: Synthesizer): Promise<{ ok: true; passages: VoicedPassage[] } | SynthFailure> {
+export async function synthesizePassages(
+  passages: PassageText[],
+  offer: VoiceOffer,
+  synthesizer: Synthesizer,
+): Promise<{ ok: true; passages: VoicedPassage[] } | SynthFailure> {
   const plan = passages.flatMap((passage, index) =>
-    splitText(passage.text, PROVIDERS[offer.provider].maxCharsPerRequest).map((text, k) => ({ text, index, lexicon: passage.lexicon, brk: (k === 0 ? "start" : "sentence") as Break })),
+    splitText(passage.text, PROVIDERS[offer.provider].maxCharsPerRequest).map((text, k) => ({
+      text,
+      index,
+      lexicon: passage.lexicon,
+      brk: (k === 0 ? "start" : "sentence") as Break,
+    })),
   );
   const voiced = await synthesizePieces(plan, offer, synthesizer);
   if (!Array.isArray(voiced)) return voiced;

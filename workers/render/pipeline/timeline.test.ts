@@ -89,10 +89,24 @@ describe("segmentParagraphs", () => {
 describe("ParagraphTimeline", () => {
   it("adds the length of the segments before to each start, and gives a paragraph with no audio the next start", () => {
     const timeline = new ParagraphTimeline(5);
-    timeline.add([{ paragraph: 0, text: "a", brk: "start" }, { paragraph: 1, text: "b", brk: "paragraph" }], [2400, 30_000], 50_000);
+    timeline.add(
+      [
+        { paragraph: 0, text: "a", brk: "start" },
+        { paragraph: 1, text: "b", brk: "paragraph" },
+      ],
+      [2400, 30_000],
+      50_000,
+    );
     // Paragraph 2 is empty (no passage); paragraph 3 continues from one segment into the next.
     timeline.add([{ paragraph: 3, text: "c", brk: "paragraph" }], [12_000], 40_000);
-    timeline.add([{ paragraph: 3, text: "d", brk: "sentence" }, { paragraph: 4, text: "e", brk: "paragraph" }], [4800, null], 30_000);
+    timeline.add(
+      [
+        { paragraph: 3, text: "d", brk: "sentence" },
+        { paragraph: 4, text: "e", brk: "paragraph" },
+      ],
+      [4800, null],
+      30_000,
+    );
     expect(timeline.finish()).toEqual([2400, 30_000, 62_000, 62_000, 120_000]);
   });
 });

@@ -21,7 +21,9 @@ const ms = (n: number) => Math.round((n / 1000) * RATE);
 /** A piece of `parts` in order: a number is that many ms of silence, a string that many ms of tone per character. */
 function piece(...parts: (number | string)[]): Pcm16 {
   const chunks = parts.map((p) =>
-    typeof p === "number" ? new Int16Array(ms(p)) : Int16Array.from({ length: ms(60 * p.length) }, (_, i) => Math.round(4000 + 3000 * Math.sin((2 * Math.PI * 220 * i) / RATE))),
+    typeof p === "number"
+      ? new Int16Array(ms(p))
+      : Int16Array.from({ length: ms(60 * p.length) }, (_, i) => Math.round(4000 + 3000 * Math.sin((2 * Math.PI * 220 * i) / RATE))),
   );
   const samples = new Int16Array(chunks.reduce((n, c) => n + c.length, 0));
   let at = 0;
@@ -152,7 +154,8 @@ describe("a render stores its word timings", () => {
   it("where the MP3 is heard to speak them: speech resumes after every pause within 150 ms of a word's start (ffmpeg silencedetect)", async () => {
     const article = {
       title: "Harbour notes",
-      bodyText: "The tide turned at noon. Boats waited, engines idle, for the gate.\n\nIn 1987 and 2019 the gauge read 4,512 millimetres. Nobody was surprised.",
+      bodyText:
+        "The tide turned at noon. Boats waited, engines idle, for the gate.\n\nIn 1987 and 2019 the gauge read 4,512 millimetres. Nobody was surprised.",
     };
     const result = await renderText(store, { text: narratedText(article), voice: "en-US-female" }, { offline: offlineSynthesizer });
     const words = (await storedWords(env, result.key))!;

@@ -38,6 +38,9 @@ describe("Azure AI Speech adapter", () => {
   });
 
   it("gives up after its timeout", async () => {
-    expect(await azureSynthesizer("az-key", azureRegionalBaseUrl("westeurope"), silentFetch, 20).synthesize("Hi.", jenny)).toMatchObject({ ok: false, reason: "timeout" });
+    expect(await azureSynthesizer("az-key", azureRegionalBaseUrl("westeurope"), silentFetch, 20).synthesize("Hi.", jenny)).toMatchObject({
+      ok: false,
+      reason: "timeout",
+    });
   });
 });

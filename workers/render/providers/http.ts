@@ -18,8 +18,7 @@ export function reasonForStatus(status: number): FailureReason {
 export type Classify = (status: number, body: string) => FailureReason;
 
 /** OpenAI, Google and Azure all answer 400 with a message naming the voice when they do not have it. */
-export const voiceAwareReason: Classify = (status, body) =>
-  status === 400 && /voice/i.test(body) ? "invalid_voice" : reasonForStatus(status);
+export const voiceAwareReason: Classify = (status, body) => (status === 400 && /voice/i.test(body) ? "invalid_voice" : reasonForStatus(status));
 
 /** The failure an error status stands for, with the first part of the provider's message. */
 export async function statusFailure(response: Response, classify: Classify = voiceAwareReason): Promise<SynthFailure> {

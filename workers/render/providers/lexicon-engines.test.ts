@@ -128,10 +128,41 @@ async function engines(): Promise<[name: string, voice: string, provider: Provid
   return [
     ["eSpeak NG (offline)", "en-US-male", "offline", { offline: offlineSynthesizer }],
     ["Workers AI (Aura, WAVE 22,050 Hz)", "asteria", "workers-ai", { "workers-ai": workersAiSynthesizer(aura) }],
-    ["OpenAI (raw PCM 24 kHz)", "nova", "openai", { openai: openAiSynthesizer("sk", answer(() => pcm.slice())) }],
-    ["ElevenLabs (raw PCM 24 kHz)", "rachel", "elevenlabs", { elevenlabs: elevenLabsSynthesizer("el", answer(() => pcm.slice())) }],
+    [
+      "OpenAI (raw PCM 24 kHz)",
+      "nova",
+      "openai",
+      {
+        openai: openAiSynthesizer(
+          "sk",
+          answer(() => pcm.slice()),
+        ),
+      },
+    ],
+    [
+      "ElevenLabs (raw PCM 24 kHz)",
+      "rachel",
+      "elevenlabs",
+      {
+        elevenlabs: elevenLabsSynthesizer(
+          "el",
+          answer(() => pcm.slice()),
+        ),
+      },
+    ],
     ["Google (base64 WAVE)", "en-US-female", "google", { google: googleSynthesizer("g", fakeFetch(() => Response.json({ audioContent: base64(wav) })).fetch) }],
-    ["Azure (raw PCM 24 kHz)", "jenny", "azure", { azure: azureSynthesizer("az", "https://speech.azure.test", answer(() => pcm.slice())) }],
+    [
+      "Azure (raw PCM 24 kHz)",
+      "jenny",
+      "azure",
+      {
+        azure: azureSynthesizer(
+          "az",
+          "https://speech.azure.test",
+          answer(() => pcm.slice()),
+        ),
+      },
+    ],
     ["a self-hosted server (real, on loopback)", "af_heart", "selfhosted", { selfhosted: selfHostedSynthesizer({ baseUrl: selfhostedTtsUrl() }) }],
   ];
 }

@@ -86,12 +86,7 @@ describe("a render whose providers fail ends in the dead-letter queue, never stu
     const first = createMessageBatch("narration-render", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { job_id: "job-fault" } }]);
     await consumeRenderBatch(first, renderEnv, cloud);
     // The requested voice first (OpenAI's nova), then the equivalent voices (en-US, female) cheapest first.
-    expect(far.urls.map((u) => new URL(u).host)).toEqual([
-      "127.0.0.1:8880",
-      "eu-texttospeech.googleapis.test",
-      "speech.azure.test",
-      "api.eu.elevenlabs.test",
-    ]);
+    expect(far.urls.map((u) => new URL(u).host)).toEqual(["127.0.0.1:8880", "eu-texttospeech.googleapis.test", "speech.azure.test", "api.eu.elevenlabs.test"]);
     expect((await getQueueResult(first, createExecutionContext())).retryMessages.map((m) => m.msgId)).toEqual(["m1"]);
     expect(await job()).toMatchObject({ state: "queued", attempts: 1, error: expect.stringMatching(/^no_provider: openai\/nova: \w+; google/) });
 
@@ -102,7 +97,10 @@ describe("a render whose providers fail ends in the dead-letter queue, never stu
     expect(await job()).toMatchObject({ state: "queued", attempts: 2 });
 
     // After max_retries the message lands in the dead-letter queue.
-    await consumeDeadLetters(createMessageBatch("narration-render-dlq", [{ id: "d", timestamp: new Date(), attempts: 1, body: { job_id: "job-fault" } }]), renderEnv);
+    await consumeDeadLetters(
+      createMessageBatch("narration-render-dlq", [{ id: "d", timestamp: new Date(), attempts: 1, body: { job_id: "job-fault" } }]),
+      renderEnv,
+    );
     expect(await job()).toMatchObject({ state: "failed", error: expect.stringMatching(/^no_provider: /) });
   });
 });

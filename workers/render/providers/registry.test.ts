@@ -51,7 +51,10 @@ describe("availability", () => {
     const now = Date.now();
     markUnhealthy("openai", now);
     const { voices, default_voice } = await voiceStatuses(synthesizers, missing);
-    expect(voices.find((v) => v.id === "nova")).toMatchObject({ available: false, reason: expect.stringMatching(/^provider cooling down after failures \(until /) });
+    expect(voices.find((v) => v.id === "nova")).toMatchObject({
+      available: false,
+      reason: expect.stringMatching(/^provider cooling down after failures \(until /),
+    });
     expect(default_voice).toBe("en-US-female");
     resetHealth();
     expect((await voiceStatuses(synthesizers, missing)).default_voice).toBe("nova");

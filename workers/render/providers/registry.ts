@@ -54,7 +54,9 @@ const SETUP: Record<ProviderId, Setup> = {
             baseUrl: k.SELFHOSTED_TTS_BASE_URL,
             apiKey: k.SELFHOSTED_TTS_API_KEY,
             model: k.SELFHOSTED_TTS_MODEL,
-            configuredVoices: k.SELFHOSTED_TTS_VOICES.split(",").map((s) => s.trim()).filter(Boolean),
+            configuredVoices: k.SELFHOSTED_TTS_VOICES.split(",")
+              .map((s) => s.trim())
+              .filter(Boolean),
             fetchFn,
             timeoutMs,
           })

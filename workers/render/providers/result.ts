@@ -1,15 +1,7 @@
 import type { Pcm } from "../engine/pcm";
 
 /** Why a provider could not voice a request: expected failures, returned as values. */
-export type FailureReason =
-  | "rate_limited"
-  | "invalid_voice"
-  | "upstream_5xx"
-  | "timeout"
-  | "network"
-  | "unauthorized"
-  | "rejected"
-  | "bad_audio";
+export type FailureReason = "rate_limited" | "invalid_voice" | "upstream_5xx" | "timeout" | "network" | "unauthorized" | "rejected" | "bad_audio";
 
 export interface SynthFailure {
   ok: false;

@@ -22,7 +22,12 @@ const heart = VOICES.find((v) => v.provider === "selfhosted" && v.id === "af_hea
 function recording() {
   const sent: { url: string; method?: string; authorization: string | null; body: unknown }[] = [];
   const fetchFn: FetchFn = (url, init) => {
-    sent.push({ url, method: init.method, authorization: new Headers(init.headers).get("authorization"), body: init.body ? JSON.parse(String(init.body)) : null });
+    sent.push({
+      url,
+      method: init.method,
+      authorization: new Headers(init.headers).get("authorization"),
+      body: init.body ? JSON.parse(String(init.body)) : null,
+    });
     return fetch(url, init);
   };
   return { sent, fetchFn };
@@ -94,7 +99,10 @@ describe("self-hosted speech server (OpenAI-compatible, on loopback)", () => {
       reason: "bad_audio",
       detail: expect.stringMatching(/^truncated WAVE/),
     });
-    expect(await synth.synthesize("FAULT_RESET please, with a sentence long enough to cut.", heart)).toMatchObject({ ok: false, reason: expect.stringMatching(/^(network|timeout)$/) });
+    expect(await synth.synthesize("FAULT_RESET please, with a sentence long enough to cut.", heart)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^(network|timeout)$/),
+    });
     const unknown = { ...heart, native: "zz_nobody" };
     expect(await synth.synthesize("Who?", unknown)).toMatchObject({ ok: false, reason: "invalid_voice" });
   });
@@ -117,7 +125,11 @@ describe("self-hosted voices in the selection rule and GET /v1/voices", () => {
     expect(selfhosted.find((v) => v.id === "af_custom")).toMatchObject({ language: "en-US", gender: "female", quality: "neural" });
     expect(selfhosted.find((v) => v.id === "bf_emma")).toMatchObject({ available: false, reason: "the self-hosted server does not list this voice" });
     expect(status).toMatchObject({ default_voice: "af_heart", default_provider: "selfhosted" });
-    const rendered = await renderText(store, { text: "A voice only this server has.", voice: "af_custom" }, configuredProviders({ SELFHOSTED_TTS_BASE_URL: selfhostedTtsUrl("custom") } as object));
+    const rendered = await renderText(
+      store,
+      { text: "A voice only this server has.", voice: "af_custom" },
+      configuredProviders({ SELFHOSTED_TTS_BASE_URL: selfhostedTtsUrl("custom") } as object),
+    );
     expect(rendered).toMatchObject({ provider: "selfhosted", voice: "af_custom", fallback: false });
   });
 
@@ -153,7 +165,11 @@ describe("a self-hosted server's faults in the queue: retries, fallback, never a
     await database(env).insert(renderJobs).values({ id: "job-sh-once", text: "FAULT_ONCE_retry The server warms up, then speaks." });
     const first = await deliver("job-sh-once", 1, onlyServer);
     expect(first.retryMessages.map((m) => m.msgId)).toEqual(["m1"]);
-    expect(await job("job-sh-once")).toMatchObject({ state: "queued", attempts: 1, error: expect.stringMatching(/^no_provider: selfhosted\/af_heart: upstream_5xx/) });
+    expect(await job("job-sh-once")).toMatchObject({
+      state: "queued",
+      attempts: 1,
+      error: expect.stringMatching(/^no_provider: selfhosted\/af_heart: upstream_5xx/),
+    });
     resetHealth(); // the queue's backoff outlasts the provider's cool-down
     const second = await deliver("job-sh-once", 2, onlyServer);
     expect(second.retryMessages).toEqual([]);
@@ -167,7 +183,9 @@ describe("a self-hosted server's faults in the queue: retries, fallback, never a
   ])("%s: the job goes back to queued with the reason, never stays running, and the dead-letter consumer fails it", async (_, fault, reason) => {
     const { offline: _offline, ...onlyServer } = withServer({}, 1_000);
     const id = `job-sh-${fault}`;
-    await database(env).insert(renderJobs).values({ id, text: `${fault} A sentence long enough to be cut in half on its way.` });
+    await database(env)
+      .insert(renderJobs)
+      .values({ id, text: `${fault} A sentence long enough to be cut in half on its way.` });
     const outcome = await deliver(id, 1, onlyServer);
     expect(outcome.retryMessages.map((m) => m.msgId)).toEqual(["m1"]);
     expect(await job(id)).toMatchObject({ state: "queued", error: expect.stringMatching(new RegExp(`^no_provider: selfhosted/af_heart: ${reason}`)) });

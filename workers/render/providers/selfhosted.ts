@@ -84,11 +84,27 @@ export function forgetVoiceLists(): void {
 
 // Kokoro-FastAPI answers {"voices": ["af_heart", ...]}; other servers list objects that carry an id or
 // a name, at the top level or under "voices" or "data".
-const Named = v.union([v.string(), v.pipe(v.object({ id: v.string() }), v.transform((o) => o.id)), v.pipe(v.object({ name: v.string() }), v.transform((o) => o.name))]);
+const Named = v.union([
+  v.string(),
+  v.pipe(
+    v.object({ id: v.string() }),
+    v.transform((o) => o.id),
+  ),
+  v.pipe(
+    v.object({ name: v.string() }),
+    v.transform((o) => o.name),
+  ),
+]);
 const VoiceList = v.union([
   v.array(Named),
-  v.pipe(v.object({ voices: v.array(Named) }), v.transform((o) => o.voices)),
-  v.pipe(v.object({ data: v.array(Named) }), v.transform((o) => o.data)),
+  v.pipe(
+    v.object({ voices: v.array(Named) }),
+    v.transform((o) => o.voices),
+  ),
+  v.pipe(
+    v.object({ data: v.array(Named) }),
+    v.transform((o) => o.data),
+  ),
 ]);
 
 async function listVoices(fetchFn: FetchFn, url: string, auth: Record<string, string>, configured: string[], timeoutMs: number): Promise<VoiceListing> {
@@ -98,7 +114,11 @@ async function listVoices(fetchFn: FetchFn, url: string, auth: Record<string, st
   try {
     response = await fetchFn(url, { method: "GET", headers: auth, signal });
   } catch (err) {
-    return { error: signal.aborted ? `no answer to GET /audio/voices within ${timeoutMs} ms` : `GET /audio/voices: ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      error: signal.aborted
+        ? `no answer to GET /audio/voices within ${timeoutMs} ms`
+        : `GET /audio/voices: ${err instanceof Error ? err.message : String(err)}`,
+    };
   }
   // A server without a voice list (404, 405, 501) is not failing: it just does not say.
   if (response.status === 404 || response.status === 405 || response.status === 501) {

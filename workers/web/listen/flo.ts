@@ -69,9 +69,7 @@ export async function floPage(request: Request, env: Env, who: SignedIn): Promis
   const { view, queues } = await blocksWithQueues(env, who);
   const followed = view.blocks.filter((b) => forListener(b, who).verticals.length);
   const others = view.blocks.filter((b) => !followed.includes(b));
-  const blocks = followed
-    .map((b) => blockHtml(who.session.csrf, forListener(b, who), queues[view.blocks.indexOf(b)], b.id === view.active_block.id))
-    .join("");
+  const blocks = followed.map((b) => blockHtml(who.session.csrf, forListener(b, who), queues[view.blocks.indexOf(b)], b.id === view.active_block.id)).join("");
   const rest = others.length
     ? `<p class="note">Without your topics: ${others.map((b) => `${escapeHtml(b.label)} (${hours(b)})`).join(", ")}. Follow more topics on <a href="${LISTEN_PATHS.home}">Overview</a> to fill them.</p>`
     : "";
@@ -118,7 +116,8 @@ export async function saveFloOrder(request: Request, env: Env, who: SignedIn): P
     return refusedWrite(env, LISTEN_PATHS.flo, "That order does not match the page. Reload it and try again.", 422, write.session);
   }
   await saveOrder(env, write, shown.block, order.output);
-  if (request.headers.get("Accept")?.includes("application/json")) return Response.json({ manual_order: order.output }, { headers: { "Cache-Control": "no-store" } });
+  if (request.headers.get("Accept")?.includes("application/json"))
+    return Response.json({ manual_order: order.output }, { headers: { "Cache-Control": "no-store" } });
   return seeOther(withNotice(LISTEN_PATHS.flo, "order"));
 }
 

@@ -25,6 +25,7 @@ export async function guardWrite(
   if (!fromOwnOrigin(request, env)) return refusedWrite(env, back, "This form must be sent from this site's own page.", 403, who.session);
   const fields = await formValues(request);
   const field = (name: string) => fields(name)[0] ?? "";
-  if (!(await csrfMatches(who.session, field("csrf")))) return refusedWrite(env, back, "This form is out of date. Reload the page and try again.", 403, who.session);
+  if (!(await csrfMatches(who.session, field("csrf"))))
+    return refusedWrite(env, back, "This form is out of date. Reload the page and try again.", 403, who.session);
   return { ...who, field, fields };
 }

@@ -29,7 +29,14 @@ function nav(current: string, session: Session | null): string {
  * browsers send "Origin: null" on form posts (Fetch, "serializing a request origin") and the CSRF
  * check needs the real origin. `body` is HTML the caller has escaped.
  */
-export function listenPage(env: object, path: string, title: string, session: Session | null, body: string, init: { status?: number; headers?: HeadersInit } = {}): Response {
+export function listenPage(
+  env: object,
+  path: string,
+  title: string,
+  session: Session | null,
+  body: string,
+  init: { status?: number; headers?: HeadersInit } = {},
+): Response {
   const headers = new Headers(init.headers);
   headers.set("Referrer-Policy", "same-origin");
   return sitePage(env, {

@@ -49,7 +49,8 @@ function verticalsSection({ session, listener }: SignedIn): string {
   const pins = [`<label><input type="radio" name="pinned" value=""${listener.preferredVertical === null ? " checked" : ""}> None</label>`]
     .concat(
       LISTENER_VERTICALS.map(
-        (vt) => `<label><input type="radio" name="pinned" value="${vt.slug}"${listener.preferredVertical === vt.slug ? " checked" : ""}> ${escapeHtml(vt.label)}</label>`,
+        (vt) =>
+          `<label><input type="radio" name="pinned" value="${vt.slug}"${listener.preferredVertical === vt.slug ? " checked" : ""}> ${escapeHtml(vt.label)}</label>`,
       ),
     )
     .join("");

@@ -57,7 +57,8 @@ describe("listener pages: what they show", () => {
       `antennapod-subscribe://${bare}`,
       `podcastaddict://${bare}`,
       `feed://${bare}`,
-    ]) expect(urlsIn(html)).toContain(href);
+    ])
+      expect(urlsIn(html)).toContain(href);
     expect(html).toContain('name="verticals" value="science" checked');
     expect(html).toContain('name="pinned" value="" checked');
     expect(html).toContain("The daily digest e-mail is <strong>on</strong>");

@@ -23,7 +23,8 @@ async function manualOrder(email: string, block: string) {
 async function withNightArticles(email: string) {
   const signed = await signedInListener(email);
   const day = Date.UTC(2026, 10, 20);
-  for (const [i, slug] of ["a", "b", "c"].entries()) await addArticle({ slug, title: slug.toUpperCase(), vertical: "science", createdAt: new Date(day + i * 60_000) });
+  for (const [i, slug] of ["a", "b", "c"].entries())
+    await addArticle({ slug, title: slug.toUpperCase(), vertical: "science", createdAt: new Date(day + i * 60_000) });
   return signed;
 }
 
@@ -56,7 +57,11 @@ describe("subscribe on the page", () => {
   it("refuses a bad address, an unknown topic and another site's form, and changes nothing", async () => {
     const browser = new Browser();
     expect((await browser.post(LISTEN_PATHS.subscribe, { email: "not-an-address", verticals: "science" })).status).toBe(422);
-    const params = new URLSearchParams([["email", "x@example.test"], ["verticals", "science"], ["verticals", "astrology"]]);
+    const params = new URLSearchParams([
+      ["email", "x@example.test"],
+      ["verticals", "science"],
+      ["verticals", "astrology"],
+    ]);
     const bad = await call(new URL(LISTEN_PATHS.subscribe, testVars.WEB_URL).href, {
       method: "POST",
       headers: { Origin: testVars.WEB_URL, "Content-Type": "application/x-www-form-urlencoded" },
@@ -73,10 +78,19 @@ describe("subscribe on the page", () => {
 describe("writes of a signed-in listener", () => {
   it("saves the verticals and the pin together, and refuses an unknown one", async () => {
     const { browser, csrf } = await signedInListener("verticals@example.test", ["tech"]);
-    const body = new URLSearchParams([["csrf", csrf], ["verticals", "science"], ["verticals", "parenting"], ["pinned", "science"]]);
+    const body = new URLSearchParams([
+      ["csrf", csrf],
+      ["verticals", "science"],
+      ["verticals", "parenting"],
+      ["pinned", "science"],
+    ]);
     const res = await call(new URL(LISTEN_PATHS.verticals, testVars.WEB_URL).href, {
       method: "POST",
-      headers: { Origin: testVars.WEB_URL, Cookie: `__Host-session=${browser.cookies.get("__Host-session")}`, "Content-Type": "application/x-www-form-urlencoded" },
+      headers: {
+        Origin: testVars.WEB_URL,
+        Cookie: `__Host-session=${browser.cookies.get("__Host-session")}`,
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
       body: body.toString(),
       redirect: "manual",
     });
@@ -111,7 +125,12 @@ describe("writes of a signed-in listener", () => {
     const post = (order: string[], headers: Record<string, string> = {}) =>
       call(new URL(LISTEN_PATHS.floOrder, testVars.WEB_URL).href, {
         method: "POST",
-        headers: { Origin: testVars.WEB_URL, Cookie: `__Host-session=${browser.cookies.get("__Host-session")}`, "Content-Type": "application/x-www-form-urlencoded", ...headers },
+        headers: {
+          Origin: testVars.WEB_URL,
+          Cookie: `__Host-session=${browser.cookies.get("__Host-session")}`,
+          "Content-Type": "application/x-www-form-urlencoded",
+          ...headers,
+        },
         body: new URLSearchParams([["csrf", csrf], ["block", "night"], ...order.map((s) => ["order", s])]).toString(),
         redirect: "manual",
       });
