@@ -242,7 +242,9 @@ describe("a grant lapses after 30 days without a refresh (OAuth 2.1 §4.3.1, RFC
       oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), token, viaWorker));
     const listenerId = Number((await bearerGrant(withToken(tokens.access_token), env))?.listenerId);
     const expiresAt = async () => (await listGrants(env, listenerId))[0]?.expiresAt;
-    expect(await expiresAt()).toBe(Math.floor((start + 30 * DAY) / 1000));
+    // Given 30 days from now: in the second of `start` or the next one (one full run in four saw the
+    // next, as the flow that gives the grant crossed a second boundary).
+    expect(Number(await expiresAt()) - Math.floor((start + 30 * DAY) / 1000)).toBeOneOf([0, 1]);
 
     vi.setSystemTime(start + 20 * DAY);
     const second = await refresh(tokens.refresh_token!);
