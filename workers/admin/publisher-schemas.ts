@@ -2,17 +2,6 @@ import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import type { publisherKeys } from "../db/index";
 
-/** Path parameter of /v1/admin/publishers/{publisher}/*: the publisher name articles carry. */
-export const PublisherParams = v.object({
-  publisher: v.pipe(
-    v.string(),
-    v.trim(),
-    v.minLength(1),
-    v.maxLength(200),
-    v.description("The publisher, as its articles name it (PublishRequest.publisher)."),
-  ),
-});
-
 export const PublisherKeyView = named(
   "PublisherKey",
   v.object({

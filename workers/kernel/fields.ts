@@ -66,3 +66,14 @@ export const TimeZone = v.pipe(
   }, "is not an IANA time zone"),
   v.description("IANA time zone used to resolve the active flo block, e.g. Europe/Paris."),
 );
+
+/** The {publisher} path parameter (admin keys and secrets, a publisher's lexicon): the name its articles carry. */
+export const PublisherParams = v.object({
+  publisher: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1),
+    v.maxLength(200),
+    v.description("The publisher, as its articles name it (PublishRequest.publisher)."),
+  ),
+});

@@ -182,16 +182,6 @@ export const RerenderView = named(
   }),
 );
 
-export const PublisherLexiconParams = v.object({
-  publisher: v.pipe(
-    v.string(),
-    v.trim(),
-    v.minLength(1),
-    v.maxLength(200),
-    v.description("The publisher, as its articles name it (PublishRequest.publisher)."),
-  ),
-});
-
 /** The publisher's lexicon scope for `caller`: the operator's API key acts for any publisher, a publisher's key for its own; anyone else's is a 404. */
 export function publisherScope(caller: ApiCaller, publisher: string): LexiconScope {
   if (!mayActFor(caller, publisher)) throw new ApiError("not_found", "no lexicon of that publisher for this key");

@@ -1,7 +1,8 @@
 import type * as v from "valibot";
 import { route, type Method, type RawBody, type ResponseDoc, type Route, type RouteInput } from "../core/route";
 import type { LexiconScope } from "./lexicon-service";
-import { PublisherLexiconParams, publisherScope } from "./lexicon-schemas";
+import { PublisherParams } from "../kernel/fields";
+import { publisherScope } from "./lexicon-schemas";
 
 type ObjectLike = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
 
@@ -18,7 +19,7 @@ interface PublisherLexiconDef<Q extends ObjectLike | undefined, B extends v.Gene
   responses: Record<number, ResponseDoc>;
   /** `scope` is the publisher of the path, once the caller has been found to act for it. */
   handle(
-    input: Omit<RouteInput<typeof PublisherLexiconParams, Q, B, undefined, "api_key_or_admin">, "caller" | "params"> & { scope: LexiconScope },
+    input: Omit<RouteInput<typeof PublisherParams, Q, B, undefined, "api_key_or_admin">, "caller" | "params"> & { scope: LexiconScope },
   ): Response | Promise<Response>;
 }
 
@@ -31,14 +32,14 @@ export function publisherLexiconRoute<Q extends ObjectLike | undefined = undefin
   def: PublisherLexiconDef<Q, B>,
 ): Route {
   const { handle, path, description, ...rest } = def;
-  return route<typeof PublisherLexiconParams, Q, B, undefined, "api_key_or_admin">({
+  return route<typeof PublisherParams, Q, B, undefined, "api_key_or_admin">({
     ...rest,
     path: `/v1/publishers/:publisher/lexicon/${path}`,
     tag: "narration",
     description: `The lexicon of one publisher's articles, over the global one. Requires that publisher's API key (Authorization: Bearer npk_...), the operator's API key or the admin token (x-service-email-token); another publisher's lexicon is a 404. ${description}`,
     auth: "api_key_or_admin",
     rateLimit: "admin",
-    params: PublisherLexiconParams,
+    params: PublisherParams,
     handle: ({ caller, params, ...input }) => handle({ ...input, scope: publisherScope(caller, params.publisher) }),
   });
 }

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
 import { revokePublisherKey } from "../../kernel/publisher-keys";
-import { PublisherParams } from "../publisher-schemas";
+import { PublisherParams } from "../../kernel/fields";
 
 const KeyParams = v.object({
   ...PublisherParams.entries,

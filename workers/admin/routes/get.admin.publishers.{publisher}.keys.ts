@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { publisherKeysOf } from "../../kernel/publisher-keys";
-import { PublisherKeyView, PublisherParams, publisherKeyView } from "../publisher-schemas";
+import { PublisherParams } from "../../kernel/fields";
+import { PublisherKeyView, publisherKeyView } from "../publisher-schemas";
 
 const PublisherKeyList = named("PublisherKeyList", v.object({ keys: v.array(PublisherKeyView) }));
 

@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { issuePublisherKey } from "../../kernel/publisher-keys";
-import { PublisherKeyView, PublisherParams, publisherKeyView } from "../publisher-schemas";
+import { PublisherParams } from "../../kernel/fields";
+import { PublisherKeyView, publisherKeyView } from "../publisher-schemas";
 
 const IssuedPublisherKey = named(
   "IssuedPublisherKey",

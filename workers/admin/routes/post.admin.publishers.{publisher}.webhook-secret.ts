@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { issueWebhookSecret } from "../../kernel/publisher-keys";
-import { PublisherParams } from "../publisher-schemas";
+import { PublisherParams } from "../../kernel/fields";
 
 const IssuedWebhookSecret = named(
   "IssuedWebhookSecret",
