@@ -66,14 +66,19 @@ describe("renderText", () => {
     expect(second).toEqual({ ...first, cached: true, characters_synthesized: 0, paragraphs_reused: 1 });
   });
 
-  it("shares one render between concurrent requests for the same text and voice", async () => {
+  // Planted bug: keep each render's promise in a module-level map and hand it to a concurrent
+  // render of the same text; then the second request waits on the first's I/O and one call is made.
+  it("never joins a concurrent render of the same text (a request waits only on its own I/O); the next finds it stored", async () => {
     const { synthesizer, stats } = counting(offlineSynthesizer);
     const [a, b] = await Promise.all([
       renderText(store, { text: "Twice at once." }, { offline: synthesizer }),
       renderText(store, { text: "Twice  at once." }, { offline: synthesizer }),
     ]);
-    expect(stats.calls).toBe(1);
+    expect(stats.calls).toBe(2);
     expect(b).toEqual(a);
+    const third = await renderText(store, { text: "Twice at once." }, { offline: synthesizer });
+    expect(stats.calls).toBe(2);
+    expect(third).toMatchObject({ key: a.key, cached: true });
   });
 
   it("falls back to an equivalent voice when the provider fails, and benches the provider for a cool-down", async () => {

@@ -31,38 +31,19 @@ export type { Synthesizers } from "../providers/synthesizer";
  * the entries that apply to the text for each engine are part of that engine's cache key. A text
  * not found whole is voiced paragraph by paragraph, each paragraph found under its own key reused
  * (segment.ts); the result counts the characters synthesised and the paragraphs reused.
+ * Concurrent renders of one text are not joined: a Worker request may not wait on another request's
+ * I/O (kernel/article-by-slug.ts says what workerd does then), so each renders until one has stored its
+ * audio; both write the same bytes under the same content address, and the store records it once.
  */
-export function renderText(store: RenderStoreRpc, input: RenderInput, synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
+export async function renderText(store: RenderStoreRpc, input: RenderInput, synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
   // Paragraphs (kernel/paragraph-timings.ts) are normalised one by one and joined by a line break,
   // which normalised text never contains: the key covers the paragraph structure, since it changes
   // the pauses and the timings, and a text of one paragraph keys as it did before paragraphs.
   const paragraphs = keyedParagraphs(input.text);
   const text = paragraphs.join("\n");
-  // Concurrent renders of one text and voice in this isolate share one render: R2 takes one write per
-  // second per key, and the provider is paid once.
+  const voice = input.voice;
   const publisher = input.publisher ?? null;
-  const id = `${publisher ?? ""}\n${input.voice ?? ""}\n${text}`;
-  const pending = inFlight.get(id);
-  if (pending) return pending;
-  const render = renderOnce(store, input.voice, publisher, paragraphs, synthesizers, phases, { title: input.title, publisher, url: input.url }).finally(() =>
-    inFlight.delete(id),
-  );
-  inFlight.set(id, render);
-  return render;
-}
-
-const inFlight = new Map<string, Promise<RenderResult>>();
-
-async function renderOnce(
-  store: RenderStoreRpc,
-  voice: string | undefined,
-  publisher: string | null,
-  paragraphs: string[],
-  synthesizers: Synthesizers,
-  phases?: RenderPhases,
-  names: Pick<AudioAbout, "title" | "publisher" | "url"> = {},
-): Promise<RenderResult> {
-  const text = paragraphs.join("\n");
+  const names: Pick<AudioAbout, "title" | "publisher" | "url"> = { title: input.title, publisher, url: input.url };
   const now = await availability(synthesizers);
   const offers = candidates(voice, (o) => now.reason(o) === null, now.offers);
   if (!offers) throw new Error(`unknown_voice: ${voice} is not in the catalogue`);

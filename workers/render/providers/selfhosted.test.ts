@@ -83,6 +83,18 @@ describe("self-hosted speech server (OpenAI-compatible, on loopback)", () => {
     expect(far.sent.map((s) => `${s.method} ${s.url}`)).toEqual([`GET ${selfhostedTtsUrl()}/audio/voices`]);
   });
 
+  // Planted bug: keep the promise of the first GET /audio/voices and hand it to a concurrent ask;
+  // then one request waits on another's I/O and the server is asked once.
+  it("keeps a voice list once read, never a read in flight: concurrent first asks each make their own", async () => {
+    const far = recording();
+    const synth = () => selfHostedSynthesizer({ baseUrl: selfhostedTtsUrl(), fetchFn: far.fetchFn });
+    const [a, b] = await Promise.all([synth().voices(), synth().voices()]);
+    expect(b).toEqual(a);
+    expect(far.sent).toHaveLength(2);
+    await synth().voices();
+    expect(far.sent).toHaveLength(2);
+  });
+
   it("takes the configured voices, or every catalogue voice, from a server that lists none", async () => {
     const configured = selfHostedSynthesizer({ baseUrl: selfhostedTtsUrl("nolist"), configuredVoices: ["af_bella", "am_michael"] });
     expect(await configured.voices()).toEqual({ names: ["af_bella", "am_michael"] });

@@ -60,22 +60,22 @@ export function selfHostedSynthesizer(options: SelfHostedOptions): Synthesizer &
       );
       return wholeWavResult(response);
     },
-    voices() {
+    async voices() {
       const hit = lists.get(base);
       if (hit && hit.until > Date.now()) return hit.listing;
-      const listing = listVoices(fetchFn, `${base}/audio/voices`, auth, configured, Math.min(timeoutMs, LIST_TIMEOUT_MS));
-      const entry = { until: Date.now() + VOICE_LIST_TTL_MS, listing };
-      lists.set(base, entry);
-      listing.then((l) => {
-        if ("error" in l) entry.until = Date.now() + FAILED_LIST_TTL_MS;
-      });
+      const listing = await listVoices(fetchFn, `${base}/audio/voices`, auth, configured, Math.min(timeoutMs, LIST_TIMEOUT_MS));
+      lists.set(base, { until: Date.now() + ("error" in listing ? FAILED_LIST_TTL_MS : VOICE_LIST_TTL_MS), listing });
       return listing;
     },
   };
 }
 
-/** Voice lists per server base URL, for this isolate. */
-const lists = new Map<string, { until: number; listing: Promise<VoiceListing> }>();
+/**
+ * Voice lists per server base URL, for this isolate. Lists are kept, never a request in flight: a
+ * Worker request may not wait on another request's I/O (kernel/article-by-slug.ts says what workerd
+ * does then), so concurrent first asks each make their own.
+ */
+const lists = new Map<string, { until: number; listing: VoiceListing }>();
 
 /** Forgets every voice list (tests start from a server not yet asked). */
 export function forgetVoiceLists(): void {
