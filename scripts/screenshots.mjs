@@ -3,7 +3,8 @@
 // BASE=http://127.0.0.1:8787 uses one already running instead (`npm start`). The listener's pages are
 // taken signed in, through the mailed link of the local outbox (MAIL_OUTBOX=true).
 import { mkdirSync } from "node:fs";
-import { launchBrowser, startPlatform } from "../test-browser/support/platform.mjs";
+import { launchBrowser } from "./browser.mjs";
+import { startPlatform } from "../test-browser/support/platform.mjs";
 import { seed, seedArticles } from "./seed.mjs";
 
 const OUT = "screenshots";

@@ -10,7 +10,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { launchBrowser } from "./browser.mjs";
 import { freePort, readVars } from "./local.mjs";
 import { seedArticles, signature } from "./seed.mjs";
 import { concurrentWriters } from "./writers.mjs";
@@ -19,15 +19,6 @@ const READY_MS = 5 * 60_000;
 const NARRATED_MS = 15 * 60_000;
 const FIRST_RENDER_MS = 3 * 60_000;
 const PUBLISHED_MS = 2 * 60_000;
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--autoplay-policy=no-user-gesture-required",
-];
 
 const step = (text) => console.log(`smoke: ${text}`);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -228,7 +219,7 @@ async function writeWhileRendering(playedSlug) {
 
 /** Plays the article on its page in Chromium until its audio has played for a second. */
 async function playInBrowser({ slug }) {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
     await page.goto(`${base}/articles/${slug}`);

@@ -8,7 +8,8 @@ import { after, before, test } from "node:test";
 import { executeSql } from "../scripts/local.mjs";
 import { seedArticles } from "../scripts/seed.mjs";
 import { expectAccessible } from "./support/axe.mjs";
-import { launchBrowser, startFramingSite, startPlatform } from "./support/platform.mjs";
+import { startFramingSite, startPlatform } from "./support/platform.mjs";
+import { launchBrowser } from "../scripts/browser.mjs";
 import { mailTo } from "./support/outbox.mjs";
 
 const PORT = Number(process.env.PORT ?? 8803);

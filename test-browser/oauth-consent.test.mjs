@@ -8,16 +8,13 @@ import { rmSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import * as oauth from "oauth4webapi";
-import { chromium } from "playwright-core";
+import { launchBrowser } from "../scripts/browser.mjs";
 import { ensureDevVars, migrate, startDev } from "../scripts/local.mjs";
 import { expectAccessible } from "./support/axe.mjs";
 import { json, mailTo } from "./support/outbox.mjs";
 
 const PORT = Number(process.env.PORT ?? 8803);
 const STATE = ".wrangler/browser-test-state";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// Headless in a container: no sandbox, GPU or background traffic (the machine has no internet).
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 // http on loopback only: the whole platform runs on 127.0.0.1 (oauth4webapi otherwise insists on https).
 const insecure = { [oauth.allowInsecureRequests]: true };
 
@@ -78,7 +75,7 @@ before(async () => {
   migrate(STATE);
   const base = `http://127.0.0.1:${PORT}`;
   platform = await startDev({ port: PORT, persistTo: STATE, quiet: true, vars: { BASE_URL: base, WEB_URL: base, MAIL_OUTBOX: "true" } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchBrowser();
   agentApp = await startAgentApp();
 });
 

@@ -8,7 +8,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { expectAccessible } from "./support/axe.mjs";
-import { launchBrowser, publishNarrated, startFramingSite, startPlatform } from "./support/platform.mjs";
+import { publishNarrated, startFramingSite, startPlatform } from "./support/platform.mjs";
+import { launchBrowser } from "../scripts/browser.mjs";
 
 const PORT = Number(process.env.PORT ?? 8802);
 const STATE = ".wrangler/browser-test-player-state";

@@ -1,23 +1,9 @@
 // The platform and the browser of the browser tests: wrangler dev on its own port and state folder
-// (fresh each run), and Debian's Chromium driven by playwright-core (never a downloaded browser).
+// (fresh each run); the browser is scripts/browser.mjs.
 import { rmSync } from "node:fs";
 import { createServer } from "node:http";
-import { chromium } from "playwright-core";
 import { ensureDevVars, migrate, readVars, startDev } from "../../scripts/local.mjs";
 import { signature } from "../../scripts/seed.mjs";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// Headless in a container: no sandbox, GPU or background traffic (the machine has no internet). Audio
-// plays without a gesture, so a test can start the player the way a listener's click would.
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--autoplay-policy=no-user-gesture-required",
-];
 
 /** Starts the platform on `port` with an empty database under `state`; resolves to { child, base }. */
 export async function startPlatform(port, state) {
@@ -26,11 +12,6 @@ export async function startPlatform(port, state) {
   migrate(state);
   const base = `http://127.0.0.1:${port}`;
   return startDev({ port, persistTo: state, quiet: true, vars: { BASE_URL: base, WEB_URL: base, MAIL_OUTBOX: "true" } });
-}
-
-/** Debian's Chromium, headless. */
-export function launchBrowser() {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
 /** Publishes `article` through the signed webhook, as a publisher's CMS does, and waits for its narration. */
