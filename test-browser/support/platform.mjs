@@ -1,4 +1,4 @@
-// The platform and the browser of the browser tests: wrangler dev on its own port and state folder
+// The platform of the browser tests: wrangler dev on its own port and state folder
 // (fresh each run); the browser is scripts/browser.mjs.
 import { rmSync } from "node:fs";
 import { createServer } from "node:http";
