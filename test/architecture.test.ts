@@ -2,10 +2,9 @@
 import { describe, expect, it } from "vitest";
 
 /**
- * docs/architecture.md "Layout": domains import only core/, db/, kernel/, durable-objects/ and themselves; admin
- * and agents may call domain services (the operator's façade, and the agent surface over the catalogue); the render Worker shares nothing with the API
- * Worker's domains but the kernel; tests may also import test/support and the Worker entry. No
- * file-level import cycles.
+ * docs/architecture.md "Who may import whom": the floors (core, db, kernel, durable-objects) import only
+ * each other; every other area imports the floors and the areas its row of MAY_IMPORT names, a table
+ * with no cycle; tests may also import test/support and the Worker entry. No file-level import cycles.
  */
 
 const sources = import.meta.glob(["../workers/**/*.ts", "../durable-objects/**/*.ts", "!../**/vendor/**"], {
@@ -14,10 +13,25 @@ const sources = import.meta.glob(["../workers/**/*.ts", "../durable-objects/**/*
   eager: true,
 }) as Record<string, string>;
 
-const SHARED = ["core", "db", "kernel", "durable-objects"];
-const DOMAINS = ["admin", "agents", "articles", "feeds", "health", "listeners", "mail", "narration", "web", "render"];
+const FLOORS = ["core", "db", "kernel", "durable-objects"];
 
-/** "workers/feeds/rss.ts" → "feeds"; "durable-objects/x.ts" → "durable-objects"; "workers/api.ts" → "entry". */
+/** The declared map: each area above the floors and what it may import besides them and itself. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  web: [],
+  mail: [],
+  articles: [],
+  narration: [],
+  health: [],
+  render: [],
+  oauth: ["web"],
+  listeners: ["web", "mail", "oauth"],
+  feeds: ["listeners"],
+  studio: ["web", "mail", "listeners", "narration", "articles", "feeds"],
+  agents: ["articles", "listeners", "narration", "oauth"],
+  admin: ["agents", "articles", "feeds", "listeners", "narration"],
+};
+
+/** "workers/feeds/rss.ts" → "feeds"; "durable-objects/rate-limiter.ts" → "durable-objects"; "workers/api.ts" → "entry". */
 function areaOf(file: string): string {
   const parts = file.split("/");
   if (parts[0] === "durable-objects") return "durable-objects";
@@ -29,12 +43,8 @@ function allowed(from: string, to: string, isTest: boolean): boolean {
   if (from === to || from === "entry") return true;
   // Tests may drive the Worker's own handlers (email, scheduled) through its entry module.
   if (to === "test-support" || to === "entry") return isTest;
-  if (from === "core") return to === "db" || to === "kernel";
-  if (from === "db") return to === "core";
-  if (from === "kernel" || from === "durable-objects") return SHARED.includes(to);
-  // The operator's façade (admin) and the agent surface (agents) run the other domains' services.
-  if (from === "admin" || from === "agents") return to !== "entry" && to !== "render" && to !== "web";
-  return SHARED.includes(to);
+  if (FLOORS.includes(from)) return FLOORS.includes(to);
+  return FLOORS.includes(to) || (MAY_IMPORT[from] ?? []).includes(to);
 }
 
 function normalize(path: string): string {
@@ -73,14 +83,51 @@ const runtimeEdges = importsOf(true);
 describe("architecture", () => {
   it("reads the whole tree", () => {
     expect(files.size).toBeGreaterThan(150);
-    for (const d of DOMAINS.filter((d) => d !== "web"))
+    for (const d of Object.keys(MAY_IMPORT).filter((d) => d !== "studio"))
       expect(
         [...files.keys()].some((f) => areaOf(f) === d),
         d,
       ).toBe(true);
   });
 
-  it("domains import only the shared layers and themselves", () => {
+  it("declares a map with no cycle", () => {
+    const order: string[] = [];
+    const visit = (area: string, path: string[]) => {
+      expect(path, `cycle: ${[...path, area].join(" -> ")}`).not.toContain(area);
+      if (order.includes(area)) return;
+      for (const to of MAY_IMPORT[area] ?? []) visit(to, [...path, area]);
+      order.push(area);
+    };
+    for (const area of Object.keys(MAY_IMPORT)) visit(area, []);
+    expect(order).toHaveLength(Object.keys(MAY_IMPORT).length);
+  });
+
+  it("names every area of workers/ in the map", () => {
+    const areas = new Set([...files.keys()].map(areaOf).filter((a) => a !== "entry" && !FLOORS.includes(a)));
+    expect([...areas].filter((a) => !(a in MAY_IMPORT))).toEqual([]);
+  });
+
+  it("keeps in kernel/ only what several areas share", () => {
+    const users = new Map<string, Set<string>>();
+    for (const [file, targets] of edges) {
+      if (file.endsWith(".test.ts")) continue;
+      for (const t of targets) if (areaOf(t) === "kernel" && areaOf(file) !== "kernel") users.set(t, (users.get(t) ?? new Set()).add(areaOf(file)));
+    }
+    // A kernel file is shared when two areas outside kernel/ use it, directly or through another kernel file.
+    const reach = (file: string, seen = new Set<string>()): Set<string> => {
+      const out = new Set(users.get(file) ?? []);
+      for (const [other, targets] of edges) {
+        if (areaOf(other) !== "kernel" || other.endsWith(".test.ts") || seen.has(other) || !targets.includes(file)) continue;
+        seen.add(other);
+        for (const a of reach(other, seen)) out.add(a);
+      }
+      return out;
+    };
+    const kernelFiles = [...files.keys()].filter((f) => areaOf(f) === "kernel" && !f.endsWith(".test.ts"));
+    expect(kernelFiles.filter((f) => reach(f).size < 2).map((f) => `${f}: ${[...reach(f)].join(", ") || "no user"}`)).toEqual([]);
+  });
+
+  it("each area imports only the floors and what the map declares", () => {
     const offending = [...edges].flatMap(([file, targets]) =>
       targets.filter((t) => !allowed(areaOf(file), areaOf(t), file.endsWith(".test.ts"))).map((t) => `${file} -> ${t}`),
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { methodsOf } from "../workers/core/route";
-import { OAUTH_PATHS } from "../workers/core/oauth/server";
+import { OAUTH_PATHS } from "../workers/oauth/server";
 import { routes } from "../workers/router";
 import { addListener } from "./support/articles";
 import { adminHeaders, apiKeyHeaders, call } from "./support/client";

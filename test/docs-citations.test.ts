@@ -88,4 +88,23 @@ describe("citations resolve", () => {
       );
     expect(broken).toEqual([]);
   });
+
+  it("every source file a comment in the code names exists", () => {
+    // A path from the root (workers/core/text.ts), from workers/, or from the folder of the file or one above it
+    // (core/text.ts in workers/, x402/prices.ts in workers/agents/), as comments write them. Markdown
+    // outside docs/ is another repository's, cited with its name.
+    const resolves = (file: string, path: string) =>
+      files.has(path) || files.has(`workers/${path}`) || file.split("/").some((_, i, parts) => files.has(`${parts.slice(0, i).join("/")}/${path}`));
+    const NAMED = /(?<![\w/.{$-])((?:workers|scripts|test|test-browser|bench|durable-objects|migrations|docs|[a-z][\w-]*)\/[\w./{}-]*?\.(?:ts|mjs|md|toml|sql|html|css))(?![\w/])/g;
+    const COMMENT = /\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
+    const broken = Object.entries(byPath)
+      .filter(([file]) => /\.(ts|mjs)$/.test(file))
+      .flatMap(([file, text]) =>
+        [...text.matchAll(COMMENT)]
+          .flatMap((c) => [...c[0].matchAll(NAMED)].map((m) => m[1]))
+          .filter((path) => !/[<>*]|\.\.\./.test(path) && !(path.endsWith(".md") && !path.startsWith("docs/")) && !resolves(file, path))
+          .map((path) => `${file}: ${path}`),
+      );
+    expect(broken).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OAUTH_PATHS } from "../workers/core/oauth/server";
+import { OAUTH_PATHS } from "../workers/oauth/server";
 import { OEMBED_PATH } from "../workers/web/oembed";
 import { methodsOf } from "../workers/core/route";
 import { routes } from "../workers/router";

@@ -1,5 +1,6 @@
 import { buildRouter } from "./core/http";
 import type { Route } from "./core/route";
+import { resolveBearer } from "./oauth/bearer-credential";
 
 import { getCacheHealth } from "./health/routes/get.health.cache";
 import { getHealth } from "./health/routes/get.health";
@@ -93,7 +94,7 @@ import { listPublisherKeys } from "./admin/routes/get.admin.publishers.{publishe
 import { issuePublisherKeyRoute } from "./admin/routes/post.admin.publishers.{publisher}.keys";
 import { issuePublisherWebhookSecret } from "./admin/routes/post.admin.publishers.{publisher}.webhook-secret";
 
-import { getProtectedResourceMetadata } from "./agents/routes/get.well-known.oauth-protected-resource";
+import { getProtectedResourceMetadata } from "./oauth/routes/get.well-known.oauth-protected-resource";
 import { AGENT_OPERATIONS } from "./agents/manifests/agent-operations";
 import { mcpEndpoint } from "./agents/routes/post.mcp.v1";
 import { mcpAtRoot } from "./agents/routes/post.mcp";
@@ -102,43 +103,44 @@ import { getOpenApi } from "./agents/routes/get.openapi.json";
 import { getAgentkitTools } from "./agents/routes/get.well-known.agentkit-tools.json";
 import { getMcpManifest } from "./agents/routes/get.well-known.mcp.json";
 import { getOpenAiApp } from "./agents/routes/get.well-known.openai-app.yaml";
-import { putListenerPlan } from "./agents/routes/put.admin.listeners.{token}.plan";
+import { putListenerPlan } from "./admin/routes/put.admin.listeners.{token}.plan";
 
 import { getArticlePage } from "./web/routes/get.articles.{slug}";
 import { getAsset } from "./web/routes/get.assets.{file}";
 import { getEmbed } from "./web/routes/get.embed.article.{slug}";
 import { getFavicon } from "./web/routes/get.favicon.svg";
-import { getIntakeConfirm } from "./web/routes/get.intake.confirm";
-import { getListen } from "./web/routes/get.listen";
-import { getListenAccount } from "./web/routes/get.listen.account";
-import { getListenDelete } from "./web/routes/get.listen.delete";
-import { getListenFlo } from "./web/routes/get.listen.flo";
-import { getListenQueue } from "./web/routes/get.listen.queue";
+import { getIntakeConfirm } from "./listeners/routes/get.intake.confirm";
+import { getListen } from "./listeners/routes/get.listen";
+import { getListenAccount } from "./listeners/routes/get.listen.account";
+import { getListenDelete } from "./listeners/routes/get.listen.delete";
+import { getListenFlo } from "./listeners/routes/get.listen.flo";
+import { getListenQueue } from "./listeners/routes/get.listen.queue";
 import { getMagic } from "./web/routes/get.magic";
-import { getConsent } from "./web/routes/get.oauth.authorize";
+import { getConsent } from "./oauth/routes/get.oauth.authorize";
 import { getOembed } from "./web/routes/get.oembed";
 // With its extension: wrangler bundles an import ending in .txt as a Text module (its default module rules), which has no getRobots.
 import { getRobots } from "./web/routes/get.robots.txt.ts";
-import { getSignIn } from "./web/routes/get.sign-in";
-import { getSignInConfirm } from "./web/routes/get.sign-in.confirm";
+import { getSignIn } from "./listeners/routes/get.sign-in";
+import { getSignInConfirm } from "./listeners/routes/get.sign-in.confirm";
 import { getSitemap } from "./web/routes/get.sitemap.xml";
 import { getTopicPage } from "./web/routes/get.topics.{slug}";
+import { getErrorsPage } from "./web/routes/get.errors";
 import { getHome } from "./web/routes/get";
-import { getAuthorizationServerMetadata } from "./web/routes/get.well-known.oauth-authorization-server";
-import { postIntakeConfirm } from "./web/routes/post.intake.confirm";
-import { postListenDelete } from "./web/routes/post.listen.delete";
-import { postListenDigest } from "./web/routes/post.listen.digest";
-import { postListenFloMove } from "./web/routes/post.listen.flo.move";
-import { postListenFloOrder } from "./web/routes/post.listen.flo.order";
-import { postListenRotate } from "./web/routes/post.listen.rotate";
-import { postListenSubscribe } from "./web/routes/post.listen.subscribe";
-import { postListenVerticals } from "./web/routes/post.listen.verticals";
-import { postConsent } from "./web/routes/post.oauth.authorize";
-import { postOAuthRegister } from "./web/routes/post.oauth.register";
-import { postOAuthToken } from "./web/routes/post.oauth.token";
-import { postSignIn } from "./web/routes/post.sign-in";
-import { postSignInConfirm } from "./web/routes/post.sign-in.confirm";
-import { postSignOut } from "./web/routes/post.sign-out";
+import { getAuthorizationServerMetadata } from "./oauth/routes/get.well-known.oauth-authorization-server";
+import { postIntakeConfirm } from "./listeners/routes/post.intake.confirm";
+import { postListenDelete } from "./listeners/routes/post.listen.delete";
+import { postListenDigest } from "./listeners/routes/post.listen.digest";
+import { postListenFloMove } from "./listeners/routes/post.listen.flo.move";
+import { postListenFloOrder } from "./listeners/routes/post.listen.flo.order";
+import { postListenRotate } from "./listeners/routes/post.listen.rotate";
+import { postListenSubscribe } from "./listeners/routes/post.listen.subscribe";
+import { postListenVerticals } from "./listeners/routes/post.listen.verticals";
+import { postConsent } from "./oauth/routes/post.oauth.authorize";
+import { postOAuthRegister } from "./oauth/routes/post.oauth.register";
+import { postOAuthToken } from "./oauth/routes/post.oauth.token";
+import { postSignIn } from "./listeners/routes/post.sign-in";
+import { postSignInConfirm } from "./listeners/routes/post.sign-in.confirm";
+import { postSignOut } from "./listeners/routes/post.sign-out";
 
 /**
  * Every route of the API Worker, grouped by resource: the table of contents of the API and of the
@@ -254,6 +256,7 @@ export const routes: Route[] = [
   // The web front-end (WEB_URL): pages, their forms and static files; failures render as pages
   getHome,
   getTopicPage,
+  getErrorsPage,
   getArticlePage,
   getEmbed,
   getOembed,
@@ -291,4 +294,4 @@ export const routes: Route[] = [
   postOAuthRegister,
 ];
 
-export const router = buildRouter(routes);
+export const router = buildRouter(routes, resolveBearer);

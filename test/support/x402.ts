@@ -83,7 +83,7 @@ export async function signedWith(http: x402HTTPClient, required: PaymentRequired
   return { ...payload, accepted: required.accepts[0] };
 }
 
-/** How many authorizations are held by a call (x402/reservations.ts). */
+/** How many authorizations are held by a call (workers/agents/x402/reservations.ts). */
 export function reservations(): Promise<number> {
   return database(env).$count(x402Reservations);
 }

@@ -1,10 +1,10 @@
 import type { PaymentRequired, ResourceInfo } from "@x402/core/types";
-import { requireScope } from "../core/oauth/bearer";
+import { requireScope } from "../oauth/bearer";
 import { type Caller, walletCaller } from "./caller";
 import { invoke, perform, spendBudget } from "./invoke";
 import type { Tool } from "./tools";
 import type { Quote } from "./tools/tool";
-import type { Scope } from "../core/oauth/scopes";
+import type { Scope } from "../oauth/scopes";
 import { paidCall, type PaymentTransport } from "./x402/paid-call";
 import { isPaidTool, type PaidTool } from "./x402/prices";
 import { siwxChallenge, walletFromSiwx } from "./x402/siwx";
@@ -25,7 +25,7 @@ type Access =
 /**
  * The caller `tool` runs for. A tool that does not act for a listener (search, article, audio, digest)
  * uses the listener only to read their listener_private articles, and reading articles as the
- * listener is what articles:read grants (core/oauth/scopes.ts): without it the call reads as nobody
+ * listener is what articles:read grants (oauth/scopes.ts): without it the call reads as nobody
  * in particular, so a token granted only for subscriptions or the digest shows no private article.
  */
 export function actingCaller(tool: Tool, caller: Caller): Caller {

@@ -1,5 +1,5 @@
 import { clientIp } from "../core/rate-limit";
-import type { OAuthGrant } from "../core/oauth/bearer";
+import type { OAuthGrant } from "../core/grant";
 
 /**
  * Who calls a tool. Every surface (MCP, REST) makes one from what the route table resolved (callerOf);
@@ -24,7 +24,7 @@ function anonymousCaller(request: Request): Caller {
 
 /**
  * The caller of a request: the OAuth client acting for the listener who granted its bearer token, or
- * anonymous without one. The route table resolved the token (auth "agent" or "bearer", core/bearer-credential.ts):
+ * anonymous without one. The route table resolved the token (auth "agent" or "bearer", oauth/bearer-credential.ts):
  * an invalid, expired or revoked one never gets here, it is the 401 with
  * `WWW-Authenticate: Bearer resource_metadata=...` (RFC 9728 §5.1, RFC 6750 §3.1) on every surface.
  */

@@ -4,7 +4,7 @@ import { call, jsonBody } from "../../test/support/client";
 import { tokensFor } from "../../test/support/oauth-agent";
 
 /**
- * Reading a listener's private articles is what articles:read grants (core/oauth/scopes.ts). An
+ * Reading a listener's private articles is what articles:read grants (oauth/scopes.ts). An
  * agent holding only digest:run must learn nothing of them through the digest.
  */
 

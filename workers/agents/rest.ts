@@ -1,5 +1,6 @@
 import type { ResponseDoc, Route } from "../core/route";
-import { requireScope, type OAuthGrant } from "../core/oauth/bearer";
+import type { OAuthGrant } from "../core/grant";
+import { requireScope } from "../oauth/bearer";
 import { callerOf } from "./caller";
 import { callTool, type Surface } from "./call";
 import type { Tool } from "./tools";

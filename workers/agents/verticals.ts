@@ -3,7 +3,7 @@ import { canonicalVertical } from "../kernel/verticals";
 
 /**
  * The vertical enum of the agent tools (docs/rules.md 2, "Known vertical slugs"). Each is the
- * canonical slug of a vertical of the listener catalogue (workers/listeners/verticals.ts), which
+ * canonical slug of a vertical of the listener catalogue (workers/kernel/verticals.ts), which
  * articles carry in their `vertical` column, so an agent vertical selects articles and listener
  * topics by that slug unchanged. The catalogue's other verticals (health, young_moms, news) are
  * not offered to agents.

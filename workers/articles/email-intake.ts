@@ -79,7 +79,7 @@ async function forwardedContent(raw: InboundEmail["raw"]): Promise<Omit<Forwarde
  * address: mail reaches this handler only at the service's own domain, so whoever sends there
  * means that listener) or, failing that, the envelope sender (the listener's own mailbox; Email
  * Routing has already checked SPF/DMARC for it), provided that mailbox confirmed it belongs to the
- * listener (kernel/intake-address.ts): anyone can name someone else's address. Unknown addresses
+ * listener (listeners/intake-address.ts): anyone can name someone else's address. Unknown addresses
  * are rejected back to the sender.
  */
 export async function receiveEmail(message: InboundEmail, env: Pick<Env, "DB">): Promise<IntakeOutcome> {

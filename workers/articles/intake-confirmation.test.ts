@@ -10,7 +10,7 @@ import { receiveEmail, type InboundEmail } from "./email-intake";
 import attachmentForward from "./fixtures/forwarded-attachment.eml?raw";
 
 /**
- * intake_listener_email (kernel/intake-address.ts): mail from an address becomes a listener's
+ * intake_listener_email (listeners/intake-address.ts): mail from an address becomes a listener's
  * article only once that mailbox confirmed the link mailed to it.
  */
 

@@ -6,7 +6,7 @@ import { signedInListener, type SignedIn } from "./web-session";
 import { config } from "./config";
 import { secretsEqual } from "./crypto";
 import { ApiError, ValidationError } from "./errors";
-import type { OAuthGrant } from "./oauth/bearer";
+import type { OAuthGrant } from "./grant";
 import type { AuthKind } from "./route";
 import { decodeBody, readBodyBytes } from "./validate";
 import { verifyWebhook } from "./webhook-signature";
@@ -143,7 +143,7 @@ export interface Credential {
   signedIn?: SignedIn | null;
 }
 
-/** The credentials resolveCredential resolves; the OAuth ones (bearer, agent) are core/bearer-credential.ts's. */
+/** The credentials resolveCredential resolves; the OAuth ones (bearer, agent) are the router's BearerResolver (core/grant.ts). */
 export type ResolvedHere = Exclude<AuthKind, "bearer" | "agent">;
 
 /**

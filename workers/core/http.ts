@@ -1,7 +1,7 @@
 import { cors, Router, type IRequest } from "itty-router";
 import type * as v from "valibot";
 import { resolveCredential, type ResolvedHere } from "./auth";
-import { resolveBearer } from "./bearer-credential";
+import type { BearerResolver } from "./grant";
 import { ApiError, errorResponse, ValidationError } from "./errors";
 import { enforceRateLimit } from "./rate-limit";
 import { redactCredentials } from "./redact";
@@ -69,7 +69,15 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
 /** Credentials that travel in headers (a cookie included): checked before the path is even validated. */
 const HEADER_CREDENTIALS: ReadonlySet<AuthKind> = new Set(["api_key", "admin", "api_key_or_admin", "session", "browser"]);
 
-async function serve(table: readonly Route[], r: Route, request: IRequest, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
+async function serve(
+  table: readonly Route[],
+  bearer: BearerResolver,
+  r: Route,
+  request: IRequest,
+  env: Env,
+  ctx: ExecutionContext,
+  url: URL,
+): Promise<Response> {
   // docs/rules.md "Rules" 5 rule 2: admin paths are throttled per IP by prefix, whatever the route declares.
   const bucket = url.pathname.startsWith("/v1/admin/") ? "admin" : r.rateLimit;
   if (bucket) await enforceRateLimit(env, request, bucket);
@@ -90,7 +98,7 @@ async function serve(table: readonly Route[], r: Route, request: IRequest, env: 
   const body = r.body ? await bodyOf(r, r.body, request, query, signedBody) : undefined;
   // The agent surface's OAuth token is checked once its inputs are (a 422 before a 401, as the agent
   // operations have always answered): nothing of the input is acted on before it.
-  const grant = oauth ? (await resolveBearer(r.auth as "bearer" | "agent", env, request)).grant : undefined;
+  const grant = oauth ? await bearer(r.auth as "bearer" | "agent", env, request) : undefined;
 
   const response = await r.handle({ listener, caller, grant, signedIn, params, query, headers, body, request, url, env, ctx, table });
   return request.method === "HEAD" ? new Response(null, response) : response;
@@ -112,10 +120,10 @@ async function bodyOf(r: Route, schema: v.GenericSchema, request: Request, query
  * Serves `r`; a failure is rendered by the route's own renderer when it declares one (an HTML page
  * for the web front-end), else by the router's catch, the API's JSON error body.
  */
-async function run(table: readonly Route[], r: Route, request: IRequest, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
-  if (!r.renderErrors) return serve(table, r, request, env, ctx, url);
+async function run(table: readonly Route[], bearer: BearerResolver, r: Route, request: IRequest, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
+  if (!r.renderErrors) return serve(table, bearer, r, request, env, ctx, url);
   try {
-    return await serve(table, r, request, env, ctx, url);
+    return await serve(table, bearer, r, request, env, ctx, url);
   } catch (err) {
     const response = r.renderErrors(err, request, env, url);
     return request.method === "HEAD" ? new Response(null, response) : response;
@@ -143,8 +151,11 @@ function requestLog(quietPatterns: ReadonlySet<string>) {
   };
 }
 
-/** Builds the itty-router for `routes`: registration order is match order. */
-export function buildRouter(routes: Route[]) {
+/**
+ * Builds the itty-router for `routes` (registration order is match order); `bearer` resolves OAuth
+ * access tokens, the OAuth server's resolver given by workers/router.ts.
+ */
+export function buildRouter(routes: Route[], bearer: BearerResolver) {
   // The few routes that answer their own preflight (the OAuth provider's endpoints, whose CORS is
   // the provider's); every other OPTIONS is answered here, before any route is matched.
   const ownPreflight = new Set(routes.filter((r) => methodsOf(r).includes("OPTIONS")).map((r) => r.path));
@@ -153,12 +164,12 @@ export function buildRouter(routes: Route[]) {
       (request: IRequest, _env: Env, _ctx: ExecutionContext, { pathname }: URL) =>
         request.method === "OPTIONS" && !ownPreflight.has(pathname) ? preflight(request) : undefined,
     ],
-    catch: (err) => errorResponse(err),
+    catch: (err, _request, env: Env) => errorResponse(err, env),
     finally: [allowBrowsers, requestLog(new Set(routes.filter((r) => r.quiet).map((r) => r.path)))],
   });
   for (const r of routes) {
     for (const method of methodsOf(r)) {
-      router[method.toLowerCase()](r.path, (req: IRequest, env: Env, ctx: ExecutionContext, url: URL) => run(routes, r, req, env, ctx, url));
+      router[method.toLowerCase()](r.path, (req: IRequest, env: Env, ctx: ExecutionContext, url: URL) => run(routes, bearer, r, req, env, ctx, url));
     }
   }
   router.all("*", (request: IRequest, _env: Env, _ctx: ExecutionContext, { pathname }: URL) => {

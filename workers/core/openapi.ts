@@ -4,17 +4,23 @@ import { methodsOf, type AuthKind, type Route } from "./route";
 import { named, namedSchemas } from "./schema-registry";
 import { API_VERSION } from "./version";
 
+/** What every error body carries besides `detail` (core/errors.ts ErrorEnvelope). */
+const ErrorEnvelope = {
+  code: v.pipe(v.string(), v.description("Stable machine-readable error code (validation_failed for a 422).")),
+  request_id: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      "The request's id (Cloudflare's Ray ID where there is one), also in the X-Request-Id header and the service's log line: quote it to support.",
+    ),
+  ),
+  docs: v.pipe(v.string(), v.description("The page that says what the code means and what to do: {WEB_URL}/errors#{code}.")),
+};
+
 const ErrorBody = named(
   "ErrorBody",
   v.object({
     detail: v.pipe(v.string(), v.description("What went wrong, for a human.")),
-    code: v.pipe(v.string(), v.description("Stable machine-readable error code.")),
-    request_id: v.pipe(
-      v.nullable(v.string()),
-      v.description(
-        "The request's id (Cloudflare's Ray ID where there is one), also in the X-Request-Id header and the service's log line: quote it to support.",
-      ),
-    ),
+    ...ErrorEnvelope,
   }),
 );
 
@@ -28,6 +34,7 @@ const ValidationErrorBody = named(
         type: v.string(),
       }),
     ),
+    ...ErrorEnvelope,
   }),
 );
 

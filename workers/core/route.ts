@@ -1,6 +1,6 @@
 import type * as v from "valibot";
 import type { Listener } from "../kernel/listener-tokens";
-import type { OAuthGrant } from "./oauth/bearer";
+import type { OAuthGrant } from "./grant";
 import type { SignedIn } from "./web-session";
 import type { ApiCaller } from "./auth";
 import type { ErrorRenderer } from "./errors";

@@ -181,7 +181,7 @@ function refuseOversize(size: number, limit: number): void {
  * answer is 413, so no body is held whole before its size is known. Content-Length only allows an
  * early refusal; a chunked body (RFC 9112 §7.1) declares no length, and the count is what holds.
  * The one reader of request bodies: JSON (readBodyText), signed webhooks, web forms and OAuth requests;
- * and of the one response body read whole from elsewhere, a client metadata document (core/oauth/client-metadata.ts).
+ * and of the one response body read whole from elsewhere, a client metadata document (oauth/client-metadata.ts).
  */
 export async function readBodyBytes(request: Pick<Request, "headers" | "body">, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
   refuseOversize(Number(request.headers.get("content-length") ?? "0"), limit);

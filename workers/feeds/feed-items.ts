@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
 import { trendingArticles } from "../kernel/trending";
 import { narratedFor, shownInFull } from "../kernel/visibility";
 import { articles, audioObjects, database, chunks } from "../db";
-import { ofListener } from "../kernel/listener-articles";
+import { ofListener } from "../listeners/listener-articles";
 import type { Listener } from "../kernel/listener-tokens";
 import type { Selection } from "./catalog";
 

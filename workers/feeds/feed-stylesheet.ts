@@ -1,5 +1,5 @@
 import { podcastApps } from "../kernel/public-urls";
-import { escapeHtml as escapeXml } from "../core/mail/message";
+import { escapeHtml as escapeXml } from "../core/text";
 
 /**
  * The XSL stylesheet every feed names (rss.ts), so a feed URL opened in a browser shows a readable

@@ -52,7 +52,7 @@ function describe(item: FeedItem): string {
 
 function toRssItem(env: object, item: FeedItem, files: ItemFiles): RssFeed.Item<Date> {
   const { vtt, json, chapters } = files(item);
-  // The Opus encoding is built with the MP3 (pipeline/store.ts). Audio rendered before that has no
+  // The Opus encoding is built with the MP3 (workers/render/pipeline/store.ts). Audio rendered before that has no
   // known Opus size yet, and parsers drop an alternate enclosure without a length, so none is listed.
   const opus =
     item.opusBytes === null

@@ -1,6 +1,6 @@
 /**
  * IPA to eSpeak NG's phoneme mnemonics for English (the letters eSpeak reads between [[ and ]], as
- * `espeak-ng -x` prints them; espeak-ng docs/phonemes.md and the en phoneme table). A small table:
+ * `espeak-ng -x` prints them; the phonemes document of espeak-ng and the en phoneme table). A small table:
  * the phonemes of English as dictionaries write them in IPA, General American and Received
  * Pronunciation alike; a symbol outside it makes the transcription unusable for eSpeak (null), and
  * the lexicon then falls back to the entry's alias.

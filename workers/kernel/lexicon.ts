@@ -4,6 +4,7 @@
 // lexicon in its own language: eSpeak NG phoneme input, SSML <phoneme> and <sub> for Azure and Google,
 // the alias in place of the word for the rest. The render Worker applies it; the API Worker reads
 // the same matching to find whose narration a change touches, so both live here.
+import { escapeHtml } from "../core/text";
 import { sha256Hex } from "../core/crypto";
 import { ipaToEspeak } from "./ipa-espeak";
 
@@ -124,31 +125,26 @@ export function aliasText(text: string, entries: readonly LexiconEntry[]): strin
       ).text;
 }
 
-/** XML-escapes text for SSML: the text is data, never markup. */
-export function escapeXml(text: string): string {
-  return text.replace(/[<>&'"]/g, (c) => `&${{ "<": "lt", ">": "gt", "&": "amp", "'": "apos", '"': "quot" }[c]};`);
-}
-
 /**
  * For SSML engines (Azure, Google): the text XML-escaped, each grapheme in
  * `<phoneme alphabet="ipa" ph="...">` (SSML 1.1 §3.1.10) when the entry has a transcription, else in
  * `<sub alias="...">` (§3.1.11).
  */
 export function ssmlText(text: string, entries: readonly LexiconEntry[]): string {
-  if (entries.length === 0) return escapeXml(text);
+  if (entries.length === 0) return escapeHtml(text);
   let out = "";
   const pattern = matcher(entries)!;
   let at = 0;
   for (const m of text.matchAll(pattern)) {
     const entry = entries.find((e) => e.grapheme === m[0])!;
-    out += escapeXml(text.slice(at, m.index));
+    out += escapeHtml(text.slice(at, m.index));
     out +=
       entry.phoneme !== null
-        ? `<phoneme alphabet="ipa" ph="${escapeXml(entry.phoneme)}">${escapeXml(m[0])}</phoneme>`
-        : `<sub alias="${escapeXml(entry.alias ?? "")}">${escapeXml(m[0])}</sub>`;
+        ? `<phoneme alphabet="ipa" ph="${escapeHtml(entry.phoneme)}">${escapeHtml(m[0])}</phoneme>`
+        : `<sub alias="${escapeHtml(entry.alias ?? "")}">${escapeHtml(m[0])}</sub>`;
     at = m.index + m[0].length;
   }
-  return out + escapeXml(text.slice(at));
+  return out + escapeHtml(text.slice(at));
 }
 
 /**

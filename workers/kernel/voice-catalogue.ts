@@ -55,7 +55,7 @@ export interface ProviderEntry {
   /** How its voices are made (VoiceOffer.quality). */
   quality: Quality;
   /**
-   * Its place among providers of the same quality, before price (providers/select.ts): 0 Workers AI
+   * Its place among providers of the same quality, before price (workers/render/providers/select.ts): 0 Workers AI
    * (on the platform itself: no key, no other bill), 1 the cloud providers, 2 a self-hosted server
    * (one machine of the operator's, slower and less sure to be up), 3 the offline engine.
    */
@@ -242,7 +242,7 @@ const OFFERS: readonly Omit<VoiceOffer, "quality">[] = [
   { id: "sonia", provider: "azure", native: "en-GB-SoniaNeural", language: "en-GB", gender: "female", style: "clear" },
   { id: "ryan", provider: "azure", native: "en-GB-RyanNeural", language: "en-GB", gender: "male", style: "cheerful" },
   // Kokoro-82M's English voices as Kokoro-FastAPI names them (a: American, b: British; f/m: female,
-  // male); a server that lists others adds them (render providers/availability.ts).
+  // male); a server that lists others adds them (workers/render/providers/availability.ts).
   ...kokoro("af_heart", "warm, natural"),
   ...kokoro("af_bella", "lively"),
   ...kokoro("af_nicole", "soft, close"),

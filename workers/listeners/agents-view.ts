@@ -1,6 +1,6 @@
 import type { GrantSummary } from "@cloudflare/workers-oauth-provider";
 import * as v from "valibot";
-import type { GrantMetadata } from "../core/oauth/grants";
+import type { GrantMetadata } from "../oauth/grants";
 import { named } from "../core/schema-registry";
 
 /** One agent a listener allowed: an OAuth grant, as GET /v1/listeners/{token}/agents lists it. */

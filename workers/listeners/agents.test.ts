@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
-import { bearerGrant } from "../core/oauth/bearer";
+import { bearerGrant } from "../oauth/bearer";
 import { tokensFor } from "../../test/support/oauth-agent";
 import { subscribeVia } from "../../test/support/listeners";
 

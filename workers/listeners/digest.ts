@@ -2,11 +2,12 @@ import { and, eq, gt, isNull, lte, or } from "drizzle-orm";
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import { articles, database, listeners } from "../db";
-import { escapeHtml, htmlDocument, type MailMessage } from "../core/mail/message";
-import { mailer } from "../core/mail/mailer";
-import { privateFeedToken } from "../kernel/listener-account";
+import { escapeHtml } from "../core/text";
+import { htmlDocument, type MailMessage } from "../mail/message";
+import { mailer } from "../mail/mailer";
+import { privateFeedToken } from "./account";
 import { articlePageUrl, privateFeedUrl } from "../kernel/public-urls";
-import { articlesWithStatus, ofListener, resolvedAudioUrl, type ListenerArticle } from "../kernel/listener-articles";
+import { articlesWithStatus, ofListener, resolvedAudioUrl, type ListenerArticle } from "./listener-articles";
 import type { Listener } from "../kernel/listener-tokens";
 import { unsubscribeUrl } from "./unsubscribe-link";
 

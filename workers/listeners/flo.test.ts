@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { call, jsonBody } from "../../test/support/client";
 import { addArticle } from "../../test/support/articles";
 import { database } from "../db";
-import { activeBlock, loadFlo, localHour, orderForBlock, type FloBlock } from "../kernel/flo";
+import { activeBlock, loadFlo, localHour, orderForBlock, type FloBlock } from "./flo";
 import { subscribeVia } from "../../test/support/listeners";
 
 type FloBody = { timezone: string; active_block: FloBlock; blocks: FloBlock[] };

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
-import { issueMagicToken } from "../kernel/magic-links";
+import { issueMagicToken } from "./magic-links";
 import { feedTokenOf, magicOf, readOutbox, subscribeVia, waitForOutbox } from "../../test/support/listeners";
 
 const exchange = (magic: unknown, path = "/v1/auth/listener-magic-link/exchange") => call(path, jsonBody("POST", magic === undefined ? {} : { magic }));

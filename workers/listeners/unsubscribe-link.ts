@@ -42,7 +42,7 @@ async function signature(env: object, listenerId: number): Promise<string> {
     .replace(/=+$/, "");
 }
 
-/** The path of the unsubscribe page and one-click endpoint (workers/listeners/unsubscribe.ts). */
+/** The path of the unsubscribe page and one-click endpoint (workers/listeners/unsubscribe-page.ts). */
 export const UNSUBSCRIBE_PATH = "/v1/unsubscribe";
 
 /** The absolute unsubscribe URL of a listener, for List-Unsubscribe and the visible link. */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { database, listeners } from "../db";
-import { htmlDocument } from "../core/mail/message";
+import { htmlDocument } from "../mail/message";
 import { listenerIdOfLink, UNSUBSCRIBE_PATH } from "./unsubscribe-link";
 
 export const LinkParam = v.object({

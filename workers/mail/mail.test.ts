@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { call } from "../../test/support/client";
-import { mailer } from "../core/mail/mailer";
-import { RESEND_ENDPOINT, resendMailer } from "../core/mail/resend";
+import { mailer } from "./mailer";
+import { RESEND_ENDPOINT, resendMailer } from "./resend";
 import { listOutbox } from "./routes/get.dev.outbox";
 import { ApiError } from "../core/errors";
 

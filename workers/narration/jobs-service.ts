@@ -5,7 +5,7 @@ import type { RenderMessage } from "../kernel/render-messages";
 
 /**
  * Creating render jobs, shared by POST /v1/jobs, the publish webhook and render-now. The row is
- * written first and only its id travels on the Queue (workers/narration/messages.ts), so the
+ * written first and only its id travels on the Queue (workers/kernel/render-messages.ts), so the
  * row is the source of truth and a redelivered message re-reads the current state.
  */
 export type NewJob = Pick<typeof renderJobs.$inferInsert, "articleId" | "listenerId" | "text" | "voice" | "priority"> &

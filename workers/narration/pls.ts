@@ -3,7 +3,8 @@
 // lexicon holds is read: each <lexeme> (§4.4) with its <grapheme>s (§4.5), its first <phoneme> (§4.6:
 // the first is the preferred one) and its first <alias> (§4.7). Transcriptions must be in IPA, the
 // alphabet the lexicon and SSML engines share (§4.1 alphabet="ipa", or on the <phoneme>).
-import { escapeXml, type LexiconEntry } from "../kernel/lexicon";
+import { escapeHtml as escapeXml } from "../core/text";
+import type { LexiconEntry } from "../kernel/lexicon";
 
 export const PLS_NAMESPACE = "http://www.w3.org/2005/01/pronunciation-lexicon";
 export const PLS_CONTENT_TYPE = "application/pls+xml";

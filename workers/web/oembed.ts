@@ -81,7 +81,7 @@ export async function oembed(request: Request, env: Env): Promise<Response> {
       { headers: { "Cache-Control": "public, max-age=3600", "Access-Control-Allow-Origin": "*" } },
     );
   } catch (err) {
-    if (err instanceof ApiError) return errorResponse(err);
+    if (err instanceof ApiError) return errorResponse(err, env);
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 import { MAX_FORM_BYTES, readBodyBytes } from "../core/validate";
-import { escapeHtml } from "../core/mail/message";
+import { escapeHtml } from "../core/text";
 import { siteHeader } from "./site-chrome";
 import { assetPath } from "./site-page";
 

@@ -1,5 +1,5 @@
 import { articlePageUrl, baseUrl } from "../core/config";
-import { escapeHtml } from "../core/mail/message";
+import { escapeHtml } from "../core/text";
 
 /**
  * The header the public pages share (home, topics, articles, sign-in and consent). Its links are

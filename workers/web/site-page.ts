@@ -1,5 +1,5 @@
 import { baseUrl } from "../core/config";
-import { escapeHtml } from "../core/mail/message";
+import { escapeHtml } from "../core/text";
 import built from "./client-assets.json";
 
 /** A file built from workers/web/client (scripts/build-web.mjs), by its entry name, e.g. "player.js". */

@@ -1,6 +1,6 @@
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
-import { MagicExchangeRequest, redeemMagicToken, requireMagic } from "../../kernel/magic-links";
+import { MagicExchangeRequest, redeemMagicToken, requireMagic } from "../../listeners/magic-links";
 import { AdminTokenResponse, adminTokenResponse } from "../admin-token";
 import * as v from "valibot";
 

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { config } from "../../core/config";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { acceptMagicLinkRequest, MagicLinkAccepted, mailMagicLink } from "../../kernel/magic-links";
+import { acceptMagicLinkRequest, MagicLinkAccepted, mailMagicLink } from "../../listeners/magic-links";
 import { Email } from "../../kernel/fields";
 
 const AdminMagicLinkRequest = named("AdminMagicLinkRequest", v.object({ email: Email }));

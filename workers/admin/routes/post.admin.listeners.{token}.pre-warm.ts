@@ -4,7 +4,7 @@ import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { database, listeners, renderJobs } from "../../db/index";
 import { requireListener } from "../../kernel/listener-tokens";
-import { articlesWithStatus, ofListener } from "../../kernel/listener-articles";
+import { articlesWithStatus, ofListener } from "../../listeners/listener-articles";
 import { TokenParams } from "../../kernel/fields";
 import { enqueueJob, newJobRow } from "../../narration/jobs-service";
 

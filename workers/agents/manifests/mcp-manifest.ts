@@ -1,6 +1,7 @@
 import { baseUrl, webUrl } from "../../core/config";
 import { inputJsonSchema } from "../json-schema";
-import { SCOPE_NAMES } from "../../core/oauth/scopes";
+import { SCOPE_NAMES } from "../../oauth/scopes";
+import { protectedResourceMetadataUrl } from "../../oauth/server";
 import { TOOLS } from "../tools";
 import { cachedPriceOf, isPaidTool, priceOf } from "../x402/prices";
 import { x402Terms } from "../x402/requirements";
@@ -34,7 +35,7 @@ export function mcpManifest(env: object) {
       anonymous: "Free tools run without credentials (per-IP limits).",
       oauth2: {
         authorization_server: `${webUrl(env)}/.well-known/oauth-authorization-server`,
-        protected_resource: `${baseUrl(env)}/.well-known/oauth-protected-resource`,
+        protected_resource: protectedResourceMetadataUrl(env),
         scopes: SCOPE_NAMES,
       },
       x402: { version: 2, scheme: "exact", network: x402.network, asset: x402.asset, pay_to: x402.pay_to },

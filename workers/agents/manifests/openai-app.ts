@@ -2,7 +2,7 @@ import { stringify } from "yaml";
 import { baseUrl } from "../../core/config";
 import { openApiDocument } from "../../core/openapi";
 import { TOOLS } from "../tools";
-import { oauthDoc } from "../../core/oauth/server";
+import { oauthDoc } from "../../oauth/server";
 import { AGENT_OPERATIONS } from "./agent-operations";
 
 type Operation = { operationId: string; security?: unknown };

@@ -2,7 +2,7 @@ import { conditional, entityTag } from "../../core/conditional";
 import { baseUrl } from "../../core/config";
 import { openApiDocument } from "../../core/openapi";
 import { route } from "../../core/route";
-import { oauthDoc } from "../../core/oauth/server";
+import { oauthDoc } from "../../oauth/server";
 
 let cached: Promise<{ json: string; etag: string }> | undefined;
 

@@ -1,11 +1,11 @@
 import { createMcpHandler } from "agents/mcp/server";
 import { type AuthInfo, localhostAllowedOrigins } from "@modelcontextprotocol/server";
 import { bearerToken } from "../../core/auth";
-import { protectedResourceMetadataUrl } from "../../core/oauth/server";
+import { protectedResourceMetadataUrl } from "../../oauth/server";
 import { baseUrl, webUrl } from "../../core/config";
 import { route } from "../../core/route";
 import { readBodyText } from "../../core/validate";
-import type { OAuthGrant } from "../../core/oauth/bearer";
+import type { OAuthGrant } from "../../core/grant";
 import { callerOf, type Caller } from "../caller";
 import { mcpServer } from "../mcp-server";
 

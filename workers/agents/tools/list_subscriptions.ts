@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import * as v from "valibot";
 import { agentFeeds, database } from "../../db";
-import { feedUrl, privateFeedToken } from "../../kernel/listener-account";
+import { feedUrl, privateFeedToken } from "../../listeners/account";
 import { isWallet } from "../caller";
 import { actingListener } from "../listener";
 import { SubscriptionView } from "./subscribe_topic";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { agentFeeds, database, listeners } from "../../db";
 import { nowMs } from "../../db/tables/columns";
-import { feedUrl, privateFeedToken } from "../../kernel/listener-account";
+import { feedUrl, privateFeedToken } from "../../listeners/account";
 import { actingListener } from "../listener";
 import { catalogueVertical } from "../verticals";
 import { VerticalsField } from "./fields";

@@ -3,7 +3,7 @@ import type * as v from "valibot";
 import type { Caller } from "../caller";
 import type { PriceState } from "../x402/prices";
 
-import type { Scope } from "../../core/oauth/scopes";
+import type { Scope } from "../../oauth/scopes";
 
 type ObjectSchema = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
 

@@ -1,6 +1,6 @@
 import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader, PAYMENT_REQUIRED_CACHE_CONTROL } from "@x402/core/http";
 import type { PaymentRequired, SettleResponse } from "@x402/core/types";
-import { baseUrl } from "../../core/config";
+import { protectedResourceMetadataUrl } from "../../oauth/server";
 import type { Refusal } from "./pay";
 
 /** The x402 HTTP transport's headers (transports-v2/http.md, Header Summary). */
@@ -31,7 +31,7 @@ export function readPaymentSignature(request: Request): unknown {
 export function paymentRequiredResponse(env: object, required: PaymentRequired, settlement?: SettleResponse): Response {
   const headers = new Headers({
     [PAYMENT_REQUIRED_HEADER]: encodePaymentRequiredHeader(required),
-    "WWW-Authenticate": `Bearer resource_metadata="${baseUrl(env)}/.well-known/oauth-protected-resource"`,
+    "WWW-Authenticate": `Bearer resource_metadata="${protectedResourceMetadataUrl(env)}"`,
     "Cache-Control": PAYMENT_REQUIRED_CACHE_CONTROL,
   });
   if (settlement) headers.set(PAYMENT_RESPONSE_HEADER, encodePaymentResponseHeader(settlement));

@@ -34,7 +34,7 @@ export interface Leg {
 }
 
 /**
- * The legs of a paid call: 70 / 20 / 10 as for plays (workers/listeners/ledger-split.ts, remainder to the
+ * The legs of a paid call: 70 / 20 / 10 as for plays (workers/kernel/ledger-split.ts, remainder to the
  * publisher share), then the publisher share divided evenly among the distinct publishers of the returned
  * articles, the division's remainder to the first of them. With no article the publisher share is booked
  * once under NO_SINGLE_PUBLISHER.

@@ -49,7 +49,7 @@ export function httpPayments(env: object, request: Request, description: string,
     required: (required) => paymentRequiredResponse(env, required),
     refused: (offered, refusal) => refusalResponse(env, offered, refusal),
     settled: withPaymentResponse,
-    failedAfterSettlement: (err) => withPaymentResponse(errorResponse(err.error), err.settlement),
+    failedAfterSettlement: (err) => withPaymentResponse(errorResponse(err.error, env), err.settlement),
   };
 }
 

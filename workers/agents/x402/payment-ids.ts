@@ -20,7 +20,7 @@ import { database, x402Calls, x402PaymentIds } from "../../db";
  * extractAndValidatePaymentIdentifier: that one also compiles, with Ajv, the JSON Schema the payment
  * echoes back, at run time. Workers refuse code generation from strings, so under `wrangler dev` every
  * payment made by the official client from our 402 was refused; and a schema the payer sends is not
- * ours to compile. The schema is the one we declared (x402/extensions.ts), so its rule is this one.
+ * ours to compile. The schema is the one we declared above, so its rule is this one.
  */
 export function paymentIdOf(payload: PaymentPayload): { id: string | null } | { invalid: string } {
   const extension: unknown = payload.extensions?.[PAYMENT_IDENTIFIER];

@@ -3,7 +3,7 @@ import { createdAt } from "./columns";
 import { listeners } from "./listeners";
 
 /**
- * A signed-in browser on the web front-end (workers/web/session.ts). The cookie holds a random
+ * A signed-in browser on the web front-end (workers/core/web-session.ts). The cookie holds a random
  * secret; only its SHA-256 is stored, so a copy of the database signs nobody in. No ON DELETE
  * CASCADE (see listeners.ts): deleting a listener removes their sessions in the same batch.
  */

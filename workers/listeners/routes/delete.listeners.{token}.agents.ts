@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { revokeAllGrants } from "../../core/oauth/grants";
+import { revokeAllGrants } from "../../oauth/grants";
 import { route } from "../../core/route";
 import { TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
 

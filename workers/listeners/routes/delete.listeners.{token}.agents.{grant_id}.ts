@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { revokeGrant } from "../../core/oauth/grants";
+import { revokeGrant } from "../../oauth/grants";
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
 import { TokenParams } from "../../kernel/fields";

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
-import { closeAccount } from "../../kernel/listener-account";
+import { closeAccount } from "../account";
 import { TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
 
 export const deleteSubscription = route({

@@ -2,8 +2,8 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { database } from "../../db/index";
-import { blockQueue, floView } from "../../kernel/flo";
-import { resolvedAudioUrl } from "../../kernel/listener-articles";
+import { blockQueue, floView } from "../flo";
+import { resolvedAudioUrl } from "../listener-articles";
 import { limitQuery, TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
 
 const FloNow = named(

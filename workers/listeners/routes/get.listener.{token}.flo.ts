@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { database } from "../../db/index";
-import { FloBlockView, floView } from "../../kernel/flo";
+import { FloBlockView, floView } from "../flo";
 import { TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
 
 export const FloView = named(

@@ -1,4 +1,4 @@
-import { listGrants } from "../../core/oauth/grants";
+import { listGrants } from "../../oauth/grants";
 import { route } from "../../core/route";
 import { TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
 import { AgentGrantList, agentGrantView } from "../agents-view";

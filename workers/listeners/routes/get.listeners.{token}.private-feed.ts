@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { privateFeedToken } from "../../kernel/listener-account";
+import { privateFeedToken } from "../account";
 import { privateFeedUrl } from "../../kernel/public-urls";
 import { FeedUrl, TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
 

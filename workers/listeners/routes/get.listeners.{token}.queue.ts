@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { listingItem, ListingItemEntries, newestOf } from "../../kernel/listener-articles";
+import { listingItem, ListingItemEntries, newestOf } from "../listener-articles";
 import { limitQuery, TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
 
 const ListenerQueue = named(

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { mailIntakeConfirmation } from "../../kernel/intake-address";
-import { savePreferences, type PreferenceChanges } from "../../kernel/listener-preferences";
+import { mailIntakeConfirmation } from "../intake-address";
+import { savePreferences, type PreferenceChanges } from "../save-preferences";
 import { ListenerPreferencesView, preferencesView } from "../preferences";
 import { Email, TimeZone, TOKEN_NOT_FOUND, TokenParams, VerticalList, VerticalSlug } from "../../kernel/fields";
 

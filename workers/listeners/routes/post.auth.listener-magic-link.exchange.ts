@@ -4,9 +4,9 @@ import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { database, listeners } from "../../db/index";
 import { eq } from "drizzle-orm";
-import { privateFeedToken } from "../../kernel/listener-account";
+import { privateFeedToken } from "../account";
 import { privateFeedUrl } from "../../kernel/public-urls";
-import { MagicExchangeRequest, redeemMagicToken, requireMagic } from "../../kernel/magic-links";
+import { MagicExchangeRequest, redeemMagicToken, requireMagic } from "../magic-links";
 import { FeedUrl } from "../../kernel/fields";
 import { decryptToken } from "../../kernel/listener-tokens";
 

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { acceptMagicLinkRequest, MagicLinkAccepted, mailListenerSignIn } from "../../kernel/magic-links";
+import { acceptMagicLinkRequest, MagicLinkAccepted, mailListenerSignIn } from "../magic-links";
 import { Email } from "../../kernel/fields";
 
 const MagicLinkRequest = named("MagicLinkRequest", v.object({ email: Email }));

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { subscribe } from "../../kernel/listener-account";
-import { mailListenerSignIn } from "../../kernel/magic-links";
+import { subscribe } from "../account";
+import { mailListenerSignIn } from "../magic-links";
 import { Email, FeedUrl, VerticalList } from "../../kernel/fields";
 
 const ListenerSubscribeRequest = named(

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { rotateCredentials } from "../../kernel/listener-account";
+import { rotateCredentials } from "../account";
 import { FeedUrl, TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
 
 const RotateResponse = named(

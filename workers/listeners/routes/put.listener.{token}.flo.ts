@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { database } from "../../db/index";
-import { BLOCK_IDS, floView, saveFloBlocks, TONES } from "../../kernel/flo";
+import { BLOCK_IDS, floView, saveFloBlocks, TONES } from "../flo";
 import { FloView } from "./get.listener.{token}.flo";
 import { TOKEN_NOT_FOUND, TokenParams, VerticalList } from "../../kernel/fields";
 

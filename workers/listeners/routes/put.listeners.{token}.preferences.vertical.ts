@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { savePreferences } from "../../kernel/listener-preferences";
+import { savePreferences } from "../save-preferences";
 import { TOKEN_NOT_FOUND, TokenParams } from "../../kernel/fields";
 import { canonicalVertical } from "../../kernel/verticals";
 

@@ -3,8 +3,8 @@ import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { limitQuery } from "../../kernel/fields";
-import { outboxEnabled } from "../../core/mail/mailer";
-import { outboxMessages } from "../../core/mail/outbox";
+import { outboxEnabled } from "../mailer";
+import { outboxMessages } from "../outbox";
 
 const OutboxMessage = v.object({
   id: v.number(),

@@ -3,7 +3,8 @@ import { MASTER_SAMPLE_RATE } from "../../kernel/audio-objects";
 import { postWithTimeout, REQUEST_TIMEOUT_MS, wavResult, type FetchFn } from "./http";
 import { fail } from "./result";
 import type { Synthesizer } from "./synthesizer";
-import { escapeXml, ssmlText } from "../../kernel/lexicon";
+import { escapeHtml as escapeXml } from "../../core/text";
+import { ssmlText } from "../../kernel/lexicon";
 
 /** Google's Text-to-Speech API; GOOGLE_TTS_BASE_URL replaces it (e.g. a regional endpoint). */
 export const GOOGLE_TTS_BASE_URL = "https://texttospeech.googleapis.com/v1";

@@ -1,4 +1,4 @@
-// The listener pages' script (workers/web/listen): the copy button and the flo's drag-and-drop.
+// The listener pages' script (workers/listeners/pages): the copy button and the flo's drag-and-drop.
 // Everything else on those pages is a plain form; without this script they still work, and the
 // flo is reordered with its move up and move down buttons (docs/listeners.md "Listener pages").
 

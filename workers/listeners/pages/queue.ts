@@ -1,0 +1,28 @@
+import { articlePageUrl } from "../../core/config";
+import { newestOf, type QueueStatus } from "../listener-articles";
+import { verticalLabel } from "../../kernel/verticals";
+import { escapeHtml } from "../../web/page";
+import type { SignedIn } from "./guard";
+import { listenPage } from "./layout";
+import { LISTEN_PATHS } from "./paths";
+
+/** As many items as GET /v1/listeners/{token}/queue lists by default (docs/rules.md "Rules" 8). */
+const QUEUE_LIMIT = 30;
+
+const LABELS: Record<QueueStatus, string> = { done: "Ready", rendering: "Rendering", pending: "Waiting", failed: "Failed" };
+
+/** GET /listen/queue: recent articles of the listener's verticals with their render state. */
+export async function queuePage(env: Env, who: SignedIn): Promise<Response> {
+  const items = await newestOf(env, who.listener, QUEUE_LIMIT);
+  const counts = (Object.keys(LABELS) as QueueStatus[]).map((s) => `${LABELS[s]}: ${items.filter((a) => a.status === s).length}`).join(" · ");
+  const rows = items
+    .map(
+      (a) => `<li><a href="${escapeHtml(articlePageUrl(env, a.slug))}">${escapeHtml(a.title)}</a>
+<span class="note">${escapeHtml(a.publisher)} · ${escapeHtml(verticalLabel(a.vertical))}</span> <span class="badge badge-${a.status}">${LABELS[a.status]}</span></li>`,
+    )
+    .join("");
+  const body = items.length
+    ? `<p class="note">${counts}</p><ol>${rows}</ol>`
+    : `<p>Nothing yet: new articles of your verticals appear here as they are published.</p>`;
+  return listenPage(env, LISTEN_PATHS.queue, "Your queue", who.session, body);
+}
