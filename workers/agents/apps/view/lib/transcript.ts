@@ -48,13 +48,20 @@ function fill(into: HTMLElement, words: Segment[]): HTMLSpanElement[] {
  * `box`, in the paragraphs of `body` when their words count the same. Returns every word's span in order.
  */
 export function layOut(heading: HTMLElement, box: HTMLElement, title: string, body: string, words: Segment[]): HTMLSpanElement[] {
-  const inTitle = wordCount(title);
+  const titleWords = title.split(/\s+/).filter(Boolean);
+  const inTitle = titleWords.length;
   const paragraphs = body
     .split(/\n\s*\n/)
     .map(wordCount)
     .filter((n) => n > 0);
   const counted = paragraphs.reduce((a, b) => a + b, inTitle) === words.length;
-  const spans = counted ? fill(heading, words.slice(0, inTitle)) : [];
+  // The heading shows the title as written: its words, timed as read (the last without the full stop the narration adds).
+  const spans = counted
+    ? fill(
+        heading,
+        words.slice(0, inTitle).map((w, i) => ({ ...w, body: titleWords[i] })),
+      )
+    : [];
   box.replaceChildren();
   let at = counted ? inTitle : 0;
   for (const n of counted ? paragraphs : [words.length]) {
