@@ -40,9 +40,10 @@ async function showArticle(host: Host, slug: string): Promise<void> {
   publisher.textContent = article.publisher;
   document.title = `${article.title} · ${article.publisher}`;
   const words = await transcriptWords(apiBase(), slug);
-  if (!words) return;
-  follow(audio, transcript, layOut(heading, transcript, article.title, article.body_text ?? "", words));
-  transcript.hidden = false;
+  // Without a public transcript (a private article) the text shows as it is, without timings.
+  if (words) follow(audio, transcript, layOut(heading, transcript, article.title, article.body_text ?? "", words));
+  else transcript.replaceChildren(...(article.body_text ?? "").split(/\n\s*\n/).map((text) => element("p", "", text.trim())));
+  transcript.hidden = !transcript.textContent;
 }
 
 /** Plays `answer`'s audio; `now`: start it at once (the listener's wait is over). */
