@@ -17,6 +17,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLIENT = path.join(ROOT, "workers/web/client");
 const STATIC = path.join(ROOT, "workers/web/static");
 export const MANIFEST = path.join(ROOT, "workers/web/client-assets.json");
+const VIEWS = path.join(ROOT, "workers/agents/apps/view");
+const VIEWS_MANIFEST = path.join(ROOT, "workers/agents/apps/views.json");
 
 const TYPES = {
   ".js": "text/javascript; charset=utf-8",
@@ -33,16 +35,20 @@ function served(file, text, immutable) {
   return { type, etag, immutable, body: text };
 }
 
-/** Bundles every client entry and reads the static files; returns the module's content. */
-export function buildWeb() {
-  const entryPoints = readdirSync(CLIENT)
+/** The entries of `folder`: each <name>.ts or <name>.css directly in it (libraries live in subfolders). */
+function entriesOf(folder) {
+  return readdirSync(folder)
     .filter((f) => /^[a-z0-9-]+\.(ts|css)$/.test(f))
-    .map((f) => path.join(CLIENT, f));
-  const result = buildSync({
+    .map((f) => path.join(folder, f));
+}
+
+/** Bundles and minifies `entryPoints` in memory, each output named by `entryNames`. */
+function bundle(entryPoints, entryNames) {
+  return buildSync({
     entryPoints,
     // Nothing is written (write: false), so the output paths are the served paths.
     outdir: "/assets",
-    entryNames: "[name]-[hash]",
+    entryNames,
     bundle: true,
     minify: true,
     format: "esm",
@@ -52,6 +58,31 @@ export function buildWeb() {
     logLevel: "warning",
     write: false,
   });
+}
+
+/** Writes `text` to `file` only when it changes: a running `wrangler dev` watches it, and reloading it mid-request (e.g. when a test run builds) fails that request. */
+function writeChanged(file, text) {
+  if (!existsSync(file) || readFileSync(file, "utf8") !== text) writeFileSync(file, text);
+}
+
+/**
+ * The MCP App views' code by file name. Each is inlined in a <script> or <style> element, so none may
+ * hold the text that would close it (esbuild escapes it in strings; this catches anything else).
+ */
+function buildViews() {
+  const views = {};
+  for (const output of bundle(entriesOf(VIEWS), "[name]").outputFiles) {
+    const name = path.basename(output.path);
+    if (/<\/(script|style)/i.test(output.text)) throw new Error(`${name} holds a closing </script> or </style>: it cannot be inlined`);
+    views[name] = output.text;
+  }
+  writeChanged(VIEWS_MANIFEST, `${JSON.stringify(views, null, 2)}\n`);
+  return views;
+}
+
+/** Bundles every client entry and reads the static files; returns the module's content. Builds the MCP App views too. */
+export function buildWeb() {
+  const result = bundle(entriesOf(CLIENT), "[name]-[hash]");
   const paths = {};
   const files = {};
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
@@ -65,10 +96,8 @@ export function buildWeb() {
     files[servedPath] = served(name, readFileSync(path.join(STATIC, name), "utf8"), false);
   }
   const built = { paths, files };
-  // Written only when it changes: a running `wrangler dev` watches it, and reloading it mid-request
-  // (e.g. when a test run builds) fails that request.
-  const text = `${JSON.stringify(built, null, 2)}\n`;
-  if (!existsSync(MANIFEST) || readFileSync(MANIFEST, "utf8") !== text) writeFileSync(MANIFEST, text);
+  writeChanged(MANIFEST, `${JSON.stringify(built, null, 2)}\n`);
+  buildViews();
   return built;
 }
 

@@ -5,17 +5,17 @@ import { createServer } from "node:http";
 import { ensureDevVars, migrate, readVars, startDev } from "../../scripts/local.mjs";
 import { signature } from "../../scripts/seed.mjs";
 
-/** Starts the platform on `port` with an empty database under `state`; resolves to { child, base }. */
-export async function startPlatform(port, state) {
+/** Starts the platform on `port` with an empty database under `state` and `vars` set; resolves to { child, base }. */
+export async function startPlatform(port, state, vars = {}) {
   ensureDevVars();
   rmSync(state, { recursive: true, force: true });
   migrate(state);
   const base = `http://127.0.0.1:${port}`;
-  return startDev({ port, persistTo: state, quiet: true, vars: { BASE_URL: base, WEB_URL: base, MAIL_OUTBOX: "true" } });
+  return startDev({ port, persistTo: state, quiet: true, vars: { BASE_URL: base, WEB_URL: base, MAIL_OUTBOX: "true", ...vars } });
 }
 
-/** Publishes `article` through the signed webhook, as a publisher's CMS does, and waits for its narration. */
-export async function publishNarrated(base, article, timeoutMs = 90_000) {
+/** Publishes `article` through the signed webhook, as a publisher's CMS does; its narration is queued, not awaited. */
+export async function publish(base, article) {
   const body = JSON.stringify(article);
   const res = await fetch(`${base}/v1/webhook/publish`, {
     method: "POST",
@@ -23,6 +23,11 @@ export async function publishNarrated(base, article, timeoutMs = 90_000) {
     body,
   });
   if (!res.ok) throw new Error(`publishing ${article.slug} answered ${res.status}: ${await res.text()}`);
+}
+
+/** Publishes `article` through the signed webhook, as a publisher's CMS does, and waits for its narration. */
+export async function publishNarrated(base, article, timeoutMs = 90_000) {
+  await publish(base, article);
   for (const until = Date.now() + timeoutMs; Date.now() < until; ) {
     const record = await (await fetch(`${base}/v1/articles/${article.slug}`)).json();
     if (record.audio_ready) return record;

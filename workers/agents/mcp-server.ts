@@ -1,3 +1,4 @@
+import { RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
 import { McpServer, PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY, type CallToolResult, type Task } from "@modelcontextprotocol/server";
 import * as v from "valibot";
 import { baseUrl } from "../core/config";
@@ -13,6 +14,7 @@ import { get_audio_url } from "./tools/get_audio_url";
 import { MCP_PAYMENT_RESPONSE_META, type ToolResult, withSettlement } from "./x402/mcp-transport";
 import { mcpPayments } from "./x402/paid-call";
 import { FailedAfterSettlement } from "./x402/pay";
+import { registerViews, UI_EXTENSION_CAPABILITY, viewMeta } from "./apps/views";
 import { SIWX_META } from "./x402/siwx";
 import { requestId } from "../core/request-id";
 
@@ -66,6 +68,21 @@ function logCall(tool: Tool, result: CallToolResult): CallToolResult {
  * tasks moved to an extension (TASKS_EXTENSION_CAPABILITY, tasks-extension.ts).
  */
 const TASKS_CAPABILITY = { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
+
+/** What a server of `message`'s revision declares: tasks as that revision has them, and the MCP Apps extension (apps/views.ts). */
+function capabilitiesFor(message: unknown) {
+  if (modern(message)) return { extensions: { ...TASKS_EXTENSION_CAPABILITY.extensions, ...UI_EXTENSION_CAPABILITY } };
+  return { ...TASKS_CAPABILITY, extensions: UI_EXTENSION_CAPABILITY };
+}
+
+/**
+ * The tools/list `_meta` of `tool`: its MCP Apps view, under `ui.resourceUri` and under the flat key that hosts
+ * of the extension's first releases read (both, as the extension SDK's registerAppTool writes them).
+ */
+function toolMeta(tool: Tool): Record<string, unknown> | undefined {
+  const meta = viewMeta(tool.name);
+  return meta && { ...meta, [RESOURCE_URI_META_KEY]: meta.ui.resourceUri };
+}
 
 /**
  * True for a request of the 2026-07-28 revision, which names its revision in `_meta` on every request;
@@ -194,13 +211,18 @@ function toolsFor(message: unknown): readonly Tool[] {
 
 /** A fresh MCP server acting for `caller`, for one JSON-RPC `message` (one per request: the handler is stateless). */
 export function mcpServer(env: Env, caller: Caller, message: unknown): McpServer {
-  const capabilities = modern(message) ? TASKS_EXTENSION_CAPABILITY : TASKS_CAPABILITY;
-  const server = new McpServer({ name: "narration", title: "Narration: articles read aloud", version: API_VERSION }, { capabilities });
+  const server = new McpServer(
+    { name: "narration", title: "Narration: articles read aloud", version: API_VERSION },
+    { capabilities: capabilitiesFor(message) },
+  );
   const method = (message as { method?: unknown } | null)?.method;
   if (typeof method === "string" && method.startsWith("tasks/")) {
     if (modern(message)) serveTasksExtension(server, env, caller, message, (taskId) => taskOutcome(env, caller, taskId));
     else serveTasks(server, env, caller);
   }
+  // The views' resources, for every message but a call (which needs its one tool only): initialize and
+  // server/discover then declare `resources`, and resources/list and resources/read answer.
+  if (method !== "tools/call") registerViews(server, env);
   for (const tool of toolsFor(message)) {
     const registered = server.registerTool(
       tool.name,
@@ -210,6 +232,7 @@ export function mcpServer(env: Env, caller: Caller, message: unknown): McpServer
         inputSchema: standardSchema(tool.input),
         outputSchema: standardSchema(tool.output),
         annotations: { title: tool.title, ...tool.annotations },
+        _meta: toolMeta(tool),
         // A token that must be stepped up is the HTTP 403 insufficient_scope challenge of the MCP authorization
         // spec ("Scope Challenge Handling"), answered by the SDK before the tool runs, not a tool error.
         scopeChallenge: () => {

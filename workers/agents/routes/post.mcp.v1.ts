@@ -92,7 +92,8 @@ export const mcpEndpoint = route({
   description:
     "JSON-RPC over Streamable HTTP (MCP revisions 2025-11-25 and 2026-07-28), stateless: POST each message; GET and " +
     "DELETE answer 405 as the transport allows for servers without sessions. Tools: search_articles, get_article, " +
-    "get_audio_url, subscribe_topic, list_subscriptions, digest.",
+    "get_audio_url, subscribe_topic, list_subscriptions, digest. Resources: the MCP Apps views of get_audio_url and " +
+    'search_articles (ui://narration/player, ui://narration/search; docs/agents.md "A player inside the chat").',
   auth: "agent",
   quiet: true,
   responses: {
