@@ -21,7 +21,11 @@ describe("HTTP conventions", () => {
     expect(res.status).toBe(422);
     const body = await res.json<{ detail: { loc: unknown[] }[]; code: string; request_id: string; docs: string }>();
     expect(body.detail[0].loc).toEqual(["query", "limit"]);
-    expect(body).toMatchObject({ code: "validation_failed", request_id: res.headers.get("X-Request-Id"), docs: `${testVars.WEB_URL}/errors#validation_failed` });
+    expect(body).toMatchObject({
+      code: "validation_failed",
+      request_id: res.headers.get("X-Request-Id"),
+      docs: `${testVars.WEB_URL}/errors#validation_failed`,
+    });
   });
 
   it("explains every code on the page the docs links open, each at its own anchor", async () => {

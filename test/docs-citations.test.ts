@@ -95,7 +95,8 @@ describe("citations resolve", () => {
     // outside docs/ is another repository's, cited with its name.
     const resolves = (file: string, path: string) =>
       files.has(path) || files.has(`workers/${path}`) || file.split("/").some((_, i, parts) => files.has(`${parts.slice(0, i).join("/")}/${path}`));
-    const NAMED = /(?<![\w/.{$-])((?:workers|scripts|test|test-browser|bench|durable-objects|migrations|docs|[a-z][\w-]*)\/[\w./{}-]*?\.(?:ts|mjs|md|toml|sql|html|css))(?![\w/])/g;
+    const NAMED =
+      /(?<![\w/.{$-])((?:workers|scripts|test|test-browser|bench|durable-objects|migrations|docs|[a-z][\w-]*)\/[\w./{}-]*?\.(?:ts|mjs|md|toml|sql|html|css))(?![\w/])/g;
     const COMMENT = /\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
     const broken = Object.entries(byPath)
       .filter(([file]) => /\.(ts|mjs)$/.test(file))
