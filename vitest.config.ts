@@ -54,7 +54,13 @@ export default defineConfig(async () => {
       // ffprobe and ffmpeg's ebur128 filter for the audio tests (Node side, over loopback).
       // The OpenAPI document checked by @seriousme/openapi-schema-validator (Node side, over loopback).
       // A self-hosted speech server speaking Kokoro-FastAPI's API with real speech (Node side, over loopback).
-      globalSetup: ["./scripts/audio-probe-setup.mjs", "./scripts/openapi-validator-setup.mjs", "./scripts/selfhosted-tts-setup.mjs"],
+      // A web site of pages written for the link tests (Node side, over loopback).
+      globalSetup: [
+        "./scripts/audio-probe-setup.mjs",
+        "./scripts/openapi-validator-setup.mjs",
+        "./scripts/selfhosted-tts-setup.mjs",
+        "./scripts/links-site-setup.mjs",
+      ],
     },
   });
   const all = ["workers/**/*.test.ts", "durable-objects/**/*.test.ts", "test/**/*.test.ts"];

@@ -25,6 +25,7 @@ const TYPES = {
   ".css": "text/css; charset=utf-8",
   ".html": "text/html; charset=utf-8",
   ".svg": "image/svg+xml",
+  ".webmanifest": "application/manifest+json",
 };
 
 /** A served file: its Content-Type by extension, a strong entity tag of its bytes, its text. */

@@ -33,6 +33,7 @@ import { storiesFeed } from "./articles/routes/get.stories.feed";
 import { storiesSearch } from "./articles/routes/get.stories.search";
 import { topicArt } from "./articles/routes/get.topic-art";
 import { postForward } from "./articles/routes/post.listeners.{token}.forward";
+import { postLink } from "./articles/routes/post.listeners.{token}.links";
 
 import { deleteSubscription } from "./listeners/routes/delete.listeners.{token}";
 import { revokeAllAgents } from "./listeners/routes/delete.listeners.{token}.agents";
@@ -109,12 +110,15 @@ import { getArticlePage } from "./web/routes/get.articles.{slug}";
 import { getAsset } from "./web/routes/get.assets.{file}";
 import { getEmbed } from "./web/routes/get.embed.article.{slug}";
 import { getFavicon } from "./web/routes/get.favicon.svg";
+import { getWebManifest } from "./web/routes/get.manifest.webmanifest";
 import { getIntakeConfirm } from "./listeners/routes/get.intake.confirm";
 import { getListen } from "./listeners/routes/get.listen";
 import { getListenAccount } from "./listeners/routes/get.listen.account";
 import { getListenDelete } from "./listeners/routes/get.listen.delete";
 import { getListenFlo } from "./listeners/routes/get.listen.flo";
 import { getListenQueue } from "./listeners/routes/get.listen.queue";
+import { getListenShare } from "./listeners/routes/get.listen.share";
+import { postListenLinks } from "./listeners/routes/post.listen.links";
 import { getMagic } from "./web/routes/get.magic";
 import { getConsent } from "./oauth/routes/get.oauth.authorize";
 import { getOembed } from "./web/routes/get.oembed";
@@ -180,6 +184,7 @@ export const routes: Route[] = [
   // Articles, search and the stories feed
   getArticle,
   postForward,
+  postLink,
   storiesSearch,
   storiesFeed,
   topicArt,
@@ -264,6 +269,7 @@ export const routes: Route[] = [
   getRobots,
   getAsset,
   getFavicon,
+  getWebManifest,
   getMagic,
   // Signing in to the web (the session cookie), and the intake address's confirmation
   getSignIn,
@@ -279,6 +285,8 @@ export const routes: Route[] = [
   postListenVerticals,
   postListenDigest,
   getListenQueue,
+  getListenShare,
+  postListenLinks,
   getListenFlo,
   postListenFloOrder,
   postListenFloMove,

@@ -13,6 +13,8 @@ export interface Forwarded {
   url: string | null;
   publisher: string;
   vertical: string;
+  /** When the page says it was published (a link's article:published_time), if it does. */
+  publishedAt?: Date | null;
 }
 
 export const FORWARDED_VERTICAL = "news";
@@ -62,6 +64,7 @@ export async function forwardArticle(db: Database, listener: Listener, f: Forwar
       summary: cleanText(bodyText.slice(0, 280)),
       bodyText,
       url: f.url,
+      publishedAt: f.publishedAt ?? null,
       visibility: "listener_private",
       ownerListenerId: listener.id,
       contentHash: await contentHash({ title, body_text: bodyText }),

@@ -1,14 +1,13 @@
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import * as v from "valibot";
-import { webUrl } from "../core/config";
-import { ApiError } from "../core/errors";
-import { readBodyBytes } from "../core/validate";
+import { type Fetched, FetchRefused, guardedFetch, inDevelopment, isLoopback } from "../kernel/guarded-fetch";
 
 /**
  * Client ID Metadata Documents (MCP authorization 2025-11-25, "Client ID Metadata Documents";
  * draft-ietf-oauth-client-id-metadata-document): a client whose client_id is the HTTPS URL of a JSON document
- * describing it is accepted without registration. The document is fetched here, bounded in size and time,
- * never from this machine or a private network (outside development) and never through a redirect,
+ * describing it is accepted without registration. The document is fetched by the one guarded fetcher
+ * (kernel/guarded-fetch.ts), bounded in size and time, never from this machine or a private network
+ * (outside development) and never through a redirect,
  * validated (client_id equals its URL, redirect_uris, client_name), and stored as the provider's client
  * record under that client_id, so the provider's own checks (exact redirect URIs, PKCE, single-use codes)
  * apply to it as to a registered client. Registration (RFC 7591) cannot choose a client_id, so no
@@ -29,30 +28,6 @@ export const FETCH_TIMEOUT_MS = 5_000;
 const MIN_FRESH_SECONDS = 60;
 const DEFAULT_FRESH_SECONDS = 300;
 const MAX_FRESH_SECONDS = 24 * 60 * 60;
-
-/** A loopback host: 127.0.0.0/8, ::1, localhost and names under .localhost (RFC 6761 §6.3). */
-function isLoopback(host: string): boolean {
-  return host === "[::1]" || host === "localhost" || host.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-/**
- * Hosts a document is never fetched from outside development: IP literals (every public client has a
- * name; a literal is how a private range is named), this machine, and names that public DNS never answers
- * (single labels, .local mDNS, .internal, .home.arpa, .test, .invalid, .example: RFC 6761, RFC 6762, RFC 8375).
- * A public name that resolves to a private address cannot be looked up from a Worker, which has no DNS API;
- * on Cloudflare such a fetch does not reach a private network.
- */
-function isPrivateHost(host: string): boolean {
-  if (host.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(host)) return true;
-  const name = host.replace(/\.$/, "");
-  if (!name.includes(".") || isLoopback(name)) return true;
-  return [".local", ".internal", ".home.arpa", ".test", ".invalid", ".example", ".lan", ".intranet", ".corp"].some((tld) => name.endsWith(tld));
-}
-
-/** Development: the authorization server itself runs on this machine (WEB_URL on a loopback host). */
-function inDevelopment(env: object): boolean {
-  return isLoopback(new URL(webUrl(env)).hostname);
-}
 
 /**
  * Whether `clientId` names a metadata document: an https URL with a path (the draft's §3), or in
@@ -93,39 +68,29 @@ export class ClientMetadataError extends Error {}
 
 /** The document at `url`, read within the size and time limits; redirects refused. */
 async function fetchDocument(env: object, url: URL): Promise<{ json: unknown; maxAge: number }> {
-  if (!inDevelopment(env) && isPrivateHost(url.hostname)) throw new ClientMetadataError(`${url.host} is not a public host`);
-  let response: Response;
+  let fetched: Fetched;
   try {
-    response = await fetch(url, { headers: { Accept: "application/json" }, redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    // A redirect could lead anywhere, a private address included: the document must be at its own URL.
+    fetched = await guardedFetch(env, url, {
+      accept: "application/json",
+      maxBytes: MAX_DOCUMENT_BYTES,
+      timeoutMs: FETCH_TIMEOUT_MS,
+      maxRedirects: 0,
+      noun: "the document",
+    });
   } catch (err) {
-    const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
-    throw new ClientMetadataError(timedOut ? `the document did not arrive within ${FETCH_TIMEOUT_MS / 1000} s` : "the document could not be fetched");
+    throw err instanceof FetchRefused ? new ClientMetadataError(err.message) : err;
   }
-  // A redirect could lead anywhere, a private address included: the document must be at its own URL.
-  if (response.status >= 300 && response.status < 400) throw new ClientMetadataError("the document's URL redirects; it must answer itself");
-  if (!response.ok) throw new ClientMetadataError(`the document's URL answered ${response.status}`);
-  const bytes = await readBounded(response);
   try {
-    return { json: JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes)), maxAge: maxAgeOf(response) };
+    return { json: JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(fetched.bytes)), maxAge: maxAgeOf(fetched.headers) };
   } catch {
     throw new ClientMetadataError("the document is not JSON");
   }
 }
 
-/** The body, refused once it passes MAX_DOCUMENT_BYTES (counted as it streams, whatever Content-Length says). */
-async function readBounded(response: Response): Promise<Uint8Array> {
-  try {
-    return await readBodyBytes(response, MAX_DOCUMENT_BYTES);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === "payload_too_large") throw new ClientMetadataError(`the document is larger than ${MAX_DOCUMENT_BYTES} bytes`);
-    // The stream fails when the time limit aborts the fetch.
-    throw new ClientMetadataError(`the document did not arrive within ${FETCH_TIMEOUT_MS / 1000} s`);
-  }
-}
-
 /** How long the document may be reused: its Cache-Control max-age within bounds (the draft lets servers bound it). */
-function maxAgeOf(response: Response): number {
-  const cacheControl = response.headers.get("Cache-Control") ?? "";
+function maxAgeOf(headers: Headers): number {
+  const cacheControl = headers.get("Cache-Control") ?? "";
   if (/no-store|no-cache/i.test(cacheControl)) return MIN_FRESH_SECONDS;
   const maxAge = /max-age=(\d+)/i.exec(cacheControl);
   const seconds = maxAge ? Number(maxAge[1]) : DEFAULT_FRESH_SECONDS;

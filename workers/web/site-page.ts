@@ -54,6 +54,8 @@ function contentSecurityPolicy(env: object, framable: boolean): string {
     `media-src 'self' ${api}`,
     `connect-src 'self' ${api}`,
     "form-action 'self'",
+    // The installable web app's manifest (its share target adds a shared page to the listener's feed).
+    "manifest-src 'self'",
     "base-uri 'none'",
     `frame-ancestors ${framable ? "*" : "'none'"}`,
   ].join("; ");
@@ -75,7 +77,7 @@ export function sitePage(env: object, page: SitePage): Response {
   const styles = (page.styles ?? ["site.css"]).map((s) => `<link rel="stylesheet" href="${assetPath(s)}">`).join("");
   const scripts = (page.scripts ?? []).map((s) => `<script type="module" src="${assetPath(s)}"></script>`).join("");
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(page.title)}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml">${page.noindex ? '<meta name="robots" content="noindex">' : ""}${
+<title>${escapeHtml(page.title)}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="manifest" href="/manifest.webmanifest">${page.noindex ? '<meta name="robots" content="noindex">' : ""}${
     page.canonical ? `<link rel="canonical" href="${escapeHtml(page.canonical)}">` : ""
   }${styles}${scripts}${page.head ?? ""}</head>
 <body${page.bodyClass ? ` class="${escapeHtml(page.bodyClass)}"` : ""}>${page.body}</body></html>`;

@@ -9,6 +9,8 @@ const NOTICES: Record<string, string> = {
   digest_on: "The daily digest is on.",
   digest_off: "The daily digest is off.",
   order: "The new order is saved.",
+  link_added: "The page is added: it is being read aloud and will be in your private feed in a few minutes.",
+  link_known: "You had already added this page: it is in your queue.",
   rotated: "You have a new private feed URL. The old one has stopped working: update your podcast app.",
   deleted: "Your account is deleted. Your private feed has stopped working.",
 };

@@ -8,6 +8,8 @@ export const LISTEN_PATHS = {
   verticals: "/listen/verticals",
   digest: "/listen/digest",
   queue: "/listen/queue",
+  links: "/listen/links",
+  share: "/listen/share",
   flo: "/listen/flo",
   floOrder: "/listen/flo/order",
   floMove: "/listen/flo/move",

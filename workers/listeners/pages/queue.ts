@@ -4,6 +4,8 @@ import { verticalLabel } from "../../kernel/verticals";
 import { escapeHtml } from "../../web/page";
 import type { SignedIn } from "./guard";
 import { listenPage } from "./layout";
+import { addLinkForm } from "./links";
+import { noticeOf } from "./notices";
 import { LISTEN_PATHS } from "./paths";
 
 /** As many items as GET /v1/listeners/{token}/queue lists by default (docs/rules.md "Rules" 8). */
@@ -11,8 +13,8 @@ const QUEUE_LIMIT = 30;
 
 const LABELS: Record<QueueStatus, string> = { done: "Ready", rendering: "Rendering", pending: "Waiting", failed: "Failed" };
 
-/** GET /listen/queue: recent articles of the listener's verticals with their render state. */
-export async function queuePage(env: Env, who: SignedIn): Promise<Response> {
+/** GET /listen/queue: the "Add a link" form, then recent articles of the listener's verticals and their own, with their render state. */
+export async function queuePage(request: Request, env: Env, who: SignedIn): Promise<Response> {
   const items = await newestOf(env, who.listener, QUEUE_LIMIT);
   const counts = (Object.keys(LABELS) as QueueStatus[]).map((s) => `${LABELS[s]}: ${items.filter((a) => a.status === s).length}`).join(" · ");
   const rows = items
@@ -24,5 +26,5 @@ export async function queuePage(env: Env, who: SignedIn): Promise<Response> {
   const body = items.length
     ? `<p class="note">${counts}</p><ol>${rows}</ol>`
     : `<p>Nothing yet: new articles of your verticals appear here as they are published.</p>`;
-  return listenPage(env, LISTEN_PATHS.queue, "Your queue", who.session, body);
+  return listenPage(env, LISTEN_PATHS.queue, "Your queue", who.session, noticeOf(request) + (await addLinkForm(env, who)) + body);
 }

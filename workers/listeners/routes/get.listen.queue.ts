@@ -8,5 +8,5 @@ export const getListenQueue = page({
   path: LISTEN_PATHS.queue,
   summary: "The listener's queue with each article's render state",
   auth: "session",
-  handle: ({ env, signedIn }) => queuePage(env, signedIn),
+  handle: ({ request, env, signedIn }) => queuePage(request, env, signedIn),
 });
