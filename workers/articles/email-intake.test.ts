@@ -1,3 +1,4 @@
+import { DEVELOPMENT, sitePage } from "../../test/support/links-site";
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
@@ -76,5 +77,31 @@ describe("e-mail intake", () => {
     expect(row.title).toBe("Rates hold steady as inflation cools");
     expect(row.bodyText).toMatch(/^Central banks held interest rates steady on Thursday/);
     expect(row.bodyText).not.toContain("forwarded message");
+  });
+});
+
+describe("e-mail intake of a link", () => {
+  const justALink = (url: string) =>
+    `From: Ana <ana@example.org>\r\nTo: intake-ana@narration.example\r\nSubject: read this\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${url}\r\n\r\nSent from my phone\r\n`;
+
+  it("fetches the page of a message that is just a link and narrates its article", async () => {
+    const { listener } = await addListener({ intakeListenerEmail: "intake-ana@narration.example" });
+    const message = inbound(justALink(sitePage("/news/harbour-ferries-wind")), "ana@example.org", "intake-ana@narration.example");
+    const outcome = await receiveEmail(message, { ...env, ...DEVELOPMENT });
+    expect(outcome.status).toBe("added");
+    const [row] = await database(env).select().from(articles).where(eq(articles.ownerListenerId, listener.id));
+    expect(row).toMatchObject({ title: "Harbour ferries return to wind power", url: sitePage("/news/harbour-ferries-wind"), visibility: "listener_private" });
+    expect(row.bodyText).toContain("For the first time in ninety years");
+    const job = await env.DB.prepare("SELECT priority FROM render_jobs WHERE article_id = ?").bind(row.id).first<{ priority: string }>();
+    expect(job?.priority).toBe("high");
+  });
+
+  it("bounces a link whose page cannot be added, with the reason, and stores nothing", async () => {
+    const { listener } = await addListener({ intakeListenerEmail: "intake-ana@narration.example" });
+    const message = inbound(justALink(sitePage("/")), "ana@example.org", "intake-ana@narration.example");
+    const outcome = await receiveEmail(message, { ...env, ...DEVELOPMENT });
+    expect(outcome).toMatchObject({ status: "rejected" });
+    expect(message.setReject).toHaveBeenCalledWith(expect.stringMatching(/does not look like an article/));
+    expect(await database(env).select().from(articles).where(eq(articles.ownerListenerId, listener.id))).toEqual([]);
   });
 });

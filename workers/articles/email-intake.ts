@@ -1,7 +1,10 @@
 import { inArray } from "drizzle-orm";
 import PostalMime, { type Email } from "postal-mime";
 import { database, listeners } from "../db";
+import { ValidationError } from "../core/errors";
+import type { Listener } from "../kernel/listener-tokens";
 import { FORWARDED_VERTICAL, firstUrl, forwardArticle, publisherOf, type Forwarded } from "./forward";
+import { addLink } from "./links";
 
 /** The part of an inbound message the intake needs (ForwardableEmailMessage satisfies it). */
 export interface InboundEmail {
@@ -49,8 +52,8 @@ const mailboxName = (e: Email) => (e.from && "address" in e.from && e.from.addre
 
 /**
  * What a forwarded message carries: a message/rfc822 attachment ("forward as attachment") wins,
- * then an inline forward below its banner, then the message itself. Nothing is fetched from the
- * network: a linked article is stored as the message describes it.
+ * then an inline forward below its banner, then the message itself. A message with article text is
+ * stored as it describes it; only a message that is just a link has its page fetched (receiveEmail).
  */
 async function forwardedContent(raw: InboundEmail["raw"]): Promise<Omit<Forwarded, "vertical">> {
   const outer = await PostalMime.parse(raw, { forceRfc822Attachments: true });
@@ -80,9 +83,9 @@ async function forwardedContent(raw: InboundEmail["raw"]): Promise<Omit<Forwarde
  * means that listener) or, failing that, the envelope sender (the listener's own mailbox; Email
  * Routing has already checked SPF/DMARC for it), provided that mailbox confirmed it belongs to the
  * listener (listeners/intake-address.ts): anyone can name someone else's address. Unknown addresses
- * are rejected back to the sender.
+ * are rejected back to the sender. A message that is just a link adds the linked page (articles/links.ts).
  */
-export async function receiveEmail(message: InboundEmail, env: Pick<Env, "DB">): Promise<IntakeOutcome> {
+export async function receiveEmail(message: InboundEmail, env: Pick<Env, "DB" | "RENDER_QUEUE"> & object): Promise<IntakeOutcome> {
   const db = database(env);
   const to = message.to.toLowerCase();
   const from = message.from.toLowerCase();
@@ -101,6 +104,25 @@ export async function receiveEmail(message: InboundEmail, env: Pick<Env, "DB">):
     message.setReject(reason);
     return { status: "rejected", reason };
   }
+  if (content.url && isJustALink(content.text, content.url)) return intakeLink(message, env, listener, new URL(content.url));
   const { article, created } = await forwardArticle(db, listener, { ...content, vertical: FORWARDED_VERTICAL });
   return { status: created ? "added" : "duplicate", slug: article.slug };
+}
+
+/** A message whose text is its link and little else ("Sent from my phone" aside): the page is what it means. */
+function isJustALink(text: string, url: string): boolean {
+  return text.replace(url, "").trim().length < 80;
+}
+
+/** A mailed link is added as POST /v1/listeners/{token}/links adds one; a page that cannot be used is bounced with the reason. */
+async function intakeLink(message: InboundEmail, env: Pick<Env, "DB" | "RENDER_QUEUE"> & object, listener: Listener, url: URL): Promise<IntakeOutcome> {
+  try {
+    const { article, created } = await addLink(env, undefined, listener, url);
+    return { status: created ? "added" : "duplicate", slug: article.slug };
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    const reason = `the linked page cannot be added: ${err.issues[0].msg}`;
+    message.setReject(reason);
+    return { status: "rejected", reason };
+  }
 }
