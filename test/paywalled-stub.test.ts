@@ -87,6 +87,25 @@ describe("a publisher_only stub's narration and text stay with its publisher", (
     expect((await call(`/v1/podcasts/transcripts/${stub.slug}.vtt`)).status).toBe(404);
   });
 
+  it("a listener's listings never say ready a narration they may not hear (issue 40 item 11)", async () => {
+    const { accountToken } = await feedListener(["tech"]);
+    type Item = { slug: string; audio_ready?: boolean; audio_url: string | null; status?: string };
+    const itemOf = async (path: string, list: (body: never) => Item[]) => {
+      const res = await call(path, { ip: "198.51.100.32" });
+      expect(res.status, path).toBe(200);
+      const item = list(await res.json<never>()).find((i) => i.slug === stub.slug);
+      expect(item, path).toBeDefined();
+      return item!;
+    };
+    const feed = await itemOf(`/v1/listeners/${accountToken}/feed`, (b: { items: Item[] }) => b.items);
+    expect(feed).toMatchObject({ audio_ready: false, audio_url: null });
+    const now = await itemOf(`/v1/listener/${accountToken}/flo/now`, (b: { items: Item[] }) => b.items);
+    expect(now).toMatchObject({ audio_ready: false, audio_url: null });
+    const queued = await itemOf(`/v1/listeners/${accountToken}/queue`, (b: { items: Item[] }) => b.items);
+    expect(queued.audio_url).toBeNull();
+    expect(queued.status).not.toBe("done");
+  });
+
   it("the polling path and render-now refuse it as if it did not exist, and render nothing", async () => {
     const { token, listener } = await addListener({ verticals: ["tech"] });
     for (const path of [`/v1/articles/${stub.slug}/audio`, `/v1/articles/${stub.slug}/audio?listener_token=${token}`]) {

@@ -1,9 +1,15 @@
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { expect, vi } from "vitest";
+import { database, listeners } from "../../workers/db";
+import { decryptToken } from "../../workers/kernel/listener-tokens";
+import { privateFeedUrl } from "../../workers/kernel/public-urls";
 import { call, jsonBody } from "./client";
 
-/** Subscribes through the API and returns the 201 body. */
-export async function subscribeVia(email: string, verticals: string[] = []) {
-  const res = await call("/v1/listeners/subscribe", jsonBody("POST", { email, verticals }));
+/** Subscribes through the API (with `idempotencyKey` as the Idempotency-Key header) and returns the 201 body with the token. */
+export async function subscribeVia(email: string, verticals: string[] = [], idempotencyKey?: string) {
+  const headers: Record<string, string> = idempotencyKey ? { "idempotency-key": idempotencyKey } : {};
+  const res = await call("/v1/listeners/subscribe", jsonBody("POST", { email, verticals }, headers));
   expect(res.status).toBe(201);
   return (await res.json()) as { token: string; feed_url: string; email: string; verticals: string[]; already_subscribed: boolean };
 }
@@ -45,4 +51,15 @@ export function magicOf(mail: OutboxMail): string {
   const match = /magic=([A-Za-z0-9_-]+)/.exec(mail.text);
   if (!match) throw new Error("no magic link in the mail");
   return match[1];
+}
+
+/**
+ * The account token and feed URL `email` holds now, read from the store: the first sign-in proves the
+ * address and replaces the ones the subscribe answered (workers/kernel/listener-account.ts proveAddress).
+ */
+export async function currentCredentials(email: string): Promise<{ token: string; feed_url: string }> {
+  const row = await database(env).query.listeners.findFirst({ where: eq(listeners.email, email) });
+  if (!row?.privateFeedTokenEncrypted) throw new Error(`no listener ${email}`);
+  const [token, feed] = await Promise.all([decryptToken(env, row.tokenEncrypted), decryptToken(env, row.privateFeedTokenEncrypted)]);
+  return { token, feed_url: privateFeedUrl(env, feed) };
 }

@@ -2,7 +2,7 @@ import * as oauth from "oauth4webapi";
 import { expect } from "vitest";
 import { call } from "./client";
 import { testVars } from "../vars";
-import { magicOf, readOutbox, subscribeVia, waitForOutbox } from "./listeners";
+import { currentCredentials, magicOf, readOutbox, subscribeVia, waitForOutbox } from "./listeners";
 
 /**
  * Test drivers for the OAuth flow: an agent built on oauth4webapi (a certified OAuth 2.1 client
@@ -141,9 +141,10 @@ async function answer(browser: Browser, page: Response, decision: "allow" | "den
 
 /** Subscribes `email`, signs in on the consent page of `auth` and answers it; returns the redirect to the client. */
 export async function consent(auth: Authorization, email: string, decision: "allow" | "deny", browser = new Browser()) {
-  const listener = await subscribeVia(email);
+  const subscribed = await subscribeVia(email);
   const { html, location } = await answer(browser, await signIn(browser, auth.url, email), decision);
-  return { listener, html, location, browser };
+  // The sign-in proved the address and replaced the subscribe's credentials.
+  return { listener: { ...subscribed, ...(await currentCredentials(email)) }, html, location, browser };
 }
 
 /** Answers the consent page of `auth` in a `browser` already signed in (an app asking again, e.g. to step up). */

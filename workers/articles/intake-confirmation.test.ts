@@ -6,6 +6,7 @@ import { readOutbox, subscribeVia, waitForOutbox, type OutboxMail } from "../../
 import { Browser, hiddenField } from "../../test/support/oauth-agent";
 import { testVars } from "../../test/vars";
 import { database } from "../db";
+import { MAGIC_LINK_TTL_MS } from "../listeners/magic-links";
 import { receiveEmail, type InboundEmail } from "./email-intake";
 import attachmentForward from "./fixtures/forwarded-attachment.eml?raw";
 
@@ -41,6 +42,38 @@ async function confirm(link: URL): Promise<Response> {
 }
 
 describe("an intake address someone else owns", () => {
+  it("lapses an unconfirmed claim once its link has expired, so the mailbox's owner can name the address (issue 40 item 10)", async () => {
+    const squatter = await subscribeVia("squatter@example.test");
+    expect((await setIntake(squatter.token, VICTIM)).status).toBe(200);
+    await waitForOutbox(1);
+    const owner = await subscribeVia("ana-account@example.test");
+    // While the claimant's link may still be opened, the claim holds.
+    expect((await setIntake(owner.token, VICTIM)).status).toBe(409);
+    // The link's lifetime passes and nobody opened it.
+    await env.DB.prepare("update listeners set intake_email_claimed_at = intake_email_claimed_at - ? where intake_listener_email = ?")
+      .bind(MAGIC_LINK_TTL_MS + 1000, VICTIM)
+      .run();
+    await env.DB.prepare("update magic_tokens set expires_at = expires_at - ? where scope = 'intake'")
+      .bind(MAGIC_LINK_TTL_MS + 1000)
+      .run();
+    expect((await setIntake(owner.token, VICTIM)).status).toBe(200);
+    expect(await preferences(squatter.token)).toMatchObject({ intake_listener_email: null });
+    const [mail] = await waitForOutbox(2);
+    expect(mail.to).toBe(VICTIM);
+    expect((await confirm(confirmationLink(mail))).status).toBe(200);
+    expect(await preferences(owner.token)).toMatchObject({ intake_listener_email: VICTIM, intake_listener_email_confirmed: true });
+  });
+
+  it("never lapses a confirmed claim", async () => {
+    const holder = await subscribeVia("holder@example.test");
+    expect((await setIntake(holder.token, VICTIM)).status).toBe(200);
+    expect((await confirm(confirmationLink((await waitForOutbox(1))[0]))).status).toBe(200);
+    await env.DB.prepare("update listeners set intake_email_claimed_at = 1 where intake_listener_email = ?").bind(VICTIM).run();
+    const other = await subscribeVia("other@example.test");
+    expect((await setIntake(other.token, VICTIM)).status).toBe(409);
+    expect(await preferences(holder.token)).toMatchObject({ intake_listener_email: VICTIM, intake_listener_email_confirmed: true });
+  });
+
   it("keeps nothing the owner sends while the address is unconfirmed, and mails the owner instead of the claimant", async () => {
     const attacker = await subscribeVia("attacker@example.test");
     expect((await setIntake(attacker.token, VICTIM)).status).toBe(200);

@@ -90,11 +90,21 @@ const REQUEST_ID_HEADER = "X-Request-Id";
 /** Renders a route's failure as a response (core/route.ts Route.renderErrors). */
 export type ErrorRenderer = (err: unknown, request: Request, env: Env, url: URL) => Response;
 
-/** Logs a failure that is not an ApiError: the class and message only, with the request's id. */
+/**
+ * An error as a log line may carry it: its class, its message without the bound SQL parameters that
+ * drizzle appends to a failed query's ("params: ..."; they hold addresses, token hashes, sealed tokens),
+ * and its cause's message, where D1 says what went wrong (names of tables and constraints, no values).
+ */
+export function loggableError(err: unknown): string {
+  if (!(err instanceof Error)) return typeof err;
+  const message = err.message.replace(/\nparams: [\s\S]*$/, "").slice(0, 200);
+  const cause = err.cause instanceof Error ? ` (${err.cause.message.replace(/\nparams: [\s\S]*$/, "").slice(0, 200)})` : "";
+  return `${err.name}: ${message}${cause}`;
+}
+
+/** Logs a failure that is not an ApiError (loggableError), with the request's id. */
 export function logUnexpected(err: unknown): void {
-  // The class and message only: drizzle and D1 errors embed SQL and bound parameters.
-  const name = err instanceof Error ? err.name : typeof err;
-  console.error(`unhandled ${name}: ${err instanceof Error ? err.message.slice(0, 200) : ""} req=${requestId()}`);
+  console.error(`unhandled ${loggableError(err)} req=${requestId()}`);
 }
 
 /** Renders any thrown value as a JSON error response. */

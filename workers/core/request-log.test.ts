@@ -3,6 +3,9 @@ import { env } from "cloudflare:workers";
 import { apiKeyHeaders, call, jsonBody } from "../../test/support/client";
 import { feedTokenOf, subscribeVia } from "../../test/support/listeners";
 import { mcpClient } from "../../test/support/mcp-client";
+import { eq } from "drizzle-orm";
+import { database, listeners } from "../db";
+import { logUnexpected } from "./errors";
 import { redactCredentials, REDACTED } from "./redact";
 
 afterEach(() => vi.restoreAllMocks());
@@ -22,6 +25,27 @@ async function logged(run: () => Promise<unknown>): Promise<string> {
 const withoutIds = (out: string) => out.replace(/ req=\S+$/gm, "");
 
 describe("request logs name the route, never a credential in the path", () => {
+  it("logs a failed query without its bound parameters (issue 40 item 13)", async () => {
+    // A storage failure in the middle of a subscribe: the insert binds the address and the new credentials.
+    await env.DB.exec("ALTER TABLE listeners RENAME TO listeners_elsewhere");
+    const viaRoute = await logged(async () => {
+      const res = await call("/v1/listeners/subscribe", jsonBody("POST", { email: "params-leak@example.test", verticals: ["tech"] }));
+      expect(res.status).toBe(500);
+    });
+    expect(viaRoute).toContain('insert into "listeners"');
+    expect(viaRoute).not.toContain("params-leak@example.test");
+    // A short query, whose parameters the first 200 characters of the message would carry.
+    const failed = await database(env)
+      .select({ id: listeners.id })
+      .from(listeners)
+      .where(eq(listeners.tokenHash, "secret-token-hash"))
+      .catch((err: unknown) => err);
+    const direct = await logged(async () => logUnexpected(failed));
+    expect(direct).toContain('select "id" from "listeners"');
+    expect(direct).toContain("no such table");
+    expect(direct).not.toContain("secret-token-hash");
+  });
+
   it("logs writes and failures by route pattern, with the status; successful reads not at all", async () => {
     const { token, feed_url } = await subscribeVia("logs@example.test", ["tech"]);
     const feedToken = feedTokenOf(feed_url);

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { loggableError } from "../core/errors";
 import { database, renderJobs } from "../db/index";
 import { renderService } from "../kernel/render-contract";
 import { HEALTH_WINDOW_MS } from "./routes/get.health.worker";
@@ -59,6 +60,10 @@ async function unreachableRenderWorker(env: object): Promise<string | null> {
   const answer = (async () => {
     await renderService(env).ping();
     return null;
-  })().catch((err: unknown) => `the render Worker does not answer: ${err instanceof Error ? err.message : String(err)}`);
+  })().catch((err: unknown) => {
+    // Health is public: the error's text (hosts, addresses, the runtime's words) goes to the log only.
+    console.warn(`health: the render Worker does not answer: ${loggableError(err)}`);
+    return "the render Worker does not answer";
+  });
   return Promise.race([answer, late]);
 }

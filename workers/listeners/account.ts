@@ -3,6 +3,7 @@ import { config } from "../core/config";
 import { ApiError } from "../core/errors";
 import { agentFeeds, articles, database, floOverrides, ledgerEntries, listeners, magicTokens, plays, renderJobs, webSessions } from "../db";
 import { nowMs } from "../db/tables/columns";
+import { sha256Hex } from "../core/crypto";
 import { decryptToken, mintToken, type Listener } from "../kernel/listener-tokens";
 import { privateFeedUrl } from "../kernel/public-urls";
 import { revokeAllGrants } from "../oauth/grants";
@@ -17,23 +18,25 @@ import { endAllSessions } from "../core/web-session";
 export { privateFeedUrl as feedUrl } from "../kernel/public-urls";
 
 /**
- * What a subscribe did. `issued`: the account was created now, or within SUBSCRIBE_IDEMPOTENCY_SECONDS
- * before (a double submit, a retry, a concurrent request), and the caller gets its token. `known`: the
- * address has had its account for longer, so the caller, who may be anyone who knows the address, gets
- * no credential and nothing changed (DESIGN.md "Deviations from SPEC.md made for safety").
+ * What a subscribe did. `issued`: the account was created now, or a repeat carried the Idempotency-Key
+ * of the creating request within SUBSCRIBE_IDEMPOTENCY_SECONDS (a retry, a concurrent request), and the
+ * caller gets its token. `known`: anyone else naming the address, who gets no credential while nothing
+ * changes (DESIGN.md "Contracts added in turn 4", Security).
  */
 export type Subscription = { outcome: "issued"; created: boolean; listener: Listener; token: string; feedUrl: string } | { outcome: "known" };
 
 /**
  * Subscribes `email` to `verticals` in one upsert, so concurrent subscribes of one address give one row
  * and one token. SPEC.md part 4 makes subscribe idempotent on the e-mail (same token, verticals
- * replaced); handing the token to every repeat would hand the account to anyone who knows the address,
- * so the upsert updates and returns the row only inside the window after its creation, measured on
- * D1's clock like `created_at` itself.
+ * replaced); handing the token to every repeat would hand the account to anyone who knows the address.
+ * So the row keeps the SHA-256 of the creating request's `idempotencyKey`, and the upsert updates and
+ * returns the row only for a repeat carrying that key, inside the window after the creation (measured
+ * on D1's clock like `created_at` itself), while the address is unproven: once its owner signed in,
+ * the credentials are theirs alone, whoever created the row.
  */
-export async function subscribe(env: Pick<Env, "DB"> & object, email: string, verticals: string[]): Promise<Subscription> {
+export async function subscribe(env: Pick<Env, "DB"> & object, email: string, verticals: string[], idempotencyKey?: string): Promise<Subscription> {
   const windowMs = config(env).SUBSCRIBE_IDEMPOTENCY_SECONDS * 1000;
-  const [account, feed] = await Promise.all([mintToken(env), mintToken(env)]);
+  const [account, feed, keyHash] = await Promise.all([mintToken(env), mintToken(env), idempotencyKey ? sha256Hex(idempotencyKey) : null]);
   const [row] = await database(env)
     .insert(listeners)
     .values({
@@ -43,12 +46,17 @@ export async function subscribe(env: Pick<Env, "DB"> & object, email: string, ve
       tokenEncrypted: account.encrypted,
       privateFeedTokenHash: feed.hash,
       privateFeedTokenEncrypted: feed.encrypted,
+      subscribeKeyHash: keyHash,
     })
     .onConflictDoUpdate({
       target: listeners.email,
       set: { verticals, updatedAt: nowMs },
       // A DO UPDATE whose WHERE is false writes nothing and RETURNING yields no row (SQLite "UPSERT").
-      setWhere: sql`${listeners.createdAt} > ${nowMs} - ${windowMs}`,
+      setWhere: and(
+        sql`${listeners.createdAt} > ${nowMs} - ${windowMs}`,
+        keyHash ? eq(listeners.subscribeKeyHash, keyHash) : sql`0`,
+        isNull(listeners.emailProvenAt),
+      ),
     })
     .returning();
   if (!row) return { outcome: "known" };
@@ -56,6 +64,40 @@ export async function subscribe(env: Pick<Env, "DB"> & object, email: string, ve
   const token = created ? account.token : await decryptToken(env, row.tokenEncrypted);
   const feedToken = created ? feed.token : await privateFeedToken(env, row);
   return { outcome: "issued", created, listener: row, token, feedUrl: privateFeedUrl(env, feedToken) };
+}
+
+/**
+ * The owner proves the address: called on every listener magic-link sign-in (web or API exchange).
+ * The first proof replaces what whoever held the account before could use: the account token and the
+ * feed URL (both minted before anyone proved the address, e.g. by someone who subscribed it first),
+ * the agents they allowed and the agent records, and the intake address they named. One conditional
+ * write, so two sign-ins racing rotate once. `rotated` says whether this was the first proof.
+ */
+export async function proveAddress(env: Env, listenerId: number): Promise<{ listener: Listener; rotated: boolean }> {
+  const db = database(env);
+  const [account, feed] = await Promise.all([mintToken(env), mintToken(env)]);
+  const [proven] = await db
+    .update(listeners)
+    .set({
+      tokenHash: account.hash,
+      tokenEncrypted: account.encrypted,
+      privateFeedTokenHash: feed.hash,
+      privateFeedTokenEncrypted: feed.encrypted,
+      intakeListenerEmail: null,
+      intakeEmailConfirmedAt: null,
+      intakeEmailClaimedAt: null,
+      emailProvenAt: nowMs,
+      updatedAt: nowMs,
+    })
+    .where(and(eq(listeners.id, listenerId), isNull(listeners.emailProvenAt)))
+    .returning();
+  if (proven) {
+    await Promise.all([revokeAllGrants(env, listenerId), db.delete(agentFeeds).where(eq(agentFeeds.listenerId, listenerId))]);
+    return { listener: proven, rotated: true };
+  }
+  const listener = await db.query.listeners.findFirst({ where: eq(listeners.id, listenerId) });
+  if (!listener) throw new ApiError("not_found", "no listener with this token");
+  return { listener, rotated: false };
 }
 
 /**

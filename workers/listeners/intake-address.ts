@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { webUrl } from "../core/config";
 import { database, listeners, magicTokens } from "../db/index";
 import { nowMs } from "../db/tables/columns";
@@ -60,6 +60,27 @@ export async function mailIntakeConfirmation(env: Env, listener: Listener): Prom
   const link = `${webUrl(env)}${INTAKE_CONFIRM_PATH}?${new URLSearchParams({ magic: secret })}`;
   const sent = await mail.send(confirmationMessage(address, listener.email, link));
   if (!sent.ok) console.warn(`intake confirmation not delivered: ${sent.reason}`);
+}
+
+/**
+ * Releases another listener's claim on `address` when it has lapsed: never confirmed, and named longer
+ * ago than a confirmation link lives (a claim from before claims were dated counts as lapsed). Without
+ * this, naming someone's address and never confirming it would keep its owner out for ever. A
+ * confirmed claim is never released here: its mailbox said it belongs to that listener. True when one was.
+ */
+export async function releaseLapsedClaim(env: Pick<Env, "DB">, address: string): Promise<boolean> {
+  const released = await database(env)
+    .update(listeners)
+    .set({ intakeListenerEmail: null, intakeEmailClaimedAt: null, updatedAt: nowMs })
+    .where(
+      and(
+        eq(listeners.intakeListenerEmail, address),
+        isNull(listeners.intakeEmailConfirmedAt),
+        or(isNull(listeners.intakeEmailClaimedAt), sql`${listeners.intakeEmailClaimedAt} <= ${nowMs} - ${MAGIC_LINK_TTL_MS}`),
+      ),
+    )
+    .returning({ id: listeners.id });
+  return released.length > 0;
 }
 
 /**

@@ -41,8 +41,11 @@ export interface ListenerArticle {
   curated: boolean;
   createdAt: Date;
   status: QueueStatus;
-  /** State of the newest render job of the article, null when it has none. */
+  /** Whether the listener may hear this article's narration at all: false on a stub (kernel/visibility.ts). */
+  hearable: boolean;
+  /** State of the newest render job of the article, null when it has none or the narration is not the listener's. */
   jobState: string | null;
+  /** True when the listener can play the narration now: never on a stub, whatever exists for its publisher. */
   audioReady: boolean;
   /** The audio the listener may play: null until it is ready, and on a stub, whose narration is not theirs. */
   audioKey: string | null;
@@ -69,10 +72,12 @@ export async function articlesWithStatus(db: Database, listenerId: number, where
     .limit(limit);
   return rows.map(({ articleKey, doneKey: jobKey, lastState: state, visibility, ownerListenerId, ...a }) => {
     // The done job's audio first; the article's own key covers audio stored before jobs were tracked.
-    const ready = jobKey ?? articleKey;
-    const audioReady = ready !== null;
-    const audioKey = isNarratedFor({ visibility, ownerListenerId }, listenerId) ? ready : null;
-    return { ...a, audioKey, audioReady, jobState: state, status: statusOf(audioReady, state) };
+    // A stub's narration and its jobs are its publisher's: to the listener it is neither ready nor rendering.
+    const hearable = isNarratedFor({ visibility, ownerListenerId }, listenerId);
+    const audioKey = hearable ? (jobKey ?? articleKey) : null;
+    const jobState = hearable ? state : null;
+    const audioReady = audioKey !== null;
+    return { ...a, hearable, audioKey, audioReady, jobState, status: statusOf(audioReady, jobState) };
   });
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { call, jsonBody } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import { issueMagicToken } from "./magic-links";
-import { feedTokenOf, magicOf, readOutbox, subscribeVia, waitForOutbox } from "../../test/support/listeners";
+import { currentCredentials, feedTokenOf, magicOf, readOutbox, subscribeVia, waitForOutbox } from "../../test/support/listeners";
 
 const exchange = (magic: unknown, path = "/v1/auth/listener-magic-link/exchange") => call(path, jsonBody("POST", magic === undefined ? {} : { magic }));
 const adminExchange = (magic: unknown) => exchange(magic, "/v1/admin/auth/magic-link/exchange");
@@ -33,7 +33,10 @@ describe("listener magic link (docs/rules.md 3, 4, 7)", () => {
     const res = await exchange(magic);
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, string>;
-    expect(body).toEqual({ token: sub.token, feed_token: feedTokenOf(sub.feed_url), email: "ex@example.test", feed_url: sub.feed_url });
+    // The first exchange proved the address: the credentials are the fresh ones, not the subscribe's.
+    const now = await currentCredentials("ex@example.test");
+    expect(now.token).not.toBe(sub.token);
+    expect(body).toEqual({ token: now.token, feed_token: feedTokenOf(now.feed_url), email: "ex@example.test", feed_url: now.feed_url });
     expect((await exchange(magic)).status).toBe(410);
     const row = await env.DB.prepare("select used_at from magic_tokens").first<{ used_at: number | null }>();
     expect(row?.used_at).not.toBeNull();

@@ -1,10 +1,11 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import * as v from "valibot";
 import { webUrl } from "../core/config";
 import { randomToken, sha256Hex } from "../core/crypto";
 import { ApiError } from "../core/errors";
 import { named } from "../core/schema-registry";
 import { database, listeners, magicTokens, type MAGIC_SCOPES } from "../db/index";
+import { nowMs } from "../db/tables/columns";
 import { mailer } from "../mail/mailer";
 import { escapeHtml } from "../core/text";
 import { htmlDocument, type MailMessage } from "../mail/message";
@@ -143,11 +144,30 @@ export async function mailMagicLink(env: Env, scope: MagicScope, email: string, 
 }
 
 /**
+ * How often a subscribe of an address may mail it a sign-in link. Anyone may subscribe any address,
+ * so without a bound the subscribe endpoints would mail a stranger's inbox as often as they are called.
+ */
+export const SIGN_IN_MAIL_INTERVAL_MS = 5 * 60 * 1000;
+
+/**
  * Mails a listener sign-in link to `email` when it has a subscription, and nothing otherwise. Callers
  * run it after their answer (ctx.waitUntil), so neither the answer nor its timing tells whether the
- * address is subscribed. `to` as for mailMagicLink.
+ * address is subscribed. `to` as for mailMagicLink. `throttled` (the mail a subscribe sends): at most
+ * one such mail per address per SIGN_IN_MAIL_INTERVAL_MS, claimed in one conditional write so
+ * concurrent subscribes send one.
  */
-export async function mailListenerSignIn(env: Env, email: string, to?: MagicLanding): Promise<void> {
-  const listener = await database(env).query.listeners.findFirst({ where: eq(listeners.email, email) });
+export async function mailListenerSignIn(env: Env, email: string, to?: MagicLanding, throttled = false): Promise<void> {
+  const db = database(env);
+  const listener = throttled
+    ? (
+        await db
+          .update(listeners)
+          .set({ signInMailedAt: nowMs })
+          .where(
+            and(eq(listeners.email, email), or(isNull(listeners.signInMailedAt), sql`${listeners.signInMailedAt} <= ${nowMs} - ${SIGN_IN_MAIL_INTERVAL_MS}`)),
+          )
+          .returning({ id: listeners.id })
+      )[0]
+    : await db.query.listeners.findFirst({ columns: { id: true }, where: eq(listeners.email, email) });
   if (listener) await mailMagicLink(env, "listener", email, listener.id, to);
 }

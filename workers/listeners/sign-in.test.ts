@@ -18,6 +18,9 @@ const OFF_SITE = [
   "//evil.example/x",
   "https://evil.example/",
   "/%0d%0a/evil.example",
+  "/.//evil.example",
+  "/x/..//evil.example",
+  "/././/evil.example/x",
 ];
 
 describe("sign-in redirect (next)", () => {
@@ -48,6 +51,18 @@ describe("sign-in redirect (next)", () => {
     expect(done.status).toBe(303);
     // Resolved as a browser resolves a Location (WHATWG URL parser: tabs and newlines dropped).
     expect(new URL(done.headers.get("Location")!, WEB).origin).toBe(WEB.origin);
+  });
+
+  it.each(OFF_SITE)("keeps the error page's Try again link and the sign-out redirect on the site with next=%j", async (next) => {
+    const browser = new Browser();
+    await browser.get(`${WEB.origin}/sign-in`);
+    const refused = await browser.post("/sign-in", { email: "not an address", next });
+    expect(refused.status).toBe(422);
+    const again = /<a href="([^"]*)">Try again<\/a>/.exec(await refused.text())![1].replace(/&amp;/g, "&");
+    expect(new URL(again, WEB).origin).toBe(WEB.origin);
+    const out = await browser.post("/sign-out", { next });
+    expect(out.status).toBe(303);
+    expect(new URL(out.headers.get("Location")!, WEB).origin).toBe(WEB.origin);
   });
 
   it("keeps a path on the site, with its query", async () => {

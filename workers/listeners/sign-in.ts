@@ -5,7 +5,10 @@ import { csrfMatches, endSession, fromOwnOrigin, readCookie, startSession, type 
 import { Email } from "../kernel/fields";
 import { escapeHtml, formFields, hiddenInputs, htmlPage, seeOther } from "../web/page";
 import { safeNext, SIGN_IN_PATHS } from "../web/sign-in";
+import { proveAddress } from "./account";
 import { mailListenerSignIn, MAGIC_LINK_TTL_MS, redeemMagicToken } from "./magic-links";
+import { withNotice } from "./pages/notices";
+import { LISTEN_PATHS } from "./pages/paths";
 
 /**
  * Sign-in to the web front-end by e-mail magic link (the listener magic links of docs/rules.md 7,
@@ -50,11 +53,12 @@ export function browserBinding(request: Request): { binding: string; setCookie: 
 
 /**
  * Mails a sign-in link returning to `next`, bound to `binding`, when `email` has a subscription.
- * Looked up and sent after the answer (ctx.waitUntil), so the answer's timing says nothing about the address.
+ * Looked up and sent after the answer (ctx.waitUntil), so the answer's timing says nothing about the
+ * address. `throttled` as for mailListenerSignIn (the subscribe form's mail).
  */
-export function mailSignInLink(env: Env, ctx: ExecutionContext, email: string, next: string, binding: string): void {
+export function mailSignInLink(env: Env, ctx: ExecutionContext, email: string, next: string, binding: string, throttled = false): void {
   const landing = (secret: string) => `${webUrl(env)}${SIGN_IN_PATHS.confirm}?${new URLSearchParams({ magic: secret, next })}`;
-  ctx.waitUntil(mailListenerSignIn(env, email, { landing, binding }));
+  ctx.waitUntil(mailListenerSignIn(env, email, { landing, binding }, throttled));
 }
 
 /** The answer to a link opened in a browser that did not ask for it (see BINDING_COOKIE). */
@@ -116,7 +120,11 @@ export async function confirmSignIn(request: Request, env: Env): Promise<Respons
       { status: gone ? 410 : 404 },
     );
   }
-  return seeOther(next, { "Set-Cookie": await startSession(env, redeemed.listenerId) });
+  // The first sign-in proves the address and replaces what was handed out before it; the listener's
+  // page then says so (a notice only /listen pages show, so other landings keep their query as it is).
+  const { rotated } = await proveAddress(env, redeemed.listenerId);
+  const landing = rotated && next.startsWith(LISTEN_PATHS.home) ? withNotice(LISTEN_PATHS.home, "proven") : next;
+  return seeOther(landing, { "Set-Cookie": await startSession(env, redeemed.listenerId) });
 }
 
 /** POST /sign-out: ends the session (form token required), then returns to `next`; `who` is the route table's. */

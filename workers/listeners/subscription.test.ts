@@ -20,9 +20,9 @@ describe("POST /v1/listeners/subscribe", () => {
     expect(await listenerByFeedToken(db, body.token)).toBeUndefined();
   });
 
-  it("is idempotent on the e-mail: same token and feed URL, verticals replaced", async () => {
-    const first = await subscribeVia("bob@example.test", ["tech"]);
-    const again = await subscribeVia("BOB@example.test", ["finance", "science"]);
+  it("is idempotent on the e-mail for the creating client (its Idempotency-Key): same token and feed URL, verticals replaced", async () => {
+    const first = await subscribeVia("bob@example.test", ["tech"], "bob-key");
+    const again = await subscribeVia("BOB@example.test", ["finance", "science"], "bob-key");
     expect(again.token).toBe(first.token);
     expect(again.feed_url).toBe(first.feed_url);
     expect(again.already_subscribed).toBe(true);
@@ -32,7 +32,7 @@ describe("POST /v1/listeners/subscribe", () => {
   });
 
   it("gives one row to concurrent subscribes of one address", async () => {
-    const results = await Promise.all([1, 2, 3].map(() => subscribeVia("race@example.test", ["tech"])));
+    const results = await Promise.all([1, 2, 3].map(() => subscribeVia("race@example.test", ["tech"], "race-key")));
     expect(new Set(results.map((r) => r.token)).size).toBe(1);
     const { results: rows } = await env.DB.prepare("select count(*) as n from listeners").all<{ n: number }>();
     expect(rows[0].n).toBe(1);

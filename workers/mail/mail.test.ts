@@ -50,9 +50,9 @@ describe("Resend adapter", () => {
   });
 });
 
-describe("mailer selection", () => {
-  const configured = (over: Record<string, string>): Env => ({ ...env, ...over });
+const configured = (over: Record<string, string>): Env => ({ ...env, ...over });
 
+describe("mailer selection", () => {
   it("prefers the outbox, then Resend, else nothing", () => {
     expect(mailer(configured({ MAIL_OUTBOX: "true", RESEND_API_KEY: "k" }))?.kind).toBe("outbox");
     expect(mailer(configured({ MAIL_OUTBOX: "false", RESEND_API_KEY: "k" }))?.kind).toBe("resend");
@@ -69,6 +69,19 @@ describe("GET /v1/dev/outbox", () => {
     const { messages } = (await res.json()) as { messages: (typeof message)[] };
     expect(messages.map((m) => m.subject)).toEqual(["Second", "Hello"]);
     expect(messages[1]).toMatchObject(message);
+  });
+
+  it("is off, and stores no mail, on a deployment whose BASE_URL is not this machine's, even with MAIL_OUTBOX=true (issue 40 item 13)", async () => {
+    // A MAIL_OUTBOX=true left on a public deployment would let anyone read every sign-in link.
+    const deployed = configured({ MAIL_OUTBOX: "true", BASE_URL: "https://api.narration.example", RESEND_API_KEY: "k" });
+    expect(mailer(deployed)?.kind).toBe("resend");
+    expect(mailer(configured({ MAIL_OUTBOX: "true", BASE_URL: "https://api.narration.example", RESEND_API_KEY: "" }))).toBeNull();
+    const outcome = await Promise.resolve()
+      .then(() => listOutbox.handle({ env: deployed, query: { limit: 20 } } as unknown as Parameters<typeof listOutbox.handle>[0]))
+      .catch((err: unknown) => err);
+    expect(outcome).toBeInstanceOf(ApiError);
+    expect((outcome as ApiError).status).toBe(404);
+    expect(mailer(configured({ MAIL_OUTBOX: "true", BASE_URL: "http://127.0.0.1:8787" }))?.kind).toBe("outbox");
   });
 
   it("does not exist unless MAIL_OUTBOX=true", async () => {

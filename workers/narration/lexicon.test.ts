@@ -76,6 +76,25 @@ describe("the global lexicon (admin token)", () => {
     const listed = await (await call("/v1/lexicon/entries", { headers: adminHeaders })).json<{ entries: LexiconEntry[] }>();
     expect(listed.entries.map((e) => e.grapheme)).toEqual(["Nguyen"]);
   });
+
+  it.each([
+    ["a lone surrogate by character reference", "Zed&#xD800;"],
+    ["a control character by character reference", "Zed&#x1;"],
+    ["a raw control character", "Zed\u0007"],
+    ["a raw lone surrogate", "Zed\uDC00"],
+  ])("refuses %s in an imported entry with a 422, and changes nothing (issue 40 item 13)", async (_, grapheme) => {
+    await put("/v1/lexicon/entries", [nguyen], adminHeaders);
+    const pls = `<lexicon version="1.0" alphabet="ipa"><lexeme><grapheme>${grapheme}</grapheme><alias>Zed&#x1F;</alias></lexeme></lexicon>`;
+    for (const init of [
+      jsonBody("POST", { pls, replace: true }, adminHeaders),
+      { method: "POST", body: pls, headers: { ...adminHeaders, "content-type": "application/pls+xml" } },
+    ]) {
+      const res = await call("/v1/lexicon/import?replace=true", init);
+      expect(res.status).toBe(422);
+    }
+    const listed = await (await call("/v1/lexicon/entries", { headers: adminHeaders })).json<{ entries: LexiconEntry[] }>();
+    expect(listed.entries).toEqual([expect.objectContaining({ grapheme: "Nguyen" })]);
+  });
 });
 
 describe("a publisher's lexicon (its key, or the operator's)", () => {

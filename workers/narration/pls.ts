@@ -63,12 +63,24 @@ const textOf = (e: Element): string => e.children.map((c) => (typeof c === "stri
 
 const ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
 
+/**
+ * Whether `code` is a character XML 1.0 allows (§2.2, Char): tab, LF, CR and the rest of Unicode but
+ * the other C0 controls, the surrogates (which alone are no character) and U+FFFE and U+FFFF. A
+ * reference must name one (§4.1, "Well-formedness constraint: Legal Character"); taken as it is, a
+ * reference such as &#xD800; or &#x1; put a lone surrogate or a control into the lexicon, which no
+ * other input may hold (core/text.ts), and from there into SSML and feeds.
+ */
+function isXmlChar(code: number): boolean {
+  if (code === 0x9 || code === 0xa || code === 0xd) return true;
+  return (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+}
+
 /** XML character and predefined entity references (XML 1.0 §4.1, §4.6); no other entity exists here. */
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (ref, body: string) => {
     if (body.startsWith("#")) {
       const code = body[1] === "x" ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      if (!(code > 0 && code <= 0x10ffff)) throw new PlsError(`a bad character reference ${ref}`);
+      if (!isXmlChar(code)) throw new PlsError(`a bad character reference ${ref}: XML allows no such character`);
       return String.fromCodePoint(code);
     }
     const named = ENTITIES[body];

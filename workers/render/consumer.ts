@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { RenderMessage } from "../kernel/render-messages";
 import { renderText, type Synthesizers } from "./pipeline/render";
 import { renderErrorCode, renderStore, type RenderStoreRpc } from "../kernel/render-contract";
+import { loggableError } from "../core/errors";
 
 /** Retry delay after the nth failed attempt: 10 s, 20 s, 40 s, ... capped at 5 minutes. */
 export function backoffSeconds(attempts: number): number {
@@ -29,7 +30,7 @@ export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: obje
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
       // The job's error is shown to API clients: expected failures say what failed, surprises
-      // (storage, bugs) only that something did; the log keeps the whole message.
+      // (storage, bugs) only that something did; the log keeps the message, without bound SQL parameters.
       const code = renderErrorCode(err);
       const error = code ? detail : "internal error while rendering";
       if (code === "unknown_voice" || code === "too_long") {
@@ -38,7 +39,7 @@ export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: obje
         message.ack();
         continue;
       }
-      console.warn(`render job ${parsed.output.job_id} attempt ${message.attempts} failed: ${detail}`);
+      console.warn(`render job ${parsed.output.job_id} attempt ${message.attempts} failed: ${loggableError(err)}`);
       await store.retryJob(parsed.output.job_id, error);
       message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     }

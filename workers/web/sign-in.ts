@@ -19,13 +19,21 @@ const UNSAFE_IN_NEXT = /[\\\u0000-\u001f\u007f-\u009f]|%(?:[01][0-9a-f]|7f|5c)/i
 /**
  * `next` as a path on this site, or "/". It is parsed as a browser will parse the Location it ends up
  * in, against the site's own address, and kept only when the origin stays the same: an open redirect
- * here would lend another site the sign-in's trust.
+ * here would lend another site the sign-in's trust. Parsing removes dot segments, so "/.//evil.example"
+ * comes out as "//evil.example", which a browser reads as another host: the path is parsed again until
+ * it no longer changes, and then must start with exactly one slash.
  */
 export function safeNext(next: string | null | undefined, env: object): string {
-  if (!next?.startsWith("/") || UNSAFE_IN_NEXT.test(next)) return "/";
   const site = new URL(webUrl(env));
-  const url = URL.parse(next, site);
-  return url?.origin === site.origin ? `${url.pathname}${url.search}${url.hash}` : "/";
+  let path = next ?? "";
+  for (;;) {
+    if (!path.startsWith("/") || path.startsWith("//") || UNSAFE_IN_NEXT.test(path)) return "/";
+    const url = URL.parse(path, site);
+    if (url?.origin !== site.origin) return "/";
+    const parsed = `${url.pathname}${url.search}${url.hash}`;
+    if (parsed === path) return path;
+    path = parsed;
+  }
 }
 
 /** The sign-in form, returning to `next` (a path on this site) once signed in. */

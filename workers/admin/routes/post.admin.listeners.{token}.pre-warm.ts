@@ -50,8 +50,9 @@ export const preWarmListener = route({
       return Response.json({ skipped: true, queued: [], already_ready: 0, first_render_done_at: done.toISOString() });
     }
     const recent = await articlesWithStatus(db, listener.id, ofListener(listener), CANDIDATES);
-    // Ready, queued or running audio needs nothing; failed or never-rendered articles get a job.
-    const needed = recent.filter((a) => !a.audioReady && (a.jobState === null || a.jobState === "failed" || a.jobState === "cancelled"));
+    // Ready, queued or running audio needs nothing; failed or never-rendered articles get a job. A stub's
+    // narration is not the listener's to hear, so warming it for them would be work for nobody.
+    const needed = recent.filter((a) => a.hearable && !a.audioReady && (a.jobState === null || a.jobState === "failed" || a.jobState === "cancelled"));
     const jobs = needed.slice(0, count).map((a) => ({
       slug: a.slug,
       // No listenerId: pre-warm jobs must not take the listener's render-now in-flight slots. The render
@@ -69,7 +70,7 @@ export const preWarmListener = route({
     return Response.json({
       skipped: false,
       queued,
-      already_ready: recent.length - needed.length,
+      already_ready: recent.filter((a) => a.hearable).length - needed.length,
       first_render_done_at: firstRender?.toISOString() ?? null,
     });
   },

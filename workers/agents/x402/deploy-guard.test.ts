@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { deployRefusals, isLocalOrigin, THROWAWAY_PAY_TO } from "./deploy-guard";
+import { isLocalOrigin } from "../../core/local-origin";
+import { deployRefusals, THROWAWAY_PAY_TO } from "./deploy-guard";
 
 /** What `npm run deploy` checks before it deploys anything (scripts/deploy.mjs, issue 29 item 4). */
 

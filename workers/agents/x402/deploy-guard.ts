@@ -3,30 +3,13 @@
  * (X402_FACILITATOR_URL=local) verifies signatures and moves no money, and the repository ships a
  * throwaway pay-to address whose key nobody kept: both are for one machine. `npm run deploy`
  * (scripts/deploy.mjs) refuses them, and the Worker refuses paid tools when the local facilitator
- * would face the public (x402/requirements.ts). Plain TypeScript with no imports: the deploy script
- * imports it under Node as it is.
+ * would face the public (x402/requirements.ts). Plain TypeScript whose one import names its file
+ * (.ts): the deploy script imports it under Node as it is.
  */
+import { isLocalOrigin } from "../../core/local-origin.ts";
 
 /** The pay-to address wrangler.toml and .dev.vars.example ship for one machine; nobody holds its key. */
 export const THROWAWAY_PAY_TO = "0xf082b0A3EffAB41e247DB2841D7959920491D483";
-
-/**
- * True when `baseUrl` names this machine or a test: a loopback host (127.0.0.0/8, [::1], localhost and
- * names under .localhost, which RFC 6761 §6.3 reserves for loopback) or a name under .test, which
- * RFC 6761 §6.2 keeps out of the public DNS (the tests run as https://api.test). Any other address,
- * and one that is no URL, may be reached by anyone.
- */
-export function isLocalOrigin(baseUrl: string): boolean {
-  let host: string;
-  try {
-    host = new URL(baseUrl).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  if (host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
-  const name = host.replace(/\.$/, "");
-  return ["localhost", "test"].some((tld) => name === tld || name.endsWith(`.${tld}`));
-}
 
 /** The deployed values the guard reads; absent ones take the Worker's defaults (workers/core/config.ts). */
 export interface DeployVars {

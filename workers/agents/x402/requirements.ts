@@ -2,7 +2,7 @@ import type { Network, PaymentRequired, PaymentRequirements, ResourceInfo } from
 import { getDefaultAsset } from "@x402/evm";
 import { baseUrl, config } from "../../core/config";
 import { ApiError } from "../../core/errors";
-import { isLocalOrigin } from "./deploy-guard";
+import { isLocalOrigin } from "../../core/local-origin";
 
 /** x402 protocol version 2 (x402-specification-v2.md); version 1 payloads are refused. */
 export const X402_VERSION = 2;

@@ -28,6 +28,14 @@ export const listeners = sqliteTable(
     intakeListenerEmail: text("intake_listener_email").unique(),
     /** When the intake address's mailbox confirmed it (a mailed single-use link); null until then. */
     intakeEmailConfirmedAt: integer("intake_email_confirmed_at", { mode: "timestamp_ms" }),
+    /** When the intake address was named; unconfirmed past a link's lifetime, the claim lapses (kernel/intake-address.ts). */
+    intakeEmailClaimedAt: integer("intake_email_claimed_at", { mode: "timestamp_ms" }),
+    /** When the listener first proved the address by a magic-link sign-in; credentials minted before it were replaced then. */
+    emailProvenAt: integer("email_proven_at", { mode: "timestamp_ms" }),
+    /** SHA-256 of the Idempotency-Key of the subscribe that created the row: only a repeat carrying it gets the token. */
+    subscribeKeyHash: text("subscribe_key_hash"),
+    /** When a repeat subscribe last mailed a sign-in link: one such mail per address per SIGN_IN_MAIL_INTERVAL_MS. */
+    signInMailedAt: integer("sign_in_mailed_at", { mode: "timestamp_ms" }),
     /** JSON array of numbers: the taste vector for personalized ranking. */
     tasteVector: text("taste_vector", { mode: "json" }).$type<number[]>(),
     active: integer("active", { mode: "boolean" }).notNull().default(true),

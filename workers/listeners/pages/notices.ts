@@ -13,6 +13,8 @@ const NOTICES: Record<string, string> = {
   link_known: "You had already added this page: it is in your queue.",
   rotated: "You have a new private feed URL. The old one has stopped working: update your podcast app.",
   deleted: "Your account is deleted. Your private feed has stopped working.",
+  proven:
+    "You have proven your address by signing in. Any token or feed URL handed out for it before has stopped working: add the private feed below to your podcast app.",
 };
 
 /** The path with a notice key to show after a write. */

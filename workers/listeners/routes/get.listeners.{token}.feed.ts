@@ -12,7 +12,7 @@ const ListenerFeed = named(
         ...ListingItemEntries,
         summary: v.string(),
         listen_seconds: v.nullable(v.number()),
-        audio_ready: v.pipe(v.boolean(), v.description("True when a done render job exists for the article.")),
+        audio_ready: v.pipe(v.boolean(), v.description("True when the listener can play the narration (audio_url set); never on a publisher_only stub.")),
       }),
     ),
   }),

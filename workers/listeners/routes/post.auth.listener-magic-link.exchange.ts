@@ -2,9 +2,7 @@ import * as v from "valibot";
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
-import { database, listeners } from "../../db/index";
-import { eq } from "drizzle-orm";
-import { privateFeedToken } from "../account";
+import { privateFeedToken, proveAddress } from "../account";
 import { privateFeedUrl } from "../../kernel/public-urls";
 import { MagicExchangeRequest, redeemMagicToken, requireMagic } from "../magic-links";
 import { FeedUrl } from "../../kernel/fields";
@@ -25,6 +23,9 @@ export const exchangeListenerMagicLink = route({
   path: "/v1/auth/listener-magic-link/exchange",
   tag: "auth",
   summary: "Exchange a listener magic-link secret for the listener's tokens and feed URL",
+  description:
+    "The first sign-in of an address proves it: the account token and feed URL minted before it (by whoever subscribed the address) " +
+    "stop working, the agents allowed with them lose access, and this answer carries fresh ones. Later sign-ins return the current ones.",
   auth: "none",
   rateLimit: "read",
   body: v.optional(MagicExchangeRequest),
@@ -41,8 +42,9 @@ export const exchangeListenerMagicLink = route({
       if (result.reason === "unknown" || result.reason === "wrong_scope") throw new ApiError("not_found", "unknown magic link");
       throw new ApiError("gone", "this magic link was already used or has expired");
     }
-    const listener = result.listenerId === null ? undefined : await database(env).query.listeners.findFirst({ where: eq(listeners.id, result.listenerId) });
-    if (!listener) throw new ApiError("not_found", "unknown magic link");
+    if (result.listenerId === null) throw new ApiError("not_found", "unknown magic link");
+    // The first exchange proves the address: the answer then carries fresh credentials.
+    const { listener } = await proveAddress(env, result.listenerId);
     const [token, feedToken] = await Promise.all([decryptToken(env, listener.tokenEncrypted), privateFeedToken(env, listener)]);
     const out: v.InferOutput<typeof ListenerMagicExchangeResponse> = {
       token,

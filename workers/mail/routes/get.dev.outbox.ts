@@ -18,12 +18,12 @@ const OutboxMessage = v.object({
 
 const OutboxResponse = named("OutboxResponse", v.object({ messages: v.array(OutboxMessage) }));
 
-/** Local development only: reads the mail the service would have sent. Absent (404) unless MAIL_OUTBOX=true. */
+/** Local development only: reads the mail the service would have sent. Absent (404) unless MAIL_OUTBOX=true and BASE_URL is local (mail/mailer.ts). */
 export const listOutbox = route({
   method: "GET",
   path: "/v1/dev/outbox",
   tag: "development",
-  summary: "The local mail outbox, newest first (only with MAIL_OUTBOX=true)",
+  summary: "The local mail outbox, newest first (only with MAIL_OUTBOX=true and BASE_URL on this machine)",
   auth: "none",
   query: limitQuery(20),
   responses: {

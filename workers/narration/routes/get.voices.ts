@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { loggableError } from "../../core/errors";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { renderService, voiceStatusOf, type VoiceCatalogueStatus } from "../../kernel/render-contract";
@@ -75,7 +76,7 @@ export const getVoices = route({
     const status: VoiceCatalogueStatus | null = await Promise.resolve()
       .then(() => renderService(env).voices())
       .catch((err: unknown) => {
-        console.warn(`GET /v1/voices: the render service did not answer: ${err instanceof Error ? err.message : String(err)}`);
+        console.warn(`GET /v1/voices: the render service did not answer: ${loggableError(err)}`);
         return null;
       });
     // Availability changes with configuration and provider health: a short shared cache only.

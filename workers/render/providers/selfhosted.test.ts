@@ -121,6 +121,14 @@ describe("self-hosted speech server (OpenAI-compatible, on loopback)", () => {
 });
 
 describe("self-hosted voices in the selection rule and GET /v1/voices", () => {
+  it("says why a voice list failed in its own words, never the network error's text (issue 40 item 13)", async () => {
+    const failing: FetchFn = async () => {
+      throw new TypeError("connect ECONNREFUSED 10.20.30.40:8880 (tts.internal.example)");
+    };
+    const listing = await selfHostedSynthesizer({ baseUrl: "http://tts-unreachable.test", fetchFn: failing }).voices();
+    expect(listing).toEqual({ error: "GET /audio/voices failed: no connection" });
+  });
+
   it("with a server configured and no voice asked for, its af_heart speaks, not eSpeak; the Workers AI binding still comes first", async () => {
     const result = await renderText(store, { text: "A neural voice on this machine." }, withServer());
     expect(result).toMatchObject({ provider: "selfhosted", voice: "af_heart", quality: "neural", requested_voice: null, fallback: false });

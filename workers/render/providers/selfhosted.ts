@@ -3,6 +3,7 @@ import { audioBytes, postWithTimeout, REQUEST_TIMEOUT_MS, wavResult, type FetchF
 import { fail, type SynthFailure, type SynthResult } from "./result";
 import type { Synthesizer, VoiceListing } from "./synthesizer";
 import { aliasText } from "../../kernel/lexicon";
+import { loggableError } from "../../core/errors";
 
 /** The model asked for when SELFHOSTED_TTS_MODEL is empty: Kokoro-FastAPI's name for Kokoro-82M. */
 export const SELFHOSTED_DEFAULT_MODEL = "kokoro";
@@ -114,11 +115,11 @@ async function listVoices(fetchFn: FetchFn, url: string, auth: Record<string, st
   try {
     response = await fetchFn(url, { method: "GET", headers: auth, signal });
   } catch (err) {
-    return {
-      error: signal.aborted
-        ? `no answer to GET /audio/voices within ${timeoutMs} ms`
-        : `GET /audio/voices: ${err instanceof Error ? err.message : String(err)}`,
-    };
+    if (signal.aborted) return { error: `no answer to GET /audio/voices within ${timeoutMs} ms` };
+    // The reason is public (GET /v1/voices): the network error's text, which can name internal hosts
+    // and addresses, goes to the log only.
+    console.warn(`self-hosted TTS: GET /audio/voices failed: ${loggableError(err)}`);
+    return { error: "GET /audio/voices failed: no connection" };
   }
   // A server without a voice list (404, 405, 501) is not failing: it just does not say.
   if (response.status === 404 || response.status === 405 || response.status === 501) {
