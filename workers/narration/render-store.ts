@@ -5,9 +5,19 @@ import { narratedText } from "../kernel/article-text";
 import { articlePageUrl } from "../core/config";
 import { isWebUrl } from "../kernel/web-url";
 import { lexiconFor } from "./lexicon-service";
-import { renderStoreObjectUrl, type ClaimedJob, type JobOutcome, type LazyFormat, type RenderStoreRpc, type StoredAudio } from "../kernel/render-contract";
+import { enqueueJob } from "./jobs-service";
+import {
+  renderStoreObjectUrl,
+  type ClaimedJob,
+  type JobOutcome,
+  type JobStreamed,
+  STREAM_LEASE_MS,
+  type LazyFormat,
+  type RenderStoreRpc,
+  type StoredAudio,
+} from "../kernel/render-contract";
 
-type StoreEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE">;
+type StoreEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE" | "RENDER_QUEUE">;
 
 const OBJECTS = new URL(renderStoreObjectUrl("")).pathname;
 
@@ -18,16 +28,16 @@ const OBJECTS = new URL(renderStoreObjectUrl("")).pathname;
  * (two processes on one file fail with SQLITE_BUSY under concurrent writes).
  */
 export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc {
-  claimJob(jobId: string) {
-    return claimJob(this.env, jobId);
+  claimJob(jobId: string, by: "queue" | "stream" = "queue") {
+    return claimJob(this.env, jobId, by);
   }
 
   completeJob(claim: ClaimedJob, outcome: JobOutcome) {
     return completeJob(this.env, claim, outcome);
   }
 
-  retryJob(jobId: string, error: string) {
-    return retryJob(this.env, jobId, error);
+  retryJob(jobId: string, error: string, requeue = false) {
+    return retryJob(this.env, jobId, error, requeue);
   }
 
   failJob(jobId: string, error: string) {
@@ -59,7 +69,7 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
   }
 }
 
-async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null> {
+async function claimJob(env: StoreEnv, jobId: string, by: "queue" | "stream"): Promise<ClaimedJob | JobStreamed | null> {
   const db = database(env);
   const job = await db.select().from(renderJobs).where(eq(renderJobs.id, jobId)).get();
   if (!job) {
@@ -67,13 +77,19 @@ async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null
     return null;
   }
   if (!isActiveJob(job.state)) return null;
+  const now = Date.now();
+  const streamedFor = job.streamedUntil ? job.streamedUntil.getTime() - now : 0;
+  if (by === "queue" && streamedFor > 0) return { streamedForSeconds: Math.ceil(streamedFor / 1000) };
   const article = job.articleId === null ? undefined : await db.select().from(articles).where(eq(articles.id, job.articleId)).get();
   const text = article ? narratedText(article) : job.text;
   if (!text) throw new Error("job has neither an article nor text");
-  await db
+  // A stream takes only a job nobody runs: one the Queue or another stream is rendering stays theirs.
+  const claimable = by === "queue" ? ACTIVE_JOB_STATES : (["queued"] as const);
+  const claimed = await db
     .update(renderJobs)
-    .set({ state: "running", attempts: job.attempts + 1, startedAt: new Date() })
-    .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ACTIVE_JOB_STATES)));
+    .set({ state: "running", attempts: job.attempts + 1, startedAt: new Date(now), streamedUntil: by === "stream" ? new Date(now + STREAM_LEASE_MS) : null })
+    .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, claimable)))
+    .returning({ id: renderJobs.id });
   return {
     jobId,
     text,
@@ -83,6 +99,7 @@ async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null
     url: article ? articleUrl(env, article) : null,
     contentHash: article?.contentHash ?? null,
     requestId: job.requestId,
+    owned: by === "queue" || claimed.length > 0,
   };
 }
 
@@ -135,11 +152,14 @@ async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesis
   await releaseSlot(env, job.listenerId, job.id);
 }
 
-async function retryJob(env: StoreEnv, jobId: string, error: string): Promise<void> {
-  await database(env)
+async function retryJob(env: StoreEnv, jobId: string, error: string, requeue: boolean): Promise<void> {
+  const db = database(env);
+  const back = await db
     .update(renderJobs)
-    .set({ state: "queued", error })
-    .where(and(eq(renderJobs.id, jobId), eq(renderJobs.state, "running")));
+    .set({ state: "queued", error, streamedUntil: null })
+    .where(and(eq(renderJobs.id, jobId), eq(renderJobs.state, "running")))
+    .returning({ id: renderJobs.id });
+  if (requeue && back.length > 0) await enqueueJob(env, db, jobId);
 }
 
 async function failJob(env: StoreEnv, jobId: string, error: string): Promise<void> {

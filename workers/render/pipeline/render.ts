@@ -9,7 +9,7 @@ import { cacheKey } from "./cache-key";
 import { keyedParagraphs } from "../../kernel/normalize-text";
 import { entriesFor, lexiconDigest } from "../../kernel/lexicon";
 import { segmentParagraphs, type Passage } from "./chunk";
-import { renderWriter, type RenderWriter } from "./store";
+import { renderWriter, type Listener, type RenderWriter } from "./store";
 import type { AudioAbout } from "./audio-tags";
 import { voiceSegment, type ParagraphTally, type Pronounce } from "./segment";
 import { ParagraphTimeline, type RenderedWord } from "./timeline";
@@ -30,12 +30,19 @@ export type { Synthesizers } from "../providers/synthesizer";
  * The pronunciation lexicon of `input.publisher` (the global one without) is read from the store;
  * the entries that apply to the text for each engine are part of that engine's cache key. A text
  * not found whole is voiced paragraph by paragraph, each paragraph found under its own key reused
- * (segment.ts); the result counts the characters synthesised and the paragraphs reused.
+ * (segment.ts); the result counts the characters synthesised and the paragraphs reused. A `listener`
+ * hears the MP3 as each paragraph is encoded (store.ts Listener); audio found whole is not heard here.
  * Concurrent renders of one text are not joined: a Worker request may not wait on another request's
  * I/O (kernel/article-by-slug.ts says what workerd does then), so each renders until one has stored its
  * audio; both write the same bytes under the same content address, and the store records it once.
  */
-export async function renderText(store: RenderStoreRpc, input: RenderInput, synthesizers: Synthesizers, phases?: RenderPhases): Promise<RenderResult> {
+export async function renderText(
+  store: RenderStoreRpc,
+  input: RenderInput,
+  synthesizers: Synthesizers,
+  phases?: RenderPhases,
+  listener?: Listener,
+): Promise<RenderResult> {
   // Paragraphs (kernel/paragraph-timings.ts) are normalised one by one and joined by a line break,
   // which normalised text never contains: the key covers the paragraph structure, since it changes
   // the pauses and the timings, and a text of one paragraph keys as it did before paragraphs.
@@ -73,7 +80,7 @@ export async function renderText(store: RenderStoreRpc, input: RenderInput, synt
     const key = await cacheKey(offer.provider, offer.id, text, digest);
     const fallback = failures.length > 0 || (voice !== undefined && offer.id !== voice);
     const stored = { key, provider: offer.provider, voice: offer.id, requestedVoice: requested, fallback, lexiconDigest: digest };
-    const writer = await renderWriter(store, stored, segments.length, phases, names);
+    const writer = await renderWriter(store, stored, segments.length, phases, names, listener);
     const tally: ParagraphTally = { charactersSynthesized: 0, paragraphsReused: 0 };
     const result = await voiceSegments(store, segments, paragraphs.length, offer, synthesizer, (t) => pronounce(offer, t), tally, writer, phases).catch(
       (err: unknown) => {
@@ -123,10 +130,10 @@ async function voiceSegments(
 ): Promise<{ ok: true; paragraphStarts: number[]; words: RenderedWord[] } | SynthFailure> {
   const timeline = new ParagraphTimeline(paragraphs);
   for (const segment of segments) {
-    const voiced = await voiceSegment(store, segment, offer, synthesizer, pronounce, tally, phases);
+    const voiced = await voiceSegment(store, segment, offer, synthesizer, pronounce, tally, (parts) => writer.add(parts), phases);
     if (!voiced.ok) return voiced;
     timeline.add(segment, voiced.starts, voiced.samples, voiced.words);
-    await writer.add(voiced.parts);
+    await writer.endSegment();
   }
   return { ok: true, paragraphStarts: timeline.finish(), words: timeline.words() };
 }
