@@ -132,6 +132,10 @@ export interface ClaimedJob {
   contentHash: string | null;
   /** The id of the request that created the job, for the render Worker's log lines. */
   requestId: string | null;
+  /** The job's priority (a render-now or an agent's is high). */
+  priority: "normal" | "high";
+  /** Whose it is, for fairness between them: the article's publisher, "raw" for raw text. */
+  owner: string;
   /**
    * Whether this claim runs the job (marks it done or failed). False for a stream that found the job
    * already running: it renders the same audio for its listener and leaves the job to its runner.
@@ -142,6 +146,14 @@ export interface ClaimedJob {
 /** What the render Queue gets for a job a listener's stream is rendering: try again after this. */
 export interface JobStreamed {
   streamedForSeconds: number;
+}
+
+/**
+ * What the render Queue gets for a job whose owner had the last render while another owner's job
+ * waits: the job was sent to the back of the Queue anew (a fresh message), so this one is acked.
+ */
+export interface JobDeferred {
+  deferred: true;
 }
 
 /**
@@ -186,10 +198,13 @@ export interface StoredAudio {
 export interface RenderStoreRpc {
   /**
    * Marks a queued or running job running and says what to narrate; null when it is gone or finished.
-   * By the Queue (the default): a job a stream is rendering answers JobStreamed. By a stream: a queued
-   * job is claimed for STREAM_LEASE_MS; a running one is not owned (ClaimedJob.owned).
+   * By the Queue (the default): a job a stream is rendering answers JobStreamed; a job of `lastOwner`
+   * (whose render the consumer ran last) while another owner's job of at least its priority is
+   * queued is deferred (JobDeferred), so one publisher's backlog never holds back another's article
+   * for more than one render. By a stream: a queued job is claimed for STREAM_LEASE_MS; a running
+   * one is not owned (ClaimedJob.owned).
    */
-  claimJob(jobId: string, by?: "queue" | "stream"): Promise<ClaimedJob | JobStreamed | null>;
+  claimJob(jobId: string, by?: "queue" | "stream", lastOwner?: string | null): Promise<ClaimedJob | JobStreamed | JobDeferred | null>;
   /** Marks a running job done, gives its article the audio, and releases the listener's render slot. */
   completeJob(claim: ClaimedJob, outcome: JobOutcome): Promise<void>;
   /**

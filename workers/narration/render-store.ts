@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { ACTIVE_JOB_STATES, articles, audioObjects, database, isActiveJob, listeners, renderJobs } from "../db/index";
+import { ACTIVE_JOB_STATES, articles, audioObjects, database, type Database, isActiveJob, type JobRow, listeners, renderJobs } from "../db/index";
 import { narratedText } from "../kernel/article-text";
 import { articlePageUrl } from "../core/config";
 import { isWebUrl } from "../kernel/web-url";
@@ -9,6 +9,7 @@ import { enqueueJob } from "./jobs-service";
 import {
   renderStoreObjectUrl,
   type ClaimedJob,
+  type JobDeferred,
   type JobOutcome,
   type JobStreamed,
   STREAM_LEASE_MS,
@@ -28,8 +29,8 @@ const OBJECTS = new URL(renderStoreObjectUrl("")).pathname;
  * (two processes on one file fail with SQLITE_BUSY under concurrent writes).
  */
 export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc {
-  claimJob(jobId: string, by: "queue" | "stream" = "queue") {
-    return claimJob(this.env, jobId, by);
+  claimJob(jobId: string, by: "queue" | "stream" = "queue", lastOwner: string | null = null) {
+    return claimJob(this.env, jobId, by, lastOwner);
   }
 
   completeJob(claim: ClaimedJob, outcome: JobOutcome) {
@@ -69,7 +70,12 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
   }
 }
 
-async function claimJob(env: StoreEnv, jobId: string, by: "queue" | "stream"): Promise<ClaimedJob | JobStreamed | null> {
+async function claimJob(
+  env: StoreEnv,
+  jobId: string,
+  by: "queue" | "stream",
+  lastOwner: string | null,
+): Promise<ClaimedJob | JobStreamed | JobDeferred | null> {
   const db = database(env);
   const job = await db.select().from(renderJobs).where(eq(renderJobs.id, jobId)).get();
   if (!job) {
@@ -81,6 +87,11 @@ async function claimJob(env: StoreEnv, jobId: string, by: "queue" | "stream"): P
   const streamedFor = job.streamedUntil ? job.streamedUntil.getTime() - now : 0;
   if (by === "queue" && streamedFor > 0) return { streamedForSeconds: Math.ceil(streamedFor / 1000) };
   const article = job.articleId === null ? undefined : await db.select().from(articles).where(eq(articles.id, job.articleId)).get();
+  const owner = article?.publisher ?? RAW_OWNER;
+  if (by === "queue" && owner === lastOwner && (await otherOwnerWaits(db, job, owner))) {
+    await enqueueJob(env, db, jobId);
+    return { deferred: true };
+  }
   const text = article ? narratedText(article) : job.text;
   if (!text) throw new Error("job has neither an article nor text");
   // A stream takes only a job nobody runs: one the Queue or another stream is rendering stays theirs.
@@ -99,8 +110,31 @@ async function claimJob(env: StoreEnv, jobId: string, by: "queue" | "stream"): P
     url: article ? articleUrl(env, article) : null,
     contentHash: article?.contentHash ?? null,
     requestId: job.requestId,
+    priority: job.priority,
+    owner,
     owned: by === "queue" || claimed.length > 0,
   };
+}
+
+/** The owner of raw-text jobs (POST /v1/jobs with text), which have no publisher. */
+const RAW_OWNER = "raw";
+
+/** Whether a job of another owner than `owner`, of at least `job`'s priority, is queued. */
+async function otherOwnerWaits(db: Database, job: JobRow, owner: string): Promise<boolean> {
+  const other = await db
+    .select({ id: renderJobs.id })
+    .from(renderJobs)
+    .leftJoin(articles, eq(articles.id, renderJobs.articleId))
+    .where(
+      and(
+        eq(renderJobs.state, "queued"),
+        ne(renderJobs.id, job.id),
+        sql`coalesce(${articles.publisher}, ${RAW_OWNER}) <> ${owner}`,
+        job.priority === "high" ? eq(renderJobs.priority, "high") : undefined,
+      ),
+    )
+    .limit(1);
+  return other.length > 0;
 }
 
 /** The article's own address (http or https only), else its page here. */

@@ -2,12 +2,19 @@ import * as v from "valibot";
 import { RenderMessage } from "../kernel/render-messages";
 import { renderText, type Synthesizers } from "./pipeline/render";
 import type { Listener } from "./pipeline/store";
+import { leave, seat } from "./pipeline/turns";
 import { renderErrorCode, renderStore, type ClaimedJob, type RenderResult, type RenderStoreRpc } from "../kernel/render-contract";
 
 /** Retry delay after the nth failed attempt: 10 s, 20 s, 40 s, ... capped at 5 minutes. */
 export function backoffSeconds(attempts: number): number {
   return Math.min(300, 10 * 2 ** Math.max(0, attempts - 1));
 }
+
+/**
+ * The owner (publisher) of the job this isolate's consumer rendered last: its next job waits behind
+ * another owner's that is queued (RenderStoreRpc.claimJob, JobDeferred).
+ */
+let lastOwner: string | null = null;
 
 /**
  * The render Queue consumer. Delivery is at least once, so each message re-reads its job and a job
@@ -25,14 +32,17 @@ export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: obje
       continue;
     }
     try {
-      const claim = await store.claimJob(parsed.output.job_id);
+      const claim = await store.claimJob(parsed.output.job_id, "queue", lastOwner);
       if (claim && "streamedForSeconds" in claim) {
         // A listener's stream is rendering it (render-stream.ts): look again once its lease is over,
         // when the job is done, or back in the queue if the stream was cut off with its render.
         message.retry({ delaySeconds: claim.streamedForSeconds });
         continue;
       }
-      if (claim) await runJob(store, claim, synthesizers);
+      if (claim && !("deferred" in claim)) {
+        lastOwner = claim.owner;
+        await runJob(store, claim, synthesizers);
+      }
       message.ack();
     } catch (err) {
       if (await recordFailure(store, parsed.output.job_id, message.attempts, err)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
@@ -66,17 +76,18 @@ export async function recordFailure(store: RenderStoreRpc, jobId: string, attemp
  * Renders a claimed job and marks it done. With `listen`, the MP3 is also handed over as it is made
  * (render-stream.ts); a claim the caller does not own only renders.
  */
-export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesizers: Synthesizers, listen?: Listener): Promise<RenderResult> {
+export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesizers: Synthesizers, listener?: Listener): Promise<RenderResult> {
   // Ties the job's later lines (retries, failures) to the request that created it.
   console.log(`render job ${claim.jobId} started req=${claim.requestId}`);
   const phases = { synthesisMs: 0, encodingMs: 0 };
+  // A listener waits on a stream: it goes before every job the Queue runs (turns.ts).
+  const place = seat(listener ? "stream" : claim.priority, claim.owner);
   const result = await renderText(
     store,
     { text: claim.text, voice: claim.voice, publisher: claim.publisher, title: claim.title, url: claim.url },
     synthesizers,
-    phases,
-    listen,
-  );
+    { phases, listener, seat: place },
+  ).finally(() => leave(place));
   if (!claim.owned) return result;
   // The phases of the render this job ran (none for audio found cached): docs/benchmarks.md "Benchmarks".
   const timing = result.cached ? { synthesisMs: null, encodingMs: null } : phases;

@@ -21,7 +21,7 @@ export async function streamJob(
   keepAlive: (work: Promise<unknown>) => void,
 ): Promise<ReadableStream<Uint8Array> | null> {
   const claim = await store.claimJob(jobId, "stream");
-  if (!claim || "streamedForSeconds" in claim) return null;
+  if (!claim || "streamedForSeconds" in claim || "deferred" in claim) return null;
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const out = writable.getWriter();
   let open = true;

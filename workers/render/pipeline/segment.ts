@@ -10,6 +10,7 @@ import { paragraphKey } from "./cache-key";
 import type { Passage } from "./chunk";
 import { loadParagraph, storeParagraph } from "./paragraph-cache";
 import { synthesizePassages, type VoicedPassage } from "./synthesize";
+import { inTurn, type Seat } from "./turns";
 
 /** A word of a voiced segment: the passage it belongs to, and [start, end) in samples of the segment's master. */
 export interface VoicedWord {
@@ -65,23 +66,28 @@ export async function voiceSegment(
   tally: ParagraphTally,
   emit: (parts: Int16Array[]) => Promise<void>,
   phases?: RenderPhases,
+  seat?: Seat,
 ): Promise<({ ok: true } & Omit<VoicedSegment, "parts">) | SynthFailure> {
   const lexicons = await Promise.all(segment.map((p) => pronounce(p.text)));
   const keys = await Promise.all(segment.map((p, i) => paragraphKey(offer.provider, offer.id, p.text, lexicons[i].digest)));
-  const reads = inTurn(OBJECTS_IN_FLIGHT);
-  const writes = inTurn(OBJECTS_IN_FLIGHT);
+  const reads = atMost(OBJECTS_IN_FLIGHT);
+  const writes = atMost(OBJECTS_IN_FLIGHT);
   const stored = keys.map((key) => reads(() => loadParagraph(store, key)));
   const found: (VoicedPassage | null | undefined)[] = keys.map(() => undefined);
   stored.forEach((read, i) => {
     read.then((v) => (found[i] = v)).catch(() => {}); // a failed read fails the render where it is awaited
   });
   // Pieces of every passage being voiced share the provider's own bound.
-  const voice = inTurn(PROVIDERS[offer.provider].concurrency);
-  const limited: Synthesizer = { synthesize: (...args) => voice(() => synthesizer.synthesize(...args)) };
+  const requests = atMost(PROVIDERS[offer.provider].concurrency);
+  const limited: Synthesizer = { synthesize: (...args) => requests(() => synthesizer.synthesize(...args)) };
   const voicing = new Map<number, ReturnType<typeof synthesizePassages>>();
   const first = (i: number) => keys.indexOf(keys[i]);
+  // The offline engine runs on this isolate's thread: its passages are voiced in turns (turns.ts).
+  // A cloud provider's wait is not CPU, so its passages are voiced ahead outside them.
+  const onThread = offer.provider === "offline";
   const startVoicing = (i: number) => {
-    if (!voicing.has(i)) voicing.set(i, synthesizePassages([{ text: segment[i].text, lexicon: lexicons[i].entries }], offer, limited));
+    const make = () => synthesizePassages([{ text: segment[i].text, lexicon: lexicons[i].entries }], offer, limited);
+    if (!voicing.has(i)) voicing.set(i, onThread ? inTurn(seat, make) : make());
   };
   const layout = new Layout();
   const written: Promise<void>[] = [];
@@ -109,7 +115,8 @@ export async function voiceSegment(
     } else {
       tally.paragraphsReused += 1;
     }
-    await emit(layout.add(segment[i], voiced, keys.indexOf(keys[i], i + 1) > i));
+    const parts = layout.add(segment[i], voiced, keys.indexOf(keys[i], i + 1) > i);
+    await inTurn(seat, () => emit(parts));
   }
   await Promise.all(written);
   return { ok: true, ...layout.result() };
@@ -119,7 +126,7 @@ export async function voiceSegment(
  * Runs at most `limit` of the tasks given to it at a time, in the order they were given: reads run
  * ahead of the passage being voiced without more than a Worker's six connections open.
  */
-function inTurn(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+function atMost(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
   let running = 0;
   const waiting: (() => void)[] = [];
   return async (task) => {

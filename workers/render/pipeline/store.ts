@@ -88,11 +88,12 @@ export async function renderWriter(
     async add(more) {
       if (added === segments) throw new Error(`render ${render.key} has only ${segments} segments`);
       // Both encoders are streams: parts fed one after another encode as one array would.
+      // MP3 first: its frames are on their way to a listener while the Opus is encoded.
       await timed(phases, "encodingMs", () => {
-        for (const part of more) {
-          mp3Out(mp3.encode(part));
-          pages.push(...opus.encode(part));
-        }
+        for (const part of more) mp3Out(mp3.encode(part));
+      });
+      await timed(phases, "encodingMs", () => {
+        for (const part of more) pages.push(...opus.encode(part));
       });
       master.push(...more);
     },
