@@ -5,22 +5,13 @@ import { probeAudio } from "../../test/support/audio-probe";
 import { call } from "../../test/support/client";
 import { audioObjects, database, renderJobs } from "../db/index";
 import { audioObjectPath } from "../kernel/audio-objects";
+import { concatBytes } from "./engine/pcm";
 
 /** The MPEG frames of an MP3: what follows its ID3v2 tag (the 10-byte header and a syncsafe size). */
 function afterTag(bytes: Uint8Array): Uint8Array {
   if (String.fromCharCode(...bytes.subarray(0, 3)) !== "ID3") return bytes;
   const size = (bytes[6] << 21) | (bytes[7] << 14) | (bytes[8] << 7) | bytes[9];
   return bytes.subarray(10 + size);
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
 }
 
 const PARAGRAPH = "The council met on Tuesday evening to discuss the new cycling lanes, and residents came to listen.";
@@ -43,7 +34,7 @@ describe("GET /v1/jobs/{job_id}/stream.mp3", () => {
     const reader = res.body!.getReader();
     const chunks: Uint8Array[] = [];
     // The ID3 tag, then frames of the first paragraph while the rest is still being voiced.
-    while (afterTag(concat(chunks)).byteLength === 0 || chunks.length < 2) {
+    while (afterTag(concatBytes(chunks)).byteLength === 0 || chunks.length < 2) {
       const { value, done } = await reader.read();
       expect(done).toBe(false);
       chunks.push(value!);
@@ -55,7 +46,7 @@ describe("GET /v1/jobs/{job_id}/stream.mp3", () => {
       if (done) break;
       chunks.push(value);
     }
-    const streamed = concat(chunks);
+    const streamed = concatBytes(chunks);
 
     // The render ends as the Queue's would have: the job done, the audio stored and recorded.
     let done = await jobRow("job-stream");
