@@ -2,7 +2,8 @@
 // this checkout (the files git would clone, with this node_modules), it runs `npm start` with PORT
 // set and nothing else, and checks what a newcomer expects: every demo article narrated and no render
 // job failed; a signed publish narrated to an MP3 that ffprobe reads, listed in service.xml and played
-// on its article page in Chromium and paid for by the documented x402 wallet agent; a stop and a start
+// on its article page in Chromium and paid for by the documented x402 wallet agent; a render job's
+// stream played in Chromium to its end while it renders; a stop and a start
 // that lose nothing and render nothing again.
 // It fails on any 5xx answer, SQLITE_BUSY or error line in the platform's log. CI runs it after `npm test`.
 import assert from "node:assert/strict";
@@ -34,6 +35,7 @@ try {
   await allNarrated(demo.length);
   const published = await publishOne();
   await playInBrowser(published);
+  await listenToStream();
   payAsAnAgent(published.slug);
   await writeWhileRendering(published.slug);
   await allNarrated(0);
@@ -231,6 +233,47 @@ async function playInBrowser({ slug }) {
   } finally {
     await browser.close();
   }
+}
+
+/**
+ * Starts a render job and plays its stream URL in Chromium while it renders, to its end
+ * (docs/narration.md "Listening while it renders"); the job is then done and the URL its MP3.
+ */
+async function listenToStream() {
+  const text = Array.from({ length: 4 }, (_, i) => `Paragraph ${i + 1} of the stream. The smoke test listens while the rest is voiced.`).join("\n\n");
+  const created = await fetch(`${base}/v1/jobs`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-service-key": readVars(path.join(dir, ".dev.vars")).SERVICE_API_KEY },
+    body: JSON.stringify({ text }),
+  });
+  assert.equal(created.status, 202, `POST /v1/jobs answered ${created.status}`);
+  const { id } = await created.json();
+  const url = `${base}/v1/jobs/${id}/stream.mp3`;
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${base}/`);
+    const played = await page.evaluate(
+      (src) =>
+        new Promise((resolve) => {
+          const audio = new Audio(src);
+          audio.playbackRate = 4;
+          audio.onended = () => resolve({ ended: true, time: audio.currentTime, error: null });
+          audio.onerror = () => resolve({ ended: false, time: audio.currentTime, error: audio.error?.message ?? "error" });
+          audio.play().catch((err) => resolve({ ended: false, time: 0, error: String(err) }));
+        }),
+      url,
+    );
+    assert.deepEqual({ ended: played.ended, error: played.error }, { ended: true, error: null }, "Chromium did not play the stream to its end");
+    assert.ok(played.time > 10, `the stream played ${played.time} s`);
+  } finally {
+    await browser.close();
+  }
+  const job = await (await fetch(`${base}/v1/jobs/${id}`, { headers: { "x-service-key": readVars(path.join(dir, ".dev.vars")).SERVICE_API_KEY } })).json();
+  assert.equal(job.state, "done", `the streamed job is ${job.state}`);
+  const after = await fetch(url, { redirect: "manual" });
+  assert.equal(after.status, 302, `the stream URL of a done job answered ${after.status}`);
+  step(`played a job's stream in Chromium to its end (${played.time.toFixed(1)} s) while it rendered; the job is done`);
 }
 
 /** The platform's render jobs and each article's audio, read from its local D1 while it is stopped. */

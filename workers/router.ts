@@ -10,6 +10,7 @@ import { getVersion } from "./health/routes/get.version";
 import { getArticleAudio } from "./narration/routes/get.articles.{slug}.audio";
 import { audioRoutes } from "./narration/routes/get.audio.{key}.{format}";
 import { getJob } from "./narration/routes/get.jobs.{job_id}";
+import { getJobStream } from "./narration/routes/get.jobs.{job_id}.stream.mp3";
 import { getVoices } from "./narration/routes/get.voices";
 import { postRenderNow } from "./narration/routes/post.articles.{slug}.render-now";
 import { postJob } from "./narration/routes/post.jobs";
@@ -163,6 +164,7 @@ export const routes: Route[] = [
   postRender,
   postJob,
   getJob,
+  getJobStream,
   postPublishWebhook,
   postRenderNow,
   getArticleAudio,

@@ -49,6 +49,11 @@ export class FakeRender implements RenderRpc {
     return { default_voice: null, default_provider: null, voices: [] };
   }
 
+  /** No job streams here: the API side answers as for a job that is finished or gone. */
+  async stream(_jobId: string): Promise<ReadableStream<Uint8Array> | null> {
+    return null;
+  }
+
   async encode(key: string, format: "opus" | "wav") {
     this.encodes.push([key, format]);
     const known = await env.DB.prepare("SELECT 1 FROM audio_objects WHERE key = ?").bind(key).first();

@@ -106,6 +106,7 @@ describe("get_audio_url", () => {
       sponsored: false,
       job_id: "j1",
       poll_url: null,
+      stream_url: null,
     });
   });
 
@@ -121,6 +122,8 @@ describe("get_audio_url", () => {
       cached: false,
       poll_url: `${env.BASE_URL}/v1/articles/unrendered/audio`,
     });
+    // It plays at once, as the render makes it (docs/narration.md "Listening while it renders").
+    expect(first.stream_url).toBe(`${env.BASE_URL}/v1/jobs/${first.job_id}/stream.mp3`);
     const job = await env.DB.prepare("select * from render_jobs where id = ?").bind(first.job_id).first();
     expect(job).toMatchObject({ article_id: a.id, priority: "high", state: "queued" });
     // A second call waits on the same job instead of starting another.

@@ -17,6 +17,14 @@ export function audioUrl(env: object, key: string, format: AudioFormat = "mp3"):
   return `${baseUrl(env)}/v1/audio/${key}.${format}`;
 }
 
+/**
+ * The URL that plays job `jobId`'s MP3 while it renders (GET /v1/jobs/{job_id}/stream.mp3), and
+ * redirects to the stored file once it is done. The job's random id is the capability.
+ */
+export function jobStreamUrl(env: object, jobId: string): string {
+  return `${baseUrl(env)}/v1/jobs/${encodeURIComponent(jobId)}/stream.mp3`;
+}
+
 /** Canonical path of the private feed of feed token `token`. */
 export function privateFeedPath(token: string): string {
   return `/v1/podcasts/u/${encodeURIComponent(token)}.xml`;

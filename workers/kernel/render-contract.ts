@@ -99,6 +99,12 @@ export interface RenderRpc {
   voices(): Promise<VoiceCatalogueStatus>;
   /** Builds `format` for `key` if missing, stores it and records its size; null for an unknown key. */
   encode(key: string, format: LazyFormat): Promise<{ bytes: number } | null>;
+  /**
+   * The MP3 of a queued or running job as it renders, from its ID3 tag and first paragraph on: the
+   * frames of the file that is stored when it ends (docs/narration.md "Listening while it renders");
+   * null when the job is unknown or finished.
+   */
+  stream(jobId: string): Promise<ReadableStream<Uint8Array> | null>;
 }
 
 /**
@@ -126,7 +132,36 @@ export interface ClaimedJob {
   contentHash: string | null;
   /** The id of the request that created the job, for the render Worker's log lines. */
   requestId: string | null;
+  /** The job's priority (a render-now or an agent's is high). */
+  priority: "normal" | "high";
+  /** Whose it is, for fairness between them: the article's publisher, "raw" for raw text. */
+  owner: string;
+  /**
+   * Whether this claim runs the job (marks it done or failed). False for a stream that found the job
+   * already running: it renders the same audio for its listener and leaves the job to its runner.
+   */
+  owned: boolean;
 }
+
+/** What the render Queue gets for a job a listener's stream is rendering: try again after this. */
+export interface JobStreamed {
+  streamedForSeconds: number;
+}
+
+/**
+ * What the render Queue gets for a job whose owner had the last render while another owner's job
+ * waits: the job was sent to the back of the Queue anew (a fresh message), so this one is acked.
+ */
+export interface JobDeferred {
+  deferred: true;
+}
+
+/**
+ * How long a stream holds its job against the render Queue: longer than the longest render (60,000
+ * characters, about 5 minutes on one core), so a stream cut off with its render leaves the job to the
+ * Queue's next delivery after it.
+ */
+export const STREAM_LEASE_MS = 10 * 60_000;
 
 /** What a finished job records: the audio it produced, and where the time went (null for a cache hit). */
 export interface JobOutcome {
@@ -161,12 +196,23 @@ export interface StoredAudio {
  * Cloudflare the call is a service binding within the same data centre.
  */
 export interface RenderStoreRpc {
-  /** Marks a queued or running job running and says what to narrate; null when it is gone or finished. */
-  claimJob(jobId: string): Promise<ClaimedJob | null>;
+  /**
+   * Marks a queued or running job running and says what to narrate; null when it is gone or finished.
+   * By the Queue (the default): a job a stream is rendering answers JobStreamed; a job of `lastOwner`
+   * (whose render the consumer ran last) while another owner's job of at least its priority is
+   * queued is deferred (JobDeferred), so one publisher's backlog never holds back another's article
+   * for more than one render. By a stream: a queued job is claimed for STREAM_LEASE_MS; a running
+   * one is not owned (ClaimedJob.owned).
+   */
+  claimJob(jobId: string, by?: "queue" | "stream", lastOwner?: string | null): Promise<ClaimedJob | JobStreamed | JobDeferred | null>;
   /** Marks a running job done, gives its article the audio, and releases the listener's render slot. */
   completeJob(claim: ClaimedJob, outcome: JobOutcome): Promise<void>;
-  /** Puts a running job back in the queue with the error of its failed attempt. */
-  retryJob(jobId: string, error: string): Promise<void>;
+  /**
+   * Puts a running job back in the queue with the error of its failed attempt; with `requeue`, also
+   * sends it to the render Queue anew (a stream's render failed: the Queue's own message of the job
+   * waits out the stream's lease).
+   */
+  retryJob(jobId: string, error: string, requeue?: boolean): Promise<void>;
   /** Marks an unfinished job failed (keeping an earlier error) and releases its slot. */
   failJob(jobId: string, error: string): Promise<void>;
   /** The stored audio rows among `keys`. */

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
-import { type ArticleRow, JOB_STATES, type JobRow } from "../db";
+import { type ArticleRow, isActiveJob, JOB_STATES, type JobRow } from "../db";
+import { jobStreamUrl } from "../kernel/public-urls";
 import { AudioUrlFields, audioUrls } from "./audio-urls";
 import { FallbackField, QualityField, spokenQuality } from "./fields";
 
@@ -15,6 +16,10 @@ export const ArticleAudio = named(
     ),
     job_id: v.pipe(v.nullable(v.string()), v.description("The job the state comes from.")),
     ...AudioUrlFields,
+    stream_url: v.pipe(
+      v.nullable(v.string()),
+      v.description("While queued or running: an MP3 that plays as the render makes it, from its first paragraph (GET /v1/jobs/{job_id}/stream.mp3)."),
+    ),
     listen_seconds: v.pipe(v.nullable(v.number()), v.description("Real duration in whole seconds, when ready.")),
     provider: v.pipe(v.nullable(v.string()), v.description("The engine (provider) that spoke, when ready.")),
     voice: v.pipe(v.nullable(v.string()), v.description("The voice that spoke, when ready.")),
@@ -35,6 +40,7 @@ export function articleAudio(env: object, article: ArticleRow, done: JobRow | un
     state: key ? "done" : (job?.state ?? "none"),
     job_id: job?.id ?? null,
     ...audioUrls(env, key),
+    stream_url: !key && job && isActiveJob(job.state) ? jobStreamUrl(env, job.id) : null,
     listen_seconds: key ? seconds : null,
     provider: key ? done!.provider : null,
     voice: key ? done!.voice : null,

@@ -48,6 +48,8 @@ describe("POST /v1/articles/{slug}/render-now (docs/rules.md 3)", () => {
     expect(res.headers.get("location")).toBe(`${testVars.BASE_URL}/v1/articles/a1/audio`);
     const body = await res.json<{ job_id: string; state: string }>();
     expect(body).toMatchObject({ slug: "a1", state: "queued", audio_url: null });
+    // Plays while it renders (docs/narration.md "Listening while it renders").
+    expect(body).toMatchObject({ stream_url: `${testVars.BASE_URL}/v1/jobs/${body.job_id}/stream.mp3` });
     const job = await env.DB.prepare("SELECT * FROM render_jobs WHERE id = ?").bind(body.job_id).first();
     expect(job).toMatchObject({ article_id: articleId, listener_id: l.id, priority: "high", state: "queued", voice: "en-GB-male" });
     expect(send).toHaveBeenCalledExactlyOnceWith({ job_id: body.job_id }, { contentType: "json" });
@@ -73,6 +75,7 @@ describe("POST /v1/articles/{slug}/render-now (docs/rules.md 3)", () => {
       audio_url: `${testVars.BASE_URL}/v1/audio/${key}.mp3`,
       opus_url: `${testVars.BASE_URL}/v1/audio/${key}.opus`,
       wav_url: `${testVars.BASE_URL}/v1/audio/${key}.wav`,
+      stream_url: null,
       listen_seconds: 42,
       provider: "workers-ai",
       voice: "asteria",

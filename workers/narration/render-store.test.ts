@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { renderStoreObjectUrl } from "../kernel/render-contract";
+import { renderStoreObjectUrl, type ClaimedJob } from "../kernel/render-contract";
 import { store } from "../../test/support/render-store";
 import { sha256Hex } from "../core/crypto";
 import { database, renderJobs } from "../db/index";
@@ -48,7 +48,7 @@ describe("RenderStore objects, the render Worker's only way to R2", () => {
 describe("RenderStore jobs", () => {
   it("records what a finished render synthesised and reused, which the job view reports once done (null before)", async () => {
     await database(env).insert(renderJobs).values({ id: "job-p", text: "One.\n\nTwo.\n\nThree." });
-    const claim = (await store.claimJob("job-p"))!;
+    const claim = (await store.claimJob("job-p")) as ClaimedJob;
     const running = (await database(env).select().from(renderJobs).where(eq(renderJobs.id, "job-p")).get())!;
     expect(jobView(env, running, null)).toMatchObject({ state: "running", characters_synthesized: null, paragraphs_reused: null });
     const result = {

@@ -1,13 +1,24 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { ACTIVE_JOB_STATES, articles, audioObjects, database, isActiveJob, listeners, renderJobs } from "../db/index";
+import { ACTIVE_JOB_STATES, articles, audioObjects, database, type Database, isActiveJob, type JobRow, listeners, renderJobs } from "../db/index";
 import { narratedText } from "../kernel/article-text";
 import { articlePageUrl } from "../core/config";
 import { isWebUrl } from "../kernel/web-url";
 import { lexiconFor } from "./lexicon-service";
-import { renderStoreObjectUrl, type ClaimedJob, type JobOutcome, type LazyFormat, type RenderStoreRpc, type StoredAudio } from "../kernel/render-contract";
+import { enqueueJob } from "./jobs-service";
+import {
+  renderStoreObjectUrl,
+  type ClaimedJob,
+  type JobDeferred,
+  type JobOutcome,
+  type JobStreamed,
+  STREAM_LEASE_MS,
+  type LazyFormat,
+  type RenderStoreRpc,
+  type StoredAudio,
+} from "../kernel/render-contract";
 
-type StoreEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE">;
+type StoreEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE" | "RENDER_QUEUE">;
 
 const OBJECTS = new URL(renderStoreObjectUrl("")).pathname;
 
@@ -18,16 +29,16 @@ const OBJECTS = new URL(renderStoreObjectUrl("")).pathname;
  * (two processes on one file fail with SQLITE_BUSY under concurrent writes).
  */
 export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc {
-  claimJob(jobId: string) {
-    return claimJob(this.env, jobId);
+  claimJob(jobId: string, by: "queue" | "stream" = "queue", lastOwner: string | null = null) {
+    return claimJob(this.env, jobId, by, lastOwner);
   }
 
   completeJob(claim: ClaimedJob, outcome: JobOutcome) {
     return completeJob(this.env, claim, outcome);
   }
 
-  retryJob(jobId: string, error: string) {
-    return retryJob(this.env, jobId, error);
+  retryJob(jobId: string, error: string, requeue = false) {
+    return retryJob(this.env, jobId, error, requeue);
   }
 
   failJob(jobId: string, error: string) {
@@ -59,7 +70,12 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
   }
 }
 
-async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null> {
+async function claimJob(
+  env: StoreEnv,
+  jobId: string,
+  by: "queue" | "stream",
+  lastOwner: string | null,
+): Promise<ClaimedJob | JobStreamed | JobDeferred | null> {
   const db = database(env);
   const job = await db.select().from(renderJobs).where(eq(renderJobs.id, jobId)).get();
   if (!job) {
@@ -67,13 +83,24 @@ async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null
     return null;
   }
   if (!isActiveJob(job.state)) return null;
+  const now = Date.now();
+  const streamedFor = job.streamedUntil ? job.streamedUntil.getTime() - now : 0;
+  if (by === "queue" && streamedFor > 0) return { streamedForSeconds: Math.ceil(streamedFor / 1000) };
   const article = job.articleId === null ? undefined : await db.select().from(articles).where(eq(articles.id, job.articleId)).get();
+  const owner = article?.publisher ?? RAW_OWNER;
+  if (by === "queue" && owner === lastOwner && (await otherOwnerWaits(db, job, owner))) {
+    await enqueueJob(env, db, jobId);
+    return { deferred: true };
+  }
   const text = article ? narratedText(article) : job.text;
   if (!text) throw new Error("job has neither an article nor text");
-  await db
+  // A stream takes only a job nobody runs: one the Queue or another stream is rendering stays theirs.
+  const claimable = by === "queue" ? ACTIVE_JOB_STATES : (["queued"] as const);
+  const claimed = await db
     .update(renderJobs)
-    .set({ state: "running", attempts: job.attempts + 1, startedAt: new Date() })
-    .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ACTIVE_JOB_STATES)));
+    .set({ state: "running", attempts: job.attempts + 1, startedAt: new Date(now), streamedUntil: by === "stream" ? new Date(now + STREAM_LEASE_MS) : null })
+    .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, claimable)))
+    .returning({ id: renderJobs.id });
   return {
     jobId,
     text,
@@ -83,7 +110,31 @@ async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null
     url: article ? articleUrl(env, article) : null,
     contentHash: article?.contentHash ?? null,
     requestId: job.requestId,
+    priority: job.priority,
+    owner,
+    owned: by === "queue" || claimed.length > 0,
   };
+}
+
+/** The owner of raw-text jobs (POST /v1/jobs with text), which have no publisher. */
+const RAW_OWNER = "raw";
+
+/** Whether a job of another owner than `owner`, of at least `job`'s priority, is queued. */
+async function otherOwnerWaits(db: Database, job: JobRow, owner: string): Promise<boolean> {
+  const other = await db
+    .select({ id: renderJobs.id })
+    .from(renderJobs)
+    .leftJoin(articles, eq(articles.id, renderJobs.articleId))
+    .where(
+      and(
+        eq(renderJobs.state, "queued"),
+        ne(renderJobs.id, job.id),
+        sql`coalesce(${articles.publisher}, ${RAW_OWNER}) <> ${owner}`,
+        job.priority === "high" ? eq(renderJobs.priority, "high") : undefined,
+      ),
+    )
+    .limit(1);
+  return other.length > 0;
 }
 
 /** The article's own address (http or https only), else its page here. */
@@ -135,11 +186,14 @@ async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesis
   await releaseSlot(env, job.listenerId, job.id);
 }
 
-async function retryJob(env: StoreEnv, jobId: string, error: string): Promise<void> {
-  await database(env)
+async function retryJob(env: StoreEnv, jobId: string, error: string, requeue: boolean): Promise<void> {
+  const db = database(env);
+  const back = await db
     .update(renderJobs)
-    .set({ state: "queued", error })
-    .where(and(eq(renderJobs.id, jobId), eq(renderJobs.state, "running")));
+    .set({ state: "queued", error, streamedUntil: null })
+    .where(and(eq(renderJobs.id, jobId), eq(renderJobs.state, "running")))
+    .returning({ id: renderJobs.id });
+  if (requeue && back.length > 0) await enqueueJob(env, db, jobId);
 }
 
 async function failJob(env: StoreEnv, jobId: string, error: string): Promise<void> {

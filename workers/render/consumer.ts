@@ -1,13 +1,21 @@
 import * as v from "valibot";
 import { RenderMessage } from "../kernel/render-messages";
 import { renderText, type Synthesizers } from "./pipeline/render";
-import { renderErrorCode, renderStore, type RenderStoreRpc } from "../kernel/render-contract";
+import type { Listener } from "./pipeline/store";
+import { leave, seat } from "./pipeline/turns";
+import { renderErrorCode, renderStore, type ClaimedJob, type RenderResult, type RenderStoreRpc } from "../kernel/render-contract";
 import { loggableError } from "../core/errors";
 
 /** Retry delay after the nth failed attempt: 10 s, 20 s, 40 s, ... capped at 5 minutes. */
 export function backoffSeconds(attempts: number): number {
   return Math.min(300, 10 * 2 ** Math.max(0, attempts - 1));
 }
+
+/**
+ * The owner (publisher) of the job this isolate's consumer rendered last: its next job waits behind
+ * another owner's that is queued (RenderStoreRpc.claimJob, JobDeferred).
+ */
+let lastOwner: string | null = null;
 
 /**
  * The render Queue consumer. Delivery is at least once, so each message re-reads its job and a job
@@ -25,42 +33,67 @@ export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: obje
       continue;
     }
     try {
-      await runJob(store, parsed.output.job_id, synthesizers);
-      message.ack();
-    } catch (err) {
-      const detail = err instanceof Error ? err.message : String(err);
-      // The job's error is shown to API clients: expected failures say what failed, surprises
-      // (storage, bugs) only that something did; the log keeps the message, without bound SQL parameters.
-      const code = renderErrorCode(err);
-      const error = code ? detail : "internal error while rendering";
-      if (code === "unknown_voice" || code === "too_long") {
-        // No retry can succeed: fail the job now rather than after every backoff.
-        await store.failJob(parsed.output.job_id, error);
-        message.ack();
+      const claim = await store.claimJob(parsed.output.job_id, "queue", lastOwner);
+      if (claim && "streamedForSeconds" in claim) {
+        // A listener's stream is rendering it (render-stream.ts): look again once its lease is over,
+        // when the job is done, or back in the queue if the stream was cut off with its render.
+        message.retry({ delaySeconds: claim.streamedForSeconds });
         continue;
       }
-      console.warn(`render job ${parsed.output.job_id} attempt ${message.attempts} failed: ${loggableError(err)}`);
-      await store.retryJob(parsed.output.job_id, error);
-      message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+      if (claim && !("deferred" in claim)) {
+        lastOwner = claim.owner;
+        await runJob(store, claim, synthesizers);
+      }
+      message.ack();
+    } catch (err) {
+      if (await recordFailure(store, parsed.output.job_id, message.attempts, err)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+      else message.ack();
     }
   }
 }
 
-async function runJob(store: RenderStoreRpc, jobId: string, synthesizers: Synthesizers): Promise<void> {
-  const claim = await store.claimJob(jobId);
-  if (!claim) return;
+/**
+ * Records a failed render on its job; true when it may be retried (the job is back in "queued" with
+ * its error), false when no retry can succeed (the job failed now rather than after every backoff).
+ * With `requeue` the retry is sent as a new message (a stream's render, render-stream.ts, whose
+ * Queue message waits out the stream's lease).
+ */
+export async function recordFailure(store: RenderStoreRpc, jobId: string, attempts: number, err: unknown, requeue = false): Promise<boolean> {
+  const detail = err instanceof Error ? err.message : String(err);
+  // The job's error is shown to API clients: expected failures say what failed, surprises
+  // (storage, bugs) only that something did; the log keeps the message, without bound SQL parameters.
+  const code = renderErrorCode(err);
+  const error = code ? detail : "internal error while rendering";
+  if (code === "unknown_voice" || code === "too_long") {
+    await store.failJob(jobId, error);
+    return false;
+  }
+  console.warn(`render job ${jobId} attempt ${attempts} failed: ${loggableError(err)}`);
+  await store.retryJob(jobId, error, requeue);
+  return true;
+}
+
+/**
+ * Renders a claimed job and marks it done. With `listen`, the MP3 is also handed over as it is made
+ * (render-stream.ts); a claim the caller does not own only renders.
+ */
+export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesizers: Synthesizers, listener?: Listener): Promise<RenderResult> {
   // Ties the job's later lines (retries, failures) to the request that created it.
-  console.log(`render job ${jobId} started req=${claim.requestId}`);
+  console.log(`render job ${claim.jobId} started req=${claim.requestId}`);
   const phases = { synthesisMs: 0, encodingMs: 0 };
+  // A listener waits on a stream: it goes before every job the Queue runs (turns.ts).
+  const place = seat(listener ? "stream" : claim.priority, claim.owner);
   const result = await renderText(
     store,
     { text: claim.text, voice: claim.voice, publisher: claim.publisher, title: claim.title, url: claim.url },
     synthesizers,
-    phases,
-  );
+    { phases, listener, seat: place },
+  ).finally(() => leave(place));
+  if (!claim.owned) return result;
   // The phases of the render this job ran (none for audio found cached): docs/benchmarks.md "Benchmarks".
   const timing = result.cached ? { synthesisMs: null, encodingMs: null } : phases;
   await store.completeJob(claim, { result, ...timing });
+  return result;
 }
 
 /**

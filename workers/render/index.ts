@@ -1,5 +1,6 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { consumeDeadLetters, consumeRenderBatch } from "./consumer";
+import { streamJob } from "./render-stream";
 import { encodeStored } from "./pipeline/store";
 import { renderText } from "./pipeline/render";
 import { voiceStatuses } from "./providers/availability";
@@ -52,5 +53,11 @@ export class RenderService extends WorkerEntrypoint<Env> implements RenderRpc {
     renderConfig(this.env);
     useC2pa(this.env);
     return encodeStored(renderStore(this.env), key, format);
+  }
+
+  async stream(jobId: string): Promise<ReadableStream<Uint8Array> | null> {
+    renderConfig(this.env);
+    useC2pa(this.env);
+    return streamJob(renderStore(this.env), jobId, configuredProviders(this.env), (work) => this.ctx.waitUntil(work));
   }
 }

@@ -5,6 +5,7 @@ import { ApiError } from "../../core/errors";
 import { type ArticleRow, database, type Database, type JobRow, listeners } from "../../db";
 import { articleFor, doneJob } from "../../narration/article-audio-service";
 import { audioUrls } from "../../narration/audio-urls";
+import { jobStreamUrl } from "../../kernel/public-urls";
 import { VoiceField } from "../../narration/fields";
 import { createJob } from "../../narration/jobs-service";
 import { awaitJob, doneJobInVoice, durationOf, inFlightJobInVoice } from "../audio-jobs";
@@ -32,6 +33,10 @@ const Output = v.object({
   sponsored: v.pipe(v.boolean(), v.description("True when the audio starts with a short sponsor message (free plan).")),
   job_id: v.pipe(v.nullable(v.string()), v.description("The render job, when one was started or awaited.")),
   poll_url: v.pipe(v.nullable(v.string()), v.description("While pending: GET it until state is done; it then carries audio_url.")),
+  stream_url: v.pipe(
+    v.nullable(v.string()),
+    v.description("While pending: an MP3 that plays now, as the render makes it, from its first paragraph; once done it redirects to audio_url's file."),
+  ),
 });
 
 type Result = v.InferOutput<typeof Output>;
@@ -47,7 +52,7 @@ async function sponsored(env: Env, caller: Caller): Promise<boolean> {
 }
 
 async function ready(env: Env, slug: string, job: JobRow & { audioKey: string }, cached: boolean, caller: Caller): Promise<Result> {
-  const base = { slug, state: "ready" as const, cached, job_id: job.id, poll_url: null };
+  const base = { slug, state: "ready" as const, cached, job_id: job.id, poll_url: null, stream_url: null };
   if (await sponsored(env, caller)) {
     const stitched = await withPreroll(env, job.audioKey);
     // The stitched object exists as MP3 only: it has no master to build Opus from.
@@ -82,6 +87,7 @@ export async function audioOfJob(env: Env, slug: string, job: JobRow, caller: Ca
     sponsored: false,
     job_id: job.id,
     poll_url: `${baseUrl(env)}/v1/articles/${encodeURIComponent(slug)}/audio`,
+    stream_url: jobStreamUrl(env, job.id),
   };
 }
 

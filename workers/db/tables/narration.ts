@@ -88,6 +88,11 @@ export const renderJobs = sqliteTable(
     paragraphsReused: integer("paragraphs_reused"),
     /** The id of the request that created the job (core/request-id.ts): the render Worker's log lines name it. */
     requestId: text("request_id").$defaultFn(() => requestId() ?? sql`NULL`),
+    /**
+     * While a listener's stream renders the job (GET /v1/jobs/{job_id}/stream.mp3), until when the
+     * render Queue leaves it alone: a consumer that finds the job streamed retries after this.
+     */
+    streamedUntil: integer("streamed_until", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("render_jobs_article_state_idx").on(t.articleId, t.state),

@@ -4,13 +4,13 @@ import type { Synthesizer } from "../providers/synthesizer";
 import type { LexiconEntry } from "../../kernel/lexicon";
 import { MASTER_SAMPLE_RATE } from "../../kernel/audio-objects";
 import type { RenderStoreRpc } from "../../kernel/render-contract";
-import type { VoiceOffer } from "../../kernel/voice-catalogue";
+import { PROVIDERS, type VoiceOffer } from "../../kernel/voice-catalogue";
 import { timed, type RenderPhases } from "../phases";
-import { mapBounded } from "./bounded";
 import { paragraphKey } from "./cache-key";
 import type { Passage } from "./chunk";
 import { loadParagraph, storeParagraph } from "./paragraph-cache";
 import { synthesizePassages, type VoicedPassage } from "./synthesize";
+import { inTurn, type Seat } from "./turns";
 
 /** A word of a voiced segment: the passage it belongs to, and [start, end) in samples of the segment's master. */
 export interface VoicedWord {
@@ -48,9 +48,12 @@ export interface ParagraphTally {
 export type Pronounce = (text: string) => Promise<{ entries: LexiconEntry[]; digest: string | null }>;
 
 /**
- * Voices a segment's passages with one offer, reusing each passage already stored under its own key
- * (provider, voice, the pronunciations that apply to it, its text: cache-key.ts paragraphKey) and
- * voicing and storing the others, then lays them end to end with the pauses their breaks call for.
+ * Voices a segment's passages with one offer, in order, reusing each passage already stored under its
+ * own key (provider, voice, the pronunciations that apply to it, its text: cache-key.ts paragraphKey)
+ * and voicing and storing the others, and hands each to `emit` as soon as it and the ones before it
+ * are ready, as the parts that lay it out (the pause its break calls for, then its samples): a
+ * listener hears the first paragraph while the rest is voiced (render-stream.ts). Stored passages
+ * are read ahead; passages are voiced up to the provider's concurrency ahead of the one emitted.
  * Stored passages are used as they are, so an unchanged paragraph's audio is byte for byte what it
  * was. Adds what it synthesised and reused to `tally`.
  */
@@ -61,71 +64,128 @@ export async function voiceSegment(
   synthesizer: Synthesizer,
   pronounce: Pronounce,
   tally: ParagraphTally,
+  emit: (parts: Int16Array[]) => Promise<void>,
   phases?: RenderPhases,
-): Promise<({ ok: true } & VoicedSegment) | SynthFailure> {
+  seat?: Seat,
+): Promise<({ ok: true } & Omit<VoicedSegment, "parts">) | SynthFailure> {
   const lexicons = await Promise.all(segment.map((p) => pronounce(p.text)));
   const keys = await Promise.all(segment.map((p, i) => paragraphKey(offer.provider, offer.id, p.text, lexicons[i].digest)));
-  const voiced: (VoicedPassage | null)[] = await mapBounded(
-    keys,
-    OBJECTS_IN_FLIGHT,
-    (key) => loadParagraph(store, key),
-    () => false,
-  );
-  // A paragraph that appears twice (a repeated line, a refrain) is voiced once.
-  const missing = voiced.flatMap((v, i) => (v === null && keys.indexOf(keys[i]) === i ? [i] : []));
-  if (missing.length > 0) {
-    const made = await timed(phases, "synthesisMs", () =>
-      synthesizePassages(
-        missing.map((i) => ({ text: segment[i].text, lexicon: lexicons[i].entries })),
-        offer,
-        synthesizer,
-      ),
-    );
-    if (!made.ok) return made;
-    await mapBounded(
-      missing,
-      OBJECTS_IN_FLIGHT,
-      (i, k) => storeParagraph(store, keys[i], made.passages[k]),
-      () => false,
-    );
-    missing.forEach((i, k) => {
+  const reads = atMost(OBJECTS_IN_FLIGHT);
+  const writes = atMost(OBJECTS_IN_FLIGHT);
+  const stored = keys.map((key) => reads(() => loadParagraph(store, key)));
+  const found: (VoicedPassage | null | undefined)[] = keys.map(() => undefined);
+  stored.forEach((read, i) => {
+    read.then((v) => (found[i] = v)).catch(() => {}); // a failed read fails the render where it is awaited
+  });
+  // Pieces of every passage being voiced share the provider's own bound.
+  const requests = atMost(PROVIDERS[offer.provider].concurrency);
+  const limited: Synthesizer = { synthesize: (...args) => requests(() => synthesizer.synthesize(...args)) };
+  const voicing = new Map<number, ReturnType<typeof synthesizePassages>>();
+  const first = (i: number) => keys.indexOf(keys[i]);
+  // The offline engine runs on this isolate's thread: its passages are voiced in turns (turns.ts).
+  // A cloud provider's wait is not CPU, so its passages are voiced ahead outside them.
+  const onThread = offer.provider === "offline";
+  const startVoicing = (i: number) => {
+    const make = () => synthesizePassages([{ text: segment[i].text, lexicon: lexicons[i].entries }], offer, limited);
+    if (!voicing.has(i)) voicing.set(i, onThread ? inTurn(seat, make) : make());
+  };
+  const layout = new Layout();
+  const written: Promise<void>[] = [];
+  for (let i = 0; i < segment.length; i++) {
+    let voiced = await stored[i];
+    if (voiced === null && first(i) < i) voiced = layout.voicedAt(first(i)); // a repeated paragraph (a refrain) is voiced once
+    if (voiced === null) {
+      // This passage and the next missing ones known so far, up to the provider's concurrency.
+      for (let j = i, n = 0; j < segment.length && n < PROVIDERS[offer.provider].concurrency; j++) {
+        if (j === i || (found[j] === null && first(j) === j)) {
+          startVoicing(j);
+          n++;
+        }
+      }
+      const made = await timed(phases, "synthesisMs", () => voicing.get(i)!);
+      voicing.delete(i);
+      if (!made.ok) {
+        await Promise.allSettled(written);
+        return made;
+      }
+      voiced = made.passages[0];
       tally.charactersSynthesized += segment[i].text.length;
-      keys.forEach((key, j) => {
-        if (key === keys[i]) voiced[j] = made.passages[k];
-      });
-    });
+      const mine = voiced;
+      written.push(writes(() => storeParagraph(store, keys[i], mine)));
+    } else {
+      tally.paragraphsReused += 1;
+    }
+    const parts = layout.add(segment[i], voiced, keys.indexOf(keys[i], i + 1) > i);
+    await inTurn(seat, () => emit(parts));
   }
-  tally.paragraphsReused += segment.length - missing.length;
-  return { ok: true, ...layOut(segment, voiced as VoicedPassage[]) };
+  await Promise.all(written);
+  return { ok: true, ...layout.result() };
 }
 
 /**
- * Lays voiced passages end to end: each carries its own lead-in and tail, and the silence between
- * two makes up the pause of the later one's break (engine/join.ts joinGap). A silent passage takes
- * no room, and its break passes to the next passage when stronger, as in a join of pieces.
+ * Runs at most `limit` of the tasks given to it at a time, in the order they were given: reads run
+ * ahead of the passage being voiced without more than a Worker's six connections open.
  */
-export function layOut(passages: Passage[], voiced: VoicedPassage[]): VoicedSegment {
-  const parts: Int16Array[] = [];
-  const starts: (number | null)[] = [];
-  const words: VoicedWord[] = [];
-  let offset = 0;
-  let pending: Break | null = null;
-  passages.forEach((passage, i) => {
-    const { samples, start } = voiced[i];
-    const brk = stronger(pending, passage.brk);
-    if (start === null) {
-      starts.push(null);
-      pending = brk;
-      return;
+function atMost(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
     }
-    pending = null;
+  };
+}
+
+/**
+ * Lays voiced passages end to end, one at a time: each carries its own lead-in and tail, and the
+ * silence between two makes up the pause of the later one's break (engine/join.ts joinGap). A silent
+ * passage takes no room, and its break passes to the next passage when stronger, as in a join of
+ * pieces.
+ */
+class Layout {
+  private readonly starts: (number | null)[] = [];
+  private readonly words: VoicedWord[] = [];
+  private readonly kept = new Map<number, VoicedPassage>();
+  private offset = 0;
+  private pending: Break | null = null;
+
+  /** The parts that lay out `voiced` after the passages before it; `keep` it for a repeat of it later. */
+  add(passage: Passage, voiced: VoicedPassage, keep = false): Int16Array[] {
+    const i = this.starts.length;
+    if (keep) this.kept.set(i, voiced);
+    const brk = stronger(this.pending, passage.brk);
+    if (voiced.start === null) {
+      this.starts.push(null);
+      this.pending = brk;
+      return [];
+    }
+    this.pending = null;
     const gap = joinGap(brk, MASTER_SAMPLE_RATE);
-    if (gap > 0) parts.push(new Int16Array(gap));
-    offset += gap;
-    starts.push(offset + start);
-    for (const w of voiced[i].words) words.push({ passage: i, text: w.text, start: offset + w.start, end: offset + w.end });
-    parts.push(samples);
-    offset += samples.length;
-  });
-  return { parts, samples: offset, starts, words };
+    this.offset += gap;
+    this.starts.push(this.offset + voiced.start);
+    for (const w of voiced.words) this.words.push({ passage: i, text: w.text, start: this.offset + w.start, end: this.offset + w.end });
+    this.offset += voiced.samples.length;
+    return gap > 0 ? [new Int16Array(gap), voiced.samples] : [voiced.samples];
+  }
+
+  /** A passage laid out earlier and kept for its repeats. */
+  voicedAt(i: number): VoicedPassage {
+    return this.kept.get(i)!;
+  }
+
+  result(): Omit<VoicedSegment, "parts"> {
+    return { samples: this.offset, starts: this.starts, words: this.words };
+  }
+}
+
+/** Lays voiced passages end to end (Layout), as the parts of one master. */
+export function layOut(passages: Passage[], voiced: VoicedPassage[]): VoicedSegment {
+  const layout = new Layout();
+  const parts = passages.flatMap((passage, i) => layout.add(passage, voiced[i]));
+  return { parts, ...layout.result() };
 }

@@ -15,13 +15,25 @@ import { concatBytes } from "../engine/pcm";
 /** What a stored render is: its provider and voice, what was asked for, and its real duration. */
 export type StoredRender = Pick<StoredAudio, "key" | "provider" | "voice" | "requestedVoice" | "fallback" | "lexiconDigest" | "durationSeconds">;
 
+/**
+ * Who hears a render's MP3 as it is made (render-stream.ts): its ID3 tag, then its frames in order,
+ * the same bytes the stored file holds after its tag.
+ */
+export interface Listener {
+  hear(bytes: Uint8Array): void;
+  /** The render was given up (a provider failed and the next one starts over): what was heard stops here. */
+  drop(): void;
+}
+
 /** Takes a render's segments in order (each a loudness-normalised master), then writes the rest. */
 export interface RenderWriter {
   /**
-   * Stores the segment's master, given as parts laid end to end (its paragraphs and the pauses
-   * between them), and feeds it to the MP3 and Opus encoders; the caller may drop it afterwards.
+   * Feeds the next parts of the current segment's master (a paragraph and the pause before it) to
+   * the MP3 and Opus encoders, and the MP3 frames they complete to the listener.
    */
   add(parts: Int16Array[]): Promise<void>;
+  /** Stores the current segment's master, the parts added since the last one; they may be dropped then. */
+  endSegment(): Promise<void>;
   /**
    * Stores the MP3, the Opus and the word timings, then the audio_objects row with where each
    * paragraph starts (samples from the start of the master): a row always means every object exists.
@@ -49,13 +61,22 @@ export async function renderWriter(
   segments: number,
   phases?: RenderPhases,
   names: Pick<AudioAbout, "title" | "publisher" | "url"> = {},
+  listener?: Listener,
 ): Promise<RenderWriter> {
   const about: AudioAbout = { ...names, provider: render.provider, voice: render.voice };
   const mp3 = await mp3Stream(MASTER_SAMPLE_RATE);
   const opus = await oggOpusStream(MASTER_SAMPLE_RATE, opusSerial(render.key), opusComments(about));
   const masters = masterObjectPaths(render.key, segments);
-  const parts: Uint8Array[] = [mp3Tag(about)];
+  const parts: Uint8Array[] = [];
   const pages: Uint8Array[] = [];
+  const mp3Out = (frames: Uint8Array[]) => {
+    for (const bytes of frames) {
+      parts.push(bytes);
+      listener?.hear(bytes);
+    }
+  };
+  mp3Out([mp3Tag(about)]);
+  let master: Int16Array[] = [];
   let added = 0;
   let samples = 0;
   let open = true;
@@ -64,23 +85,28 @@ export async function renderWriter(
     open = false;
   };
   return {
-    async add(master) {
+    async add(more) {
       if (added === segments) throw new Error(`render ${render.key} has only ${segments} segments`);
       // Both encoders are streams: parts fed one after another encode as one array would.
+      // MP3 first: its frames are on their way to a listener while the Opus is encoded.
       await timed(phases, "encodingMs", () => {
-        for (const part of master) {
-          parts.push(...mp3.encode(part));
-          pages.push(...opus.encode(part));
-        }
+        for (const part of more) mp3Out(mp3.encode(part));
       });
+      await timed(phases, "encodingMs", () => {
+        for (const part of more) pages.push(...opus.encode(part));
+      });
+      master.push(...more);
+    },
+    async endSegment() {
       // The parts' own bytes, not a copy: a segment's master is the largest thing in the isolate.
       await putParts(store, masters[added++], master.map(int16LeBytes));
       samples += master.reduce((n, part) => n + part.length, 0);
+      master = [];
     },
     async finish(paragraphStarts, words = []) {
       if (added !== segments) throw new Error(`render ${render.key} got ${added} of ${segments} segments`);
       await timed(phases, "encodingMs", () => {
-        parts.push(mp3.finish());
+        mp3Out([mp3.finish()]);
         closeOpus();
       });
       const mp3Parts = await signed(parts, "mp3", about);
@@ -93,7 +119,10 @@ export async function renderWriter(
       await store.recordAudio({ ...render, durationSeconds, mp3Bytes, opusBytes, wavBytes: null, segments, paragraphStarts });
       return { ...render, durationSeconds };
     },
-    discard: closeOpus,
+    discard() {
+      closeOpus();
+      listener?.drop();
+    },
   };
 }
 

@@ -1,0 +1,80 @@
+import { createMessageBatch, env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+import { addArticle } from "../../test/support/articles";
+import { renderEnv, store } from "../../test/support/render-store";
+import { database, renderJobs } from "../db/index";
+import { consumeRenderBatch } from "./consumer";
+import { offlineSynthesizer } from "./engine/offline";
+import { inTurn, leave, seat } from "./pipeline/turns";
+
+const jobRow = (id: string) => database(env).select().from(renderJobs).where(eq(renderJobs.id, id)).get();
+const batchOf = (...ids: string[]) =>
+  createMessageBatch(
+    "narration-render",
+    ids.map((id, i) => ({ id: `m-${id}`, timestamp: new Date(), attempts: 1, body: { job_id: id }, seq: i })),
+  );
+
+/** Jobs of publisher `publisher`'s articles, one each. */
+async function jobsOf(publisher: string, ids: string[], priority: "normal" | "high" = "normal") {
+  for (const id of ids) {
+    const article = await addArticle({ publisher, bodyText: `An article of ${publisher}.` });
+    await database(env).insert(renderJobs).values({ id, articleId: article.id, priority });
+  }
+}
+
+describe('fairness between publishers in the render Queue (docs/narration.md "Priorities and fairness")', () => {
+  it("sends the next job of the publisher rendered last to the back of the Queue while another publisher's job waits", async () => {
+    await jobsOf("Backlog Press", ["a1", "a2", "a3"]);
+    await jobsOf("Other Gazette", ["b1"]);
+    const send = vi.spyOn(env.RENDER_QUEUE, "send");
+    // The Queue delivers in order: Backlog Press's batch first, Other Gazette's job behind it.
+    await consumeRenderBatch(batchOf("a1", "a2", "a3"), renderEnv, { offline: offlineSynthesizer });
+    // a1 rendered; a2 and a3 went back to the Queue behind b1, still queued and never claimed.
+    expect(await jobRow("a1")).toMatchObject({ state: "done" });
+    expect(await jobRow("a2")).toMatchObject({ state: "queued", attempts: 0 });
+    expect(await jobRow("a3")).toMatchObject({ state: "queued", attempts: 0 });
+    expect(send.mock.calls.map(([body]) => body)).toEqual([{ job_id: "a2" }, { job_id: "a3" }]);
+    // b1 is rendered next; then Backlog Press's, nobody else waiting.
+    await consumeRenderBatch(batchOf("b1", "a2", "a3"), renderEnv, { offline: offlineSynthesizer });
+    for (const id of ["b1", "a2", "a3"]) expect(await jobRow(id)).toMatchObject({ state: "done" });
+    expect(send).toHaveBeenCalledTimes(2);
+  }, 120_000);
+
+  it("defers a job only behind one of at least its priority, and never a stream's claim", async () => {
+    await jobsOf("Backlog Press", ["h1"], "high");
+    await jobsOf("Other Gazette", ["n1"]);
+    // A high job is not held back by another publisher's normal one.
+    expect(await store.claimJob("h1", "queue", "Backlog Press")).toMatchObject({ owner: "Backlog Press", owned: true });
+    await jobsOf("Backlog Press", ["n2"]);
+    expect(await store.claimJob("n2", "queue", "Backlog Press")).toEqual({ deferred: true });
+    expect(await store.claimJob("n2", "queue", "Other Gazette")).toMatchObject({ owned: true });
+    await jobsOf("Backlog Press", ["n3"]);
+    expect(await store.claimJob("n3", "stream")).toMatchObject({ owned: true });
+  });
+});
+
+describe("turns at the render isolate's CPU", () => {
+  it("a stream's steps go before a Queue job's while it is seated, and one publisher's steps alternate with another's", async () => {
+    const order: string[] = [];
+    const step = (s: ReturnType<typeof seat>, name: string) => inTurn(s, () => order.push(name));
+    const a = seat("normal", "A");
+    const b = seat("normal", "B");
+    const run = async (s: ReturnType<typeof seat>, name: string, n: number) => {
+      for (let i = 0; i < n; i++) await step(s, `${name}${i}`);
+    };
+    const stream = seat("stream", "L");
+    // While the stream is seated, the Queue's renders wait however often they ask.
+    const queued = Promise.all([run(a, "a", 3), run(b, "b", 3)]);
+    await run(stream, "s", 3);
+    expect(order).toEqual(["s0", "s1", "s2"]);
+    leave(stream);
+    await queued;
+    leave(a);
+    leave(b);
+    // Then A and B take turns: neither runs two steps while the other waits.
+    const rest = order.slice(3);
+    expect(rest).toHaveLength(6);
+    for (let i = 1; i < rest.length; i++) expect(rest[i][0]).not.toBe(rest[i - 1][0]);
+  });
+});

@@ -1,0 +1,97 @@
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { probeAudio } from "../../test/support/audio-probe";
+import { call } from "../../test/support/client";
+import { audioObjects, database, renderJobs } from "../db/index";
+import { audioObjectPath } from "../kernel/audio-objects";
+import { concatBytes } from "./engine/pcm";
+
+/** The MPEG frames of an MP3: what follows its ID3v2 tag (the 10-byte header and a syncsafe size). */
+function afterTag(bytes: Uint8Array): Uint8Array {
+  if (String.fromCharCode(...bytes.subarray(0, 3)) !== "ID3") return bytes;
+  const size = (bytes[6] << 21) | (bytes[7] << 14) | (bytes[8] << 7) | bytes[9];
+  return bytes.subarray(10 + size);
+}
+
+const PARAGRAPH = "The council met on Tuesday evening to discuss the new cycling lanes, and residents came to listen.";
+/** Twenty paragraphs: seconds of synthesis, so the first frames come long before the render ends. */
+const TEXT = Array.from({ length: 20 }, (_, i) => `Paragraph ${i + 1}. ${PARAGRAPH}`).join("\n\n");
+
+async function job(id: string, text = TEXT) {
+  await database(env).insert(renderJobs).values({ id, text, priority: "high" });
+}
+
+const jobRow = (id: string) => database(env).select().from(renderJobs).where(eq(renderJobs.id, id)).get();
+
+describe("GET /v1/jobs/{job_id}/stream.mp3", () => {
+  it("plays the MP3 while the job renders: the first frames before it is done, the whole a valid MP3 that is the stored file's frames", async () => {
+    await job("job-stream");
+    const res = await call("/v1/jobs/job-stream/stream.mp3");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("audio/mpeg");
+    expect(res.headers.get("content-length")).toBeNull();
+    const reader = res.body!.getReader();
+    const chunks: Uint8Array[] = [];
+    // The ID3 tag, then frames of the first paragraph while the rest is still being voiced.
+    while (afterTag(concatBytes(chunks)).byteLength === 0 || chunks.length < 2) {
+      const { value, done } = await reader.read();
+      expect(done).toBe(false);
+      chunks.push(value!);
+    }
+    expect((await jobRow("job-stream"))!.state).toBe("running");
+    expect(await database(env).select().from(audioObjects).all()).toEqual([]);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+    }
+    const streamed = concatBytes(chunks);
+
+    // The render ends as the Queue's would have: the job done, the audio stored and recorded.
+    let done = await jobRow("job-stream");
+    for (let i = 0; done!.state !== "done" && i < 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      done = await jobRow("job-stream");
+    }
+    expect(done).toMatchObject({ state: "done", attempts: 1 });
+    const stored = new Uint8Array(await (await env.AUDIO.get(audioObjectPath(done!.audioKey!, "mp3")))!.arrayBuffer());
+    expect(afterTag(streamed)).toEqual(afterTag(stored));
+
+    const probe = await probeAudio(streamed, "mp3");
+    const row = (await database(env).select().from(audioObjects).where(eq(audioObjects.key, done!.audioKey!)).get())!;
+    expect(probe).toMatchObject({ codec: "mp3", channels: 1, sample_rate: 24_000 });
+    // LAME's delay and the last frame's padding: at most about 0.12 s (audio-files.test.ts).
+    expect(Math.abs(probe.duration - row.durationSeconds)).toBeLessThanOrEqual(0.12);
+    expect(row.durationSeconds).toBeGreaterThan(60);
+
+    // Once done, the stream URL is the stored file.
+    const after = await call("/v1/jobs/job-stream/stream.mp3", { redirect: "manual" });
+    expect(after.status).toBe(302);
+    expect(after.headers.get("location")).toMatch(new RegExp(`/v1/audio/${done!.audioKey}\\.mp3$`));
+  }, 120_000);
+
+  it("keeps the render Queue off a job a stream renders until its lease is over, and hands a queued one back to a stream", async () => {
+    const { store } = await import("../../test/support/render-store");
+    await job("job-leased", "A short one.");
+    const claim = await store.claimJob("job-leased", "stream");
+    expect(claim).toMatchObject({ owned: true, text: "A short one." });
+    const queued = await store.claimJob("job-leased");
+    expect(queued).toMatchObject({ streamedForSeconds: expect.any(Number) });
+    // Ten minutes: longer than the longest render (docs/narration.md "Listening while it renders").
+    expect((queued as { streamedForSeconds: number }).streamedForSeconds).toBeGreaterThan(590);
+    expect((queued as { streamedForSeconds: number }).streamedForSeconds).toBeLessThanOrEqual(600);
+    // A second listener's stream renders too, but the job stays the first one's.
+    expect(await store.claimJob("job-leased", "stream")).toMatchObject({ owned: false });
+    // A failed stream gives the job back to the Queue at once.
+    await store.retryJob("job-leased", "no_provider: offline/en-US-female: timeout", true);
+    expect(await jobRow("job-leased")).toMatchObject({ state: "queued", streamedUntil: null });
+    expect(await store.claimJob("job-leased")).toMatchObject({ owned: true });
+  });
+
+  it("answers 404 for an unknown job and for a failed one", async () => {
+    expect((await call("/v1/jobs/nope/stream.mp3")).status).toBe(404);
+    await database(env).insert(renderJobs).values({ id: "job-failed", text: "x", state: "failed", error: "no_provider" });
+    expect((await call("/v1/jobs/job-failed/stream.mp3")).status).toBe(404);
+  });
+});
