@@ -14,7 +14,7 @@ import { publisherPath, STUDIO_PATHS } from "./paths";
 import { studioErrors } from "./studio-errors";
 
 /**
- * The studio's shell, shared by every studio page (docs/publishers.md "The studio"): the layout,
+ * The studio's shell, shared by every studio page (docs/publishers.md "The studio's pages"): the layout,
  * the navigation and the member guard. A page of a publisher declares itself with `studioPage`,
  * which checks that the signed-in member belongs to that publisher (another's is a 404), that an
  * action's form comes from the studio itself (Origin and the session's form token), and for an

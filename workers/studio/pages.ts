@@ -12,7 +12,7 @@ import { audioToReview, failureInWords, jobsOf, type Narration, STATE_LABELS, ST
 import type { Settings } from "./settings";
 import type { StudioSignedIn } from "../core/studio-session";
 
-/** The studio's pages as HTML (docs/publishers.md "The studio"); the routes in routes/ serve them. */
+/** The studio's pages as HTML (docs/publishers.md "The studio's pages"); the routes in routes/ serve them. */
 
 const time = (d: Date | null) => (d ? `<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace("T", " ")} UTC</time>` : "—");
 const minutes = (s: number | null) => (s === null ? "—" : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`);

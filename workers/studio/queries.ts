@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import { type ArticleRow, articles, audioObjects, type Database, type JobRow, renderJobs } from "../db/index";
 
-/** What the studio reads: a publisher's narrations, their jobs and their audio (docs/publishers.md "Narrations"). */
+/** What the studio reads: a publisher's narrations, their jobs and their audio (docs/publishers.md "The studio's pages"). */
 
 /** The states the studio shows, from a narration's newest job (STUDIO_STATES' order is the filter's). */
 export const STUDIO_STATES = ["queued", "rendering", "awaiting_review", "done", "failed", "rejected"] as const;

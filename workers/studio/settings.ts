@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { database, publisherSettings } from "../db/index";
 
-/** A publisher's settings (docs/publishers.md "Settings"); one without a row has the defaults. */
+/** A publisher's settings (docs/publishers.md "Review before release"); one without a row has the defaults. */
 
 export interface Settings {
   review_before_release: boolean;

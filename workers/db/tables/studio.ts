@@ -1,7 +1,7 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
 
-/** What a member of a publisher may do in the studio: a viewer sees; an editor also acts (docs/publishers.md "Roles"). */
+/** What a member of a publisher may do in the studio: a viewer sees; an editor also acts (docs/publishers.md "Members and roles"). */
 export const MEMBER_ROLES = ["editor", "viewer"] as const;
 
 /** A person (by e-mail address) who may sign in to one publisher's studio, and with which role. */
