@@ -3,7 +3,7 @@ import { unionAll } from "drizzle-orm/sqlite-core";
 import { apiCallerOf, mayActFor } from "../core/auth";
 import { ApiError } from "../core/errors";
 import { articles, database, preparedOnce, renderJobs } from "../db";
-import { HELD_JOB_STATES } from "../kernel/review-gate";
+import { HELD_JOB_STATES } from "./review-gate";
 
 /**
  * Who may fetch the audio stored under a key (GET /v1/audio/{key}.{format}). Keys are content
@@ -24,7 +24,7 @@ import { HELD_JOB_STATES } from "../kernel/review-gate";
 
 /**
  * The visibility and publisher of every article whose audio, current or rendered earlier, is stored
- * under a key, and whether that narration is held for review (kernel/review-gate.ts): a held job's
+ * under a key, and whether that narration is held for review (review-gate.ts): a held job's
  * audio is its publisher's only until an editor releases it.
  */
 const narratedBy = preparedOnce((db) => {

@@ -5,7 +5,7 @@ import { narratedText } from "../kernel/article-text";
 import { articlePageUrl } from "../core/config";
 import { isWebUrl } from "../kernel/web-url";
 import { lexiconFor } from "./lexicon-service";
-import { heldForReview } from "../kernel/review-gate";
+import { heldForReview } from "./review-gate";
 import { renderStoreObjectUrl, type ClaimedJob, type JobOutcome, type LazyFormat, type RenderStoreRpc, type StoredAudio } from "../kernel/render-contract";
 
 type StoreEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE">;

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import { type ArticleRow, articles, audioObjects, type Database, type JobRow, renderJobs } from "../db/index";
+import { HELD_JOB_STATES } from "../narration/review-gate";
 
 /** What the studio reads: a publisher's narrations, their jobs and their audio (docs/publishers.md "The studio's pages"). */
 
@@ -87,7 +88,7 @@ export function jobsOf(db: Database, articleId: number): Promise<JobRow[]> {
 export async function audioToReview(db: Database, article: ArticleRow): Promise<string | null> {
   const newest = await db.query.renderJobs.findFirst({
     columns: { audioKey: true },
-    where: and(eq(renderJobs.articleId, article.id), inArray(renderJobs.state, ["done", "awaiting_review", "rejected"]), isNotNull(renderJobs.audioKey)),
+    where: and(eq(renderJobs.articleId, article.id), inArray(renderJobs.state, ["done", ...HELD_JOB_STATES]), isNotNull(renderJobs.audioKey)),
     orderBy: desc(renderJobs.createdAt),
   });
   return newest?.audioKey ?? article.audioKey;

@@ -4,7 +4,7 @@ import { type ArticleRow, articles, audioObjects, database, type Database, type 
 import { articleBySlug, forgetRecentArticle } from "../kernel/article-by-slug";
 
 /**
- * Releasing or rejecting a render held for review (kernel/review-gate.ts holds it; docs/publishers.md
+ * Releasing or rejecting a render held for review (narration/review-gate.ts holds it; docs/publishers.md
  * "Review before release"). Shared by the API (publisher key) and the studio's forms (an editor).
  */
 

@@ -13,8 +13,8 @@ import { STUDIO_PATHS } from "./paths";
 
 /**
  * The studio's sign-in (docs/publishers.md "Signing in"): the listeners' magic-link sign-in
- * (workers/web/sign-in.ts) for members of a publisher. The same single-use secret
- * (kernel/magic-links.ts, scope `studio`), bound the same way to the browser that asked for it (its
+ * (workers/listeners/sign-in.ts) for members of a publisher. The same single-use secret
+ * (listeners/magic-links.ts, scope `studio`), bound the same way to the browser that asked for it (its
  * binding cookie), confirmed by a button so mail scanners cannot spend it; what differs is who may
  * ask (a member, by publisher_members) and the session it opens (core/studio-session.ts).
  */

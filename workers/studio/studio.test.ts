@@ -243,6 +243,43 @@ describe("review before release", () => {
   });
 });
 
+describe("roles and re-rendering", () => {
+  it("re-renders in another voice for an editor, and refuses every editor's action to a viewer (403)", async () => {
+    await addMember("ed@example.test", "editor");
+    await addMember("vi@example.test", "viewer");
+    const article = await addArticle({ slug: "voices", publisher: PUBLISHER });
+    const editor = await signedIn("ed@example.test");
+    const csrf = await csrfOf(editor, `/studio/${P}/articles/voices`);
+    expect((await editor.post(`/studio/${P}/articles/voices/rerender`, { csrf, voice: "no-such-voice" })).status).toBe(422);
+    expect((await editor.post(`/studio/${P}/articles/voices/rerender`, { csrf, voice: "en-US-male" })).status).toBe(303);
+    const jobs = await database(env).select().from(renderJobs).where(eq(renderJobs.articleId, article.id));
+    expect(jobs.map((j) => [j.state, j.voice])).toEqual([["queued", "en-US-male"]]);
+
+    const viewer = await signedIn("vi@example.test");
+    const token = await csrfOf(viewer, `/studio/${P}/articles/voices`);
+    for (const [path, fields] of [
+      [`/studio/${P}/articles/voices/rerender`, {}],
+      [`/studio/${P}/articles/voices/reject`, { note: "no" }],
+      [`/studio/${P}/settings`, { review_before_release: "on" }],
+      [`/studio/${P}/lexicon`, { grapheme: "Nguyen", alias: "win" }],
+      [`/studio/${P}/lexicon/rerender`, {}],
+    ] as const) {
+      expect((await viewer.post(path, { csrf: token, ...fields })).status, path).toBe(403);
+    }
+    expect(await database(env).select().from(renderJobs).where(eq(renderJobs.articleId, article.id))).toHaveLength(1);
+  });
+
+  it("ends a removed member's access at their next request", async () => {
+    await addMember("ed@example.test", "editor");
+    const editor = await signedIn("ed@example.test");
+    expect((await editor.get(`${WEB.origin}/studio/${P}`)).status).toBe(200);
+    expect((await call(`/v1/admin/publishers/${P}/members/ed%40example.test`, { method: "DELETE", headers: adminHeaders })).status).toBe(204);
+    const after = await editor.get(`${WEB.origin}/studio/${P}`);
+    expect(after.status).toBe(303);
+    expect(after.headers.get("Location")).toMatch(/^\/studio\/sign-in\?/);
+  });
+});
+
 describe("pronunciation by ear", () => {
   it("speaks a sentence through the publisher's lexicon as MP3 (publisher key), and the studio's hear-it player plays it", async () => {
     const key = await publisherKey();

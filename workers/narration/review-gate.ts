@@ -4,11 +4,11 @@ import { articles, type Database, publisherSettings } from "../db/index";
 /**
  * Review before release (docs/publishers.md "Review before release"): the one place that decides
  * whether a finished render waits for an editor. The render store asks it when a job finishes
- * (narration/render-store.ts); a held job ends in state `awaiting_review` instead of `done`, and the
+ * (render-store.ts); a held job ends in state `awaiting_review` instead of `done`, and the
  * article keeps the audio it had (none, for a first render). Every surface that hands out audio
  * (feeds, pages, the player, search, agent tools, render-now, GET /v1/jobs) reads only `done` jobs
  * and articles.audio_key, and the audio path refuses a key that only held jobs narrate
- * (narration/audio-access.ts), so nothing more is needed for the audio to reach no one but the publisher.
+ * (audio-access.ts), so nothing more is needed for the audio to reach no one but the publisher.
  * A listener's own forwarded article (listener_private) is never held: it is theirs, not the publisher's.
  */
 export async function heldForReview(db: Database, articleId: number): Promise<boolean> {
