@@ -37,3 +37,16 @@ export async function seed(base, secret = readVars().PUBLISH_WEBHOOK_SECRET) {
   }
   console.log(`seeded ${published} demo articles (unchanged ones are left as they are)`);
 }
+
+/** The demo member of the studio: an editor of the first demo publisher (docs/publishers.md "Try it on one machine"). */
+export const DEMO_MEMBER = { email: "editor@example.com", role: "editor", publisher: "The Tidewater Dispatch" };
+
+/** Adds the demo member to its publisher's studio (idempotent: the same member again changes nothing). */
+export async function seedStudioMember(base, adminToken = readVars().ADMIN_TOKEN) {
+  const res = await fetch(`${base}/v1/admin/publishers/${encodeURIComponent(DEMO_MEMBER.publisher)}/members`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-service-email-token": adminToken },
+    body: JSON.stringify({ email: DEMO_MEMBER.email, role: DEMO_MEMBER.role }),
+  });
+  if (!res.ok) throw new Error(`adding the studio's demo member answered ${res.status}: ${await res.text()}`);
+}

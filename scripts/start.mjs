@@ -1,7 +1,7 @@
 // `npm start`: the whole platform on one machine, offline: migrations, both Workers, demo articles.
 // The terminal gets a few lines of progress and one ready line; wrangler's full output goes to LOG_PATH.
 import { ensureDevVars, migrate, openLog, startDev } from "./local.mjs";
-import { seed } from "./seed.mjs";
+import { DEMO_MEMBER, seed, seedStudioMember } from "./seed.mjs";
 
 const LOG_PATH = ".wrangler/start.log";
 const port = Number(process.env.PORT ?? 8787);
@@ -31,6 +31,7 @@ child.on("exit", (code) => {
 console.log("- publishing the demo articles; their narration renders in the background");
 try {
   await seed(base);
+  await seedStudioMember(base);
 } catch (err) {
   fail(`seeding failed: ${err.message}`);
 }
@@ -39,6 +40,10 @@ try {
 const first = await watchNarration(base, { untilFirst: true });
 if (first.problem) fail(`the demo articles cannot be narrated: ${first.problem}`);
 console.log(`Ready: home page ${base}/  podcast feed ${base}/v1/podcasts/service.xml  API docs ${base}/openapi.json  (log: ${LOG_PATH})`);
+// The link is bound to the browser that asks for it, so the member asks on the page and reads the mail in the outbox.
+console.log(
+  `Studio: ${base}/studio  sign in as ${DEMO_MEMBER.email} (${DEMO_MEMBER.role} of ${DEMO_MEMBER.publisher}); the sign-in mail arrives in the local outbox ${base}/v1/dev/outbox`,
+);
 const all = await watchNarration(base, { untilFirst: false });
 if (all.problem) console.error(`Narration is failing: ${all.problem} (see ${LOG_PATH})`);
 else console.log("- every demo article is narrated");

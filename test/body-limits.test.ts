@@ -5,6 +5,7 @@ import { routes } from "../workers/router";
 import { addListener } from "./support/articles";
 import { adminHeaders, apiKeyHeaders, call } from "./support/client";
 import { signedInListener } from "./support/listen-pages";
+import { studioMemberCookie } from "./support/studio";
 import { testVars } from "./vars";
 
 /** docs/api-conventions.md: bodies are limited to 2 MiB, web forms and OAuth requests to 64 KiB. */
@@ -55,6 +56,8 @@ interface Target {
   limit: number;
   /** A page for a signed-in listener: without a session the route table refuses it before its body is read. */
   signedIn?: boolean;
+  /** A page of the publishers' studio: likewise refused without a member's studio session. */
+  studio?: boolean;
 }
 
 const WEB = new URL(testVars.WEB_URL);
@@ -85,14 +88,16 @@ const formRoutes = routes.filter((r) => r.openapi === false && methodsOf(r).incl
 const formTargets: Target[] = formRoutes.map((r) => ({
   name: `POST ${r.path}`,
   method: "POST",
-  url: async () => new URL(r.path, WEB).href,
+  url: async () => new URL(r.path.replace(/:(\w+)/g, "x"), WEB).href,
   headers: r.path === OAUTH_PATHS.register ? { "content-type": "application/json" } : formHeaders,
   limit: FORM_BODY_LIMIT,
   signedIn: r.auth === "session",
+  studio: r.auth === "studio",
 }));
 
-/** The request headers of `t`, with a signed-in listener's session cookie when its route needs one. */
+/** The request headers of `t`, with a signed-in listener's (or studio editor's, of publisher "x") session cookie when its route needs one. */
 async function headersOf(t: Target): Promise<Record<string, string>> {
+  if (t.studio) return { ...t.headers, Cookie: await studioMemberCookie("x", `limits-${crypto.randomUUID()}@example.test`, "editor") };
   if (!t.signedIn) return t.headers;
   const { browser } = await signedInListener(`limits-${crypto.randomUUID()}@example.test`);
   return { ...t.headers, Cookie: `__Host-session=${browser.cookies.get("__Host-session")}` };

@@ -29,6 +29,8 @@ const WRONG: Record<Exclude<AuthKind, "none">, { headers: Record<string, string>
   session: { headers: { Cookie: "__Host-session=not-a-session" }, status: 303 },
   // A page for anyone: an unknown session cookie is a signed-out visitor, answered as one (checked below).
   browser: { headers: { Cookie: "__Host-session=not-a-session" }, status: 0 },
+  // A studio page sends a browser without a live studio session to the studio's sign-in (workers/studio/studio-errors.ts).
+  studio: { headers: { Cookie: "__Host-studio=not-a-session" }, status: 303 },
 };
 
 /**
@@ -59,6 +61,9 @@ describe("every route that declares a credential refuses requests without it", (
     } else if (auth === "session") {
       expect(missing.status).toBe(303);
       expect(new URL(missing.headers.get("Location")!, "https://web.test").pathname).toBe("/sign-in");
+    } else if (auth === "studio") {
+      expect(missing.status).toBe(303);
+      expect(new URL(missing.headers.get("Location")!, "https://web.test").pathname).toBe("/studio/sign-in");
     } else if (auth === "browser") {
       // A cookie that opens no session is no session: the same answer as none.
       expect(bad.status).toBe(missing.status);

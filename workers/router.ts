@@ -28,6 +28,7 @@ import { getPublisherLexicon } from "./narration/routes/get.publishers.{publishe
 import { importPublisherLexicon } from "./narration/routes/post.publishers.{publisher}.lexicon.import";
 import { rerenderPublisherLexicon } from "./narration/routes/post.publishers.{publisher}.lexicon.rerender";
 import { putPublisherLexiconEntries } from "./narration/routes/put.publishers.{publisher}.lexicon.entries";
+import { previewPublisherLexicon } from "./narration/routes/post.publishers.{publisher}.lexicon.preview";
 
 import { getArticle } from "./articles/routes/get.articles.{slug}";
 import { storiesFeed } from "./articles/routes/get.stories.feed";
@@ -147,6 +148,31 @@ import { postSignIn } from "./listeners/routes/post.sign-in";
 import { postSignInConfirm } from "./listeners/routes/post.sign-in.confirm";
 import { postSignOut } from "./listeners/routes/post.sign-out";
 
+import { deletePublisherMember } from "./studio/routes/delete.admin.publishers.{publisher}.members.{email}";
+import { getPublisherMembers } from "./studio/routes/get.admin.publishers.{publisher}.members";
+import { postPublisherMember } from "./studio/routes/post.admin.publishers.{publisher}.members";
+import { patchPublisherSettings } from "./studio/routes/patch.publishers.{publisher}.settings";
+import { rejectArticle } from "./studio/routes/post.publishers.{publisher}.articles.{slug}.reject";
+import { releaseArticle } from "./studio/routes/post.publishers.{publisher}.articles.{slug}.release";
+import { getStudio } from "./studio/routes/get.studio";
+import { getStudioSignIn } from "./studio/routes/get.studio.sign-in";
+import { getStudioSignInConfirm } from "./studio/routes/get.studio.sign-in.confirm";
+import { postStudioSignIn } from "./studio/routes/post.studio.sign-in";
+import { postStudioSignInConfirm } from "./studio/routes/post.studio.sign-in.confirm";
+import { postStudioSignOut } from "./studio/routes/post.studio.sign-out";
+import { getStudioNarrations } from "./studio/routes/get.studio.{publisher}";
+import { getStudioArticle } from "./studio/routes/get.studio.{publisher}.articles.{slug}";
+import { getStudioArticleAudio } from "./studio/routes/get.studio.{publisher}.articles.{slug}.audio";
+import { postStudioRelease } from "./studio/routes/post.studio.{publisher}.articles.{slug}.release";
+import { postStudioReject } from "./studio/routes/post.studio.{publisher}.articles.{slug}.reject";
+import { postStudioRerender } from "./studio/routes/post.studio.{publisher}.articles.{slug}.rerender";
+import { getStudioLexicon } from "./studio/routes/get.studio.{publisher}.lexicon";
+import { postStudioLexicon } from "./studio/routes/post.studio.{publisher}.lexicon";
+import { getStudioLexiconPreview } from "./studio/routes/get.studio.{publisher}.lexicon.preview";
+import { postStudioLexiconRerender } from "./studio/routes/post.studio.{publisher}.lexicon.rerender";
+import { getStudioSettings } from "./studio/routes/get.studio.{publisher}.settings";
+import { postStudioSettings } from "./studio/routes/post.studio.{publisher}.settings";
+
 /**
  * Every route of the API Worker, grouped by resource: the table of contents of the API and of the
  * web front-end, the Worker's one front door. Each route lives in
@@ -183,6 +209,11 @@ export const routes: Route[] = [
   importPublisherLexicon,
   getPublisherLexiconAffected,
   rerenderPublisherLexicon,
+  previewPublisherLexicon,
+  // A publisher's settings and the review of its narrations (its key or the operator's; editors in the studio)
+  patchPublisherSettings,
+  releaseArticle,
+  rejectArticle,
   // Articles, search and the stories feed
   getArticle,
   postForward,
@@ -250,6 +281,9 @@ export const routes: Route[] = [
   listPublisherKeys,
   revokePublisherKeyRoute,
   issuePublisherWebhookSecret,
+  postPublisherMember,
+  getPublisherMembers,
+  deletePublisherMember,
   // Discovery and the agent surface: manifests, the MCP server, each tool as a REST operation
   getOpenApi,
   getProtectedResourceMetadata,
@@ -296,6 +330,25 @@ export const routes: Route[] = [
   postListenRotate,
   getListenDelete,
   postListenDelete,
+  // The publishers' studio: its sign-in before /studio/{publisher}, which would match it
+  getStudio,
+  getStudioSignIn,
+  postStudioSignIn,
+  getStudioSignInConfirm,
+  postStudioSignInConfirm,
+  postStudioSignOut,
+  getStudioNarrations,
+  getStudioSettings,
+  postStudioSettings,
+  getStudioLexicon,
+  postStudioLexicon,
+  getStudioLexiconPreview,
+  postStudioLexiconRerender,
+  getStudioArticle,
+  getStudioArticleAudio,
+  postStudioRelease,
+  postStudioReject,
+  postStudioRerender,
   // OAuth 2.1 for agents on the issuer's origin: the consent page, then the provider's own endpoints
   getConsent,
   postConsent,

@@ -3,6 +3,7 @@ import { feedUnavailable } from "../kernel/feed-paths";
 import { listenerByFeedToken, requireListener, type Listener } from "../kernel/listener-tokens";
 import { findPublisherKey, webhookSecretOf } from "../kernel/publisher-keys";
 import { signedInListener, type SignedIn } from "./web-session";
+import { signedInMember, type StudioSignedIn } from "./studio-session";
 import { config } from "./config";
 import { secretsEqual } from "./crypto";
 import { ApiError, ValidationError } from "./errors";
@@ -141,6 +142,7 @@ export interface Credential {
   signedBody?: string;
   grant?: OAuthGrant | null;
   signedIn?: SignedIn | null;
+  member?: StudioSignedIn;
 }
 
 /** The credentials resolveCredential resolves; the OAuth ones (bearer, agent) are the router's BearerResolver (core/grant.ts). */
@@ -154,6 +156,13 @@ async function resolveSession(auth: "session" | "browser", env: Env, request: Re
   const signedIn = await signedInListener(request, env);
   if (!signedIn && auth === "session") throw new ApiError("unauthorized", "sign in to see this page");
   return { signedIn };
+}
+
+/** The studio member of the session cookie; without one, a 401 that the studio's pages turn into their sign-in. */
+async function resolveMember(env: Env, request: Request): Promise<Credential> {
+  const member = await signedInMember(request, env);
+  if (!member) throw new ApiError("unauthorized", "sign in to the studio to see this page");
+  return { member };
 }
 
 /**
@@ -181,5 +190,7 @@ export async function resolveCredential(auth: ResolvedHere, env: Env, request: R
     case "session":
     case "browser":
       return resolveSession(auth, env, request);
+    case "studio":
+      return resolveMember(env, request);
   }
 }

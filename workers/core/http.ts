@@ -67,7 +67,7 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
 }
 
 /** Credentials that travel in headers (a cookie included): checked before the path is even validated. */
-const HEADER_CREDENTIALS: ReadonlySet<AuthKind> = new Set(["api_key", "admin", "api_key_or_admin", "session", "browser"]);
+const HEADER_CREDENTIALS: ReadonlySet<AuthKind> = new Set(["api_key", "admin", "api_key_or_admin", "session", "browser", "studio"]);
 
 async function serve(
   table: readonly Route[],
@@ -89,9 +89,9 @@ async function serve(
   // A route that takes no credential may keep its checked path, query and (absent) headers for the
   // next request that repeats them (validate.ts); one with a token or key in them never does. An
   // OAuth token travels in Authorization and a session in Cookie, which no route's schema reads.
-  const remember = r.auth === "none" || oauth || r.auth === "session" || r.auth === "browser";
+  const remember = r.auth === "none" || oauth || r.auth === "session" || r.auth === "browser" || r.auth === "studio";
   const params = r.params ? parseParams(r.params, decodeParams(request.params), remember) : undefined;
-  const { listener, caller, signedBody, signedIn } =
+  const { listener, caller, signedBody, signedIn, member } =
     headerCredential || oauth ? early : await resolveCredential(r.auth as ResolvedHere, env, request, url, params);
   const query = r.query ? parseQuery(r.query, url, remember) : undefined;
   const headers = r.headers ? parseHeaders(r.headers, request.headers, remember) : undefined;
@@ -100,7 +100,7 @@ async function serve(
   // operations have always answered): nothing of the input is acted on before it.
   const grant = oauth ? await bearer(r.auth as "bearer" | "agent", env, request) : undefined;
 
-  const response = await r.handle({ listener, caller, grant, signedIn, params, query, headers, body, request, url, env, ctx, table });
+  const response = await r.handle({ listener, caller, grant, signedIn, member, params, query, headers, body, request, url, env, ctx, table });
   return request.method === "HEAD" ? new Response(null, response) : response;
 }
 

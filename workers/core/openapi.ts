@@ -52,6 +52,7 @@ const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   // Web pages are not in the document (Route.openapi).
   session: undefined,
   browser: undefined,
+  studio: undefined,
 };
 
 /** The 401 each credential kind answers (path tokens answer 404 instead: docs/api-conventions.md "Credentials"). */
@@ -67,6 +68,7 @@ const UNAUTHORIZED: Record<AuthKind, string | undefined> = {
   agent: undefined,
   session: undefined,
   browser: undefined,
+  studio: undefined,
 };
 
 /** Where agents get OAuth 2.1 tokens (workers/agents/oauth): absolute, since WEB_URL may differ from BASE_URL. */

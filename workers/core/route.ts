@@ -2,6 +2,7 @@ import type * as v from "valibot";
 import type { Listener } from "../kernel/listener-tokens";
 import type { OAuthGrant } from "./grant";
 import type { SignedIn } from "./web-session";
+import type { StudioSignedIn } from "./studio-session";
 import type { ApiCaller } from "./auth";
 import type { ErrorRenderer } from "./errors";
 import type { RateBucket } from "./rate-limit";
@@ -19,7 +20,8 @@ export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPT
  * `session`: a page for a signed-in listener (the web sign-in cookie, core/web-session.ts); a
  * browser without a live session is sent to sign in by the page's error renderer. `browser`: a page
  * that serves signed-out visitors too, and signed-in listeners as themselves (an unknown or expired
- * cookie is a signed-out visitor, never an error).
+ * cookie is a signed-out visitor, never an error). `studio`: a page of the publishers' studio for a
+ * signed-in member (core/studio-session.ts); which publisher they may see is the page's to check.
  */
 export type AuthKind =
   | "none"
@@ -32,7 +34,8 @@ export type AuthKind =
   | "bearer"
   | "agent"
   | "session"
-  | "browser";
+  | "browser"
+  | "studio";
 
 type ObjectLike = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
 
@@ -65,6 +68,8 @@ export interface RouteInput<P, Q, B, H, A extends AuthKind = AuthKind> {
   grant: A extends "bearer" ? OAuthGrant : A extends "agent" ? OAuthGrant | null : undefined;
   /** The signed-in listener of the web session cookie (`session`), or null for a signed-out visitor (`browser`). */
   signedIn: A extends "session" ? SignedIn : A extends "browser" ? SignedIn | null : undefined;
+  /** The signed-in studio member (`studio`). */
+  member: A extends "studio" ? StudioSignedIn : undefined;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;

@@ -34,11 +34,17 @@ export function readCookie(request: Request, name: string): string | null {
   return null;
 }
 
-function sessionCookie(value: string, maxAgeSeconds: number): string {
-  return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; Secure; SameSite=Lax`;
+/** The Set-Cookie value of a session cookie `name` (the listeners' and the studio's: core/studio-session.ts). */
+export function hostCookie(name: string, value: string, maxAgeSeconds: number): string {
+  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; Secure; SameSite=Lax`;
 }
 
-function csrfToken(secret: string): Promise<string> {
+function sessionCookie(value: string, maxAgeSeconds: number): string {
+  return hostCookie(SESSION_COOKIE, value, maxAgeSeconds);
+}
+
+/** The form token of the session whose cookie holds `secret`. */
+export function csrfToken(secret: string): Promise<string> {
   return hmacSha256Hex(secret, "csrf");
 }
 
@@ -94,7 +100,7 @@ export async function endAllSessions(env: Pick<Env, "DB">, listenerId: number): 
 }
 
 /** True when a form's token is this session's, compared in constant time. */
-export function csrfMatches(session: Session, given: string): Promise<boolean> {
+export function csrfMatches(session: Pick<Session, "csrf">, given: string): Promise<boolean> {
   return secretsEqual(given, session.csrf);
 }
 

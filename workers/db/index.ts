@@ -7,6 +7,7 @@ import * as listeners from "./tables/listeners";
 import * as mail from "./tables/mail";
 import * as narration from "./tables/narration";
 import * as publishers from "./tables/publishers";
+import * as studio from "./tables/studio";
 import * as web from "./tables/web";
 import * as x402 from "./tables/x402";
 
@@ -18,11 +19,12 @@ export * from "./tables/listeners";
 export * from "./tables/mail";
 export * from "./tables/narration";
 export * from "./tables/publishers";
+export * from "./tables/studio";
 export * from "./tables/web";
 export * from "./tables/x402";
 export type { ArticleRow, JobRow } from "./rows";
 
-export const schema = { ...agents, ...articles, ...lexicon, ...ledger, ...listeners, ...mail, ...narration, ...publishers, ...web, ...x402 };
+export const schema = { ...agents, ...articles, ...lexicon, ...ledger, ...listeners, ...mail, ...narration, ...publishers, ...studio, ...web, ...x402 };
 
 const connect = (db: D1Database) => drizzle(db, { schema });
 

@@ -98,8 +98,19 @@ function magicPageLink(env: object, scope: MagicScope, secret: string): string {
 
 /** The sign-in mail: a link to `link`, and the code for clients that call the exchange themselves. */
 function magicLinkMessage(scope: MagicScope, to: string, secret: string, link: string): MailMessage {
-  const exchange = scope === "admin" ? "/v1/admin/auth/magic-link/exchange" : "/v1/auth/listener-magic-link/exchange";
-  const what = scope === "admin" ? "the narration admin" : "your narration subscription";
+  // The studio's link signs in only the browser that asked (workers/studio/sign-in.ts): no API exchange takes its code.
+  const exchange = {
+    admin: "/v1/admin/auth/magic-link/exchange",
+    listener: "/v1/auth/listener-magic-link/exchange",
+    intake: "/v1/auth/listener-magic-link/exchange",
+    studio: null,
+  }[scope];
+  const what = {
+    admin: "the narration admin",
+    studio: "the publishers' studio",
+    listener: "your narration subscription",
+    intake: "your narration subscription",
+  }[scope];
   const minutes = MAGIC_LINK_TTL_MS / 60_000;
   const text = [
     `Sign in to ${what}:`,
@@ -107,7 +118,7 @@ function magicLinkMessage(scope: MagicScope, to: string, secret: string, link: s
     link,
     "",
     `The link works once and expires in ${minutes} minutes.`,
-    `Code (for POST ${exchange} as {"magic": "..."}): ${secret}`,
+    ...(exchange ? [`Code (for POST ${exchange} as {"magic": "..."}): ${secret}`] : []),
     "",
     "If you did not ask for this, ignore this message.",
   ].join("\n");
@@ -115,7 +126,8 @@ function magicLinkMessage(scope: MagicScope, to: string, secret: string, link: s
     "Sign in",
     `<p>Sign in to ${escapeHtml(what)}:</p><p><a href="${escapeHtml(link)}">Sign in</a></p>` +
       `<p>The link works once and expires in ${minutes} minutes.</p>` +
-      `<p>Code: <code>${escapeHtml(secret)}</code></p><p>If you did not ask for this, ignore this message.</p>`,
+      (exchange ? `<p>Code: <code>${escapeHtml(secret)}</code></p>` : "") +
+      "<p>If you did not ask for this, ignore this message.</p>",
   );
   return { to, subject: "Your sign-in link", text, html };
 }

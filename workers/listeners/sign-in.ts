@@ -17,7 +17,8 @@ import { LISTEN_PATHS } from "./pages/paths";
  * on GET, so mail scanners that fetch links cannot spend it.
  */
 
-function refused(): Response {
+/** The answer to a form that was not sent from this site's own page (fromOwnOrigin, or a wrong form token). */
+export function refused(): Response {
   return htmlPage("Sign in", "<p>This form must be sent from this site's own page. Go back and try again.</p>", { status: 403 });
 }
 
@@ -37,7 +38,8 @@ function refused(): Response {
 const BINDING_COOKIE = "__Host-sign-in";
 const BINDING_VALUE = /^[A-Za-z0-9_-]{43}$/;
 
-function bindingOf(request: Request): string | undefined {
+/** The binding cookie of the browser, when it holds a well-formed one. */
+export function bindingOf(request: Request): string | undefined {
   const value = readCookie(request, BINDING_COOKIE);
   return value && BINDING_VALUE.test(value) ? value : undefined;
 }
@@ -61,9 +63,12 @@ export function mailSignInLink(env: Env, ctx: ExecutionContext, email: string, n
   ctx.waitUntil(mailListenerSignIn(env, email, { landing, binding }, throttled));
 }
 
-/** The answer to a link opened in a browser that did not ask for it (see BINDING_COOKIE). */
-function otherBrowser(next: string, status: number): Response {
-  const again = `${SIGN_IN_PATHS.request}?${new URLSearchParams({ next })}`;
+/**
+ * The answer to a link opened in a browser that did not ask for it (see BINDING_COOKIE); `request`
+ * is the form that asks for a new one (the studio has its own: workers/studio/sign-in.ts).
+ */
+export function otherBrowser(next: string, status: number, request: string = SIGN_IN_PATHS.request): Response {
+  const again = `${request}?${new URLSearchParams({ next })}`;
   return htmlPage(
     "Open the link where you asked for it",
     `<p>A sign-in link works only in the browser where it was asked for. Open it there, or

@@ -1,7 +1,9 @@
-import { eq, inArray, or, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/sqlite-core";
 import { apiCallerOf, mayActFor } from "../core/auth";
 import { ApiError } from "../core/errors";
 import { articles, database, preparedOnce, renderJobs } from "../db";
+import { HELD_JOB_STATES } from "./review-gate";
 
 /**
  * Who may fetch the audio stored under a key (GET /v1/audio/{key}.{format}). Keys are content
@@ -20,25 +22,33 @@ import { articles, database, preparedOnce, renderJobs } from "../db";
  * paywalled publishers leaves it unset (presigned redirects are issued after this check).
  */
 
-/** The visibility and publisher of every article whose audio, current or rendered earlier, is stored under a key. */
+/**
+ * The visibility and publisher of every article whose audio, current or rendered earlier, is stored
+ * under a key, and whether that narration is held for review (review-gate.ts): a held job's
+ * audio is its publisher's only until an editor releases it.
+ */
 const narratedBy = preparedOnce((db) => {
   const key = sql.placeholder("key");
-  const rendered = db.select({ id: renderJobs.articleId }).from(renderJobs).where(eq(renderJobs.audioKey, key));
-  return db
-    .select({ visibility: articles.visibility, publisher: articles.publisher })
+  const current = db
+    .select({ visibility: articles.visibility, publisher: articles.publisher, held: sql<number>`0` })
     .from(articles)
-    .where(or(eq(articles.audioKey, key), inArray(articles.id, rendered)))
-    .prepare();
+    .where(eq(articles.audioKey, key));
+  const rendered = db
+    .select({ visibility: articles.visibility, publisher: articles.publisher, held: sql<number>`${inArray(renderJobs.state, HELD_JOB_STATES)}` })
+    .from(renderJobs)
+    .innerJoin(articles, eq(articles.id, renderJobs.articleId))
+    .where(eq(renderJobs.audioKey, key));
+  return unionAll(current, rendered).prepare();
 });
 
 /**
  * Refuses the audio of `key` as an unknown key (404, docs/articles.md "Visibility": not 403) when it narrates
- * only publisher_only stubs and the request holds no API key of the operator or of their publishers.
+ * only publisher_only stubs or narrations held for review, and the request holds no API key of the operator or of their publishers.
  * `shared`: anyone may fetch it, so caches may keep it.
  */
 export async function requireAudioAccess(env: Env, request: Request, url: URL, key: string): Promise<{ shared: boolean }> {
   const owners = await narratedBy(database(env)).all({ key });
-  if (owners.length === 0 || owners.some((o) => o.visibility !== "publisher_only")) return { shared: true };
+  if (owners.length === 0 || owners.some((o) => o.visibility !== "publisher_only" && !o.held)) return { shared: true };
   const caller = await apiCallerOf(env, request, url);
   if (caller && owners.some((o) => mayActFor(caller, o.publisher))) return { shared: false };
   throw new ApiError("not_found", "no audio with that key");

@@ -7,6 +7,7 @@ import type { LexiconEntry } from "../kernel/lexicon";
 import { normaliseText } from "../kernel/normalize-text";
 import { affectedArticles, MAX_LEXICON_ENTRIES, MAX_RERENDERS_PER_REQUEST, writeEntries, type LexiconScope } from "./lexicon-service";
 import { fromPls, PLS_CONTENT_TYPE, PlsError, toPls } from "./pls";
+import { VoiceField } from "./fields";
 
 /** Field schemas, views and helpers shared by the lexicon routes (docs/narration-api.md "Pronunciation lexicon"). */
 
@@ -232,3 +233,20 @@ export async function affectedResponse(env: Env, scope: LexiconScope): Promise<R
   }));
   return Response.json({ publisher: scope, articles }, { headers: { "Cache-Control": "no-store" } });
 }
+
+/** The longest text a lexicon preview speaks: a sentence or two, not an article. */
+export const MAX_PREVIEW_CHARS = 500;
+
+export const PreviewBody = named(
+  "LexiconPreviewBody",
+  v.object({
+    text: v.pipe(
+      v.string(),
+      v.trim(),
+      v.minLength(1, "text must not be empty"),
+      v.maxLength(MAX_PREVIEW_CHARS),
+      v.description("A sentence to hear through the lexicon."),
+    ),
+    voice: v.optional(VoiceField),
+  }),
+);

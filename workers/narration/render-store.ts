@@ -17,6 +17,7 @@ import {
   type RenderStoreRpc,
   type StoredAudio,
 } from "../kernel/render-contract";
+import { heldForReview } from "./review-gate";
 
 type StoreEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE" | "RENDER_QUEUE">;
 
@@ -146,10 +147,12 @@ async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesis
   const db = database(env);
   const job = await db.select().from(renderJobs).where(eq(renderJobs.id, claim.jobId)).get();
   if (!job) return;
+  // A publisher that reviews before release gets the audio in `awaiting_review`; the article takes it on release.
+  const held = job.articleId !== null && (await heldForReview(db, job.articleId));
   const markDone = db
     .update(renderJobs)
     .set({
-      state: "done",
+      state: held ? "awaiting_review" : "done",
       audioKey: result.key,
       provider: result.provider,
       voice: result.voice,
@@ -165,7 +168,7 @@ async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesis
     .where(and(eq(renderJobs.id, job.id), eq(renderJobs.state, "running")));
   // The article takes the audio only if its text is still the one rendered (a re-publish may have changed it).
   const setArticleAudio =
-    job.articleId !== null && claim.contentHash !== null
+    job.articleId !== null && claim.contentHash !== null && !held
       ? [
           db
             .update(articles)

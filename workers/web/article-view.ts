@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { audioObjects, database } from "../db/index";
+import { type ArticleRow, audioObjects, database } from "../db/index";
 import { articleBySlug } from "../kernel/article-by-slug";
 import { audioUrl } from "../kernel/public-urls";
 import { narratedParagraphs, startsInSeconds } from "../kernel/paragraph-timings";
@@ -52,10 +52,27 @@ export async function articleView(env: Pick<Env, "DB" | "AUDIO"> & object, slug:
   const row = await articleBySlug(database(env), slug);
   if (!row || !openableBy(row, null)) return null;
   const full = isShownInFull(row);
-  const audio = full && row.audioKey ? await database(env).select().from(audioObjects).where(eq(audioObjects.key, row.audioKey)).get() : undefined;
-  const paragraphs = full ? narratedParagraphs(row) : [];
-  const starts = audio ? startsInSeconds(audio.paragraphStarts, paragraphs.length) : null;
-  const timed = audio ? await paragraphWords(env, audio, paragraphs, starts) : null;
+  return articleViewOf(
+    env,
+    row,
+    full && row.audioKey ? { key: row.audioKey, mp3: audioUrl(env, row.audioKey, "mp3"), opus: audioUrl(env, row.audioKey, "opus") } : null,
+  );
+}
+
+/**
+ * An article row as the pages show it, playing `audio` (its key and where the player fetches it:
+ * the public audio URLs, or the studio's own for a narration held for review) or none.
+ */
+export async function articleViewOf(
+  env: Pick<Env, "DB" | "AUDIO"> & object,
+  row: ArticleRow,
+  audio: { key: string; mp3: string; opus: string } | null,
+): Promise<ArticleView> {
+  const full = isShownInFull(row);
+  const stored = audio ? await database(env).select().from(audioObjects).where(eq(audioObjects.key, audio.key)).get() : undefined;
+  const paragraphs = full || audio ? narratedParagraphs(row) : [];
+  const starts = stored ? startsInSeconds(stored.paragraphStarts, paragraphs.length) : null;
+  const timed = stored ? await paragraphWords(env, stored, paragraphs, starts) : null;
   return {
     slug: row.slug,
     title: row.title,
@@ -66,9 +83,9 @@ export async function articleView(env: Pick<Env, "DB" | "AUDIO"> & object, slug:
     url: row.url && isWebUrl(row.url) ? row.url : null,
     stub: !full,
     paragraphs: paragraphs.map((text, i) => ({ text, start: starts?.[i] ?? null, words: timed?.measured[i] ? timed.words[i] : null })),
-    audio: full && row.audioKey ? { mp3: audioUrl(env, row.audioKey, "mp3"), opus: audioUrl(env, row.audioKey, "opus") } : null,
-    listenSeconds: row.listenSeconds,
-    narrator: audio ? readByAiVoice(audio.provider, audio.voice) : null,
+    audio: audio ? { mp3: audio.mp3, opus: audio.opus } : null,
+    listenSeconds: stored ? Math.round(stored.durationSeconds) : row.listenSeconds,
+    narrator: stored ? readByAiVoice(stored.provider, stored.voice) : null,
     publishedAt: row.publishedAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

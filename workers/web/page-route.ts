@@ -4,7 +4,7 @@ import type { RateBucket } from "../core/rate-limit";
 import { route, type Route, type RouteInput } from "../core/route";
 import { pageErrors } from "./page-errors";
 
-type PageAuth = "none" | "session" | "browser";
+type PageAuth = "none" | "session" | "browser" | "studio";
 type Params = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
 
 /** What a page declares; everything else a route needs is the same for every page (see `page`). */

@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text, primaryKey } from "drizzle-orm/sqlit
 import { createdAt } from "./columns";
 
 /** listener and admin: sign-in secrets; intake: the proof that a listener owns the mailbox of their intake address. */
-export const MAGIC_SCOPES = ["listener", "admin", "intake"] as const;
+export const MAGIC_SCOPES = ["listener", "admin", "intake", "studio"] as const;
 /** Listener plans: free listens through agents with a sponsor pre-roll; plus and pro get bare audio. */
 export const PLANS = ["free", "plus", "pro"] as const;
 

@@ -5,7 +5,11 @@ import { requestId } from "../../core/request-id";
 import { createdAt } from "./columns";
 import { listeners } from "./listeners";
 
-export const JOB_STATES = ["queued", "running", "done", "failed", "cancelled"] as const;
+/**
+ * `awaiting_review` and `rejected`: a render finished for a publisher that reviews before release
+ * (publisher_settings); its audio reaches no listener until an editor releases it (then `done`).
+ */
+export const JOB_STATES = ["queued", "running", "done", "failed", "cancelled", "awaiting_review", "rejected"] as const;
 /** States of a job that has not finished: its Queue message may still run it. */
 export const ACTIVE_JOB_STATES = ["queued", "running"] as const;
 export const isActiveJob = (state: (typeof JOB_STATES)[number]) => (ACTIVE_JOB_STATES as readonly string[]).includes(state);
@@ -69,6 +73,8 @@ export const renderJobs = sqliteTable(
     audioKey: text("audio_key"),
     attempts: integer("attempts").notNull().default(0),
     error: text("error"),
+    /** Why an editor rejected the render (state `rejected`), for whoever fixes it. */
+    reviewNote: text("review_note"),
     createdAt: createdAt(),
     startedAt: integer("started_at", { mode: "timestamp_ms" }),
     finishedAt: integer("finished_at", { mode: "timestamp_ms" }),

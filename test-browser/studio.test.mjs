@@ -1,0 +1,206 @@
+// The publishers' studio in a real browser (issue 43 items 1-4, docs/publishers.md): Debian's Chromium,
+// driven by playwright-core. An editor signs in with the mailed link from the local outbox, turns
+// review on; a signed publish arrives and waits (its feed has no item, the listener's audio request
+// gets no audio); the editor plays it with the words highlighted, adds a lexicon entry, hears the
+// preview, re-renders and releases, and the feed then has it. A viewer cannot release; a sign-in link
+// is single use and works only in the browser that asked for it. axe-core checks every studio page at
+// 390 and 1280 px. Runs against the platform under wrangler dev: `npm run test:browser` (PORT moves it, default 8804).
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { readVars } from "../scripts/local.mjs";
+import { signature } from "../scripts/seed.mjs";
+import { launchBrowser } from "../scripts/browser.mjs";
+import { expectAccessible } from "./support/axe.mjs";
+import { json, mailTo } from "./support/outbox.mjs";
+import { startPlatform } from "./support/platform.mjs";
+
+const PORT = Number(process.env.PORT ?? 8804);
+const STATE = ".wrangler/browser-test-studio-state";
+const PUBLISHER = "Harbour Weekly";
+const P = encodeURIComponent(PUBLISHER);
+
+const ARTICLE = {
+  slug: "nguyen-on-tides",
+  title: "Nguyen on Tides",
+  publisher: PUBLISHER,
+  vertical: "science",
+  summary: "A harbour master explains the tide table.",
+  body_text: [
+    "Harbour master Nguyen prints a tide table every winter, and sailors trust it.",
+    "The table is built from dozens of gentle waves, each with its own period, added together.",
+  ].join("\n\n"),
+};
+
+let platform;
+let browser;
+
+before(async () => {
+  platform = await startPlatform(PORT, STATE);
+  browser = await launchBrowser();
+  const { ADMIN_TOKEN } = readVars();
+  for (const [email, role] of [
+    ["editor@example.com", "editor"],
+    ["viewer@example.com", "viewer"],
+  ]) {
+    await json(
+      await fetch(`${platform.base}/v1/admin/publishers/${P}/members`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-service-email-token": ADMIN_TOKEN },
+        body: JSON.stringify({ email, role }),
+      }),
+    );
+  }
+});
+
+after(async () => {
+  await browser?.close();
+  platform?.child.kill();
+});
+
+/** Checks `page` at a phone's and a laptop's width: nothing scrolls sideways, and axe-core finds nothing at all. */
+async function checkEverywhere(page, label) {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scroll <= width, `${label} at ${width} px scrolls sideways (${scroll} px wide)`);
+    assert.deepEqual(await expectAccessible(page, `${label} at ${width} px`), [], `${label} at ${width} px: axe-core findings`);
+  }
+}
+
+/** Asks for a sign-in link for `email` in `page`'s browser; the mailed link. */
+async function askForLink(page, email) {
+  const before = new Set((await json(await fetch(`${platform.base}/v1/dev/outbox?limit=50`))).messages.map((m) => m.id));
+  await page.goto(`${platform.base}/studio/sign-in`);
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByRole("button", { name: "Mail me a sign-in link" }).click();
+  await page.getByRole("heading", { name: "Check your mail" }).waitFor();
+  for (let i = 0; i < 50; i++) {
+    const mail = await mailTo(platform.base, email);
+    if (!before.has(mail.id)) return new URL(/https?:\/\/\S+\/studio\/sign-in\/confirm\?\S+/.exec(mail.text)[0]);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no new mail to ${email}`);
+}
+
+/** A page signed in to the studio as `email`, on /studio. */
+async function signedIn(email) {
+  const page = await (await browser.newContext()).newPage();
+  const link = await askForLink(page, email);
+  await page.goto(link.href);
+  await page.getByRole("button", { name: "Continue signing in" }).click();
+  await page.getByRole("heading", { name: "Your publishers" }).waitFor();
+  return page;
+}
+
+/** Reloads the narrations list until the article shows `state`. */
+async function waitForState(page, state, timeoutMs = 120_000) {
+  for (const until = Date.now() + timeoutMs; Date.now() < until; ) {
+    await page.goto(`${platform.base}/studio/${P}/articles/${ARTICLE.slug}`);
+    const newest = await page
+      .locator("#history ~ ol li")
+      .first()
+      .textContent()
+      .catch(() => "");
+    if (newest?.includes(state)) return;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error(`${ARTICLE.slug} never reached ${state}`);
+}
+
+async function publishSigned(article) {
+  const body = JSON.stringify(article);
+  const res = await fetch(`${platform.base}/v1/webhook/publish`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-legacy-signature": signature(readVars().PUBLISH_WEBHOOK_SECRET, body) },
+    body,
+  });
+  assert.ok(res.ok, `publish answered ${res.status}`);
+}
+
+test("a sign-in link works once, and only in the browser that asked for it", async () => {
+  const asking = await (await browser.newContext()).newPage();
+  const link = await askForLink(asking, "editor@example.com");
+  await checkEverywhere(asking, "/studio/sign-in (check your mail)");
+  const other = await (await browser.newContext()).newPage();
+  const refused = await other.goto(link.href);
+  assert.equal(refused.status(), 403);
+  await other.getByRole("heading", { name: "Open the link where you asked for it" }).waitFor();
+  await asking.goto(link.href);
+  await checkEverywhere(asking, "/studio/sign-in/confirm");
+  await asking.getByRole("button", { name: "Continue signing in" }).click();
+  await asking.getByRole("heading", { name: "Your publishers" }).waitFor();
+  const again = await asking.goto(link.href);
+  assert.equal(again.status(), 200);
+  await asking.getByRole("button", { name: "Continue signing in" }).click();
+  await asking.getByText("This link was already used or has expired").waitFor();
+});
+
+test("an editor reviews a narration before release: it waits out of the feed, is heard, tuned by ear, re-rendered and released", async () => {
+  const base = platform.base;
+  const page = await signedIn("editor@example.com");
+  await checkEverywhere(page, "/studio");
+  await page.getByRole("link", { name: PUBLISHER }).click();
+  await page.getByRole("heading", { name: "Narrations" }).waitFor();
+  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByLabel("Review narrations before release").check();
+  await page.getByRole("button", { name: "Save" }).click();
+  await checkEverywhere(page, "/studio/{publisher}/settings");
+  assert.equal(await page.getByLabel("Review narrations before release").isChecked(), true);
+
+  await publishSigned(ARTICLE);
+  await waitForState(page, "awaiting review");
+  // Waiting: no feed item, and a listener's request for the audio gets none.
+  assert.doesNotMatch(await (await fetch(`${base}/v1/podcasts/service.xml`)).text(), new RegExp(ARTICLE.slug));
+  const state = await json(await fetch(`${base}/v1/articles/${ARTICLE.slug}/audio`));
+  assert.equal(state.audio_url ?? null, null);
+  assert.equal((await json(await fetch(`${base}/v1/articles/${ARTICLE.slug}`))).audio_ready, false);
+
+  // The editor plays it, the words highlighted as it goes.
+  await page.locator(".controls:not([hidden])").waitFor();
+  await checkEverywhere(page, "/studio/{publisher}/articles/{slug}");
+  await page.getByRole("button", { name: "Play" }).click();
+  await page.locator(".w.current, [data-start].current").first().waitFor({ timeout: 15_000 });
+  await page.getByRole("button", { name: "Pause" }).click();
+
+  // The list shows it waiting, and filters by state.
+  await page.goto(`${base}/studio/${P}?state=awaiting_review`);
+  await page.getByRole("link", { name: ARTICLE.title }).waitFor();
+  await checkEverywhere(page, "/studio/{publisher}");
+
+  // Pronunciation by ear: an entry, the preview heard, the affected article re-rendered.
+  await page.getByRole("link", { name: "Lexicon" }).click();
+  await page.getByLabel("Word or name").fill("Nguyen");
+  await page.getByLabel("Say it as (words)").fill("win");
+  await page.getByRole("button", { name: "Add" }).click();
+  await page.locator("li strong", { hasText: "Nguyen" }).waitFor();
+  await page.getByLabel("A sentence").fill("Harbour master Nguyen.");
+  await page.getByRole("button", { name: "Hear it" }).click();
+  const preview = page.locator("audio[src*='/lexicon/preview']");
+  await preview.waitFor();
+  await page.waitForFunction(() => document.querySelector("audio")?.readyState >= 1, null, { timeout: 30_000 });
+  assert.ok((await preview.evaluate((a) => a.duration)) > 0.3, "the preview plays");
+  await checkEverywhere(page, "/studio/{publisher}/lexicon");
+
+  await page.goto(`${base}/studio/${P}/articles/${ARTICLE.slug}`);
+  await page.getByRole("button", { name: "Re-render" }).click();
+  await waitForState(page, "awaiting review");
+
+  // A viewer sees it but cannot release it.
+  const viewer = await signedIn("viewer@example.com");
+  await viewer.goto(`${base}/studio/${P}/articles/${ARTICLE.slug}`);
+  assert.equal(await viewer.getByRole("button", { name: "Release to listeners" }).count(), 0);
+  const csrf = await viewer.locator("input[name=csrf]").first().inputValue();
+  const forced = await viewer.request.post(`${base}/studio/${P}/articles/${ARTICLE.slug}/release`, {
+    form: { csrf },
+    headers: { Origin: base },
+    maxRedirects: 0,
+  });
+  assert.equal(forced.status(), 403);
+
+  await page.getByRole("button", { name: "Release to listeners" }).click();
+  await waitForState(page, "done");
+  const record = await json(await fetch(`${base}/v1/articles/${ARTICLE.slug}`));
+  assert.equal(record.audio_ready, true);
+  // The feed has it now (the topic's feed, built afresh: service.xml above is cached for its TTL).
+  assert.match(await (await fetch(`${base}/v1/podcasts/service-science.xml`)).text(), new RegExp(ARTICLE.slug));
+});
