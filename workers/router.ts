@@ -28,6 +28,13 @@ import { importPublisherLexicon } from "./narration/routes/post.publishers.{publ
 import { rerenderPublisherLexicon } from "./narration/routes/post.publishers.{publisher}.lexicon.rerender";
 import { putPublisherLexiconEntries } from "./narration/routes/put.publishers.{publisher}.lexicon.entries";
 
+import { getPublisherStats } from "./stats/routes/get.publishers.{publisher}.stats";
+import { postBeacon } from "./stats/routes/post.articles.{slug}.beacons";
+import { deletePublisherWebhook } from "./webhooks/routes/delete.publishers.{publisher}.webhooks.{endpoint_id}";
+import { listPublisherWebhooks } from "./webhooks/routes/get.publishers.{publisher}.webhooks";
+import { getWebhookDeliveries } from "./webhooks/routes/get.publishers.{publisher}.webhooks.deliveries";
+import { postPublisherWebhook } from "./webhooks/routes/post.publishers.{publisher}.webhooks";
+
 import { getArticle } from "./articles/routes/get.articles.{slug}";
 import { storiesFeed } from "./articles/routes/get.stories.feed";
 import { storiesSearch } from "./articles/routes/get.stories.search";
@@ -181,6 +188,13 @@ export const routes: Route[] = [
   importPublisherLexicon,
   getPublisherLexiconAffected,
   rerenderPublisherLexicon,
+  // A publisher's listening numbers (and the embed player's beacons that feed them) and outbound webhooks
+  getPublisherStats,
+  postBeacon,
+  postPublisherWebhook,
+  listPublisherWebhooks,
+  getWebhookDeliveries,
+  deletePublisherWebhook,
   // Articles, search and the stories feed
   getArticle,
   postForward,

@@ -4,10 +4,11 @@ import { ACTIVE_JOB_STATES, articles, audioObjects, database, isActiveJob, liste
 import { narratedText } from "../kernel/article-text";
 import { articlePageUrl } from "../core/config";
 import { isWebUrl } from "../kernel/web-url";
+import { announceJob, type WebhookEvent } from "../kernel/webhook-events";
 import { lexiconFor } from "./lexicon-service";
 import { renderStoreObjectUrl, type ClaimedJob, type JobOutcome, type LazyFormat, type RenderStoreRpc, type StoredAudio } from "../kernel/render-contract";
 
-type StoreEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE">;
+type StoreEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE" | "WEBHOOK_QUEUE">;
 
 const OBJECTS = new URL(renderStoreObjectUrl("")).pathname;
 
@@ -133,6 +134,7 @@ async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesis
     : [];
   await db.batch([markDone, ...setArticleAudio, ...markWarmed]);
   await releaseSlot(env, job.listenerId, job.id);
+  await tellPublisher(env, job.id, "narration.ready");
 }
 
 async function retryJob(env: StoreEnv, jobId: string, error: string): Promise<void> {
@@ -151,6 +153,14 @@ async function failJob(env: StoreEnv, jobId: string, error: string): Promise<voi
     .set({ state: "failed", error: job.error ?? error, finishedAt: new Date() })
     .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ACTIVE_JOB_STATES)));
   await releaseSlot(env, job.listenerId, jobId);
+  await tellPublisher(env, jobId, "narration.failed");
+}
+
+/** The publisher's webhooks hear how a job ended; a failure to queue them never fails the job (the delivery log shows none). */
+async function tellPublisher(env: StoreEnv, jobId: string, type: WebhookEvent): Promise<void> {
+  await announceJob(env, jobId, type).catch((err: unknown) =>
+    console.error(`webhooks of job ${jobId} not queued: ${err instanceof Error ? err.name : "error"}`),
+  );
 }
 
 async function releaseSlot(env: StoreEnv, listenerId: number | null, jobId: string): Promise<void> {
