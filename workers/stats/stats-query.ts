@@ -45,11 +45,38 @@ export const StatsView = named(
 export type Stats = v.InferOutput<typeof StatsView>;
 
 /** Days in a range at most (a year and a day). */
-export const MAX_DAYS = 366;
+const MAX_DAYS = 366;
 const DAY_MS = 86_400_000;
 
+const Day = v.pipe(
+  v.string(),
+  v.isoDate("must be a date, YYYY-MM-DD"),
+  v.check((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "must be a real date"),
+);
+
+/** The range and format of a publisher's numbers (the API's query and the studio page's). */
+export const StatsQuery = v.pipe(
+  v.object({
+    from: v.pipe(v.optional(Day), v.description("The first UTC day, YYYY-MM-DD (default: 29 days before `to`).")),
+    to: v.pipe(v.optional(Day), v.description("The last UTC day, YYYY-MM-DD, included (default: today).")),
+    format: v.pipe(v.optional(v.picklist(["json", "csv"]), "json"), v.description("json, or csv: the days as text/csv.")),
+  }),
+  v.transform(({ from, to, format }) => {
+    const last = to ?? new Date().toISOString().slice(0, 10);
+    return { to: last, from: from ?? new Date(Date.parse(`${last}T00:00:00Z`) - 29 * DAY_MS).toISOString().slice(0, 10), format };
+  }),
+  v.forward(
+    v.check(({ from, to }) => from <= to, "must not be before from"),
+    ["to"],
+  ),
+  v.forward(
+    v.check(({ from, to }) => (Date.parse(to) - Date.parse(from)) / DAY_MS < MAX_DAYS, `the range may span at most ${MAX_DAYS} days`),
+    ["to"],
+  ),
+);
+
 /** Every UTC day from `from` to `to`, both included. */
-export function daysBetween(from: string, to: string): string[] {
+function daysBetween(from: string, to: string): string[] {
   const out: string[] = [];
   for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS) out.push(new Date(t).toISOString().slice(0, 10));
   return out;
@@ -111,9 +138,16 @@ export async function publisherStats(env: Pick<Env, "DB">, publisher: string, fr
   };
 }
 
-/** The days as CSV (RFC 4180), one row a day under a header row. */
-export function statsCsv(stats: Stats): string {
+/**
+ * The numbers as JSON, or with `format` csv the days as CSV (RFC 4180), one row a day under a header
+ * row, as a file named after the publisher and the range.
+ */
+export function statsResponse(stats: Stats, format: "json" | "csv"): Response {
+  if (format === "json") return Response.json(stats, { headers: { "Cache-Control": "no-store" } });
   const columns = ["date", "downloads", "listeners", "starts", "completions", "agent_plays"] as const;
   const rows = [columns.join(","), ...stats.days.map((d) => columns.map((c) => d[c]).join(","))];
-  return rows.map((row) => `${row}\r\n`).join("");
+  const filename = `${stats.publisher.replace(/[^A-Za-z0-9._-]+/g, "-")}-${stats.from}-${stats.to}.csv`;
+  return new Response(rows.map((row) => `${row}\r\n`).join(""), {
+    headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${filename}"`, "Cache-Control": "no-store" },
+  });
 }
