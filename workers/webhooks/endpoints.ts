@@ -6,6 +6,7 @@ import { inDevelopment, isLoopback, isPrivateHost } from "../kernel/guarded-fetc
 import { named } from "../core/schema-registry";
 import { database, DELIVERY_STATES, webhookDeliveries, webhookEndpoints } from "../db";
 import { decryptToken, mintToken } from "../kernel/listener-tokens";
+import { PublisherParams } from "../kernel/fields";
 import { WEBHOOK_EVENTS } from "../kernel/webhook-events";
 
 /**
@@ -16,6 +17,12 @@ import { WEBHOOK_EVENTS } from "../kernel/webhook-events";
 
 /** Endpoints one publisher may register: each is a stream of deliveries to sign and retry. */
 export const MAX_ENDPOINTS = 10;
+
+/** The path of one endpoint: /v1/publishers/{publisher}/webhooks/{endpoint_id} and its studio page's action. */
+export const EndpointParams = v.object({
+  ...PublisherParams.entries,
+  endpoint_id: v.pipe(v.string(), v.maxLength(64), v.description("The endpoint's id (ep_...).")),
+});
 
 /** The publisher of the path, when the caller acts for it; another publisher's webhooks are a 404 (docs/articles.md "Visibility"). */
 export function requirePublisher(caller: ApiCaller, publisher: string): string {

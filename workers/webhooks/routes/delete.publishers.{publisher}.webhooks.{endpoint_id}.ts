@@ -1,13 +1,6 @@
-import * as v from "valibot";
 import { ApiError } from "../../core/errors";
 import { route } from "../../core/route";
-import { PublisherParams } from "../../kernel/fields";
-import { deleteEndpoint, requirePublisher } from "../endpoints";
-
-const EndpointParams = v.object({
-  ...PublisherParams.entries,
-  endpoint_id: v.pipe(v.string(), v.maxLength(64), v.description("The endpoint's id (ep_...).")),
-});
+import { deleteEndpoint, EndpointParams, requirePublisher } from "../endpoints";
 
 export const deletePublisherWebhook = route({
   method: "DELETE",
