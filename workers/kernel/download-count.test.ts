@@ -140,14 +140,18 @@ describe("the salted listener", () => {
     expect(hashes.every((h) => /^[0-9a-f]{64}$/.test(h))).toBe(true);
   });
 
-  it("a salt, its windows and spans go once no window can grow: two days", async () => {
+  it("a day's salt goes when its day and the next are over; windows and spans after two days", async () => {
     const { key } = await episode();
     await recordDownload(env, hit(key, 0, 999));
-    await pruneListening(env, new Date(T0.getTime() + 47 * HOUR));
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM download_spans").first("n")).toBe(1);
+    const count = async (table: string) => env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first("n");
+    // Late the next day, the day's salt still hashes the windows carried over from it.
+    await pruneListening(env, new Date(T0.getTime() + 37 * HOUR));
+    expect(await env.DB.prepare("SELECT day FROM listener_salts").first("day")).toBe("2026-11-20");
+    // From the day after next, no request can use it: it goes, and with it any way back to an address.
+    await pruneListening(env, new Date(T0.getTime() + 38 * HOUR));
+    expect(await count("listener_salts")).toBe(0);
+    expect(await count("download_spans")).toBe(1);
     await pruneListening(env, new Date(T0.getTime() + 49 * HOUR));
-    for (const table of ["download_windows", "download_spans", "listener_salts"]) {
-      expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first("n"), table).toBe(0);
-    }
+    for (const table of ["download_windows", "download_spans"]) expect(await count(table), table).toBe(0);
   });
 });

@@ -19,6 +19,11 @@ export function dayOf(at: Date): string {
 /** Salts already read, by day: a settled value per day, so at most one read per isolate and day. */
 const salts = new Map<string, string>();
 
+/** Forgets the salts read (tests: storage is reset between them). */
+export function forgetSalts(): void {
+  salts.clear();
+}
+
 /** The salt of `day`; created when `create` and there is none yet (the first request of the day wins any race). */
 async function saltOf(db: D1Database, day: string, create: boolean): Promise<string | null> {
   const known = salts.get(day);
