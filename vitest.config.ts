@@ -55,11 +55,13 @@ export default defineConfig(async () => {
       // The OpenAPI document checked by @seriousme/openapi-schema-validator (Node side, over loopback).
       // A self-hosted speech server speaking Kokoro-FastAPI's API with real speech (Node side, over loopback).
       // A web site of pages written for the link tests (Node side, over loopback).
+      // A webhook receiver (Node side, over loopback) for the outbound webhooks.
       globalSetup: [
         "./scripts/audio-probe-setup.mjs",
         "./scripts/openapi-validator-setup.mjs",
         "./scripts/selfhosted-tts-setup.mjs",
         "./scripts/links-site-setup.mjs",
+        "./scripts/webhook-receiver-setup.mjs",
       ],
     },
   });

@@ -5,6 +5,7 @@ import { forgetRecentArticles } from "../workers/kernel/article-by-slug";
 import { forgetNarrationProblems } from "../workers/health/narration-state";
 import { forgetSearches } from "../workers/articles/search-service";
 import { forgetTrending } from "../workers/articles/trending-cache";
+import { forgetSalts } from "../workers/kernel/listener-hash";
 
 // vitest.config.ts reads migrations/ and passes it as a binding only tests have.
 const { TEST_MIGRATIONS } = env as typeof env & { TEST_MIGRATIONS: D1Migration[] };
@@ -17,5 +18,6 @@ beforeEach(async () => {
   forgetNarrationProblems();
   forgetSearches();
   forgetTrending();
+  forgetSalts();
   await applyD1Migrations(env.DB, TEST_MIGRATIONS);
 });

@@ -1,6 +1,8 @@
 import { receiveEmail } from "./articles/email-intake";
 import { DIGEST_CRON, sendDailyDigest } from "./listeners/digest";
 import { resendStaleJobs } from "./narration/job-sweep";
+import { pruneListening } from "./kernel/download-count";
+import { consumeWebhooks } from "./webhooks/deliver";
 import { withRequestId } from "./core/request-id";
 import { router } from "./router";
 
@@ -17,6 +19,10 @@ export default {
   fetch: (request, env, ctx) => withRequestId(request, () => router.fetch(request, env, ctx, new URL(request.url))),
   // Forwarded articles arriving by e-mail (issue 4: listener intake).
   email: async (message, env) => void (await receiveEmail(message, env)),
-  // The crons of wrangler.toml: the daily digest (docs/rules.md "Rules" 6) and the lost-render sweep.
-  scheduled: (controller, env, ctx) => ctx.waitUntil(controller.cron === DIGEST_CRON ? sendDailyDigest(env) : resendStaleJobs(env)),
+  // The crons of wrangler.toml: the daily digest (docs/rules.md "Rules" 6), and every 10 minutes the
+  // lost-render sweep and the listening windows' pruning (docs/publishers.md "Listening numbers").
+  scheduled: (controller, env, ctx) =>
+    ctx.waitUntil(controller.cron === DIGEST_CRON ? sendDailyDigest(env) : Promise.all([resendStaleJobs(env), pruneListening(env)])),
+  // Outbound webhooks to publishers and their dead letters (workers/webhooks/deliver.ts).
+  queue: (batch, env) => consumeWebhooks(batch, env),
 } satisfies ExportedHandler<Env>;

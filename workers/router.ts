@@ -30,6 +30,13 @@ import { rerenderPublisherLexicon } from "./narration/routes/post.publishers.{pu
 import { putPublisherLexiconEntries } from "./narration/routes/put.publishers.{publisher}.lexicon.entries";
 import { previewPublisherLexicon } from "./narration/routes/post.publishers.{publisher}.lexicon.preview";
 
+import { getPublisherStats } from "./stats/routes/get.publishers.{publisher}.stats";
+import { postBeacon } from "./stats/routes/post.articles.{slug}.beacons";
+import { deletePublisherWebhook } from "./webhooks/routes/delete.publishers.{publisher}.webhooks.{endpoint_id}";
+import { listPublisherWebhooks } from "./webhooks/routes/get.publishers.{publisher}.webhooks";
+import { getWebhookDeliveries } from "./webhooks/routes/get.publishers.{publisher}.webhooks.deliveries";
+import { postPublisherWebhook } from "./webhooks/routes/post.publishers.{publisher}.webhooks";
+
 import { getArticle } from "./articles/routes/get.articles.{slug}";
 import { storiesFeed } from "./articles/routes/get.stories.feed";
 import { storiesSearch } from "./articles/routes/get.stories.search";
@@ -214,6 +221,13 @@ export const routes: Route[] = [
   patchPublisherSettings,
   releaseArticle,
   rejectArticle,
+  // A publisher's listening numbers (and the embed player's beacons that feed them) and outbound webhooks
+  getPublisherStats,
+  postBeacon,
+  postPublisherWebhook,
+  listPublisherWebhooks,
+  getWebhookDeliveries,
+  deletePublisherWebhook,
   // Articles, search and the stories feed
   getArticle,
   postForward,

@@ -4,11 +4,13 @@ import * as articles from "./tables/articles";
 import * as lexicon from "./tables/lexicon";
 import * as ledger from "./tables/ledger";
 import * as listeners from "./tables/listeners";
+import * as listening from "./tables/listening";
 import * as mail from "./tables/mail";
 import * as narration from "./tables/narration";
 import * as publishers from "./tables/publishers";
 import * as studio from "./tables/studio";
 import * as web from "./tables/web";
+import * as webhooks from "./tables/webhooks";
 import * as x402 from "./tables/x402";
 
 export * from "./tables/agents";
@@ -16,15 +18,31 @@ export * from "./tables/articles";
 export * from "./tables/lexicon";
 export * from "./tables/ledger";
 export * from "./tables/listeners";
+export * from "./tables/listening";
 export * from "./tables/mail";
 export * from "./tables/narration";
 export * from "./tables/publishers";
 export * from "./tables/studio";
 export * from "./tables/web";
+export * from "./tables/webhooks";
 export * from "./tables/x402";
 export type { ArticleRow, JobRow } from "./rows";
 
-export const schema = { ...agents, ...articles, ...lexicon, ...ledger, ...listeners, ...mail, ...narration, ...publishers, ...studio, ...web, ...x402 };
+export const schema = {
+  ...agents,
+  ...articles,
+  ...lexicon,
+  ...ledger,
+  ...listeners,
+  ...listening,
+  ...mail,
+  ...narration,
+  ...publishers,
+  ...studio,
+  ...web,
+  ...webhooks,
+  ...x402,
+};
 
 const connect = (db: D1Database) => drizzle(db, { schema });
 

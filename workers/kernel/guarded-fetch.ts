@@ -58,7 +58,7 @@ export function isLoopback(host: string): boolean {
  * private range is named), this machine, and names that public DNS never answers (single labels, .local
  * mDNS, .internal, .home.arpa, .test, .invalid, .example: RFC 6761, RFC 6762, RFC 8375).
  */
-function isPrivateHost(host: string): boolean {
+export function isPrivateHost(host: string): boolean {
   if (host.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(host)) return true;
   const name = host.replace(/\.$/, "");
   if (!name.includes(".") || isLoopback(name)) return true;

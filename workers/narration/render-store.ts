@@ -4,6 +4,7 @@ import { ACTIVE_JOB_STATES, articles, audioObjects, database, type Database, isA
 import { narratedText } from "../kernel/article-text";
 import { articlePageUrl } from "../core/config";
 import { isWebUrl } from "../kernel/web-url";
+import { announceJob, type WebhookEvent } from "../kernel/webhook-events";
 import { lexiconFor } from "./lexicon-service";
 import { enqueueJob } from "./jobs-service";
 import {
@@ -19,7 +20,7 @@ import {
 } from "../kernel/render-contract";
 import { heldForReview } from "./review-gate";
 
-type StoreEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE" | "RENDER_QUEUE">;
+type StoreEnv = Pick<Env, "DB" | "AUDIO" | "RENDER_GATE" | "RENDER_QUEUE" | "WEBHOOK_QUEUE">;
 
 const OBJECTS = new URL(renderStoreObjectUrl("")).pathname;
 
@@ -187,6 +188,7 @@ async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesis
     : [];
   await db.batch([markDone, ...setArticleAudio, ...markWarmed]);
   await releaseSlot(env, job.listenerId, job.id);
+  await tellPublisher(env, job.id, "narration.ready");
 }
 
 async function retryJob(env: StoreEnv, jobId: string, error: string, requeue: boolean): Promise<void> {
@@ -208,6 +210,14 @@ async function failJob(env: StoreEnv, jobId: string, error: string): Promise<voi
     .set({ state: "failed", error: job.error ?? error, finishedAt: new Date() })
     .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, ACTIVE_JOB_STATES)));
   await releaseSlot(env, job.listenerId, jobId);
+  await tellPublisher(env, jobId, "narration.failed");
+}
+
+/** The publisher's webhooks hear how a job ended; a failure to queue them never fails the job (the delivery log shows none). */
+async function tellPublisher(env: StoreEnv, jobId: string, type: WebhookEvent): Promise<void> {
+  await announceJob(env, jobId, type).catch((err: unknown) =>
+    console.error(`webhooks of job ${jobId} not queued: ${err instanceof Error ? err.name : "error"}`),
+  );
 }
 
 async function releaseSlot(env: StoreEnv, listenerId: number | null, jobId: string): Promise<void> {

@@ -55,9 +55,12 @@ export function bodyParagraphs(view: ArticleView): string {
     .join("");
 }
 
-/** The player, or a notice while the narration is not rendered yet. */
-export function playerOrNotice(env: object, view: ArticleView): string {
-  return playerMarkup(env, view) || `<p class="status">The narration is not ready yet. Try again in a minute.</p>`;
+/**
+ * The player, or a notice while the narration is not rendered yet. `beacon`: where the player reports
+ * its start and completion (the embed's, docs/publishers.md "Listening numbers").
+ */
+export function playerOrNotice(env: object, view: ArticleView, beacon?: string): string {
+  return playerMarkup(env, view, beacon) || `<p class="status">The narration is not ready yet. Try again in a minute.</p>`;
 }
 
 /**
@@ -65,11 +68,11 @@ export function playerOrNotice(env: object, view: ArticleView): string {
  * that plays without script, and the custom controls client/player.ts reveals. Empty when the article
  * has no audio (a stub, or a render not done yet).
  */
-function playerMarkup(env: object, view: ArticleView): string {
+function playerMarkup(env: object, view: ArticleView, beacon?: string): string {
   if (!view.audio) return "";
   const speeds = SPEEDS.map((s) => `<option value="${s}"${s === 1 ? " selected" : ""}>${s}×</option>`).join("");
   const seconds = view.listenSeconds ?? 0;
-  return `<div class="player" data-player data-title="${escapeHtml(view.title)}" data-publisher="${escapeHtml(view.publisher)}" data-art="${escapeHtml(articleArtUrl(env, view, 512, 512))}" data-duration="${seconds}">
+  return `<div class="player" data-player data-title="${escapeHtml(view.title)}" data-publisher="${escapeHtml(view.publisher)}" data-art="${escapeHtml(articleArtUrl(env, view, 512, 512))}" data-duration="${seconds}"${beacon ? ` data-beacon="${escapeHtml(beacon)}"` : ""}>
 <audio controls preload="metadata"><source src="${escapeHtml(view.audio.mp3)}" type="audio/mpeg"><source src="${escapeHtml(view.audio.opus)}" type="audio/ogg; codecs=opus"><a href="${escapeHtml(view.audio.mp3)}">Download the MP3</a></audio>
 <div class="controls" role="group" aria-label="Player" hidden>
 <button type="button" data-action="back" aria-label="Back 15 seconds"><span aria-hidden="true">↺15</span></button>

@@ -7,6 +7,7 @@ import { route, type ResponseDoc } from "../../core/route";
 import { requireAudioAccess } from "../audio-access";
 import { mp3RedirectUrl } from "../audio-redirect";
 import { AUDIO_CONTENT_TYPES, AUDIO_KEY_PATTERN, audioObjectPath } from "../../kernel/audio-objects";
+import { countingDownloads } from "../../kernel/download-count";
 import { type LazyFormat, renderService } from "../../kernel/render-contract";
 import { AUDIO_FORMATS, type AudioFormat } from "../../kernel/public-urls";
 
@@ -168,7 +169,8 @@ function audioRoute(format: AudioFormat) {
     rateLimit: "audio",
     params: v.object({ key: AudioKey }),
     responses,
-    async handle({ env, ctx, request, url, params }) {
+    // Each answer is counted after it is sent (docs/publishers.md "Listening numbers").
+    handle: countingDownloads(async ({ env, ctx, request, url, params }) => {
       // The isolate keeps copies only of audio anyone may fetch, so a copy is answered without a lookup.
       const copy = request.method === "GET" ? cachedCopy(request.url) : undefined;
       if (copy) return answerFromBytes(request, copy.body, copy.headers);
@@ -181,7 +183,7 @@ function audioRoute(format: AudioFormat) {
         }
       }
       return serve(env, ctx, request, params.key, format, shared);
-    },
+    }),
   });
 }
 

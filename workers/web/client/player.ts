@@ -221,6 +221,17 @@ function setUp(root: HTMLElement): void {
       }
     }
   }
+  // The embed tells the publisher's numbers that it started and that it finished (docs/publishers.md
+  // "Listening numbers"): once each per page, with keepalive so a closing frame still sends it.
+  const beacon = root.dataset.beacon;
+  if (beacon) {
+    const send = (event: "start" | "complete") =>
+      void fetch(beacon, { method: "POST", keepalive: true, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ event }) }).catch(
+        () => undefined,
+      );
+    audio.addEventListener("play", () => send("start"), { once: true });
+    audio.addEventListener("ended", () => send("complete"), { once: true });
+  }
   showTime();
   showPlaying();
 }
