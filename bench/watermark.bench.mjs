@@ -6,44 +6,20 @@
 // distortion of the marked file against the unmarked one. Needs ffmpeg. Prints a Markdown table.
 //   node bench/watermark.bench.mjs
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { build } from "esbuild";
+import { importWorkerModules } from "../scripts/worker-modules.mjs";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const RATE = 24_000;
-const inline = (contents) => ({ contents, loader: "js" });
-const base64 = (file) => JSON.stringify(readFileSync(file).toString("base64"));
-const { outputFiles } = await build({
-  stdin: {
-    contents: `export { joinPieces, pieceToInt16 } from "./workers/render/engine/join";
+const m = await importWorkerModules(`export { joinPieces, pieceToInt16 } from "./workers/render/engine/join";
 export { normalizeLoudness } from "./workers/render/engine/loudness";
 export { espeak } from "./workers/render/engine/offline";
 export { resample } from "./workers/render/engine/resample";
 export { markLayout, PLATFORM_ID, BLOCK_FRAMES, FRAME } from "./workers/kernel/watermark/scheme";
 export { markSamples } from "./workers/kernel/watermark/embed";
 export { detectMark } from "./workers/kernel/watermark/detect";
-export { Fft } from "./workers/kernel/watermark/fft";`,
-    resolveDir: ROOT,
-    loader: "ts",
-  },
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  write: false,
-  logLevel: "error",
-  plugins: [
-    {
-      name: "workerd-modules",
-      setup(b) {
-        b.onLoad({ filter: /\.wasm$/ }, (a) => inline(`export default new WebAssembly.Module(Buffer.from(${base64(a.path)}, "base64"));`));
-        b.onLoad({ filter: /\.bin$/ }, (a) => inline(`export default Uint8Array.from(Buffer.from(${base64(a.path)}, "base64")).buffer;`));
-      },
-    },
-  ],
-});
-const m = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString("base64")}`);
+export { Fft } from "./workers/kernel/watermark/fft";`);
 
 const PARAGRAPHS = [
   [

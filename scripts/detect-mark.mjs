@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { build } from "esbuild";
+import { importWorkerModules } from "./worker-modules.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MARK_RATE = 24_000;
@@ -43,21 +43,9 @@ function decodeWithFfmpeg() {
   }
 }
 
-const { outputFiles } = await build({
-  stdin: {
-    contents: `export { detectMark } from "./workers/kernel/watermark/detect";
+const mark = await importWorkerModules(`export { detectMark } from "./workers/kernel/watermark/detect";
 export { markLayout } from "./workers/kernel/watermark/scheme";
-export { readWav, toMarkRate } from "./workers/kernel/watermark/wav";`,
-    resolveDir: ROOT,
-    loader: "ts",
-  },
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  write: false,
-  logLevel: "error",
-});
-const mark = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString("base64")}`);
+export { readWav, toMarkRate } from "./workers/kernel/watermark/wav";`);
 
 let samples;
 try {
