@@ -33,7 +33,7 @@ export default defineConfig(async () => {
             renderTestWorker({
               runnerName: `vitest-plugin-runner-${name}`,
               consumeQueue,
-              bindings: consumeQueue ? { SELFHOSTED_TTS_BASE_URL: inject("selfhostedTtsUrl") } : {},
+              bindings: { WATERMARK_KEY: testVars.WATERMARK_KEY, ...(consumeQueue ? { SELFHOSTED_TTS_BASE_URL: inject("selfhostedTtsUrl") } : {}) },
             }),
           ],
         },

@@ -1,9 +1,10 @@
 // vitest globalSetup: a loopback HTTP service through which tests running in workerd check rendered
 // files with ffprobe (codec, duration, tags: an MP3's ID3 frames, an Opus file's Vorbis comments) and ffmpeg's ebur128 filter (integrated loudness, true peak),
-// or find their pauses with ffmpeg's silencedetect filter. Tests POST the file's bytes to the URL
-// provided as "audioProbeUrl" (/probe), or to its sibling /silences.
+// or find their pauses with ffmpeg's silencedetect filter, or put them through a codec (/transform, for
+// the watermark). Tests POST the file's bytes to the URL provided as "audioProbeUrl" (/probe), or to its
+// siblings /silences and /transform.
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -58,6 +59,33 @@ async function silences(file, noise, min) {
   return found.map(([start, end]) => [start, end ?? Number(stdout)]);
 }
 
+/**
+ * What a recording goes through on its way to a listener, for the watermark tests (docs/narration.md
+ * "The watermark"): each is an ffmpeg round trip that ends as a 24 kHz mono 16-bit WAV.
+ */
+const TRANSFORMS = {
+  "mp3-32k": { codec: ["-c:a", "libmp3lame", "-b:a", "32k"], ext: "mp3" },
+  "opus-24k": { codec: ["-c:a", "libopus", "-b:a", "24k"], ext: "opus" },
+  "volume-6db": { codec: ["-af", "volume=-6dB", "-c:a", "pcm_s16le"], ext: "wav" },
+  none: { codec: ["-c:a", "pcm_s16le"], ext: "wav" },
+};
+
+/** `file` through the transform `name`, decoded to a 24 kHz mono WAV: its bytes. */
+async function transform(file, name) {
+  const t = TRANSFORMS[name];
+  if (!t) throw new Error(`no transform ${name}`);
+  const coded = `${file}.${t.ext}`;
+  const wav = `${file}.out.wav`;
+  try {
+    await run("ffmpeg", ["-v", "error", "-y", "-i", file, ...t.codec, coded]);
+    await run("ffmpeg", ["-v", "error", "-y", "-i", coded, "-ac", "1", "-ar", "24000", "-c:a", "pcm_s16le", wav]);
+    return await readFile(wav);
+  } finally {
+    await rm(coded, { force: true });
+    await rm(wav, { force: true });
+  }
+}
+
 export default async function setup({ provide }) {
   const dir = await mkdtemp(path.join(tmpdir(), "audio-probe-"));
   let n = 0;
@@ -68,6 +96,10 @@ export default async function setup({ provide }) {
     const file = path.join(dir, `${n++}.${url.searchParams.get("ext") ?? "bin"}`);
     try {
       await writeFile(file, Buffer.concat(chunks));
+      if (url.pathname === "/transform") {
+        res.writeHead(200, { "content-type": "audio/wav" }).end(await transform(file, url.searchParams.get("to")));
+        return;
+      }
       const result =
         url.pathname === "/silences" ? await silences(file, Number(url.searchParams.get("noise")), Number(url.searchParams.get("min"))) : await probe(file);
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result));

@@ -5,13 +5,10 @@
 // is the pieces' reading plus the master's size. One text length (characters) per run, so no earlier
 // render's memory is still being released during the readings; prints one JSON line.
 //   for n in 2000 10000 20000; do node --expose-gc scripts/render-memory.mjs $n; done
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { build } from "esbuild";
+import { importWorkerModules } from "./worker-modules.mjs";
 
 if (typeof globalThis.gc !== "function") throw new Error("run with node --expose-gc");
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const PROBE = `
 import { joinPieces, pieceToInt16 } from "./workers/render/engine/join";
 import { normalizeLoudness } from "./workers/render/engine/loudness";
@@ -24,26 +21,7 @@ import { PROVIDERS } from "./workers/kernel/voice-catalogue";
 export { joinPieces, pieceToInt16, normalizeLoudness, encodeMp3, espeak, resample, MASTER_SAMPLE_RATE, splitText, PROVIDERS };
 `;
 
-const inline = (contents) => ({ contents, loader: "js" });
-const base64 = (file) => JSON.stringify(readFileSync(file).toString("base64"));
-const { outputFiles } = await build({
-  stdin: { contents: PROBE, resolveDir: ROOT, loader: "ts" },
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  write: false,
-  logLevel: "error",
-  plugins: [
-    {
-      name: "workerd-modules",
-      setup(b) {
-        b.onLoad({ filter: /\.wasm$/ }, (a) => inline(`export default new WebAssembly.Module(Buffer.from(${base64(a.path)}, "base64"));`));
-        b.onLoad({ filter: /\.bin$/ }, (a) => inline(`export default Uint8Array.from(Buffer.from(${base64(a.path)}, "base64")).buffer;`));
-      },
-    },
-  ],
-});
-const engine = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString("base64")}`);
+const engine = await importWorkerModules(PROBE);
 
 /** MB held by the JavaScript heap and array buffers (WebAssembly memories included) after collection. */
 async function live() {

@@ -12,6 +12,7 @@ import { audioRoutes } from "./narration/routes/get.audio.{key}.{format}";
 import { getJob } from "./narration/routes/get.jobs.{job_id}";
 import { getJobStream } from "./narration/routes/get.jobs.{job_id}.stream.mp3";
 import { getVoices } from "./narration/routes/get.voices";
+import { postMarksDetect } from "./narration/routes/post.marks.detect";
 import { postRenderNow } from "./narration/routes/post.articles.{slug}.render-now";
 import { postJob } from "./narration/routes/post.jobs";
 import { postRender } from "./narration/routes/post.render";
@@ -203,6 +204,8 @@ export const routes: Route[] = [
   getArticleAudio,
   ...audioRoutes,
   getVoices,
+  // The audio watermark: anyone may ask whether a recording carries it
+  postMarksDetect,
   // The pronunciation lexicon: the global one (admin token) and each publisher's (its key or the operator's)
   getGlobalLexicon,
   putGlobalLexiconEntries,

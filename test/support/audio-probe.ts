@@ -37,3 +37,16 @@ export async function detectSilences(bytes: BodyInit, ext: string, noiseDb: numb
   if (!res.ok) throw new Error(`silencedetect failed: ${await res.text()}`);
   return res.json();
 }
+
+/** What the audio probe can put a file through (scripts/audio-probe-setup.mjs TRANSFORMS). */
+export type AudioTransform = "mp3-32k" | "opus-24k" | "volume-6db" | "none";
+
+/** `bytes` (a file of type `ext`) through `to` by ffmpeg, then decoded: a 24 kHz mono 16-bit WAV. */
+export async function transformAudio(bytes: BodyInit, ext: string, to: AudioTransform): Promise<Uint8Array> {
+  const url = new URL(inject("audioProbeUrl"));
+  url.pathname = "/transform";
+  url.search = new URLSearchParams({ ext, to }).toString();
+  const res = await fetch(url, { method: "POST", body: bytes });
+  if (!res.ok) throw new Error(`ffmpeg failed: ${await res.text()}`);
+  return new Uint8Array(await res.arrayBuffer());
+}

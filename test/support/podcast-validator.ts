@@ -12,7 +12,7 @@ import { podcastGuid } from "../../workers/feeds/rss";
  * incomplete, and reports what that parser did not read. It returns every problem found, so a
  * failing test names them all. Our feeds are of narrated items, so it also asks what every such
  * feed carries (docs/feeds.md "What every feed contains"): podcast:txt purpose="ai-content" on the channel, and on each item
- * a WebVTT and a Podcasting 2.0 JSON transcript and podcast:chapters, as both parsers read them.
+ * the same podcast:txt, a WebVTT and a Podcasting 2.0 JSON transcript and podcast:chapters, as both parsers read them.
  */
 
 /** Apple Podcasts categories and subcategories (https://podcasters.apple.com/support/1691-apple-podcasts-categories). */
@@ -165,6 +165,8 @@ function itemProblems(item: RssFeed.Item<string>, rawItem: string, n: number): s
   if (!Number.isInteger(duration) || duration! <= 0) p.push(`${at}: itunes:duration missing or not whole seconds`);
   const explicit = /<itunes:explicit>([^<]*)<\/itunes:explicit>/.exec(rawItem)?.[1];
   if (explicit !== undefined && explicit !== "true" && explicit !== "false") p.push(`${at}: itunes:explicit is "${explicit}"`);
+  // Each episode says its voice is synthetic too (the Podcast Standards Project's AI-disclosure proposal).
+  if (!(item.podcast?.txts ?? []).some((t) => t.purpose === AI_CONTENT && t.display === "true")) p.push(`${at}: podcast:txt purpose="ai-content" true missing`);
   const transcripts = item.podcast?.transcripts ?? [];
   if (transcripts.length === 0) p.push(`${at}: podcast:transcript missing`);
   for (const t of transcripts) {

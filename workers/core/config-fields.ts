@@ -19,6 +19,12 @@ export function flag(fallback: boolean) {
   );
 }
 
+/**
+ * The watermark key (WATERMARK_KEY, kernel/watermark/scheme.ts): required, since every narration is
+ * marked with it and every detection reads with it; 16 characters at least, so it cannot be guessed.
+ */
+export const watermarkKey = v.pipe(v.string("must be set"), v.minLength(16, "must be at least 16 characters"));
+
 /** An absolute URL, or empty for unset. */
 export const optionalUrl = v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())], "must be an absolute URL or empty"), "");
 

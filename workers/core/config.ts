@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { binding, configurationIssues, flag, optionalUrl, text, whole, type ConfigIssue } from "./config-fields";
+import { binding, configurationIssues, flag, optionalUrl, text, watermarkKey, whole, type ConfigIssue } from "./config-fields";
 
 /**
  * The API Worker's configuration: every var, secret and binding it reads, checked once per isolate
@@ -70,6 +70,8 @@ const PARTS = {
     X402_PAY_TO: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address (0x and 40 hex digits)"))]), ""),
     X402_FACILITATOR_URL: v.optional(v.union([v.literal("local"), v.pipe(v.string(), v.url('must be "local" or an absolute URL'))]), "local"),
   },
+  // The key the audio watermark is read with (POST /v1/marks/detect); the render Worker writes with the same.
+  marking: { WATERMARK_KEY: watermarkKey },
   audio_delivery: {
     R2_PUBLIC_URL: optionalUrl,
     R2_ACCESS_KEY_ID: text,
@@ -102,6 +104,7 @@ const ConfigSchema = v.object({
   ...PARTS.news,
   ...PARTS.wallet,
   ...PARTS.x402,
+  ...PARTS.marking,
   ...PARTS.audio_delivery,
   ...PARTS.build,
   ...PARTS.bindings,

@@ -3,15 +3,16 @@ import { describe, expect, it } from "vitest";
 import { validatePodcastFeed } from "../../test/support/podcast-validator";
 import { podcastGuid } from "./rss";
 
-/** What a narrated item carries besides its enclosure: both transcripts and chapters. */
+const AI_CONTENT = { display: "true", purpose: "ai-content" };
+/** What a narrated item carries besides its enclosure: both transcripts, chapters and the AI-content podcast:txt. */
 const NARRATED = {
   transcripts: [
     { url: "https://example.test/ep.vtt", type: "text/vtt" },
     { url: "https://example.test/ep.json", type: "application/json" },
   ],
   chapters: { url: "https://example.test/ep.chapters.json", type: "application/json+chapters" },
+  txts: [AI_CONTENT],
 };
-const AI_CONTENT = { display: "true", purpose: "ai-content" };
 
 /** The smallest feed that passes, as feedsmith writes it; each test breaks one rule. */
 function feedXml(over: { channel?: Record<string, unknown>; item?: Record<string, unknown> } = {}): string {
@@ -123,13 +124,13 @@ describe("podcast feed validator: each rule catches its violation", () => {
     expect(problems(twice)).toEqual(["item guids are not unique"]);
   });
 
-  it("narrated items: a WebVTT and a JSON transcript and JSON chapters, read by both parsers; the channel says its voices are AI (podcast:txt)", () => {
+  it("narrated items: a WebVTT and a JSON transcript and JSON chapters, read by both parsers; the channel and each item say their voices are AI (podcast:txt)", () => {
     const vttOnly = withExplicit(feedXml({ item: { podcast: { ...NARRATED, transcripts: [NARRATED.transcripts[0]] } } }));
     expect(problems(vttOnly)).toEqual([
       "item 1 (Episode): no podcast:transcript of type application/json",
       "item 1 (Episode): podcast-partytime reads no application/json podcast:transcript",
     ]);
-    const noChapters = withExplicit(feedXml({ item: { podcast: { transcripts: NARRATED.transcripts } } }));
+    const noChapters = withExplicit(feedXml({ item: { podcast: { transcripts: NARRATED.transcripts, txts: NARRATED.txts } } }));
     expect(problems(noChapters)).toEqual(["item 1 (Episode): podcast:chapters missing", "item 1 (Episode): podcast-partytime reads no podcast:chapters"]);
     const plainJsonChapters = withExplicit(feedXml({ item: { podcast: { ...NARRATED, chapters: { url: NARRATED.chapters.url, type: "application/json" } } } }));
     expect(problems(plainJsonChapters)).toEqual([
@@ -144,6 +145,9 @@ describe("podcast feed validator: each rule catches its violation", () => {
     expect(problems(withExplicit(feedXml()).replace(AI_TXT_AS_REFERENCE, AI_TXT))).toEqual([
       'podcast-partytime reads no podcast:txt purpose="ai-content" true',
     ]);
+    // Each episode says it too: an item is often read without its channel.
+    const noItemTxt = withExplicit(feedXml({ item: { podcast: { transcripts: NARRATED.transcripts, chapters: NARRATED.chapters } } }));
+    expect(problems(noItemTxt)).toEqual(['item 1 (Episode): podcast:txt purpose="ai-content" true missing']);
     // podcast:txt without the purpose says nothing about AI.
     const otherTxt = noTxt.replace("</podcast:guid>", "</podcast:guid><podcast:txt>true</podcast:txt>");
     expect(problems(otherTxt)).toEqual(['podcast:txt purpose="ai-content" true missing', 'podcast-partytime reads no podcast:txt purpose="ai-content" true']);

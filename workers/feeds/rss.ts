@@ -75,12 +75,16 @@ function toRssItem(env: object, item: FeedItem, files: ItemFiles): RssFeed.Item<
       ],
       chapters: { url: chapters, type: "application/json+chapters" },
       alternateEnclosures: opus,
+      // Every episode says it too, not only the channel: an item is often read alone (an app's episode
+      // list, a search result, a shared link), and the Podcast Standards Project's AI-disclosure
+      // proposal puts podcast:txt purpose="ai-content" on each item.
+      txts: [AI_CONTENT],
     },
   };
 }
 
 /**
- * Three touches on feedsmith's output. The AI-content tag gets its twin for podcast-partytime
+ * Three touches on feedsmith's output. Each AI-content tag (the channel's and every item's) gets its twin for podcast-partytime
  * (above). feedsmith writes itunes:explicit as yes/no where Apple documents true/false
  * (https://podcasters.apple.com/support/823-podcast-requirements). And it indents CDATA sections
  * onto their own line, which puts whitespace into the element's text: a title with "&" would start
@@ -88,7 +92,7 @@ function toRssItem(env: object, item: FeedItem, files: ItemFiles): RssFeed.Item<
  */
 function tidy(xml: string): string {
   return xml
-    .replace(AI_CONTENT_TAG, `${AI_CONTENT_TAG}${AI_CONTENT_TAG_FOR_PARTYTIME}`)
+    .replaceAll(AI_CONTENT_TAG, `${AI_CONTENT_TAG}${AI_CONTENT_TAG_FOR_PARTYTIME}`)
     .replace(/<itunes:explicit>(yes|no)<\/itunes:explicit>/g, (_, v: string) => `<itunes:explicit>${v === "yes" ? "true" : "false"}</itunes:explicit>`)
     .replace(/<([\w:]+)>\s*(<!\[CDATA\[[\s\S]*?\]\]>)\s*<\/\1>/g, "<$1>$2</$1>");
 }

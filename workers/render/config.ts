@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { binding, configurationIssues, optionalHttpUrl, text } from "../core/config-fields";
+import { binding, configurationIssues, optionalHttpUrl, text, watermarkKey } from "../core/config-fields";
 
 /**
  * The render Worker's configuration: the provider keys it reads and the bindings it needs, checked
@@ -35,11 +35,13 @@ const PARTS = {
     C2PA_SIGNING_KEY: text,
     C2PA_CERTIFICATE_CHAIN: text,
   },
+  // The audio watermark's key (docs/narration.md "The watermark"): every paragraph voiced is marked with it.
+  marking: { WATERMARK_KEY: watermarkKey },
   // No storage of its own: D1, R2 and the render gates are reached through the API Worker (STORE).
   bindings: { STORE: binding },
 } as const;
 
-const RenderConfigSchema = v.object({ ...PARTS.providers, ...PARTS.signing, ...PARTS.bindings });
+const RenderConfigSchema = v.object({ ...PARTS.providers, ...PARTS.signing, ...PARTS.marking, ...PARTS.bindings });
 const ProviderKeysSchema = v.object(PARTS.providers);
 
 export type RenderConfig = v.InferOutput<typeof RenderConfigSchema>;

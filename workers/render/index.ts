@@ -8,6 +8,7 @@ import { configuredProviders, providerSetup } from "./providers/registry";
 import { renderStore, type LazyFormat, type RenderInput, type RenderResult, type RenderRpc, type VoiceCatalogueStatus } from "../kernel/render-contract";
 import { renderConfig } from "./config";
 import { useC2pa } from "./pipeline/c2pa";
+import { useWatermark } from "./pipeline/watermark";
 
 const DEAD_LETTER_QUEUE = "narration-render-dlq";
 
@@ -25,6 +26,7 @@ export default {
   async queue(batch, env) {
     renderConfig(env);
     useC2pa(env);
+    useWatermark(env);
     if (batch.queue === DEAD_LETTER_QUEUE) await consumeDeadLetters(batch, env);
     else await consumeRenderBatch(batch, env, configuredProviders(env));
   },
@@ -40,6 +42,7 @@ export class RenderService extends WorkerEntrypoint<Env> implements RenderRpc {
   async render(input: RenderInput): Promise<RenderResult> {
     renderConfig(this.env);
     useC2pa(this.env);
+    useWatermark(this.env);
     return renderText(renderStore(this.env), input, configuredProviders(this.env));
   }
 

@@ -14,9 +14,9 @@ export function cacheKey(provider: string, voice: string, text: string, lexiconD
 /**
  * What a stored paragraph's audio also depends on besides its provider, voice, text and
  * pronunciations: how it is made (master rate and sample format, loudness target, the join's pauses
- * and fades). Changing any of them changes this, so no paragraph made the old way is reused.
+ * and fades, the watermark's scheme). Changing any of them changes this, so no paragraph made the old way is reused.
  */
-const PARAGRAPH_AUDIO = "paragraph-v1 24000 Hz s16le -16 LUFS";
+const PARAGRAPH_AUDIO = "paragraph-v2 24000 Hz s16le -16 LUFS watermark-v1";
 
 /**
  * The content address of one paragraph's audio (pipeline/paragraph-cache.ts): as cacheKey, over

@@ -11,6 +11,7 @@ import type { Passage } from "./chunk";
 import { loadParagraph, storeParagraph } from "./paragraph-cache";
 import { synthesizePassages, type VoicedPassage } from "./synthesize";
 import { inTurn, type Seat } from "./turns";
+import { markPassages } from "./watermark";
 
 /** A word of a voiced segment: the passage it belongs to, and [start, end) in samples of the segment's master. */
 export interface VoicedWord {
@@ -108,6 +109,7 @@ export async function voiceSegment(
         await Promise.allSettled(written);
         return made;
       }
+      await markPassages(made.passages, [keys[i]]);
       voiced = made.passages[0];
       tally.charactersSynthesized += segment[i].text.length;
       const mine = voiced;

@@ -1,0 +1,61 @@
+import { Fft } from "./fft";
+import { BAND_START, BAND_WIDTH, BITS_PER_FRAME, BLOCK_FRAMES, blockSigns, FRAME, MARK_STRENGTH, PAIRS, type MarkLayout, type MarkPayload } from "./scheme";
+
+const fft = new Fft(FRAME);
+/** sqrt of a periodic Hann window: analysis and synthesis together make a Hann, which sums to 1 at half-frame hops. */
+const ROOT_HANN = Float64Array.from({ length: FRAME }, (_, i) => Math.sqrt(0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FRAME)));
+
+/**
+ * `samples` (mono, 16-bit, at MARK_RATE) with the mark of `payload` added, from block position 0 at
+ * sample 0. The change is computed in the short-time spectrum (half-frame hops, root-Hann windows):
+ * each analysis window belongs to the frame that holds its centre, and in that frame's bands the
+ * magnitude is scaled by 1 +- MARK_STRENGTH, phases kept; the difference is overlap-added back.
+ * Silence stays silence.
+ */
+export function markSamples(samples: Int16Array, layout: MarkLayout, payload: MarkPayload): Int16Array {
+  const signs = blockSigns(layout, payload);
+  const delta = new Float64Array(samples.length + FRAME);
+  const re = new Float64Array(FRAME);
+  const im = new Float64Array(FRAME);
+  const gain = new Float64Array(FRAME / 2 + 1);
+  // Windows start a quarter frame early, so each window's centre falls inside one frame, never on a frame's edge.
+  for (let start = -FRAME / 4; start < samples.length; start += FRAME / 2) {
+    const frame = Math.floor((start + FRAME / 2) / FRAME) % BLOCK_FRAMES;
+    let energy = 0;
+    for (let i = 0; i < FRAME; i++) {
+      const at = start + i;
+      re[i] = at >= 0 && at < samples.length ? samples[at] * ROOT_HANN[i] : 0;
+      im[i] = 0;
+      energy += re[i] * re[i];
+    }
+    if (energy === 0) continue;
+    gain.fill(0);
+    for (let pair = 0; pair < PAIRS; pair++) {
+      const sign = signs[frame * BITS_PER_FRAME + layout.slot[pair]] * layout.orientation[pair] * MARK_STRENGTH;
+      const low = BAND_START(2 * pair);
+      for (let b = 0; b < BAND_WIDTH; b++) {
+        gain[low + b] = sign;
+        gain[low + BAND_WIDTH + b] = -sign;
+      }
+    }
+    fft.forward(re, im);
+    for (let k = 0; k <= FRAME / 2; k++) {
+      re[k] *= gain[k];
+      im[k] *= gain[k];
+      if (k > 0 && k < FRAME / 2) {
+        re[FRAME - k] = re[k];
+        im[FRAME - k] = -im[k];
+      }
+    }
+    fft.inverse(re, im);
+    for (let i = 0; i < FRAME; i++) {
+      const at = start + i;
+      if (at >= 0) delta[at] += re[i] * ROOT_HANN[i];
+    }
+  }
+  // Digital silence stays digital silence: a window over a paragraph's first word would otherwise
+  // spread the change into the quiet before it, where it would be heard as the word starting early.
+  const out = new Int16Array(samples.length);
+  for (let i = 0; i < samples.length; i++) out[i] = samples[i] === 0 ? 0 : Math.max(-32768, Math.min(32767, Math.round(samples[i] + delta[i])));
+  return out;
+}

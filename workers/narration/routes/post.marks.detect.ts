@@ -1,0 +1,65 @@
+import * as v from "valibot";
+import { ValidationError } from "../../core/errors";
+import { route } from "../../core/route";
+import { named } from "../../core/schema-registry";
+import { readBodyBytes } from "../../core/validate";
+import { detectMark } from "../../kernel/watermark/detect";
+import { markLayout } from "../../kernel/watermark/scheme";
+import { readWav, toMarkRate } from "../../kernel/watermark/wav";
+
+/** Largest recording read: 16 MiB, about 5.8 minutes of 24 kHz mono WAV or 1.5 of CD audio. */
+const MAX_AUDIO_BYTES = 16 << 20;
+
+const MarkReading = named(
+  "MarkReading",
+  v.object({
+    marked: v.pipe(v.boolean(), v.description("Whether the audio carries this service's watermark with a payload whose checksum holds.")),
+    confidence: v.pipe(
+      v.number(),
+      v.description("0..1: one minus the chance that unmarked audio would score as high over as many tries; near 0 for unmarked audio."),
+    ),
+    payload: v.pipe(
+      v.nullable(
+        v.object({
+          synthetic: v.pipe(v.boolean(), v.description("True: the voice is synthetic.")),
+          platform: v.pipe(v.number(), v.description("The id of the platform that marked it (1: this narration platform).")),
+          id: v.pipe(
+            v.string(),
+            v.description(
+              '8 hex digits: the first 32 bits of the marked paragraph\'s content address, which the operator looks up (docs/narration.md "The watermark").',
+            ),
+          ),
+        }),
+      ),
+      v.description("What the mark says; null when no mark was read."),
+    ),
+  }),
+);
+
+export const postMarksDetect = route({
+  method: "POST",
+  path: "/v1/marks/detect",
+  tag: "narration",
+  summary: "Whether a recording carries the narration watermark, with a confidence and its payload",
+  description:
+    "The body is the recording itself as a WAV file (`Content-Type: audio/wav`; PCM of 8 to 32 bits or 32-bit float, any rate and channels), " +
+    `at most ${MAX_AUDIO_BYTES} bytes. For MP3, Ogg Opus or anything else, decode it to WAV first (\`ffmpeg -i in.mp3 out.wav\`) or run ` +
+    "`npm run detect-mark FILE`, which decodes with ffmpeg and also searches speed changes from 0.85x to 1.15x; this endpoint reads the audio at its own speed. " +
+    "A mark is read from about ten seconds of speech; the payload says the voice is synthetic and leads to the paragraph that was narrated.",
+  auth: "none",
+  rateLimit: "read",
+  responses: {
+    200: { description: "The reading, marked or not", schema: MarkReading },
+    413: { description: "The recording is over the limit" },
+    422: { description: "The body is not a WAV file this endpoint reads" },
+  },
+  async handle({ request, env }) {
+    const wav = readWav(await readBodyBytes(request, MAX_AUDIO_BYTES));
+    if (!wav)
+      throw new ValidationError([
+        { loc: ["body"], msg: "must be a WAV file of PCM or 32-bit float samples (decode other formats first)", type: "value_error" },
+      ]);
+    const reading = detectMark(toMarkRate(wav.samples, wav.rate), await markLayout(env.WATERMARK_KEY), { speeds: false });
+    return Response.json(reading satisfies v.InferOutput<typeof MarkReading>);
+  },
+});

@@ -1,0 +1,71 @@
+import { store } from "../../../test/support/render-store";
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { transformAudio, type AudioTransform } from "../../../test/support/audio-probe";
+import { call } from "../../../test/support/client";
+import { testVars } from "../../../test/vars";
+import { audioObjectPath } from "../../kernel/audio-objects";
+import { keyedParagraphs } from "../../kernel/normalize-text";
+import { detectMark, type MarkReading } from "../../kernel/watermark/detect";
+import { markLayout, PLATFORM_ID } from "../../kernel/watermark/scheme";
+import { readWav } from "../../kernel/watermark/wav";
+import { espeak, offlineSynthesizer } from "../engine/offline";
+import { floatToInt16, int16LeBytes } from "../engine/pcm";
+import { wavFromInt16 } from "../engine/wav";
+
+import { paragraphKey } from "./cache-key";
+import { renderText } from "./render";
+import { encodeStored } from "./store";
+import { useWatermark } from "./watermark";
+
+// Two paragraphs of about twenty seconds each: the mark is read from a paragraph of ten seconds of speech or more.
+const TEXT = [
+  "The city council met on Tuesday evening to discuss the new budget for public transport. Several members argued that the bus network needs more frequent service in the outer districts, while others pointed to the cost of new vehicles and drivers. After a long debate the council agreed to commission a study of passenger numbers before the next meeting in the spring.",
+  "Scientists have found that a small fish living in coral reefs can recognise its own reflection. The researchers placed a mark on the fish and watched as it tried to scrape the mark off against the sand, which raises questions about self awareness in animals. Other teams now plan to repeat the experiment with different species of fish and with birds that live near the reef.",
+].join("\n\n");
+
+/** POST /v1/marks/detect with `wav`. */
+async function detect(wav: Uint8Array): Promise<MarkReading> {
+  const res = await call("/v1/marks/detect", { method: "POST", body: wav, headers: { "content-type": "audio/wav" } });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+describe('the audio watermark (docs/narration.md "The watermark")', () => {
+  // One render for every check (storage is reset before each test, test/setup.ts).
+  it("a rendered narration carries it (synthetic, this platform, one of its paragraphs' ids) through MP3 32k, Opus 24k and -6 dB; unmarked speech and another key read nothing", async () => {
+    useWatermark({ WATERMARK_KEY: testVars.WATERMARK_KEY });
+    const rendered = await renderText(store, { text: TEXT, voice: "en-US-male" }, { offline: offlineSynthesizer });
+    await encodeStored(store, rendered.key, "wav");
+    const mp3 = await (await env.AUDIO.get(audioObjectPath(rendered.key, "mp3")))!.arrayBuffer();
+    const wav = new Uint8Array(await (await env.AUDIO.get(audioObjectPath(rendered.key, "wav")))!.arrayBuffer());
+    const ids = await Promise.all(keyedParagraphs(TEXT).map(async (p) => (await paragraphKey(rendered.provider, rendered.voice, p, null)).slice(0, 8)));
+
+    const reading = await detect(wav);
+    expect(reading).toMatchObject({ marked: true, payload: { synthetic: true, platform: PLATFORM_ID } });
+    expect(ids).toContain(reading.payload!.id);
+    expect(reading.confidence).toBeGreaterThan(0.99);
+
+    for (const to of ["mp3-32k", "opus-24k", "volume-6db"] satisfies AudioTransform[]) {
+      const after = await detect(await transformAudio(mp3, "mp3", to));
+      expect(after.marked, to).toBe(true);
+      expect(ids, to).toContain(after.payload!.id);
+    }
+
+    const pcm = await espeak(TEXT, "en-us");
+    const unmarked = wavFromInt16(int16LeBytes(Int16Array.from(pcm.samples, floatToInt16)), pcm.sampleRate);
+    expect(await detect(unmarked)).toMatchObject({ marked: false, payload: null });
+    const read = readWav(wav)!;
+    expect(detectMark(read.samples, await markLayout("another-deployment-key"), { speeds: false })).toMatchObject({ marked: false, payload: null });
+  }, 180_000);
+
+  it("answers 422 to a body that is not a WAV file, naming the body", async () => {
+    const res = await call("/v1/marks/detect", {
+      method: "POST",
+      body: new TextEncoder().encode("ID3 not a wave file"),
+      headers: { "content-type": "audio/mpeg" },
+    });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { detail: { loc: string[] }[] }).detail[0].loc).toEqual(["body"]);
+  });
+});
