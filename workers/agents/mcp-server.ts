@@ -187,7 +187,12 @@ async function answer(
   const asked = taskAsked(tool, message);
   const extension = extensionTaskCall(message);
   try {
-    const input = asked || extension ? { ...args, waitSeconds: 0 } : args;
+    // Every call runs on the arguments its schema leaves, whichever handler took it (issue 40 item 4): the
+    // extension's own tools/call handler gets them raw, and a key the schema does not name (get_audio_url's
+    // REST-only `voice`) must never reach the tool.
+    const parsed = v.safeParse(tool.input, args);
+    if (!parsed.success) throw new ApiError("validation_failed", "the arguments do not match the tool's input schema");
+    const input = asked || extension ? { ...parsed.output, waitSeconds: 0 } : parsed.output;
     const result = (await callTool(env, tool, input, caller, mcpSurface(env, tool, meta))) as ToolResult;
     if (asked) return logCall(tool, await asTask(env, tool, caller, asked, result));
     return logCall(tool, extension ? await asExtensionTask(env, tool, caller, result) : (result as CallToolResult));

@@ -248,6 +248,21 @@ describe("at 2026-07-28, the tasks extension through the official requester (@mo
     await client.close();
   });
 
+  it("runs the call on the arguments of the tool's schema only: a voice or any other extra argument never reaches the render (issue 40 item 4)", async () => {
+    const article = await addArticle({ title: "Sea smoke" });
+    const { client, session } = await taskSession({ headers: await readerHeaders("ext-voice@example.test") });
+    const scrawl = "Anyone can write here";
+    const execution = await session.callTool("get_audio_url", { slug: article.slug, voice: scrawl, note: scrawl });
+    expect(execution.kind).toBe("task");
+    const job = await env.DB.prepare("select voice from render_jobs where id = ?")
+      .bind(await jobOfTask(execution.handle?.taskId as string))
+      .first<{ voice: string | null }>();
+    // The article's own voice (none set: the default), never the caller's text.
+    expect(job).toEqual({ voice: null });
+    await session.close();
+    await client.close();
+  });
+
   it("answers at once, with no task, when the audio is already there", async () => {
     const article = await addArticle({ title: "Ice shelves" });
     const { client, session } = await taskSession({ headers: await readerHeaders("ext-ready@example.test") });

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, lte } from "drizzle-orm";
 import { ProtocolError, ProtocolErrorCode, type Task } from "@modelcontextprotocol/server";
-import { database, isActiveJob, mcpTasks, renderJobs, type JobRow } from "../db";
+import { articles, database, isActiveJob, mcpTasks, renderJobs, type JobRow } from "../db";
 import { awaitJob } from "./audio-jobs";
 import type { Caller } from "./caller";
 import { audioOfJob } from "./tools/get_audio_url";
@@ -137,5 +137,8 @@ export async function renderTaskResult(env: Env, caller: Caller, taskId: unknown
   if (!job) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `task ${row.id} failed: the render job is gone`);
   const audience: Caller = { agentKey: row.owner ?? "task", listenerId: row.listenerId, scopes: [], paid: row.paid };
   const cached = !!job.finishedAt && job.finishedAt < row.createdAt;
-  return audioOfJob(env, row.slug, job, audience, cached);
+  // The article's visibility decides whether its audio URL is a capability; a vanished article's audio is nobody's to list.
+  const article =
+    job.articleId === null ? undefined : await database(env).query.articles.findFirst({ columns: { visibility: true }, where: eq(articles.id, job.articleId) });
+  return audioOfJob(env, { slug: row.slug, visibility: article?.visibility ?? "listener_private" }, job, audience, cached);
 }

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import type { ArticleRow } from "../db";
-import { audioUrl } from "../kernel/public-urls";
+import { audioReachOf, audioUrl } from "../kernel/public-urls";
 import { isNarratedFor, isShownInFull } from "../kernel/visibility";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -64,7 +64,7 @@ export function presentSummary(env: object, a: Listed, viewerId: number | null):
     noindex: !isShownInFull(a),
     summary: full ? a.summary : "",
     audio_ready: a.audioKey !== null,
-    audio_url: full && a.audioKey ? audioUrl(env, a.audioKey) : null,
+    audio_url: full && a.audioKey ? audioUrl(env, a.audioKey, "mp3", audioReachOf(a)) : null,
     listen_seconds: a.listenSeconds,
     created_at: a.createdAt.toISOString(),
     published_at: iso(a.publishedAt),

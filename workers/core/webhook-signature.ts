@@ -26,10 +26,13 @@ export async function signWebhook(secret: string, rawBody: Uint8Array, nowMs = D
   return `t=${t},v1=${await hmacSha256Hex(secret, signedBytes(t, rawBody))}`;
 }
 
-/** The signed time of a header `verifyWebhook` accepted; null for a malformed one. */
-export function signedTime(header: string | null): Date | null {
+/**
+ * What a header `verifyWebhook` accepted says of its delivery: the signed time, and the MAC, which
+ * names the delivery (one body at one second); null for a malformed header.
+ */
+export function signedDelivery(header: string | null): { signedAt: Date; mac: string } | null {
   const match = HEADER.exec(header?.trim() ?? "");
-  return match ? new Date(Number(match[1]) * 1000) : null;
+  return match ? { signedAt: new Date(Number(match[1]) * 1000), mac: match[2] } : null;
 }
 
 /**

@@ -18,6 +18,8 @@ export interface FeedItem {
   publisher: string;
   url: string | null;
   audioKey: string;
+  /** Its article's visibility: a private item's enclosure is a capability URL (kernel/public-urls.ts). */
+  visibility: string;
   mp3Bytes: number;
   opusBytes: number | null;
   durationSeconds: number;
@@ -33,6 +35,7 @@ const itemColumns = {
   publisher: articles.publisher,
   url: articles.url,
   audioKey: audioObjects.key,
+  visibility: articles.visibility,
   mp3Bytes: audioObjects.mp3Bytes,
   opusBytes: audioObjects.opusBytes,
   durationSeconds: audioObjects.durationSeconds,
@@ -94,9 +97,9 @@ async function trendingReady(env: Pick<Env, "DB">): Promise<FeedItem[]> {
   const items = ranked.flatMap((a) => {
     const audio = sizes.get(a.audioKey!);
     if (!audio || audio.mp3Bytes === null) return [];
-    const { slug, title, summary, publisher, url, publishedAt, createdAt } = a;
+    const { slug, title, summary, publisher, url, publishedAt, createdAt, visibility } = a;
     const { key: audioKey, mp3Bytes, opusBytes, durationSeconds } = audio;
-    return [toItem({ slug, title, summary, publisher, url, publishedAt, createdAt, audioKey, mp3Bytes, opusBytes, durationSeconds })];
+    return [toItem({ slug, title, summary, publisher, url, publishedAt, createdAt, visibility, audioKey, mp3Bytes, opusBytes, durationSeconds })];
   });
   return items.sort((x, y) => y.published.getTime() - x.published.getTime());
 }

@@ -2,7 +2,7 @@ import { generateRssFeed, type RssFeed } from "feedsmith";
 import { v5 as uuidv5 } from "uuid";
 import { articlePageUrl, baseUrl, config, webUrl } from "../core/config";
 import { xmlSafe } from "../core/text";
-import { audioUrl, FEED_STYLESHEET_PATH, type ItemFileUrls, topicArtUrl } from "../kernel/public-urls";
+import { audioReachOf, audioUrl, FEED_STYLESHEET_PATH, type ItemFileUrls, topicArtUrl } from "../kernel/public-urls";
 import { isWebUrl } from "../kernel/web-url";
 import type { Category } from "./catalog";
 import type { FeedItem } from "./feed-items";
@@ -57,7 +57,15 @@ function toRssItem(env: object, item: FeedItem, files: ItemFiles): RssFeed.Item<
   const opus =
     item.opusBytes === null
       ? []
-      : [{ type: "audio/ogg", codecs: "opus", title: "Opus", length: item.opusBytes, sources: [{ uri: audioUrl(env, item.audioKey, "opus") }] }];
+      : [
+          {
+            type: "audio/ogg",
+            codecs: "opus",
+            title: "Opus",
+            length: item.opusBytes,
+            sources: [{ uri: audioUrl(env, item.audioKey, "opus", audioReachOf(item)) }],
+          },
+        ];
   return {
     title: item.title,
     link: item.url && isWebUrl(item.url) ? item.url : articlePageUrl(env, item.slug),
@@ -65,7 +73,7 @@ function toRssItem(env: object, item: FeedItem, files: ItemFiles): RssFeed.Item<
     guid: { value: episodeGuid(item.slug), isPermaLink: false },
     pubDate: item.published,
     // Apple accepts only MP3/M4A enclosures, with the exact byte length; Opus is the alternate.
-    enclosures: [{ url: audioUrl(env, item.audioKey, "mp3"), length: item.mp3Bytes, type: "audio/mpeg" }],
+    enclosures: [{ url: audioUrl(env, item.audioKey, "mp3", audioReachOf(item)), length: item.mp3Bytes, type: "audio/mpeg" }],
     itunes: { duration: Math.max(1, Math.round(item.durationSeconds)), explicit: false, episodeType: "full" },
     podcast: {
       // Word-timed JSON beside the WebVTT captions (Podcasting 2.0 podcast:transcript; apps pick the type they read).

@@ -1,5 +1,6 @@
 import { isbot } from "isbot";
 import { randomToken } from "../core/crypto";
+import { AUDIO_CAPABILITY_PATTERN, keyOfCapability } from "./audio-capability";
 import { dayOf, listenerHashes } from "./listener-hash";
 import { appName, podcastApp } from "./podcast-app-names";
 
@@ -85,7 +86,9 @@ interface AudioRequest {
 export function countingDownloads(handle: (input: AudioRequest) => Promise<Response>): (input: AudioRequest) => Promise<Response> {
   return async (input) => {
     const response = await handle(input);
-    countDownload(input.env, input.ctx, input.request, input.params.key, response);
+    // A private audio URL names its key by a capability (audio-capability.ts): the episode is the key's.
+    const key = AUDIO_CAPABILITY_PATTERN.test(input.params.key) ? keyOfCapability(input.env, input.params.key) : input.params.key;
+    if (key) countDownload(input.env, input.ctx, input.request, key, response);
     return response;
   };
 }

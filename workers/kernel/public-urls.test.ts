@@ -21,10 +21,10 @@ import {
  * episodes keep their enclosure URLs, so each format is written out here, not derived from the code.
  */
 describe("public URLs", () => {
-  it("name an audio file by its key and encoding, MP3 by default", () => {
-    expect(audioUrl(env, "k1")).toBe("https://api.test/v1/audio/k1.mp3");
-    expect(audioUrl(env, "k1", "opus")).toBe("https://api.test/v1/audio/k1.opus");
-    expect(audioUrl(env, "k1", "wav")).toBe("https://api.test/v1/audio/k1.wav");
+  it("name a public audio file by its key and encoding", () => {
+    expect(audioUrl(env, "k1", "mp3", "public")).toBe("https://api.test/v1/audio/k1.mp3");
+    expect(audioUrl(env, "k1", "opus", "public")).toBe("https://api.test/v1/audio/k1.opus");
+    expect(audioUrl(env, "k1", "wav", "public")).toBe("https://api.test/v1/audio/k1.wav");
   });
 
   it("name a private feed by its token, escaped", () => {

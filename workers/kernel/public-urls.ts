@@ -1,4 +1,5 @@
 import { baseUrl, webUrl } from "../core/config";
+import { audioCapability } from "./audio-capability";
 
 /**
  * The public URLs the platform hands out: audio files, podcast feeds, article pages and embeds.
@@ -12,9 +13,26 @@ export { articlePageUrl } from "../core/config";
 export const AUDIO_FORMATS = ["mp3", "opus", "wav"] as const;
 export type AudioFormat = (typeof AUDIO_FORMATS)[number];
 
-/** The public URL of the audio stored under `key` in `format`. Stable forever: the bytes behind it never change. */
-export function audioUrl(env: object, key: string, format: AudioFormat = "mp3"): string {
-  return `${baseUrl(env)}/v1/audio/${key}.${format}`;
+/**
+ * Who may fetch a narration by its URL. `public`: a public article's audio, whose URL names its
+ * content key (feeds, pages, embeds and agents have handed it out since the start). `private`: the
+ * audio of a listener_private article, a publisher_only stub or a raw render, whose URL is a
+ * capability (kernel/audio-capability.ts) that the text alone cannot give (issue 40 item 2).
+ */
+export type AudioReach = "public" | "private";
+
+/** The reach of an article's narration, by its visibility (kernel/visibility.ts); null: raw text, no article. */
+export function audioReachOf(article: { visibility: string | null }): AudioReach {
+  return article.visibility === "public" ? "public" : "private";
+}
+
+/**
+ * The URL of the audio stored under `key` in `format`, the one builder of every audio URL handed out.
+ * Stable forever: the bytes behind it never change.
+ */
+export function audioUrl(env: object, key: string, format: AudioFormat, reach: AudioReach): string {
+  const name = reach === "public" ? key : audioCapability(env, key);
+  return `${baseUrl(env)}/v1/audio/${name}.${format}`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { articles, database, type Database } from "../db";
 import { listingColumns } from "../kernel/article-columns";
-import { audioUrl } from "../kernel/public-urls";
+import { audioReachOf, audioUrl } from "../kernel/public-urls";
 import type { Listener } from "../kernel/listener-tokens";
 import { isNarratedFor, listedFor } from "../kernel/visibility";
 
@@ -49,6 +49,8 @@ export interface ListenerArticle {
   audioReady: boolean;
   /** The audio the listener may play: null until it is ready, and on a stub, whose narration is not theirs. */
   audioKey: string | null;
+  /** Its visibility: a private article's audio URL is a capability (kernel/public-urls.ts). */
+  visibility: string;
 }
 
 /**
@@ -77,7 +79,7 @@ export async function articlesWithStatus(db: Database, listenerId: number, where
     const audioKey = hearable ? (jobKey ?? articleKey) : null;
     const jobState = hearable ? state : null;
     const audioReady = audioKey !== null;
-    return { ...a, hearable, audioKey, audioReady, jobState, status: statusOf(audioReady, jobState) };
+    return { ...a, visibility, hearable, audioKey, audioReady, jobState, status: statusOf(audioReady, jobState) };
   });
 }
 
@@ -90,7 +92,7 @@ function statusOf(ready: boolean, state: string | null): QueueStatus {
 
 /** The playable URL of a ready article, or null. */
 export function resolvedAudioUrl(env: object, a: ListenerArticle): string | null {
-  return a.audioKey ? audioUrl(env, a.audioKey) : null;
+  return a.audioKey ? audioUrl(env, a.audioKey, "mp3", audioReachOf(a)) : null;
 }
 
 /** The fields both listings of a listener's articles show (GET /v1/listeners/{token}/feed and /queue). */

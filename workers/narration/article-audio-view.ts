@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import { type ArticleRow, isActiveJob, JOB_STATES, type JobRow } from "../db";
-import { jobStreamUrl } from "../kernel/public-urls";
+import { audioReachOf, jobStreamUrl } from "../kernel/public-urls";
 import { AudioUrlFields, audioUrls } from "./audio-urls";
 import { FallbackField, QualityField, spokenQuality } from "./fields";
 
@@ -39,7 +39,7 @@ export function articleAudio(env: object, article: ArticleRow, done: JobRow | un
     slug: article.slug,
     state: key ? "done" : (job?.state ?? "none"),
     job_id: job?.id ?? null,
-    ...audioUrls(env, key),
+    ...audioUrls(env, key, audioReachOf(article)),
     stream_url: !key && job && isActiveJob(job.state) ? jobStreamUrl(env, job.id) : null,
     listen_seconds: key ? seconds : null,
     provider: key ? done!.provider : null,

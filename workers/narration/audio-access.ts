@@ -3,23 +3,27 @@ import { unionAll } from "drizzle-orm/sqlite-core";
 import { apiCallerOf, mayActFor } from "../core/auth";
 import { ApiError } from "../core/errors";
 import { articles, database, preparedOnce, renderJobs } from "../db";
+import { AUDIO_CAPABILITY_PATTERN, keyOfCapability } from "../kernel/audio-capability";
 import { HELD_JOB_STATES } from "./review-gate";
 
 /**
- * Who may fetch the audio stored under a key (GET /v1/audio/{key}.{format}). Keys are content
- * addresses, stable forever, and the key of a publisher_only stub's narration was published in
- * listings before issue 29 (item 3): withholding it everywhere now does not take back a URL already
- * copied. So the audio path itself refuses a key when every article it narrates is a publisher_only
- * stub (kernel/visibility.ts: a stub's narration reaches only its publisher and the operator), unless
- * the request carries the API key of the operator or of one of those publishers.
+ * Who may fetch the audio a URL names (GET /v1/audio/{key}.{format}): the one access decision of the
+ * audio route, so whatever else decides it (a download counter, a review gate) extends it here.
  *
- * The price is one indexed lookup for a request the isolate's copy does not answer; copies and edge
- * entries are only ever kept of audio anyone may fetch. Audio that also narrates a public article is
- * public whatever else it narrates (the same text in the same voice). A listener_private article's
- * audio stays fetchable by its key: podcast apps fetch the enclosures of a private feed without a
- * credential, and its key, a hash of the listener's own text, is listed only in the owner's feeds.
- * R2_PUBLIC_URL makes every object of the bucket public, stubs' included: a platform with
- * paywalled publishers leaves it unset (presigned redirects are issued after this check).
+ * A URL names audio in one of two ways (kernel/public-urls.ts AudioReach). A capability (issue 40 item 2,
+ * DESIGN.md "Contracts added in turn 4") is the content key wrapped under the service's key
+ * (kernel/audio-capability.ts): whoever holds it may fetch the audio, as podcast apps fetch a private
+ * feed's enclosures without a credential, and nobody can make one from a guessed text. A content key,
+ * a SHA-256 anyone computes from provider, voice and text, opens only audio that narrates a public
+ * article (the same text in the same voice is public whatever else it narrates); any other key is
+ * refused as unknown (404, docs/articles.md "Visibility": not 403) unless the request carries the API
+ * key of the operator or of a publisher whose article it narrates (the API-key paths of
+ * kernel/visibility.ts). Audio of no article (raw renders, sponsor pre-rolls) is reached by its
+ * capability only: a publisher learns nothing of another's texts by trying keys.
+ *
+ * The price is one indexed lookup for a content key the isolate's copy does not answer; copies and
+ * edge entries are only ever kept of public audio. R2_PUBLIC_URL makes every object of the bucket
+ * public by its content path: a platform with private narration leaves it unset (docs/security.md).
  */
 
 /**
@@ -41,15 +45,26 @@ const narratedBy = preparedOnce((db) => {
   return unionAll(current, rendered).prepare();
 });
 
+/** What the route may serve: the content key in the store, and `shared`: anyone may fetch it, so caches may keep it. */
+export interface AudioAccess {
+  key: string;
+  shared: boolean;
+}
+
 /**
- * Refuses the audio of `key` as an unknown key (404, docs/articles.md "Visibility": not 403) when it narrates
- * only publisher_only stubs or narrations held for review, and the request holds no API key of the operator or of their publishers.
- * `shared`: anyone may fetch it, so caches may keep it.
+ * The audio that `name` (a content key or a capability) opens to this request; 404 as an unknown key otherwise.
+ * Narration held for review (review-gate.ts) answers only to its publisher's or the operator's API key, by either name.
  */
-export async function requireAudioAccess(env: Env, request: Request, url: URL, key: string): Promise<{ shared: boolean }> {
-  const owners = await narratedBy(database(env)).all({ key });
-  if (owners.length === 0 || owners.some((o) => o.visibility !== "publisher_only" && !o.held)) return { shared: true };
-  const caller = await apiCallerOf(env, request, url);
-  if (caller && owners.some((o) => mayActFor(caller, o.publisher))) return { shared: false };
+export async function requireAudioAccess(env: Env, request: Request, url: URL, name: string): Promise<AudioAccess> {
+  const capability = AUDIO_CAPABILITY_PATTERN.test(name);
+  const key = capability ? keyOfCapability(env, name) : name;
+  if (key) {
+    const owners = await narratedBy(database(env)).all({ key });
+    const released = owners.length === 0 || owners.some((o) => !o.held);
+    if (capability && released) return { key, shared: false };
+    if (!capability && owners.some((o) => o.visibility === "public" && !o.held)) return { key, shared: true };
+    const caller = owners.length > 0 ? await apiCallerOf(env, request, url) : null;
+    if (caller && owners.some((o) => mayActFor(caller, o.publisher))) return { key, shared: false };
+  }
   throw new ApiError("not_found", "no audio with that key");
 }

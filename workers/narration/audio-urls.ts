@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { audioUrl } from "../kernel/public-urls";
+import { type AudioReach, audioUrl } from "../kernel/public-urls";
 
 /** The three URLs of one audio key, as every narration response carries them. */
 export const AudioUrlFields = {
@@ -14,11 +14,11 @@ export interface AudioUrls {
   wav_url: string | null;
 }
 
-/** The URLs of `key` in each encoding, or nulls when there is no audio yet. */
-export function audioUrls(env: object, key: string | null): AudioUrls {
+/** The URLs of `key` in each encoding, or nulls when there is no audio yet; `reach` as kernel/public-urls.ts says. */
+export function audioUrls(env: object, key: string | null, reach: AudioReach): AudioUrls {
   return {
-    audio_url: key ? audioUrl(env, key, "mp3") : null,
-    opus_url: key ? audioUrl(env, key, "opus") : null,
-    wav_url: key ? audioUrl(env, key, "wav") : null,
+    audio_url: key ? audioUrl(env, key, "mp3", reach) : null,
+    opus_url: key ? audioUrl(env, key, "opus", reach) : null,
+    wav_url: key ? audioUrl(env, key, "wav", reach) : null,
   };
 }

@@ -6,12 +6,17 @@ import { audioObjectPath } from "../kernel/audio-objects";
 import { forgetCopies } from "../core/edge-cache";
 import { callWith, FakeRender, fakeBytes } from "../../test/support/narration";
 import { testVars } from "../../test/vars";
+import { addArticle } from "../../test/support/articles";
 
 afterEach(() => vi.restoreAllMocks());
 
-/** Renders a unique text through the fake and returns its key (the MP3 exists, Opus/WAV do not). */
+/**
+ * Renders a unique text through the fake as a public article's narration and returns its key (the MP3
+ * exists, Opus/WAV do not): only public audio is reached by its key (audio-access.ts).
+ */
 async function rendered(render = new FakeRender()) {
   const { key } = await render.render({ text: `audio test ${crypto.randomUUID()}` });
+  await addArticle({ audioKey: key });
   return key;
 }
 
@@ -276,6 +281,7 @@ describe("GET /v1/audio/{key}.opus|.wav built on first request", () => {
   it("404 when the key is unknown to the render Worker", async () => {
     const render = new FakeRender();
     const key = await sha256Hex("never rendered");
+    await addArticle({ audioKey: key });
     expect((await callWith(render, `/v1/audio/${key}.opus`)).status).toBe(404);
     expect(render.encodes).toEqual([[key, "opus"]]);
   });
@@ -313,6 +319,7 @@ describe("GET /v1/audio/{key}.mp3 redirects (docs/rules.md 4)", () => {
       const url = await mp3RedirectUrl(
         { ...env, R2_PUBLIC_URL: "", R2_ACCESS_KEY_ID: "AKID", R2_SECRET_ACCESS_KEY: "SECRET", R2_ACCOUNT_ID: "acct", R2_BUCKET_NAME: "bucket" },
         "a".repeat(64),
+        true,
       );
       expect(url).toBe(
         `https://acct.r2.cloudflarestorage.com/bucket/audio/${"a".repeat(64)}.mp3?X-Amz-Expires=3600&X-Amz-Date=20261121T120000Z` +

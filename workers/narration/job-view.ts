@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import { JOB_PRIORITIES, JOB_STATES, type JobRow } from "../db";
+import type { AudioReach } from "../kernel/public-urls";
 import { AudioUrlFields, audioUrls } from "./audio-urls";
 import { FallbackField, QualityField, RequestedVoiceField, spokenQuality } from "./fields";
 
@@ -36,7 +37,7 @@ export type JobView = v.InferOutput<typeof JobView>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The public view of a job row; URLs only once the job is done and its audio still exists. */
-export function jobView(env: object, job: JobRow, articleSlug: string | null): JobView {
+export function jobView(env: object, job: JobRow, articleSlug: string | null, reach: AudioReach): JobView {
   const key = job.state === "done" ? job.audioKey : null;
   return {
     id: job.id,
@@ -49,7 +50,7 @@ export function jobView(env: object, job: JobRow, articleSlug: string | null): J
     requested_voice: job.state === "done" ? job.requestedVoice : job.voice,
     fallback: job.state === "done" ? job.fallback : null,
     audio_key: key,
-    ...audioUrls(env, key),
+    ...audioUrls(env, key, reach),
     characters_synthesized: job.state === "done" ? job.charactersSynthesized : null,
     paragraphs_reused: job.state === "done" ? job.paragraphsReused : null,
     error: job.state === "failed" ? job.error : null,

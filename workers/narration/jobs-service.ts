@@ -59,9 +59,12 @@ export async function createJob(env: Pick<Env, "DB" | "RENDER_QUEUE">, job: NewJ
 }
 
 /** A job with the slug and publisher of its article (null for raw-text jobs), or undefined when unknown. */
-export async function findJob(db: Database, id: string): Promise<{ job: JobRow; slug: string | null; publisher: string | null } | undefined> {
+export async function findJob(
+  db: Database,
+  id: string,
+): Promise<{ job: JobRow; slug: string | null; publisher: string | null; visibility: string | null } | undefined> {
   const [hit] = await db
-    .select({ job: renderJobs, slug: articles.slug, publisher: articles.publisher })
+    .select({ job: renderJobs, slug: articles.slug, publisher: articles.publisher, visibility: articles.visibility })
     .from(renderJobs)
     .leftJoin(articles, eq(articles.id, renderJobs.articleId))
     .where(eq(renderJobs.id, id))

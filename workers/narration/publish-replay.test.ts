@@ -15,9 +15,9 @@ function version(title: string, body: string) {
   return JSON.stringify({ slug: SLUG, title, publisher: "Harbour Gazette", vertical: "science", body_text: body, summary: "The plan." });
 }
 
-/** A delivery as it travels: its exact bytes and its signature, signed `agoSeconds` before now. */
-async function delivery(raw: string, agoSeconds: number) {
-  const signature = await signWebhook(testVars.PUBLISH_WEBHOOK_SECRET, new TextEncoder().encode(raw), Date.now() - agoSeconds * 1000);
+/** A delivery as it travels: its exact bytes and its signature, signed `agoSeconds` before `now`. */
+async function delivery(raw: string, agoSeconds: number, now = Date.now()) {
+  const signature = await signWebhook(testVars.PUBLISH_WEBHOOK_SECRET, new TextEncoder().encode(raw), now - agoSeconds * 1000);
   return () => call("/v1/webhook/publish", { method: "POST", body: raw, headers: { "content-type": "application/json", "x-legacy-signature": signature } });
 }
 
@@ -35,6 +35,24 @@ describe("a captured publish delivery replayed within the signature's tolerance"
     const replay = await first();
     expect(replay.status).toBe(409);
     expect(await replay.json()).toMatchObject({ code: "conflict" });
+    expect(await stored()).toEqual({ title: "Dredging plan withdrawn", body_text: "The council withdrew the plan." });
+    const jobs = await env.DB.prepare("SELECT count(*) AS n FROM render_jobs").first<{ n: number }>();
+    expect(jobs!.n).toBe(2);
+  });
+
+  it("cannot bring back the version a newer delivery signed in the same second replaced (issue 40 item 9: ties do not win)", async () => {
+    // Both signed at one instant, so in one second whenever the test runs.
+    const now = Date.now();
+    const first = await delivery(version("Dredging plan approved", "The council approved the plan."), 0, now);
+    const correction = await delivery(version("Dredging plan withdrawn", "The council withdrew the plan."), 0, now);
+    expect((await first()).status).toBe(200);
+    expect((await correction()).status).toBe(200);
+
+    const replay = await first();
+    expect(replay.status).toBe(409);
+    expect(await replay.json()).toMatchObject({ code: "conflict" });
+    // The applied version, resent (a sender's retry), changes nothing and is no error.
+    expect(await (await correction()).json()).toMatchObject({ created: false, job_id: null });
     expect(await stored()).toEqual({ title: "Dredging plan withdrawn", body_text: "The council withdrew the plan." });
     const jobs = await env.DB.prepare("SELECT count(*) AS n FROM render_jobs").first<{ n: number }>();
     expect(jobs!.n).toBe(2);

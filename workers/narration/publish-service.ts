@@ -1,4 +1,4 @@
-import { and, eq, isNull, like, lte, or, sql } from "drizzle-orm";
+import { and, eq, isNull, like, lt, or, sql } from "drizzle-orm";
 import { articleBySlug, forgetRecentArticle } from "../kernel/article-by-slug";
 import { contentHash } from "../kernel/article-text";
 import { mayActFor, type ApiCaller } from "../core/auth";
@@ -50,18 +50,21 @@ async function renderInFlight(db: Database, articleId: number): Promise<boolean>
  * Upserts a published article and queues its pre-render when it is new, its text or voice
  * changed, or its last render failed. Article and job are written in one D1 batch; the Queue message
  * follows after the response (enqueueJobAfterResponse).
- * `signedAt` is the delivery's signed time: the signature stops replays only beyond its 300 s
+ * `delivery` is the delivery's signed time and MAC: the signature stops replays only beyond its 300 s
  * tolerance, so a delivery signed before the last one applied (a captured one, replayed) is refused
  * rather than allowed to bring back the older version. The time has whole seconds, so deliveries
- * signed in the same second apply in the order they arrive, as a CMS saving twice in a second expects.
+ * signed in the same second apply in the order they arrive, as a CMS saving twice in a second
+ * expects; but a tie never wins twice (issue 40 item 9): the MACs applied in that second are kept, and
+ * one of them, replayed after a later delivery of the same second, is refused like an older one.
  */
 export async function publishArticle(
   env: Pick<Env, "DB" | "RENDER_QUEUE">,
   req: PublishRequest,
   caller: ApiCaller,
-  signedAt: Date,
+  delivery: { signedAt: Date; mac: string },
   ctx: ExecutionContext,
 ): Promise<PublishResponse> {
+  const { signedAt, mac } = delivery;
   const db = database(env);
   const { slug, existing } = await target(db, req);
   if (existing?.visibility === "listener_private") {
@@ -95,10 +98,20 @@ export async function publishArticle(
   // Unchanged text whose render failed or was cancelled is rendered again: publishing is how a
   // publisher says "this article should have audio". A job still in flight is left to finish.
   const retry = !changed && existing.audioKey === null && !(await renderInFlight(db, existing.id));
-  if (existing?.deliverySignedAt && signedAt < existing.deliverySignedAt) {
+  const tie = existing?.deliverySignedAt?.getTime() === signedAt.getTime();
+  // A delivery applied before that changes the article now is a replay over a later one of its second;
+  // one that changes nothing is a sender's retry, answered as before.
+  const replayedTie = tie && !same && existing.deliveryMacs.split(" ").includes(mac);
+  if ((existing?.deliverySignedAt && signedAt < existing.deliverySignedAt) || replayedTie) {
     throw new ApiError("conflict", "a delivery of this article signed later was already applied");
   }
-  if (same && !retry) return { slug, job_id: null, created: false, rendered: existing.audioKey !== null };
+  const macs = sql`${articles.deliveryMacs} || ' ' || ${mac}`;
+  if (same && !retry) {
+    // An unchanged version signed in the tied second is recorded all the same: replayed after a later
+    // delivery of that second, it would bring this version back.
+    if (tie && !existing.deliveryMacs.split(" ").includes(mac)) await db.update(articles).set({ deliveryMacs: macs }).where(eq(articles.id, existing.id));
+    return { slug, job_id: null, created: false, rendered: existing.audioKey !== null };
+  }
 
   const job = changed || retry ? newJobRow({ articleId: null, listenerId: null, text: null, voice: req.voice ?? null, priority: "normal" }) : null;
   const write = same
@@ -111,12 +124,24 @@ export async function publishArticle(
             publishedAt: publishedAt ?? existing.publishedAt,
             updatedAt: now,
             deliverySignedAt: signedAt,
+            deliveryMacs: tie ? macs : mac,
             // New text or voice: the old audio no longer narrates this article.
             ...(changed ? { contentHash: hash, audioKey: null, listenSeconds: null } : {}),
           })
-          // A later delivery applied meanwhile wins.
-          .where(and(eq(articles.id, existing.id), or(isNull(articles.deliverySignedAt), lte(articles.deliverySignedAt, signedAt))))
-      : db.insert(articles).values({ ...fields, slug, contentHash: hash, publishedAt, createdAt: publishedAt ?? now, deliverySignedAt: signedAt });
+          // A later delivery applied meanwhile wins, and so does this very one applied meanwhile.
+          .where(
+            and(
+              eq(articles.id, existing.id),
+              or(
+                isNull(articles.deliverySignedAt),
+                lt(articles.deliverySignedAt, signedAt),
+                and(eq(articles.deliverySignedAt, signedAt), sql`instr(' ' || ${articles.deliveryMacs} || ' ', ${` ${mac} `}) = 0`),
+              ),
+            ),
+          )
+      : db
+          .insert(articles)
+          .values({ ...fields, slug, contentHash: hash, publishedAt, createdAt: publishedAt ?? now, deliverySignedAt: signedAt, deliveryMacs: mac });
   try {
     if (job) {
       const articleId = sql`(SELECT ${articles.id} FROM ${articles} WHERE ${articles.slug} = ${slug})`;

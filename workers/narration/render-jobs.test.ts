@@ -6,6 +6,9 @@ import { callWith, FakeRender } from "../../test/support/narration";
 
 afterEach(() => vi.restoreAllMocks());
 
+/** A private audio URL in `format`: a capability (kernel/audio-capability.ts), never the cache key. */
+const capabilityUrl = (format: string) => expect.stringMatching(new RegExp(`^${testVars.BASE_URL}/v1/audio/[A-Za-z0-9_-]{54}\\.${format}$`));
+
 const post = (body: unknown, headers: Record<string, string> = apiKeyHeaders) => jsonBody("POST", body, headers);
 
 describe("POST /v1/render", () => {
@@ -38,14 +41,15 @@ describe("POST /v1/render", () => {
       requested_voice: null,
       fallback: false,
       cached: false,
-      audio_url: `${testVars.BASE_URL}/v1/audio/${key}.mp3`,
-      opus_url: `${testVars.BASE_URL}/v1/audio/${key}.opus`,
-      wav_url: `${testVars.BASE_URL}/v1/audio/${key}.wav`,
+      // Raw text is private: its URLs are capabilities, not its key (issue 40 item 2, test/private-audio-urls.test.ts).
+      audio_url: capabilityUrl("mp3"),
+      opus_url: capabilityUrl("opus"),
+      wav_url: capabilityUrl("wav"),
       duration_seconds: expect.any(Number),
     });
     expect(result.duration_seconds).toBeGreaterThan(0.5);
-    expect(await (await call("/v1/render", body())).json()).toMatchObject({ key, cached: true });
-    expect((await call(`/v1/audio/${key}.mp3`, { method: "HEAD" })).headers.get("content-type")).toBe("audio/mpeg");
+    expect(await (await call("/v1/render", body())).json()).toMatchObject({ key, cached: true, audio_url: result.audio_url });
+    expect((await call(new URL(result.audio_url as string).pathname, { method: "HEAD" })).headers.get("content-type")).toBe("audio/mpeg");
   });
 
   it("passes the trimmed text and the voice to the render Worker", async () => {
@@ -158,9 +162,9 @@ describe("POST /v1/jobs and GET /v1/jobs/{job_id}", () => {
       requested_voice: "nova",
       fallback: true,
       audio_key: key,
-      audio_url: `${testVars.BASE_URL}/v1/audio/${key}.mp3`,
-      opus_url: `${testVars.BASE_URL}/v1/audio/${key}.opus`,
-      wav_url: `${testVars.BASE_URL}/v1/audio/${key}.wav`,
+      audio_url: capabilityUrl("mp3"),
+      opus_url: capabilityUrl("opus"),
+      wav_url: capabilityUrl("wav"),
       finished_at: new Date(1795000000000).toISOString(),
     });
     await env.DB.prepare("UPDATE render_jobs SET state = 'failed', error = 'provider exploded' WHERE id = ?").bind(id).run();

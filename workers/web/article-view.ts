@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { type ArticleRow, audioObjects, database } from "../db/index";
 import { articleBySlug } from "../kernel/article-by-slug";
-import { audioUrl } from "../kernel/public-urls";
+import { audioReachOf, audioUrl } from "../kernel/public-urls";
 import { narratedParagraphs, startsInSeconds } from "../kernel/paragraph-timings";
 import { readByAiVoice } from "../kernel/synthetic-voice";
 import { isShownInFull, openableBy } from "../kernel/visibility";
@@ -55,7 +55,9 @@ export async function articleView(env: Pick<Env, "DB" | "AUDIO"> & object, slug:
   return articleViewOf(
     env,
     row,
-    full && row.audioKey ? { key: row.audioKey, mp3: audioUrl(env, row.audioKey, "mp3"), opus: audioUrl(env, row.audioKey, "opus") } : null,
+    full && row.audioKey
+      ? { key: row.audioKey, mp3: audioUrl(env, row.audioKey, "mp3", audioReachOf(row)), opus: audioUrl(env, row.audioKey, "opus", audioReachOf(row)) }
+      : null,
   );
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { probeAudio } from "../../../test/support/audio-probe";
 import { adminHeaders, call, jsonBody } from "../../../test/support/client";
 import { addArticle, addListener } from "../../../test/support/articles";
+import { keyOfCapability } from "../../kernel/audio-capability";
 import { renderService } from "../../kernel/render-contract";
 import type { Caller } from "../caller";
 import { invoke } from "../invoke";
@@ -43,7 +44,7 @@ describe("sponsor pre-roll", () => {
     expect(res.status).toBe(200);
     const bytes = new Uint8Array(await res.arrayBuffer());
     const row = await env.DB.prepare("select mp3_bytes, duration_seconds from audio_objects where key = ?")
-      .bind(new URL(out.audio_url!).pathname.split("/").pop()!.replace(".mp3", ""))
+      .bind(keyOfCapability(env, new URL(out.audio_url!).pathname.split("/").pop()!.replace(".mp3", "")))
       .first<{ mp3_bytes: number; duration_seconds: number }>();
     expect(row!.mp3_bytes).toBe(bytes.length);
 

@@ -4,6 +4,7 @@ import { baseUrl, config } from "../../core/config";
 import { ApiError } from "../../core/errors";
 import { type ArticleRow, database, type Database, type JobRow, listeners } from "../../db";
 import { articleFor, doneJob } from "../../narration/article-audio-service";
+import { audioReachOf } from "../../kernel/public-urls";
 import { audioUrls } from "../../narration/audio-urls";
 import { jobStreamUrl } from "../../kernel/public-urls";
 import { VoiceField } from "../../narration/fields";
@@ -51,15 +52,19 @@ async function sponsored(env: Env, caller: Caller): Promise<boolean> {
   return listener?.plan === "free";
 }
 
-async function ready(env: Env, slug: string, job: JobRow & { audioKey: string }, cached: boolean, caller: Caller): Promise<Result> {
-  const base = { slug, state: "ready" as const, cached, job_id: job.id, poll_url: null, stream_url: null };
+/** The article a call answers about: its slug, and its visibility, which decides its audio URLs' reach (kernel/public-urls.ts). */
+type Narrated = Pick<ArticleRow, "slug" | "visibility">;
+
+async function ready(env: Env, article: Narrated, job: JobRow & { audioKey: string }, cached: boolean, caller: Caller): Promise<Result> {
+  const base = { slug: article.slug, state: "ready" as const, cached, job_id: job.id, poll_url: null, stream_url: null };
   if (await sponsored(env, caller)) {
     const stitched = await withPreroll(env, job.audioKey);
     // The stitched object exists as MP3 only: it has no master to build Opus from.
-    const url = audioUrls(env, stitched.key).audio_url;
+    // The stitched object narrates no article by its key: only its capability URL reaches it (kernel/public-urls.ts).
+    const url = audioUrls(env, stitched.key, "private").audio_url;
     return { ...base, audio_url: url, opus_url: null, listen_seconds: Math.round(stitched.durationSeconds), sponsored: true };
   }
-  const urls = audioUrls(env, job.audioKey);
+  const urls = audioUrls(env, job.audioKey, audioReachOf(article));
   const seconds = await durationOf(database(env), job.audioKey);
   return { ...base, audio_url: urls.audio_url, opus_url: urls.opus_url, listen_seconds: seconds, sponsored: false };
 }
@@ -72,8 +77,9 @@ const hasAudio = (job: JobRow | undefined): job is JobRow & { audioKey: string }
  * `unavailable`. One answer for a call that waited and for an MCP task's result (render-tasks.ts), where
  * `cached` says the audio was there before the task.
  */
-export async function audioOfJob(env: Env, slug: string, job: JobRow, caller: Caller, cached = false): Promise<Result> {
-  if (job.state === "done" && hasAudio(job)) return ready(env, slug, job, cached, caller);
+export async function audioOfJob(env: Env, article: Narrated, job: JobRow, caller: Caller, cached = false): Promise<Result> {
+  const { slug } = article;
+  if (job.state === "done" && hasAudio(job)) return ready(env, article, job, cached, caller);
   if (job.state === "failed" || job.state === "cancelled") {
     throw new ApiError("unavailable", `the render of ${slug} ${job.state}: ${job.error ?? "no reason recorded"}`, { "Retry-After": "30" });
   }
@@ -148,16 +154,16 @@ export const get_audio_url = defineTool({
   async run(input: AudioInput, caller, env, plan?: AudioPlan) {
     const db = database(env);
     const { article, voice, found } = plan ?? (await locate(db, input, caller));
-    if (hasAudio(found)) return ready(env, article.slug, found, true, caller);
+    if (hasAudio(found)) return ready(env, article, found, true, caller);
     // Quoted uncached, a render may have finished while the payment settled: looked for once more
     // rather than rendered twice (audio, once there, stays: x402/prices.ts acceptedAmounts).
     const since = plan ? await existing(db, article, voice) : undefined;
-    if (hasAudio(since)) return ready(env, article.slug, since, true, caller);
+    if (hasAudio(since)) return ready(env, article, since, true, caller);
 
     const job =
       (await inFlightJobInVoice(db, article.id, voice ?? article.voice)) ??
       (await createJob(env, { articleId: article.id, listenerId: null, text: null, voice: voice ?? article.voice, priority: "high" }));
     const waitMs = (input.waitSeconds ?? config(env).AGENT_AUDIO_WAIT_SECONDS) * 1000;
-    return audioOfJob(env, article.slug, (await awaitJob(db, job.id, waitMs)) ?? job, caller);
+    return audioOfJob(env, article, (await awaitJob(db, job.id, waitMs)) ?? job, caller);
   },
 });

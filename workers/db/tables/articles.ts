@@ -45,6 +45,11 @@ export const articles = sqliteTable(
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
     /** The signed time (x-legacy-signature t) of the last publish delivery applied; an older one is refused. */
     deliverySignedAt: integer("delivery_signed_at", { mode: "timestamp_ms" }),
+    /**
+     * The MACs of the deliveries applied that were signed in the second of delivery_signed_at, space-separated:
+     * a tie is applied once, never replayed over a later one of the same second (issue 40 item 9).
+     */
+    deliveryMacs: text("delivery_macs").notNull().default(""),
   },
   (t) => [
     index("articles_created_at_idx").on(t.createdAt),

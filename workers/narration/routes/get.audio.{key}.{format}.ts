@@ -6,6 +6,7 @@ import { ApiError } from "../../core/errors";
 import { route, type ResponseDoc } from "../../core/route";
 import { requireAudioAccess } from "../audio-access";
 import { mp3RedirectUrl } from "../audio-redirect";
+import { AUDIO_CAPABILITY_PATTERN } from "../../kernel/audio-capability";
 import { AUDIO_CONTENT_TYPES, AUDIO_KEY_PATTERN, audioObjectPath } from "../../kernel/audio-objects";
 import { countingDownloads } from "../../kernel/download-count";
 import { type LazyFormat, renderService } from "../../kernel/render-contract";
@@ -19,13 +20,19 @@ import { AUDIO_FORMATS, type AudioFormat } from "../../kernel/public-urls";
  * edge cache from its stored 200.
  */
 const IMMUTABLE = "public, max-age=31536000, immutable";
-/** A stub's audio, served to its publisher or the operator only (audio-access.ts): no shared cache may keep it. */
+/** Private audio (audio-access.ts): no shared cache may keep it. */
 const IMMUTABLE_PRIVATE = "private, max-age=31536000, immutable";
 
-const AudioKey = v.pipe(
+const AudioName = v.pipe(
   v.string(),
-  v.regex(AUDIO_KEY_PATTERN, "must be a 64-character lower-case hex cache key"),
-  v.description("Cache key: SHA-256 hex of provider, voice and normalised text."),
+  v.check(
+    (name) => AUDIO_KEY_PATTERN.test(name) || AUDIO_CAPABILITY_PATTERN.test(name),
+    "must be a cache key (64 lower-case hex digits) or an audio capability",
+  ),
+  v.description(
+    "A public article's audio: its cache key, the SHA-256 hex of provider, voice and normalised text. Private audio " +
+      "(listener_private and publisher_only articles, raw renders): the capability the service handed out, which no text gives.",
+  ),
 );
 
 function headersFor(obj: R2Object, format: AudioFormat, shared = true): Headers {
@@ -153,7 +160,7 @@ function audioRoute(format: AudioFormat) {
     206: { description: "The requested byte range", contentType: type, headers: { "Content-Range": "bytes start-end/size" } },
     304: { description: "Not modified (If-None-Match, If-Modified-Since)" },
     412: { description: "Precondition failed (If-Match, If-Unmodified-Since; RFC 9110 §13.1.1, §13.1.4)" },
-    404: { description: "Unknown key, or a publisher_only stub's audio without its publisher's or the operator's API key" },
+    404: { description: "Unknown key or capability, or private audio by its cache key without its publisher's or the operator's API key" },
     416: { description: "Range not satisfiable", headers: { "Content-Range": "bytes */size" } },
   };
   if (format === "mp3") responses[302] = { description: "The public object or a 1-hour presigned URL", headers: { Location: "URL" } };
@@ -163,26 +170,27 @@ function audioRoute(format: AudioFormat) {
     tag: "narration",
     summary: `Audio file as ${format}, with byte ranges`,
     description:
-      `Public, except the audio of a publisher_only stub: it answers only to the API key of its publisher or the operator, and 404 to anyone else. ${NOTES[format]} Supports Range (206, Content-Range), ETag / If-None-Match (304), If-Match / If-Unmodified-Since (412) and HEAD; ` +
+      "Public audio by its cache key; private audio (listener_private and publisher_only articles, raw renders) by the capability " +
+      `in the URL the service handed out, or by its cache key with the API key of its publisher or the operator, else 404. ${NOTES[format]} Supports Range (206, Content-Range), ETag / If-None-Match (304), If-Match / If-Unmodified-Since (412) and HEAD; ` +
       "immutable for a year; repeat reads come from the isolate's copy or the edge cache.",
     auth: "none",
     rateLimit: "audio",
-    params: v.object({ key: AudioKey }),
+    params: v.object({ key: AudioName }),
     responses,
     // Each answer is counted after it is sent (docs/publishers.md "Listening numbers").
     handle: countingDownloads(async ({ env, ctx, request, url, params }) => {
       // The isolate keeps copies only of audio anyone may fetch, so a copy is answered without a lookup.
       const copy = request.method === "GET" ? cachedCopy(request.url) : undefined;
       if (copy) return answerFromBytes(request, copy.body, copy.headers);
-      const { shared } = await requireAudioAccess(env, request, url, params.key);
+      const { key, shared } = await requireAudioAccess(env, request, url, params.key);
       if (format === "mp3") {
-        const target = await mp3RedirectUrl(env, params.key);
+        const target = await mp3RedirectUrl(env, key, shared);
         if (target) {
-          if (!(await env.AUDIO.head(audioObjectPath(params.key, "mp3")))) throw new ApiError("not_found", "no audio with that key");
+          if (!(await env.AUDIO.head(audioObjectPath(key, "mp3")))) throw new ApiError("not_found", "no audio with that key");
           return new Response(null, { status: 302, headers: { Location: target, "Cache-Control": "no-store" } });
         }
       }
-      return serve(env, ctx, request, params.key, format, shared);
+      return serve(env, ctx, request, key, format, shared);
     }),
   });
 }

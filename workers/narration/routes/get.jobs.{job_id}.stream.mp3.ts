@@ -4,7 +4,7 @@ import { route } from "../../core/route";
 import { database, isActiveJob } from "../../db/index";
 import { renderService } from "../../kernel/render-contract";
 import { AUDIO_CONTENT_TYPES } from "../../kernel/audio-objects";
-import { audioUrl } from "../../kernel/public-urls";
+import { audioReachOf, audioUrl } from "../../kernel/public-urls";
 import { findJob } from "../jobs-service";
 
 export const getJobStream = route({
@@ -39,7 +39,7 @@ export const getJobStream = route({
     // Finished meanwhile (or before): the stored file.
     const now = stream ? hit.job : (await findJob(db, params.job_id))?.job;
     if (now?.state === "done" && now.audioKey) {
-      return new Response(null, { status: 302, headers: { Location: audioUrl(env, now.audioKey, "mp3"), "Cache-Control": "no-store" } });
+      return new Response(null, { status: 302, headers: { Location: audioUrl(env, now.audioKey, "mp3", audioReachOf(hit)), "Cache-Control": "no-store" } });
     }
     throw new ApiError("not_found", `job ${now?.state ?? "gone"}: no audio to stream`);
   },

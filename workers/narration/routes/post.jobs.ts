@@ -6,6 +6,7 @@ import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { articles, database } from "../../db/index";
 import { VoiceField } from "../fields";
+import { type AudioReach, audioReachOf } from "../../kernel/public-urls";
 import { MAX_NARRATED_CHARS } from "../../kernel/render-contract";
 import { JobView, jobView } from "../job-view";
 import { createJob } from "../jobs-service";
@@ -51,17 +52,19 @@ export const postJob = route({
     let articleId: number | null = null;
     let voice = body.voice ?? null;
     let slug: string | null = null;
+    let reach: AudioReach = "private";
     if (body.article_slug !== undefined) {
       const article = await database(env).query.articles.findFirst({
-        columns: { id: true, slug: true, voice: true, publisher: true },
+        columns: { id: true, slug: true, voice: true, publisher: true, visibility: true },
         where: eq(articles.slug, body.article_slug),
       });
       // A publisher key narrates its own publisher's articles only; another's is not found.
       if (!article || !mayActFor(caller, article.publisher)) throw new ApiError("not_found", "no article with that slug");
       ({ id: articleId, slug } = article);
+      reach = audioReachOf(article);
       voice ??= article.voice;
     }
     const job = await createJob(env, { articleId, text: body.text ?? null, voice, priority: "normal" }, ctx);
-    return Response.json(jobView(env, job, slug), { status: 202, headers: { Location: `/v1/jobs/${job.id}` } });
+    return Response.json(jobView(env, job, slug, reach), { status: 202, headers: { Location: `/v1/jobs/${job.id}` } });
   },
 });

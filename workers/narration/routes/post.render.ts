@@ -62,7 +62,8 @@ export const postRender = route({
       requested_voice: result.requested_voice,
       fallback: result.fallback,
       cached: result.cached,
-      ...audioUrls(env, result.key),
+      // Raw text is the caller's own: its URL is a capability, never its content key (issue 40 item 2).
+      ...audioUrls(env, result.key, "private"),
       duration_seconds: result.duration_seconds,
     };
     return Response.json(response);

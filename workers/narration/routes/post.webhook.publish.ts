@@ -1,5 +1,5 @@
 import { route } from "../../core/route";
-import { signedTime } from "../../core/webhook-signature";
+import { signedDelivery } from "../../core/webhook-signature";
 import { PublishRequest, PublishResponse } from "../publish-schema";
 import { publishArticle } from "../publish-service";
 
@@ -25,8 +25,8 @@ export const postPublishWebhook = route({
     },
   },
   async handle({ env, body, caller, request, ctx }) {
-    // The route table verified the signature, so its time is the publisher's own.
-    const signedAt = signedTime(request.headers.get("x-legacy-signature"))!;
-    return Response.json(await publishArticle(env, body, caller, signedAt, ctx));
+    // The route table verified the signature, so its time and MAC are the publisher's own.
+    const delivery = signedDelivery(request.headers.get("x-legacy-signature"))!;
+    return Response.json(await publishArticle(env, body, caller, delivery, ctx));
   },
 });
