@@ -6,8 +6,8 @@ import { readOutbox, subscribeVia, waitForOutbox, type OutboxMail } from "../../
 import { Browser, hiddenField } from "../../test/support/oauth-agent";
 import { testVars } from "../../test/vars";
 import { database } from "../db";
-import { MAGIC_LINK_TTL_MS } from "../listeners/magic-links";
-import { receiveEmail, type InboundEmail } from "./email-intake";
+import { MAGIC_LINK_TTL_MS } from "./magic-links";
+import { receiveEmail, type InboundEmail } from "../articles/email-intake";
 import attachmentForward from "./fixtures/forwarded-attachment.eml?raw";
 
 /**
