@@ -13,7 +13,7 @@ const WEB = new URL(testVars.WEB_URL);
 /**
  * A browser signed in on /listen as a new subscriber `email`, with the page's form token and the
  * subscription as it is after the sign-in: the first sign-in proves the address and replaces the
- * token and feed URL the subscribe answered (workers/kernel/listener-account.ts proveAddress).
+ * token and feed URL the subscribe answered (workers/listeners/account.ts proveAddress).
  */
 export async function signedInListener(email: string, verticals: string[] = []) {
   const subscribed = await subscribeVia(email, verticals);

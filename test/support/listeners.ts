@@ -55,7 +55,7 @@ export function magicOf(mail: OutboxMail): string {
 
 /**
  * The account token and feed URL `email` holds now, read from the store: the first sign-in proves the
- * address and replaces the ones the subscribe answered (workers/kernel/listener-account.ts proveAddress).
+ * address and replaces the ones the subscribe answered (workers/listeners/account.ts proveAddress).
  */
 export async function currentCredentials(email: string): Promise<{ token: string; feed_url: string }> {
   const row = await database(env).query.listeners.findFirst({ where: eq(listeners.email, email) });

@@ -28,7 +28,7 @@ export const listeners = sqliteTable(
     intakeListenerEmail: text("intake_listener_email").unique(),
     /** When the intake address's mailbox confirmed it (a mailed single-use link); null until then. */
     intakeEmailConfirmedAt: integer("intake_email_confirmed_at", { mode: "timestamp_ms" }),
-    /** When the intake address was named; unconfirmed past a link's lifetime, the claim lapses (kernel/intake-address.ts). */
+    /** When the intake address was named; unconfirmed past a link's lifetime, the claim lapses (listeners/intake-address.ts). */
     intakeEmailClaimedAt: integer("intake_email_claimed_at", { mode: "timestamp_ms" }),
     /** When the listener first proved the address by a magic-link sign-in; credentials minted before it were replaced then. */
     emailProvenAt: integer("email_proven_at", { mode: "timestamp_ms" }),
