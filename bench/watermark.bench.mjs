@@ -17,8 +17,8 @@ export { normalizeLoudness } from "./workers/render/engine/loudness";
 export { espeak } from "./workers/render/engine/offline";
 export { resample } from "./workers/render/engine/resample";
 export { markLayout, PLATFORM_ID, BLOCK_FRAMES, FRAME } from "./workers/kernel/watermark/scheme";
-export { markSamples } from "./workers/kernel/watermark/embed";
-export { detectMark } from "./workers/kernel/watermark/detect";
+export { markSamples } from "./workers/render/pipeline/watermark-embed";
+export { detectMark } from "./workers/narration/marks/detect";
 export { Fft } from "./workers/kernel/watermark/fft";`);
 
 const PARAGRAPHS = [

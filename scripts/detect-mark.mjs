@@ -3,7 +3,7 @@
 // 2 when the file cannot be read. The file is decoded by ffmpeg when it is installed (MP3, Ogg Opus,
 // WAV, anything ffmpeg reads), else read as WAV. The key is WATERMARK_KEY from the environment, else
 // from .dev.vars, else .dev.vars.example's development key. The detector is the Workers' own code
-// (workers/kernel/watermark/), bundled by esbuild, and searches speed changes from 0.85x to 1.15x.
+// (workers/narration/marks/detect.ts), bundled by esbuild, and searches speed changes from 0.85x to 1.15x.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -43,9 +43,9 @@ function decodeWithFfmpeg() {
   }
 }
 
-const mark = await importWorkerModules(`export { detectMark } from "./workers/kernel/watermark/detect";
+const mark = await importWorkerModules(`export { detectMark } from "./workers/narration/marks/detect";
 export { markLayout } from "./workers/kernel/watermark/scheme";
-export { readWav, toMarkRate } from "./workers/kernel/watermark/wav";`);
+export { readWav, toMarkRate } from "./workers/narration/marks/wav";`);
 
 let samples;
 try {

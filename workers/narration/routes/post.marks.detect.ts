@@ -3,9 +3,9 @@ import { ValidationError } from "../../core/errors";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { readBodyBytes } from "../../core/validate";
-import { detectMark } from "../../kernel/watermark/detect";
+import { detectMark } from "../marks/detect";
 import { markLayout } from "../../kernel/watermark/scheme";
-import { readWav, toMarkRate } from "../../kernel/watermark/wav";
+import { readWav, toMarkRate } from "../marks/wav";
 
 /** Largest recording read: 16 MiB, about 5.8 minutes of 24 kHz mono WAV or 1.5 of CD audio. */
 const MAX_AUDIO_BYTES = 16 << 20;

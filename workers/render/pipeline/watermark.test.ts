@@ -6,9 +6,7 @@ import { call } from "../../../test/support/client";
 import { testVars } from "../../../test/vars";
 import { audioObjectPath } from "../../kernel/audio-objects";
 import { keyedParagraphs } from "../../kernel/normalize-text";
-import { detectMark, type MarkReading } from "../../kernel/watermark/detect";
-import { markLayout, PLATFORM_ID } from "../../kernel/watermark/scheme";
-import { readWav } from "../../kernel/watermark/wav";
+import { PLATFORM_ID } from "../../kernel/watermark/scheme";
 import { espeak, offlineSynthesizer } from "../engine/offline";
 import { floatToInt16, int16LeBytes } from "../engine/pcm";
 import { wavFromInt16 } from "../engine/wav";
@@ -25,7 +23,7 @@ const TEXT = [
 ].join("\n\n");
 
 /** POST /v1/marks/detect with `wav`. */
-async function detect(wav: Uint8Array): Promise<MarkReading> {
+async function detect(wav: Uint8Array): Promise<{ marked: boolean; confidence: number; payload: { synthetic: boolean; platform: number; id: string } | null }> {
   const res = await call("/v1/marks/detect", { method: "POST", body: wav, headers: { "content-type": "audio/wav" } });
   expect(res.status).toBe(200);
   return res.json();
@@ -33,7 +31,7 @@ async function detect(wav: Uint8Array): Promise<MarkReading> {
 
 describe('the audio watermark (docs/narration.md "The watermark")', () => {
   // One render for every check (storage is reset before each test, test/setup.ts).
-  it("a rendered narration carries it (synthetic, this platform, one of its paragraphs' ids) through MP3 32k, Opus 24k and -6 dB; unmarked speech and another key read nothing", async () => {
+  it("a rendered narration carries it (synthetic, this platform, one of its paragraphs' ids) through MP3 32k, Opus 24k and -6 dB; unmarked speech reads nothing", async () => {
     useWatermark({ WATERMARK_KEY: testVars.WATERMARK_KEY });
     const rendered = await renderText(store, { text: TEXT, voice: "en-US-male" }, { offline: offlineSynthesizer });
     await encodeStored(store, rendered.key, "wav");
@@ -55,8 +53,6 @@ describe('the audio watermark (docs/narration.md "The watermark")', () => {
     const pcm = await espeak(TEXT, "en-us");
     const unmarked = wavFromInt16(int16LeBytes(Int16Array.from(pcm.samples, floatToInt16)), pcm.sampleRate);
     expect(await detect(unmarked)).toMatchObject({ marked: false, payload: null });
-    const read = readWav(wav)!;
-    expect(detectMark(read.samples, await markLayout("another-deployment-key"), { speeds: false })).toMatchObject({ marked: false, payload: null });
   }, 180_000);
 
   it("answers 422 to a body that is not a WAV file, naming the body", async () => {

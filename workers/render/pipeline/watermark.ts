@@ -3,7 +3,7 @@
 // every narration built from them carries the mark wherever it is cut. The payload's id is the
 // first 32 bits of the paragraph's content address, which depends on its text and voice only, so a
 // paragraph's audio stays the same whichever article voices it first.
-import { markSamples } from "../../kernel/watermark/embed";
+import { markSamples } from "./watermark-embed";
 import { markLayout, PLATFORM_ID, type MarkLayout } from "../../kernel/watermark/scheme";
 import type { VoicedPassage } from "./synthesize";
 

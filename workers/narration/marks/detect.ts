@@ -1,6 +1,17 @@
-import { viterbi } from "./code";
-import { Fft } from "./fft";
-import { BAND_START, BAND_WIDTH, BITS_PER_FRAME, BLOCK_FRAMES, FRAME, MESSAGE_LENGTH, PAIRS, payloadOf, type MarkLayout, type MarkPayload } from "./scheme";
+import { viterbi } from "../../kernel/watermark/code";
+import { Fft } from "../../kernel/watermark/fft";
+import {
+  BAND_START,
+  BAND_WIDTH,
+  BITS_PER_FRAME,
+  BLOCK_FRAMES,
+  FRAME,
+  MESSAGE_LENGTH,
+  PAIRS,
+  payloadOf,
+  type MarkLayout,
+  type MarkPayload,
+} from "../../kernel/watermark/scheme";
 
 /** What the detector says of a recording (../shared contract "Marking"). */
 export interface MarkReading {

@@ -1,6 +1,6 @@
 // The audio the mark is read from, brought to what the detector takes: mono float samples at MARK_RATE.
 
-import { MARK_RATE } from "./scheme";
+import { MARK_RATE } from "../../kernel/watermark/scheme";
 
 /**
  * The samples of a RIFF WAVE file (PCM of 8, 16, 24 or 32 bits, or 32-bit float; any rate and

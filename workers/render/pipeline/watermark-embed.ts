@@ -1,5 +1,16 @@
-import { Fft } from "./fft";
-import { BAND_START, BAND_WIDTH, BITS_PER_FRAME, BLOCK_FRAMES, blockSigns, FRAME, MARK_STRENGTH, PAIRS, type MarkLayout, type MarkPayload } from "./scheme";
+import { Fft } from "../../kernel/watermark/fft";
+import {
+  BAND_START,
+  BAND_WIDTH,
+  BITS_PER_FRAME,
+  BLOCK_FRAMES,
+  blockSigns,
+  FRAME,
+  MARK_STRENGTH,
+  PAIRS,
+  type MarkLayout,
+  type MarkPayload,
+} from "../../kernel/watermark/scheme";
 
 const fft = new Fft(FRAME);
 /** sqrt of a periodic Hann window: analysis and synthesis together make a Hann, which sums to 1 at half-frame hops. */
