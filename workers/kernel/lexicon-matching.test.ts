@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { aliasText, entriesFor, espeakText, type LexiconEntry, ssmlText } from "./lexicon";
+
+/**
+ * How a grapheme is found in a text (issue 46). Every engine's rewriter looks up the entry of each match
+ * by its exact grapheme, so the matcher must be case-sensitive (PLS graphemes match as written), and it
+ * builds one regular expression of all graphemes, so each must be escaped. Planted bugs these catch:
+ * the "gu" flags turned into "giu" (a text with "Nguyen" and "NGUYEN" then makes every rewriter throw),
+ * and escapeRegExp left out (one entry "C++" then breaks every render that reads the lexicon).
+ */
+
+const nguyen: LexiconEntry = { grapheme: "Nguyen", phoneme: "ŋwiən", alias: "Win" };
+
+describe("the lexicon matches graphemes case as written", () => {
+  const text = "Nguyen met NGUYEN and nguyen.";
+
+  it("finds only the grapheme as written", () => {
+    expect(entriesFor([nguyen], text, "alias")).toEqual([nguyen]);
+    expect(entriesFor([nguyen], "NGUYEN and nguyen.", "alias")).toEqual([]);
+    expect(entriesFor([nguyen], "NGUYEN and nguyen.", "ssml")).toEqual([]);
+  });
+
+  it("rewrites only the grapheme as written, for every engine, without throwing", () => {
+    expect(aliasText(text, [nguyen])).toBe("Win met NGUYEN and nguyen.");
+    expect(ssmlText(text, [nguyen])).toBe('<phoneme alphabet="ipa" ph="ŋwiən">Nguyen</phoneme> met NGUYEN and nguyen.');
+    const espeak = espeakText(text, [{ ...nguyen, phoneme: null }]);
+    expect(espeak.text).toBe("Win met NGUYEN and nguyen.");
+  });
+});
+
+describe("the lexicon escapes graphemes before they become a regular expression", () => {
+  const cpp: LexiconEntry = { grapheme: "C++", phoneme: null, alias: "C plus plus" };
+  const us: LexiconEntry = { grapheme: "U.S.", phoneme: null, alias: "United States" };
+
+  it('an entry "C++" is found and said, for every engine', () => {
+    const text = "She writes C++ and C.";
+    expect(entriesFor([cpp], text, "alias")).toEqual([cpp]);
+    expect(aliasText(text, [cpp])).toBe("She writes C plus plus and C.");
+    expect(ssmlText(text, [cpp])).toBe('She writes <sub alias="C plus plus">C++</sub> and C.');
+    expect(espeakText(text, [cpp]).text).toBe("She writes C plus plus and C.");
+  });
+
+  it("a grapheme's dots match dots only, not any character", () => {
+    expect(entriesFor([us], "The UxSx team.", "alias")).toEqual([]);
+    expect(aliasText("The UxSx team.", [us])).toBe("The UxSx team.");
+    expect(aliasText("The U.S. team.", [us])).toBe("The United States team.");
+  });
+
+  it("one such entry among others leaves the others working", () => {
+    expect(aliasText("Nguyen writes C++.", [cpp, nguyen, us])).toBe("Win writes C plus plus.");
+  });
+});
