@@ -188,7 +188,8 @@ async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesis
     : [];
   await db.batch([markDone, ...setArticleAudio, ...markWarmed]);
   await releaseSlot(env, job.listenerId, job.id);
-  await tellPublisher(env, job.id, "narration.ready");
+  // Held for review, the narration is not ready for listeners until an editor releases it (studio/review.ts).
+  await tellPublisher(env, job.id, held ? "narration.awaiting_review" : "narration.ready");
 }
 
 async function retryJob(env: StoreEnv, jobId: string, error: string, requeue: boolean): Promise<void> {

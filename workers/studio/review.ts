@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, lte, or } from "drizzle-orm";
 import { ApiError } from "../core/errors";
+import { announceJob } from "../kernel/webhook-events";
 import { type ArticleRow, articles, audioObjects, database, type Database, type JobRow, renderJobs } from "../db/index";
 import { articleBySlug, forgetRecentArticle } from "../kernel/article-by-slug";
 
@@ -30,7 +31,7 @@ async function waitingJob(db: Database, article: ArticleRow): Promise<JobRow> {
  * one batch, unless the text changed after the render began (a newer publish renders again). From
  * then on every surface hands the audio out as it does any other.
  */
-export async function releaseNarration(env: Pick<Env, "DB">, publisher: string, slug: string): Promise<JobRow> {
+export async function releaseNarration(env: Pick<Env, "DB" | "WEBHOOK_QUEUE">, publisher: string, slug: string): Promise<JobRow> {
   const db = database(env);
   const article = await publisherArticle(db, publisher, slug);
   const job = await waitingJob(db, article);
@@ -48,6 +49,8 @@ export async function releaseNarration(env: Pick<Env, "DB">, publisher: string, 
   ]);
   forgetRecentArticle(slug);
   if (!released[0]) throw new ApiError("conflict", `the narration of ${slug} was released or rejected meanwhile`);
+  // Released, it is ready for listeners: the publisher's webhooks hear so (docs/publishers.md "Webhooks").
+  await announceJob(env, job.id, "narration.ready");
   return released[0];
 }
 

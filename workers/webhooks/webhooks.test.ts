@@ -9,7 +9,7 @@ import { addArticle } from "../../test/support/articles";
 import { adminHeaders, call, jsonBody } from "../../test/support/client";
 import { callWith } from "../../test/support/narration";
 import { store } from "../../test/support/render-store";
-import { database, renderJobs, webhookDeliveries } from "../db";
+import { database, publisherSettings, renderJobs, webhookDeliveries } from "../db";
 import { announce } from "../kernel/webhook-events";
 import { backoffSeconds, consumeWebhooks } from "./deliver";
 
@@ -174,25 +174,42 @@ describe("deliveries", () => {
   });
 });
 
+/** A render of a new article of the publisher, finished as the render Worker reports it. */
+async function finishedRender(jobId: string) {
+  const article = await addArticle({ publisher: PUBLISHER, title: "Tides of the harbour" });
+  await database(env).insert(renderJobs).values({ id: jobId, articleId: article.id });
+  const claim = (await store.claimJob(jobId)) as ClaimedJob;
+  const result = {
+    key: "b".repeat(64),
+    provider: "offline",
+    voice: "en-US-female",
+    quality: "formant",
+    requested_voice: null,
+    fallback: false,
+    cached: false,
+    duration_seconds: 42,
+  } as const;
+  await store.completeJob(claim, { result: { ...result, characters_synthesized: 20, paragraphs_reused: 0 }, synthesisMs: 1, encodingMs: 1 });
+  return article;
+}
+
 describe("narration events", () => {
+  it("a render held for review announces narration.awaiting_review, and its release narration.ready", async () => {
+    const key = await keyOf(PUBLISHER);
+    await register(key, `${receiver()}/hooks/review-${crypto.randomUUID().slice(0, 8)}`);
+    await database(env).insert(publisherSettings).values({ publisher: PUBLISHER, reviewBeforeRelease: true });
+    const article = await finishedRender("job-held");
+    expect((await deliveries()).map((d) => d.event)).toEqual(["narration.awaiting_review"]);
+    const released = await call(`/v1/publishers/${encodeURIComponent(PUBLISHER)}/articles/${article.slug}/release`, { method: "POST", headers: bearer(key) });
+    expect(released.status).toBe(200);
+    expect((await deliveries()).map((d) => d.event).sort()).toEqual(["narration.awaiting_review", "narration.ready"]);
+  });
+
   it("a finished render of an article announces narration.ready through the queue, delivered and verified", async () => {
     const key = await keyOf(PUBLISHER);
     const name = `ready-${crypto.randomUUID().slice(0, 8)}`;
     const { secret } = (await (await register(key, `${receiver()}/hooks/${name}`)).json()) as { secret: string };
-    const article = await addArticle({ publisher: PUBLISHER, title: "Tides of the harbour" });
-    await database(env).insert(renderJobs).values({ id: "job-ready", articleId: article.id });
-    const claim = (await store.claimJob("job-ready")) as ClaimedJob;
-    const result = {
-      key: "b".repeat(64),
-      provider: "offline",
-      voice: "en-US-female",
-      quality: "formant",
-      requested_voice: null,
-      fallback: false,
-      cached: false,
-      duration_seconds: 42,
-    } as const;
-    await store.completeJob(claim, { result: { ...result, characters_synthesized: 20, paragraphs_reused: 0 }, synthesisMs: 1, encodingMs: 1 });
+    const article = await finishedRender("job-ready");
     expect((await database(env).select().from(renderJobs).where(eq(renderJobs.id, "job-ready")).get())?.state).toBe("done");
 
     // The API Worker consumes the webhook queue (wrangler.toml): wait for the receiver to hear it.
