@@ -68,7 +68,7 @@ describe("the global lexicon (admin token)", () => {
     const sampa = `<lexicon version="1.0" alphabet="x-sampa"><lexeme><grapheme>Zed</grapheme><phoneme>zEd</phoneme></lexeme></lexicon>`;
     const res = await call("/v1/lexicon/import", jsonBody("POST", { pls: sampa, replace: true }, adminHeaders));
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({
+    expect(await res.json()).toMatchObject({
       detail: [{ loc: ["body", "pls"], msg: 'the <phoneme> of "Zed" is in the alphabet "x-sampa"; only ipa is taken', type: "pls_invalid" }],
     });
     const doctype = await call("/v1/lexicon/import", jsonBody("POST", { pls: `<!DOCTYPE x [<!ENTITY a "b">]><lexicon/>` }, adminHeaders));

@@ -68,7 +68,7 @@ describe("POST /v1/render", () => {
     // The real render Worker does not know this voice.
     const res = await call("/v1/render", post({ text: "hi", voice: "no-such-voice" }));
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ detail: [{ loc: ["body", "voice"], msg: "unknown voice; see GET /v1/voices", type: "unknown_voice" }] });
+    expect(await res.json()).toMatchObject({ detail: [{ loc: ["body", "voice"], msg: "unknown voice; see GET /v1/voices", type: "unknown_voice" }] });
   });
 
   it("503 with Retry-After when no provider is available", async () => {
