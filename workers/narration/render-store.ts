@@ -78,6 +78,7 @@ async function claimJob(env: StoreEnv, jobId: string): Promise<ClaimedJob | null
     jobId,
     text,
     voice: job.voice ?? article?.voice ?? undefined,
+    language: article?.language ?? job.language ?? undefined,
     publisher: article?.publisher ?? null,
     title: article?.title ?? null,
     url: article ? articleUrl(env, article) : null,

@@ -53,7 +53,7 @@ async function runJob(store: RenderStoreRpc, jobId: string, synthesizers: Synthe
   const phases = { synthesisMs: 0, encodingMs: 0 };
   const result = await renderText(
     store,
-    { text: claim.text, voice: claim.voice, publisher: claim.publisher, title: claim.title, url: claim.url },
+    { text: claim.text, voice: claim.voice, language: claim.language, publisher: claim.publisher, title: claim.title, url: claim.url },
     synthesizers,
     phases,
   );

@@ -22,6 +22,6 @@ export const getJob = route({
     const hit = await findJob(database(env), params.job_id);
     // A publisher key sees the jobs of its own articles; a raw-text job is open to whoever holds its random id.
     if (!hit || (hit.publisher !== null && !mayActFor(caller, hit.publisher))) throw new ApiError("not_found", "no job with that id");
-    return Response.json(jobView(env, hit.job, hit.slug), { headers: { "Cache-Control": "no-store" } });
+    return Response.json(jobView(env, hit.job, hit.slug, hit.spoken), { headers: { "Cache-Control": "no-store" } });
   },
 });
