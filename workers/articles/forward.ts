@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { type ArticleRow, articles, type Database } from "../db";
 import type { Listener } from "../kernel/listener-tokens";
 import { contentHash } from "../kernel/article-text";
+import { detectedLanguage } from "../kernel/language-detect";
 import { slugify } from "../kernel/slug";
 import { cleanText } from "../core/text";
 import { refreshTasteVector } from "./taste";
@@ -53,6 +54,8 @@ export async function forwardArticle(db: Database, listener: Listener, f: Forwar
   const title = cleanText(f.title.trim().slice(0, MAX_TITLE)) || f.url || "Forwarded article";
   const bodyText = cleanText(f.text.trim().slice(0, MAX_TEXT)) || title;
   // A random suffix: slugs are public identifiers, and a private article's slug must not be guessable.
+  // A forwarded page in a language no engine speaks is kept, and narrated in the default language.
+  const spoken = detectedLanguage(`${title}\n${bodyText}`);
   const slug = `${slugify(title).slice(0, 60)}-${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   const [article] = await db
     .insert(articles)
@@ -67,7 +70,9 @@ export async function forwardArticle(db: Database, listener: Listener, f: Forwar
       publishedAt: f.publishedAt ?? null,
       visibility: "listener_private",
       ownerListenerId: listener.id,
-      contentHash: await contentHash({ title, body_text: bodyText }),
+      language: spoken.language,
+      languageSource: spoken.language_source,
+      contentHash: await contentHash({ title, body_text: bodyText, language: spoken.language }),
     })
     .returning();
   await refreshTasteVector(db, listener);

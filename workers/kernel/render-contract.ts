@@ -9,6 +9,11 @@ export interface RenderInput {
   /** A catalogue voice id; the default voice when absent. */
   voice?: string;
   /**
+   * BCP 47 tag of the text's language: with no voice asked for, the best available voice of it
+   * speaks (the default language when absent); no voice of another language ever stands in.
+   */
+  language?: string;
+  /**
    * The article's publisher: the audio's tags name it, and its pronunciation lexicon applies over the
    * global one (kernel/lexicon.ts). None for raw text, which gets the global lexicon only.
    */
@@ -122,6 +127,8 @@ export interface ClaimedJob {
   jobId: string;
   text: string;
   voice?: string;
+  /** The language to speak it in (RenderInput.language): the article's, or a raw-text job's own. */
+  language?: string;
   /** The article's publisher, which the audio's tags carry and whose lexicon applies; null for raw text. */
   publisher?: string | null;
   /** The article's title, which the audio's tags carry; null for raw text. */

@@ -4,12 +4,14 @@ import { type ArticleRow, isActiveJob, JOB_STATES, type JobRow } from "../db";
 import { audioReachOf, jobStreamUrl } from "../kernel/public-urls";
 import { AudioUrlFields, audioUrls } from "./audio-urls";
 import { FallbackField, QualityField, spokenQuality } from "./fields";
+import { LanguageFields } from "../kernel/language";
 
 /** What render-now and its polling path answer about an article's audio. */
 export const ArticleAudio = named(
   "ArticleAudio",
   v.object({
     slug: v.string(),
+    ...LanguageFields,
     state: v.pipe(
       v.picklist(["none", ...JOB_STATES]),
       v.description("done when the audio is ready; queued/running while rendering; none when never rendered."),
@@ -37,6 +39,8 @@ export function articleAudio(env: object, article: ArticleRow, done: JobRow | un
   const job = done ?? latest;
   return {
     slug: article.slug,
+    language: article.language,
+    language_source: article.languageSource,
     state: key ? "done" : (job?.state ?? "none"),
     job_id: job?.id ?? null,
     ...audioUrls(env, key, audioReachOf(article)),

@@ -4,6 +4,7 @@ import { JOB_PRIORITIES, JOB_STATES, type JobRow } from "../db";
 import type { AudioReach } from "../kernel/public-urls";
 import { AudioUrlFields, audioUrls } from "./audio-urls";
 import { FallbackField, QualityField, RequestedVoiceField, spokenQuality } from "./fields";
+import { LanguageFields, type NarrationLanguage } from "../kernel/language";
 
 const Timestamp = v.nullable(v.pipe(v.string(), v.isoTimestamp()));
 
@@ -15,6 +16,7 @@ export const JobView = named(
     state: v.pipe(v.picklist(JOB_STATES), v.description("queued → running → done | failed; cancelled by an operator.")),
     priority: v.pipe(v.picklist(JOB_PRIORITIES), v.description("high for render-now, normal otherwise.")),
     article_slug: v.pipe(v.nullable(v.string()), v.description("The article narrated, or null for a raw-text job.")),
+    ...LanguageFields,
     voice: v.pipe(v.nullable(v.string()), v.description("While queued or running, the voice asked for (null: the default); once done, the voice that spoke.")),
     provider: v.pipe(v.nullable(v.string()), v.description("The engine (provider) that spoke, once done.")),
     quality: v.pipe(v.nullable(QualityField), v.description("How the voice that spoke is made, once done: neural, or formant (eSpeak).")),
@@ -37,13 +39,14 @@ export type JobView = v.InferOutput<typeof JobView>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The public view of a job row; URLs only once the job is done and its audio still exists. */
-export function jobView(env: object, job: JobRow, articleSlug: string | null, reach: AudioReach): JobView {
+export function jobView(env: object, job: JobRow, articleSlug: string | null, reach: AudioReach, spoken: NarrationLanguage): JobView {
   const key = job.state === "done" ? job.audioKey : null;
   return {
     id: job.id,
     state: job.state,
     priority: job.priority,
     article_slug: articleSlug,
+    ...spoken,
     voice: job.voice,
     provider: job.provider,
     quality: job.state === "done" ? spokenQuality(job.provider) : null,

@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { ApiError } from "../core/errors";
 import { articles, database, type Database, type JobRow, renderJobs } from "../db";
 import type { RenderMessage } from "../kernel/render-messages";
+import { type LanguageSource, type NarrationLanguage, primaryLanguage } from "../kernel/language";
+import { DEFAULT_LANGUAGE } from "../kernel/voice-catalogue";
 
 /**
  * Creating render jobs, shared by POST /v1/jobs, the publish webhook and render-now. The row is
@@ -9,7 +11,7 @@ import type { RenderMessage } from "../kernel/render-messages";
  * row is the source of truth and a redelivered message re-reads the current state.
  */
 export type NewJob = Pick<typeof renderJobs.$inferInsert, "articleId" | "listenerId" | "text" | "voice" | "priority"> &
-  Partial<Pick<typeof renderJobs.$inferInsert, "warmListenerId">>;
+  Partial<Pick<typeof renderJobs.$inferInsert, "warmListenerId" | "language" | "languageSource">>;
 
 /** A complete job row ready to insert: a fresh id, state queued. */
 export function newJobRow(job: NewJob): typeof renderJobs.$inferInsert & { id: string } {
@@ -58,16 +60,35 @@ export async function createJob(env: Pick<Env, "DB" | "RENDER_QUEUE">, job: NewJ
   return row;
 }
 
-/** A job with the slug and publisher of its article (null for raw-text jobs), or undefined when unknown. */
+/**
+ * A job with the slug, publisher and visibility of its article (null for raw-text jobs) and the language
+ * it is narrated in (its article's, or a raw text's own), or undefined when unknown.
+ */
 export async function findJob(
   db: Database,
   id: string,
-): Promise<{ job: JobRow; slug: string | null; publisher: string | null; visibility: string | null } | undefined> {
+): Promise<{ job: JobRow; slug: string | null; publisher: string | null; visibility: string | null; spoken: NarrationLanguage } | undefined> {
   const [hit] = await db
-    .select({ job: renderJobs, slug: articles.slug, publisher: articles.publisher, visibility: articles.visibility })
+    .select({
+      job: renderJobs,
+      slug: articles.slug,
+      publisher: articles.publisher,
+      visibility: articles.visibility,
+      language: articles.language,
+      languageSource: articles.languageSource,
+    })
     .from(renderJobs)
     .leftJoin(articles, eq(articles.id, renderJobs.articleId))
     .where(eq(renderJobs.id, id))
     .limit(1);
-  return hit;
+  if (!hit) return undefined;
+  const { language, languageSource, ...rest } = hit;
+  return { ...rest, spoken: jobLanguage(hit.job, { language, languageSource }) };
+}
+
+/** The language a job narrates in: its article's, else its own (raw text), else the default (a job of before languages). */
+function jobLanguage(job: JobRow, article: { language: string | null; languageSource: LanguageSource | null }): NarrationLanguage {
+  const language = article.language ?? job.language;
+  const source = article.languageSource ?? job.languageSource;
+  return language && source ? { language, language_source: source } : { language: primaryLanguage(DEFAULT_LANGUAGE), language_source: "detected" };
 }

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import { HOSTS } from "../kernel/hosts";
+import { LanguageField, LanguageFields } from "../kernel/language";
 import { MAX_ARTICLE_CHARS, VoiceField } from "./fields";
 import { MAX_NARRATED_CHARS } from "../kernel/render-contract";
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from "../kernel/slug";
@@ -42,6 +43,7 @@ export const PublishRequest = named(
     url: v.optional(articleUrlField("Canonical URL on the publisher's site (http or https).")),
     published_at: v.optional(v.pipe(v.string(), v.isoTimestamp(), v.description("Publication time (ISO 8601); a new article's created_at. Defaults to now."))),
     voice: v.optional(VoiceField),
+    language: v.optional(LanguageField),
     visibility: v.optional(
       v.pipe(
         v.picklist(PUBLISHER_VISIBILITIES),
@@ -72,6 +74,7 @@ export const PublishResponse = named(
     job_id: v.pipe(v.nullable(v.string()), v.description("The pre-render job, or null when the text and voice are unchanged and their render did not fail.")),
     created: v.pipe(v.boolean(), v.description("True when the article is new, false when an existing one was updated.")),
     rendered: v.pipe(v.boolean(), v.description("True when audio of the current text and voice already exists.")),
+    ...LanguageFields,
   }),
 );
 

@@ -1,6 +1,7 @@
 import { and, eq, isNull, like, lt, or, sql } from "drizzle-orm";
 import { articleBySlug, forgetRecentArticle } from "../kernel/article-by-slug";
 import { contentHash } from "../kernel/article-text";
+import { narrationLanguage } from "../kernel/language-detect";
 import { mayActFor, type ApiCaller } from "../core/auth";
 import { ApiError, ValidationError } from "../core/errors";
 import { type ArticleRow, articles, creators, database, isActiveJob, renderJobs, type Database } from "../db";
@@ -73,7 +74,9 @@ export async function publishArticle(
   // A publisher's own signing secret publishes and updates that publisher's articles only.
   if (existing && !mayActFor(caller, existing.publisher)) throw new ApiError("conflict", "that slug belongs to another publisher's article");
   const creatorId = req.creator ? await creatorIdOf(db, req.creator) : null;
-  const hash = await contentHash(req);
+  // Detected again on every delivery: the text may have changed language.
+  const spoken = narrationLanguage(req.language, `${req.title}\n${req.body_text}`);
+  const hash = await contentHash({ ...req, language: spoken.language });
   const changed = !existing || existing.contentHash !== hash;
   const now = new Date();
   const publishedAt = req.published_at ? new Date(req.published_at) : null;
@@ -88,6 +91,8 @@ export async function publishArticle(
     host: req.host ?? null,
     declassified: req.declassified,
     voice: req.voice ?? null,
+    language: spoken.language,
+    languageSource: spoken.language_source,
     creatorId,
   };
   const same =
@@ -110,7 +115,7 @@ export async function publishArticle(
     // An unchanged version signed in the tied second is recorded all the same: replayed after a later
     // delivery of that second, it would bring this version back.
     if (tie && !existing.deliveryMacs.split(" ").includes(mac)) await db.update(articles).set({ deliveryMacs: macs }).where(eq(articles.id, existing.id));
-    return { slug, job_id: null, created: false, rendered: existing.audioKey !== null };
+    return { slug, job_id: null, created: false, rendered: existing.audioKey !== null, ...spoken };
   }
 
   const job = changed || retry ? newJobRow({ articleId: null, listenerId: null, text: null, voice: req.voice ?? null, priority: "normal" }) : null;
@@ -159,5 +164,5 @@ export async function publishArticle(
   }
   if (write) forgetRecentArticle(slug);
   if (job) enqueueJobAfterResponse(env, ctx, db, job.id);
-  return { slug, job_id: job?.id ?? null, created: !existing, rendered: !changed && existing.audioKey !== null };
+  return { slug, job_id: job?.id ?? null, created: !existing, rendered: !changed && existing.audioKey !== null, ...spoken };
 }

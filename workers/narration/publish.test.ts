@@ -114,7 +114,14 @@ describe("POST /v1/webhook/publish: upsert and pre-render", () => {
     const res = await publish(article());
     expect(res.status).toBe(200);
     const body = await res.json<{ slug: string; job_id: string; created: boolean; rendered: boolean }>();
-    expect(body).toEqual({ slug: "tides-of-the-north-sea", job_id: expect.any(String), created: true, rendered: false });
+    expect(body).toEqual({
+      slug: "tides-of-the-north-sea",
+      job_id: expect.any(String),
+      created: true,
+      rendered: false,
+      language: "en",
+      language_source: "detected",
+    });
     const row = await env.DB.prepare("SELECT * FROM articles WHERE slug = ?").bind(body.slug).first<Record<string, unknown>>();
     expect(row).toMatchObject({
       title: "Tides of the North Sea",
@@ -137,7 +144,14 @@ describe("POST /v1/webhook/publish: upsert and pre-render", () => {
     const before = await env.DB.prepare("SELECT * FROM articles").first();
     const send = spyQueue();
     const res = await publish(article());
-    expect(await res.json()).toEqual({ slug: "tides-of-the-north-sea", job_id: null, created: false, rendered: false });
+    expect(await res.json()).toEqual({
+      slug: "tides-of-the-north-sea",
+      job_id: null,
+      created: false,
+      rendered: false,
+      language: "en",
+      language_source: "detected",
+    });
     expect(await env.DB.prepare("SELECT * FROM articles").first()).toEqual(before);
     expect(await counts()).toEqual({ articles: 1, jobs: 1 });
     expect(send).not.toHaveBeenCalled();

@@ -39,6 +39,8 @@ describe("POST /v1/render", () => {
       voice: "en-US-female",
       quality: "formant",
       requested_voice: null,
+      language: "en",
+      language_source: "detected",
       fallback: false,
       cached: false,
       // Raw text is private: its URLs are capabilities, not its key (issue 40 item 2, test/private-audio-urls.test.ts).
@@ -55,7 +57,7 @@ describe("POST /v1/render", () => {
   it("passes the trimmed text and the voice to the render Worker", async () => {
     const render = new FakeRender();
     await callWith(render, "/v1/render", post({ text: "  Hello there.  ", voice: "en-us" }));
-    expect(render.renders).toEqual([{ text: "Hello there.", voice: "en-us", publisher: null }]);
+    expect(render.renders).toEqual([{ text: "Hello there.", voice: "en-us", language: "en", publisher: null }]);
   });
 
   it("422 for empty or oversized text, and an unknown voice reported by the render Worker", async () => {

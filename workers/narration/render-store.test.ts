@@ -46,11 +46,12 @@ describe("RenderStore objects, the render Worker's only way to R2", () => {
 });
 
 describe("RenderStore jobs", () => {
+  const english = { language: "en", language_source: "detected" } as const;
   it("records what a finished render synthesised and reused, which the job view reports once done (null before)", async () => {
     await database(env).insert(renderJobs).values({ id: "job-p", text: "One.\n\nTwo.\n\nThree." });
     const claim = (await store.claimJob("job-p")) as ClaimedJob;
     const running = (await database(env).select().from(renderJobs).where(eq(renderJobs.id, "job-p")).get())!;
-    expect(jobView(env, running, null, "private")).toMatchObject({ state: "running", characters_synthesized: null, paragraphs_reused: null });
+    expect(jobView(env, running, null, "private", english)).toMatchObject({ state: "running", characters_synthesized: null, paragraphs_reused: null });
     const result = {
       key: "a".repeat(64),
       provider: "offline",
@@ -63,7 +64,7 @@ describe("RenderStore jobs", () => {
     } as const;
     await store.completeJob(claim, { result: { ...result, characters_synthesized: 5, paragraphs_reused: 2 }, synthesisMs: 40, encodingMs: 10 });
     const done = (await database(env).select().from(renderJobs).where(eq(renderJobs.id, "job-p")).get())!;
-    const view = v.parse(JobView, jobView(env, done, null, "private"));
+    const view = v.parse(JobView, jobView(env, done, null, "private", english));
     expect(view).toMatchObject({ state: "done", characters_synthesized: 5, paragraphs_reused: 2 });
   });
 });

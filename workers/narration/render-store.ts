@@ -107,6 +107,7 @@ async function claimJob(
     jobId,
     text,
     voice: job.voice ?? article?.voice ?? undefined,
+    language: article?.language ?? job.language ?? undefined,
     publisher: article?.publisher ?? null,
     title: article?.title ?? null,
     url: article ? articleUrl(env, article) : null,

@@ -85,7 +85,7 @@ export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesiz
   const place = seat(listener ? "stream" : claim.priority, claim.owner);
   const result = await renderText(
     store,
-    { text: claim.text, voice: claim.voice, publisher: claim.publisher, title: claim.title, url: claim.url },
+    { text: claim.text, voice: claim.voice, language: claim.language, publisher: claim.publisher, title: claim.title, url: claim.url },
     synthesizers,
     { phases, listener, seat: place },
   ).finally(() => leave(place));

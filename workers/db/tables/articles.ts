@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { LANGUAGE_SOURCES } from "../../kernel/language";
 import { createdAt } from "./columns";
 import { listeners } from "./listeners";
 
@@ -35,6 +36,9 @@ export const articles = sqliteTable(
     curated: integer("curated", { mode: "boolean" }).notNull().default(false),
     declassified: integer("declassified", { mode: "boolean" }).notNull().default(false),
     voice: text("voice"),
+    /** BCP 47 tag of the language the article is narrated in (kernel/language.ts); given by the publisher or detected. */
+    language: text("language").notNull().default("en"),
+    languageSource: text("language_source", { enum: LANGUAGE_SOURCES }).notNull().default("detected"),
     /** SHA-256 of the narrated text and voice; a re-publish renders only when it changes. */
     contentHash: text("content_hash").notNull(),
     /** Cache key of the audio of the current text, once a render is done. */
@@ -58,5 +62,7 @@ export const articles = sqliteTable(
     index("articles_host_idx").on(t.host, t.createdAt),
     // The audio path looks up which articles an audio key narrates (narration/audio-access.ts).
     index("articles_audio_key_idx").on(t.audioKey),
+    // The feeds and search of one language (GET /v1/podcasts/service.xml?language=de).
+    index("articles_language_created_at_idx").on(t.language, t.createdAt),
   ],
 );

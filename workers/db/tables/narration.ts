@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { articles } from "./articles";
 import { requestId } from "../../core/request-id";
+import { LANGUAGE_SOURCES } from "../../kernel/language";
 import { createdAt } from "./columns";
 import { listeners } from "./listeners";
 
@@ -60,6 +61,9 @@ export const renderJobs = sqliteTable(
     warmListenerId: integer("warm_listener_id").references(() => listeners.id),
     /** Text to narrate for jobs not tied to an article (POST /v1/jobs with raw text). */
     text: text("text"),
+    /** A raw-text job's language and where it came from; an article's job takes its article's (null here). */
+    language: text("language"),
+    languageSource: text("language_source", { enum: LANGUAGE_SOURCES }),
     /** The voice asked for while queued or running (null: the default); once done, the voice that spoke. */
     voice: text("voice"),
     provider: text("provider"),

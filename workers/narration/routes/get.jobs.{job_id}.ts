@@ -23,6 +23,6 @@ export const getJob = route({
     const hit = await findJob(database(env), params.job_id);
     // A publisher key sees the jobs of its own articles; a raw-text job is open to whoever holds its random id.
     if (!hit || (hit.publisher !== null && !mayActFor(caller, hit.publisher))) throw new ApiError("not_found", "no job with that id");
-    return Response.json(jobView(env, hit.job, hit.slug, audioReachOf(hit)), { headers: { "Cache-Control": "no-store" } });
+    return Response.json(jobView(env, hit.job, hit.slug, audioReachOf(hit), hit.spoken), { headers: { "Cache-Control": "no-store" } });
   },
 });

@@ -10,6 +10,8 @@ import { type AudioReach, audioReachOf } from "../../kernel/public-urls";
 import { MAX_NARRATED_CHARS } from "../../kernel/render-contract";
 import { JobView, jobView } from "../job-view";
 import { createJob } from "../jobs-service";
+import { LanguageField, type NarrationLanguage } from "../../kernel/language";
+import { narrationLanguage } from "../../kernel/language-detect";
 
 const JobEnqueueRequest = named(
   "JobEnqueueRequest",
@@ -28,8 +30,12 @@ const JobEnqueueRequest = named(
       ),
       article_slug: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Narrate this article (title and body)."))),
       voice: v.optional(VoiceField),
+      language: v.optional(
+        v.pipe(LanguageField, v.description("BCP 47 language tag of `text`, detected when absent; an article is narrated in its own language (its record's).")),
+      ),
     }),
     v.check((b) => (b.text === undefined) !== (b.article_slug === undefined), "give exactly one of text and article_slug"),
+    v.check((b) => b.language === undefined || b.text !== undefined, "language goes with text: an article is narrated in its own language"),
   ),
 );
 
@@ -53,18 +59,23 @@ export const postJob = route({
     let voice = body.voice ?? null;
     let slug: string | null = null;
     let reach: AudioReach = "private";
+    let spoken: NarrationLanguage | null = null;
     if (body.article_slug !== undefined) {
       const article = await database(env).query.articles.findFirst({
-        columns: { id: true, slug: true, voice: true, publisher: true, visibility: true },
+        columns: { id: true, slug: true, voice: true, publisher: true, visibility: true, language: true, languageSource: true },
         where: eq(articles.slug, body.article_slug),
       });
       // A publisher key narrates its own publisher's articles only; another's is not found.
       if (!article || !mayActFor(caller, article.publisher)) throw new ApiError("not_found", "no article with that slug");
       ({ id: articleId, slug } = article);
       reach = audioReachOf(article);
+      spoken = { language: article.language, language_source: article.languageSource };
       voice ??= article.voice;
     }
-    const job = await createJob(env, { articleId, text: body.text ?? null, voice, priority: "normal" }, ctx);
-    return Response.json(jobView(env, job, slug, reach), { status: 202, headers: { Location: `/v1/jobs/${job.id}` } });
+    // A raw text's language is the job's own; an article's stays on the article.
+    const own = spoken ? null : narrationLanguage(body.language, body.text!);
+    const language = { language: own?.language ?? null, languageSource: own?.language_source ?? null };
+    const job = await createJob(env, { articleId, text: body.text ?? null, voice, priority: "normal", ...language }, ctx);
+    return Response.json(jobView(env, job, slug, reach, spoken ?? own!), { status: 202, headers: { Location: `/v1/jobs/${job.id}` } });
   },
 });

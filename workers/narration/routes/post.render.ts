@@ -4,6 +4,8 @@ import { named } from "../../core/schema-registry";
 import { FallbackField, MAX_RENDER_CHARS, QualityField, RequestedVoiceField, renderFailure, VoiceField } from "../fields";
 import { MAX_NARRATED_CHARS, renderService } from "../../kernel/render-contract";
 import { AudioUrlFields, audioUrls } from "../audio-urls";
+import { LanguageField, LanguageFields } from "../../kernel/language";
+import { narrationLanguage } from "../../kernel/language-detect";
 
 const RenderRequest = named(
   "RenderRequest",
@@ -18,6 +20,7 @@ const RenderRequest = named(
       ),
     ),
     voice: v.optional(VoiceField),
+    language: v.optional(LanguageField),
   }),
 );
 
@@ -29,6 +32,7 @@ const RenderResponse = named(
     voice: v.pipe(v.string(), v.description("The voice that spoke.")),
     quality: QualityField,
     requested_voice: RequestedVoiceField,
+    ...LanguageFields,
     fallback: FallbackField,
     cached: v.pipe(v.boolean(), v.description("True when the audio already existed and no provider was called.")),
     ...AudioUrlFields,
@@ -53,13 +57,15 @@ export const postRender = route({
   async handle({ env, body, caller }) {
     // A publisher's key renders with that publisher's pronunciation lexicon over the global one.
     const publisher = caller.kind === "publisher" ? caller.publisher : null;
-    const result = await renderService(env).render({ text: body.text, voice: body.voice, publisher }).catch(renderFailure);
+    const spoken = narrationLanguage(body.language, body.text);
+    const result = await renderService(env).render({ text: body.text, voice: body.voice, language: spoken.language, publisher }).catch(renderFailure);
     const response: v.InferOutput<typeof RenderResponse> = {
       key: result.key,
       provider: result.provider,
       voice: result.voice,
       quality: result.quality,
       requested_voice: result.requested_voice,
+      ...spoken,
       fallback: result.fallback,
       cached: result.cached,
       // Raw text is the caller's own: its URL is a capability, never its content key (issue 40 item 2).

@@ -63,7 +63,7 @@ export async function renderText(
   const publisher = input.publisher ?? null;
   const names: Pick<AudioAbout, "title" | "publisher" | "url"> = { title: input.title, publisher, url: input.url };
   const now = await availability(synthesizers);
-  const offers = candidates(voice, (o) => now.reason(o) === null, now.offers);
+  const offers = candidates(voice, (o) => now.reason(o) === null, now.offers, input.language);
   if (!offers) throw new Error(`unknown_voice: ${voice} is not in the catalogue`);
   if (!paragraphs.some(Boolean)) throw new Error("no_provider: nothing to read aloud");
   // Before any provider is paid: a longer render would outlast a Queue consumer's wall time.
@@ -73,7 +73,9 @@ export async function renderText(
 
   const requested = voice ?? null;
   const pronounce = await pronunciations(store, publisher);
-  const answering = (voice === undefined ? defaultOffers(now.offers) : offersOf(voice, now.offers)).filter((o) => !offers[0] || atLeastAsGood(o, offers[0]));
+  const answering = (voice === undefined ? defaultOffers(now.offers, input.language) : offersOf(voice, now.offers)).filter(
+    (o) => !offers[0] || atLeastAsGood(o, offers[0]),
+  );
   const cached = await findCached(store, answering, text, requested, pronounce);
   // Every paragraph of audio found whole came from the cache.
   if (cached) return { ...cached, characters_synthesized: 0, paragraphs_reused: paragraphs.filter(Boolean).length };

@@ -1,3 +1,4 @@
+import { preferredTag } from "../../kernel/language";
 import { DEFAULT_GENDER, DEFAULT_LANGUAGE, PROVIDERS, priceOf, QUALITIES, VOICES, type VoiceOffer } from "../../kernel/voice-catalogue";
 
 /**
@@ -5,19 +6,26 @@ import { DEFAULT_GENDER, DEFAULT_LANGUAGE, PROVIDERS, priceOf, QUALITIES, VOICES
  * (neural before formant), then by the provider's preference (Workers AI, then cloud providers, then
  * a self-hosted server, then the offline engine), then by price; ties keep catalogue order.
  *
- * - No voice asked for: every available offer of the default language and gender in that order, so
- *   the best available neural voice speaks and eSpeak only when nothing else is available.
+ * - No voice asked for: every available offer of the text's language (the default language when
+ *   none is said; its preferred region, kernel/language.ts preferredTag) and of the default gender
+ *   where it has voices of it, in that order, so the best available neural voice speaks and eSpeak
+ *   only when nothing else is available. Fallback changes the engine, never the language.
  * - A voice asked for: that voice's offers by available providers, then, as fallbacks, the equivalent
  *   voices (same language and gender) of the other available offers. Null when the voice is unknown.
  *
  * `offers` is the catalogue, plus voices a self-hosted server lists (providers/availability.ts).
  */
-export function candidates(voice: string | undefined, available: (offer: VoiceOffer) => boolean, offers: readonly VoiceOffer[] = VOICES): VoiceOffer[] | null {
-  if (voice === undefined) return defaultOffers(offers).filter(available);
+export function candidates(
+  voice: string | undefined,
+  available: (offer: VoiceOffer) => boolean,
+  offers: readonly VoiceOffer[] = VOICES,
+  language: string = DEFAULT_LANGUAGE,
+): VoiceOffer[] | null {
+  if (voice === undefined) return defaultOffers(offers, language).filter(available);
   const exact = offersOf(voice, offers);
   if (exact.length === 0) return null;
-  const { language, gender } = exact[0];
-  const equivalent = offers.filter((v) => v.id !== voice && v.language === language && v.gender === gender && available(v)).sort(bySelection);
+  const { language: spoken, gender } = exact[0];
+  const equivalent = offers.filter((v) => v.id !== voice && v.language === spoken && v.gender === gender && available(v)).sort(bySelection);
   return [...exact.filter(available), ...equivalent];
 }
 
@@ -35,9 +43,15 @@ export function offersOf(id: string, offers: readonly VoiceOffer[] = VOICES): Vo
   return offers.filter((v) => v.id === id).sort(bySelection);
 }
 
-/** Every offer of the default language and gender, in selection order: what speaks when no voice is asked for. */
-export function defaultOffers(offers: readonly VoiceOffer[] = VOICES): VoiceOffer[] {
-  return offers.filter((v) => v.language === DEFAULT_LANGUAGE && v.gender === DEFAULT_GENDER).sort(bySelection);
+/**
+ * Every offer of `language` (its preferred region) and the default gender, or of either gender when
+ * the language has no voice of it, in selection order: what speaks when no voice is asked for.
+ */
+export function defaultOffers(offers: readonly VoiceOffer[] = VOICES, language: string = DEFAULT_LANGUAGE): VoiceOffer[] {
+  const tag = preferredTag(language, offers);
+  const spoken = offers.filter((v) => v.language === tag);
+  const gendered = spoken.filter((v) => v.gender === DEFAULT_GENDER);
+  return (gendered.length > 0 ? gendered : spoken).sort(bySelection);
 }
 
 /** True when `a` sounds no worse than `b` (neural >= formant). */
