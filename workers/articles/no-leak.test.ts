@@ -15,7 +15,7 @@ let other: typeof owner;
 let slug: string;
 
 beforeEach(async () => {
-  ({ owner, other, slug } = await privateArticleOf(SECRET, "k"));
+  ({ owner, other, slug } = await privateArticleOf(SECRET, "f".repeat(64)));
 });
 
 const surfaces = (token: string | null) => {

@@ -39,7 +39,7 @@ describe("GET /v1/stories/feed: filters", () => {
   it("shows a listener_private article only to its owner", async () => {
     const owner = await addListener();
     const other = await addListener();
-    const mine = await addArticle({ audioKey: "k", visibility: "listener_private", ownerListenerId: owner.listener.id });
+    const mine = await addArticle({ audioKey: "c".repeat(64), visibility: "listener_private", ownerListenerId: owner.listener.id });
     expect((await feed("")).items).toEqual([]);
     expect((await feed(`listener_token=${other.token}`)).items).toEqual([]);
     expect((await feed(`listener_token=${owner.token}`)).items.map((i) => i.slug)).toEqual([mine.slug]);

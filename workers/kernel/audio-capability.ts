@@ -48,8 +48,9 @@ function base64url(bytes: Uint8Array): string {
     .replace(/=+$/, "");
 }
 
-/** The capability naming the audio stored under content key `key`. */
+/** The capability naming the audio stored under content key `key` (64 hex digits, as every content key is). */
 export function audioCapability(env: object, key: string): string {
+  if (!/^[0-9a-f]{64}$/.test(key)) throw new Error("not a content key: private audio URLs wrap the 64 hex digits of one");
   return base64url(wrapper(env).encrypt(hexBytes(key)));
 }
 

@@ -22,22 +22,20 @@ export function detectLanguage(text: string): string | null {
 const FALLBACK = primaryLanguage(DEFAULT_LANGUAGE);
 
 /**
- * The language a narration is spoken in: `given` when the request says it, else the detected one,
- * else (too little text to tell) the default language's. A language no engine speaks is a 422
- * naming it, at `loc` (the request field), and nothing is changed.
+ * The language a narration is spoken in: `given` when the request says it, else the detected one
+ * (detectedLanguage). A given language no engine speaks is a 422 naming it, at `loc` (the request
+ * field), and nothing is changed; a detected one is never refused, since a few words can read as
+ * another language (a publisher who knows better gives `language`).
  */
 export function narrationLanguage(given: string | undefined, text: string, loc: (string | number)[] = ["body", "language"]): NarrationLanguage {
-  const language = given ?? detectLanguage(text) ?? FALLBACK;
-  if (!spokenByAnEngine(language)) {
-    const how = given ? "" : " (detected from the text; give `language` to say otherwise)";
-    throw new ValidationError([{ loc, msg: `no engine speaks the language ${language}${how}`, type: "unsupported_language" }]);
-  }
-  return { language, language_source: given ? "given" : "detected" };
+  if (given === undefined) return detectedLanguage(text);
+  if (!spokenByAnEngine(given)) throw new ValidationError([{ loc, msg: `no engine speaks the language ${given}`, type: "unsupported_language" }]);
+  return { language: given, language_source: "given" };
 }
 
 /**
- * The detected language of text that nobody can be asked about (a forwarded page, an e-mail): one no
- * engine speaks is read in the default language rather than refused.
+ * The detected language of a text: one no engine speaks, or too little text to tell, is read in the
+ * default language rather than refused.
  */
 export function detectedLanguage(text: string): NarrationLanguage {
   const found = detectLanguage(text);

@@ -70,6 +70,8 @@ describe("POST /v1/articles/{slug}/render-now (docs/rules.md 3)", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       slug: "a2",
+      language: "en",
+      language_source: "detected",
       state: "done",
       job_id: "j-done",
       audio_url: `${testVars.BASE_URL}/v1/audio/${key}.mp3`,

@@ -68,7 +68,12 @@ describe("GET /v1/jobs/{job_id}/stream.mp3", () => {
     // Once done, the stream URL is the stored file.
     const after = await call("/v1/jobs/job-stream/stream.mp3", { redirect: "manual" });
     expect(after.status).toBe(302);
-    expect(after.headers.get("location")).toMatch(new RegExp(`/v1/audio/${done!.audioKey}\\.mp3$`));
+    // A raw-text job's audio is private: its URL is a capability (workers/kernel/audio-capability.ts), not the content key.
+    const location = after.headers.get("location")!;
+    expect(location).toMatch(/\/v1\/audio\/[\w-]+\.mp3$/);
+    expect(location).not.toContain(done!.audioKey!);
+    const served = await call(new URL(location).pathname);
+    expect(served.status).toBe(200);
   }, 120_000);
 
   it("keeps the render Queue off a job a stream renders until its lease is over, and hands a queued one back to a stream", async () => {
