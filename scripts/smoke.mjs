@@ -250,10 +250,11 @@ async function listenToStream() {
   const { id } = await created.json();
   const url = `${base}/v1/jobs/${id}/stream.mp3`;
   const browser = await launchBrowser();
+  let played;
   try {
     const page = await browser.newPage();
     await page.goto(`${base}/`);
-    const played = await page.evaluate(
+    played = await page.evaluate(
       (src) =>
         new Promise((resolve) => {
           const audio = new Audio(src);
