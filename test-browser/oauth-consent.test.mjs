@@ -11,7 +11,7 @@ import * as oauth from "oauth4webapi";
 import { launchBrowser } from "../scripts/browser.mjs";
 import { ensureDevVars, migrate, startDev } from "../scripts/local.mjs";
 import { expectAccessible } from "./support/axe.mjs";
-import { json, mailTo } from "./support/outbox.mjs";
+import { currentToken, json, mailTo } from "./support/outbox.mjs";
 
 const PORT = Number(process.env.PORT ?? 8803);
 const STATE = ".wrangler/browser-test-state";
@@ -137,7 +137,7 @@ async function allowAndExchange(page, agent) {
 
 test("a listener signs in by magic link on the consent page and allows an agent", async () => {
   const email = "browser@example.test";
-  const { token } = await json(
+  await json(
     await fetch(`${platform.base}/v1/listeners/subscribe`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -154,6 +154,7 @@ test("a listener signs in by magic link on the consent page and allows an agent"
   assert.ok(await page.getByText(`Signed in as ${email}`).isVisible());
   const tokens = await allowAndExchange(page, agent);
   assert.equal(tokens.scope, "articles:read subscriptions:write");
+  const token = await currentToken(platform.base, email);
   const { agents } = await json(await fetch(`${platform.base}/v1/listeners/${token}/agents`));
   assert.deepEqual(
     agents.map((a) => [a.client_id, a.client_name, a.scopes]),
@@ -236,13 +237,7 @@ test("an MCP client known only by its Client ID Metadata Document signs a listen
     await oauth.refreshTokenGrantRequest(agent.as, agent.client, oauth.None(), tokens.refresh_token, insecure),
   );
   assert.ok(refreshed.access_token);
-  const { token } = await json(
-    await fetch(`${platform.base}/v1/listeners/subscribe`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email, verticals: [] }),
-    }),
-  );
+  const token = await currentToken(platform.base, email);
   const { agents } = await json(await fetch(`${platform.base}/v1/listeners/${token}/agents`));
   assert.deepEqual(
     agents.map((a) => [a.client_id, a.client_name]),

@@ -17,3 +17,30 @@ export async function mailTo(base, to) {
   }
   throw new Error(`no mail to ${to}`);
 }
+
+/**
+ * The listener's account token as it is now: the first sign-in of an address replaces the token its
+ * subscribe answered (docs/listeners.md "Proving the address"), so a test that signed in asks again,
+ * by the API's own magic link, as a listener's app would.
+ */
+export async function currentToken(base, email) {
+  const before = (await json(await fetch(`${base}/v1/dev/outbox?limit=10`))).messages.find((m) => m.to === email)?.id;
+  await json(
+    await fetch(`${base}/v1/auth/listener-magic-link`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) }),
+  );
+  let mail;
+  for (let i = 0; i < 50 && (!mail || mail.id === before); i++) {
+    mail = await mailTo(base, email);
+    if (mail.id === before) await new Promise((r) => setTimeout(r, 200));
+  }
+  const magic = /magic=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+  assert.ok(magic, `no magic-link code in the mail to ${email}`);
+  const { token } = await json(
+    await fetch(`${base}/v1/auth/listener-magic-link/exchange`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ magic }),
+    }),
+  );
+  return token;
+}
