@@ -56,12 +56,14 @@ export default defineConfig(async () => {
       // A self-hosted speech server speaking Kokoro-FastAPI's API with real speech (Node side, over loopback).
       // A web site of pages written for the link tests (Node side, over loopback).
       // A webhook receiver (Node side, over loopback) for the outbound webhooks.
+      // The eSpeak NG data of the languages beyond English, which R2 holds once seeded (Node side, over loopback).
       globalSetup: [
         "./scripts/audio-probe-setup.mjs",
         "./scripts/openapi-validator-setup.mjs",
         "./scripts/selfhosted-tts-setup.mjs",
         "./scripts/links-site-setup.mjs",
         "./scripts/webhook-receiver-setup.mjs",
+        "./scripts/engine-data-setup.mjs",
       ],
     },
   });

@@ -9,6 +9,7 @@
 // settings the API Worker would go out with: wrangler.toml's [vars], or the same names set in the
 // environment (`X402_PAY_TO=0x... X402_FACILITATOR_URL=https://... npm run deploy`), which are then passed
 // as --var. It refuses, and nothing is deployed, while they are still the one-machine defaults.
+import { putEngineData } from "./engine-data.mjs";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { deployRefusals } from "../workers/agents/x402/deploy-guard.ts";
@@ -38,5 +39,7 @@ const varArgs = Object.entries({ ...buildVars(), ...fromEnvironment }).flatMap((
 
 buildWeb();
 wrangler(["d1", "migrations", "apply", "DB", "--remote", "-c", "wrangler.toml"]);
+// The offline engine's languages beyond English, read from R2 when first needed (scripts/engine-data.mjs).
+putEngineData(["--remote"]);
 wrangler(["deploy", "-c", "wrangler.toml", ...varArgs]);
 wrangler(["deploy", "-c", "workers/render/wrangler.toml", "--env", "production"]);

@@ -1,5 +1,6 @@
 // `npm start`: the whole platform on one machine, offline: migrations, both Workers, demo articles.
 // The terminal gets a few lines of progress and one ready line; wrangler's full output goes to LOG_PATH.
+import { putLocalEngineData } from "./engine-data.mjs";
 import { ensureDevVars, migrate, openLog, startDev } from "./local.mjs";
 import { DEMO_MEMBER, seed, seedStudioMember } from "./seed.mjs";
 
@@ -14,6 +15,8 @@ let child;
 let base;
 try {
   migrate(undefined, log);
+  console.log("- putting the offline engine's languages in local R2");
+  putLocalEngineData();
   console.log("- starting the API and render Workers");
   // When PORT moves the server, the links the service hands out must move with it.
   const vars = process.env.PORT ? { BASE_URL: `http://127.0.0.1:${port}`, WEB_URL: `http://127.0.0.1:${port}` } : {};

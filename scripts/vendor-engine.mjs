@@ -12,6 +12,8 @@
 //    compile WebAssembly from bytes at run time).
 //  - espeak-en.bin: the English voice data in one file, a Data module:
 //    [u32 LE length of the JSON index][JSON [{path, size}]][the files' bytes, in index order].
+//  - espeak/<voice>.bin (same format) for every other language, and espeak-data.json, the R2 prefix
+//    they are read from: not bundled (docs/narration.md "Languages").
 //  - c2pa.js, c2pa.d.ts and c2pa.wasm: c2pa-rs's WebAssembly build (@contentauth/c2pa-wasm) for the
 //    C2PA manifests of the MP3 and WAV (workers/render/pipeline/c2pa.ts). Its Builder reads the asset
 //    from a Blob through FileReaderSync, which exists only in browser Web Workers: the glue is patched
@@ -56,16 +58,49 @@ fs.writeFileSync(path.join(out, "espeak-ng.cjs"), glue);
 fs.copyFileSync(path.join(pkg, "lib/espeak-ng.wasm"), path.join(out, "espeak-ng.wasm"));
 fs.copyFileSync(path.resolve("node_modules/wasm-media-encoders/wasm/mp3.wasm"), path.join(out, "lame-mp3.wasm"));
 
-// English only: phoneme tables, intonation, the en dictionary, the English voices and the variants.
+// English, bundled: the phoneme tables every language shares, intonation, the en dictionary, the
+// English voices and the variants.
 const data = path.join(pkg, "espeak-ng-data");
+/** The files at `files` (paths under espeak-ng-data) packed into one .bin. */
+function pack(files) {
+  const blobs = files.map((f) => fs.readFileSync(path.join(data, f)));
+  const index = Buffer.from(JSON.stringify(files.map((f, i) => ({ path: f, size: blobs[i].length }))));
+  const head = Buffer.alloc(4);
+  head.writeUInt32LE(index.length);
+  return Buffer.concat([head, index, ...blobs]);
+}
 const files = ["phontab", "phonindex", "phondata", "intonations", "en_dict"];
 for (const f of fs.readdirSync(path.join(data, "lang/gmw"))) if (f.startsWith("en")) files.push(`lang/gmw/${f}`);
 for (const f of fs.readdirSync(path.join(data, "voices/!v"))) files.push(`voices/!v/${f}`);
-const blobs = files.map((f) => fs.readFileSync(path.join(data, f)));
-const index = Buffer.from(JSON.stringify(files.map((f, i) => ({ path: f, size: blobs[i].length }))));
-const head = Buffer.alloc(4);
-head.writeUInt32LE(index.length);
-fs.writeFileSync(path.join(out, "espeak-en.bin"), Buffer.concat([head, index, ...blobs]));
+fs.writeFileSync(path.join(out, "espeak-en.bin"), pack(files));
+
+// Every other language of workers/kernel/espeak-languages.json: its voice file and its dictionary, one
+// .bin each in vendor/espeak/, which the render Worker reads from R2 when first needed (npm start's
+// seed and the deploy script put them there, under a prefix named for the data's version, since a
+// dictionary is compiled against the bundled phoneme tables). A listed voice without data fails the install.
+const languagesOut = path.join(out, "espeak");
+fs.rmSync(languagesOut, { recursive: true, force: true });
+fs.mkdirSync(languagesOut);
+const voiceFiles = new Map();
+for (const family of fs.readdirSync(path.join(data, "lang"))) {
+  const dir = path.join(data, "lang", family);
+  if (fs.statSync(dir).isDirectory()) for (const f of fs.readdirSync(dir)) voiceFiles.set(f, `lang/${family}/${f}`);
+  else voiceFiles.set(family, `lang/${family}`);
+}
+const languages = JSON.parse(fs.readFileSync("workers/kernel/espeak-languages.json", "utf8"));
+for (const { voice } of languages) {
+  const file = voiceFiles.get(voice);
+  if (!file) throw new Error(`text2wav changed: no eSpeak voice ${voice} (workers/kernel/espeak-languages.json)`);
+  // The dictionaries a voice may load: its "dictionary" line, its translator's and its language's
+  // (Malay's translator is Indonesian's, its dictionary its own); those that exist, at least one.
+  const text = fs.readFileSync(path.join(data, file), "latin1");
+  const named = [/^dictionary\s+(\S+)/m, /^translator\s+(\S+)/m, /^language\s+([a-z]+)/m].map((p) => p.exec(text)?.[1]);
+  const dictionaries = [...new Set(named)].filter((d) => d && fs.existsSync(path.join(data, `${d}_dict`))).map((d) => `${d}_dict`);
+  if (dictionaries.length === 0) throw new Error(`text2wav changed: no dictionary for eSpeak voice ${voice}`);
+  fs.writeFileSync(path.join(languagesOut, `${voice}.bin`), pack([file, ...dictionaries]));
+}
+const text2wavVersion = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8")).version;
+fs.writeFileSync(path.join(out, "espeak-data.json"), `${JSON.stringify({ prefix: `engine/espeak-ng/${text2wavVersion}/` })}\n`);
 
 const require = createRequire(import.meta.url);
 const c2pa = path.join(path.dirname(require.resolve("@contentauth/c2pa-wasm/package.json")), "pkg");

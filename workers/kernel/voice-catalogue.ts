@@ -4,6 +4,7 @@
  * without bundling the WebAssembly engine.
  */
 
+import espeakLanguages from "./espeak-languages.json";
 import type { LexiconMode } from "./lexicon";
 
 export const PROVIDER_IDS = ["offline", "workers-ai", "openai", "elevenlabs", "google", "azure", "selfhosted"] as const;
@@ -258,6 +259,13 @@ const OFFERS: readonly Omit<VoiceOffer, "quality">[] = [
   ...kokoro("bm_george", "mature, storyteller"),
   ...kokoro("bm_lewis", "deep, measured"),
   ...kokoro("bm_daniel", "even"),
+  // Every other language eSpeak NG has data for (espeak-languages.json, from text2wav's
+  // espeak-ng-data): a female (variant f3) and a male voice each, loaded when first needed
+  // (workers/render/engine/offline.ts, docs/narration.md "Languages").
+  ...espeakLanguages.flatMap(({ language, voice, name }) => [
+    { id: `${language}-female`, provider: "offline", native: `${voice}+f3`, language, gender: "female", style: `plain (${name})` } as const,
+    { id: `${language}-male`, provider: "offline", native: voice, language, gender: "male", style: `plain (${name})` } as const,
+  ]),
 ];
 
 /** Every voice offer of the catalogue, each with its provider's quality. */

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apiKeyHeaders, call, jsonBody } from "../../test/support/client";
+import { seedEngineData } from "../../test/support/engine-data";
 import { callWith, FakeRender } from "../../test/support/narration";
 import { publishSigned } from "../../test/support/publish";
 import { articles, database, renderJobs } from "../db";
@@ -114,5 +115,24 @@ describe("POST /v1/jobs and POST /v1/render with language", () => {
     const refused = await callWith(render, "/v1/render", jsonBody("POST", { text: english, language: "tlh" }, apiKeyHeaders));
     expect(refused.status).toBe(422);
     expect(render.renders).toHaveLength(1);
+  });
+
+  it("a German text is detected and spoken by the offline engine's German voice, its data read from R2 when first needed", async () => {
+    await seedEngineData("de");
+    const text = "Der Gemeinderat hat gestern beschlossen, die alte Brücke zu sanieren.";
+    const res = await call("/v1/render", jsonBody("POST", { text }, apiKeyHeaders));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ provider: "offline", voice: "de-female", language: "de", language_source: "detected", fallback: false });
+  });
+
+  it("GET /v1/voices?language= lists only that language's voices, each saying its language", async () => {
+    const res = await call("/v1/voices?language=de");
+    expect(res.status).toBe(200);
+    const { voices } = await res.json<{ voices: { id: string; language: string; available: boolean }[] }>();
+    expect(voices.map((v) => v.id).sort()).toEqual(["de-female", "de-male"]);
+    expect(voices.every((v) => v.language === "de" && v.available)).toBe(true);
+    const portuguese = await (await call("/v1/voices?language=pt")).json<{ voices: { language: string }[] }>();
+    expect(new Set(portuguese.voices.map((v) => v.language))).toEqual(new Set(["pt", "pt-BR"]));
+    expect((await call("/v1/voices?language=not%20a%20tag")).status).toBe(422);
   });
 });

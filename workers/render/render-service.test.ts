@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { audioObjectPath } from "../kernel/audio-objects";
 import { renderErrorCode } from "../kernel/render-contract";
+import { VOICES } from "../kernel/voice-catalogue";
 
 // The render Worker runs beside the API Worker (vitest.config.ts); these calls cross the RENDER
 // service binding to its RenderService entrypoint, as POST /v1/render does.
@@ -42,6 +43,10 @@ describe("RenderService.voices", () => {
     const nova = status.voices.find((v) => v.id === "nova")!;
     expect(nova).toMatchObject({ provider: "openai", quality: "neural", available: false, reason: "no OPENAI_API_KEY configured" });
     expect(status.voices.find((v) => v.provider === "azure")?.reason).toMatch(/AZURE_SPEECH_KEY/);
-    expect(status.voices.filter((v) => v.available).map((v) => v.provider)).toEqual(["offline", "offline", "offline", "offline"]);
+    // Only the offline engine, in every language it has data for (issue 42).
+    const available = status.voices.filter((v) => v.available);
+    expect(new Set(available.map((v) => v.provider))).toEqual(new Set(["offline"]));
+    expect(available).toHaveLength(VOICES.filter((v) => v.provider === "offline").length);
+    expect(available.find((v) => v.id === "de-female")).toMatchObject({ language: "de", gender: "female" });
   });
 });

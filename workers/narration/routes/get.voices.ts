@@ -5,6 +5,7 @@ import { named } from "../../core/schema-registry";
 import { renderService, voiceStatusOf, type VoiceCatalogueStatus } from "../../kernel/render-contract";
 import { PROVIDER_IDS, VOICES } from "../../kernel/voice-catalogue";
 import { QualityField } from "../fields";
+import { LanguageField, speaks } from "../../kernel/language";
 
 const Voice = named(
   "Voice",
@@ -71,15 +72,21 @@ export const getVoices = route({
     "when a provider fails it falls back to an equivalent voice (same language and gender).",
   auth: "none",
   rateLimit: "read",
+  query: v.object({
+    language: v.optional(v.pipe(LanguageField, v.description("Only the voices that speak this language (BCP 47; `de` lists de-DE and de-AT voices alike)."))),
+  }),
   responses: { 200: { description: "The catalogue with availability", schema: VoicesResponse } },
-  async handle({ env }) {
+  async handle({ env, query }) {
     const status: VoiceCatalogueStatus | null = await Promise.resolve()
       .then(() => renderService(env).voices())
       .catch((err: unknown) => {
         console.warn(`GET /v1/voices: the render service did not answer: ${loggableError(err)}`);
         return null;
       });
+    const body = status ?? unknownAvailability();
+    const { language } = query;
+    const voices = language ? body.voices.filter((o) => speaks(o, language)) : body.voices;
     // Availability changes with configuration and provider health: a short shared cache only.
-    return Response.json(status ?? unknownAvailability(), { headers: { "Cache-Control": "public, max-age=30" } });
+    return Response.json({ ...body, voices }, { headers: { "Cache-Control": "public, max-age=30" } });
   },
 });

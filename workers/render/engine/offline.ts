@@ -7,6 +7,7 @@
 // from its synthesis callback (scripts/vendor-engine.mjs, espeak-hook): each word's position in the
 // text and the sample at which eSpeak starts it.
 import espeakData from "./vendor/espeak-en.bin";
+import espeakLanguageData from "./vendor/espeak-data.json";
 import hook from "./vendor/espeak-hook.json";
 import hookWasm from "./vendor/espeak-hook.wasm";
 import runEspeak from "./vendor/espeak-ng.cjs";
@@ -21,29 +22,63 @@ import { decodeWav } from "./wav";
 /** Speaking rate in words per minute (eSpeak's default is 175; a little slower reads better at length). */
 const WORDS_PER_MINUTE = 165;
 
-interface DataFile {
+export interface DataFile {
   path: string;
   bytes: Uint8Array;
 }
 
 let dataFiles: DataFile[] | undefined;
 
-/** Unpacks espeak-en.bin once per isolate (format in scripts/vendor-engine.mjs). */
-function voiceData(): DataFile[] {
-  if (dataFiles) return dataFiles;
-  const buf = new Uint8Array(espeakData);
+/** The files of a .bin of scripts/vendor-engine.mjs: [u32 LE index length][JSON index][bytes]. */
+function unpack(data: ArrayBuffer): DataFile[] {
+  const buf = new Uint8Array(data);
   const indexLength = new DataView(buf.buffer, buf.byteOffset).getUint32(0, true);
   const index: { path: string; size: number }[] = JSON.parse(new TextDecoder().decode(buf.subarray(4, 4 + indexLength)));
   let offset = 4 + indexLength;
-  dataFiles = index.map(({ path, size }) => ({ path, bytes: buf.subarray(offset, (offset += size)) }));
+  return index.map(({ path, size }) => ({ path, bytes: buf.subarray(offset, (offset += size)) }));
+}
+
+/** Unpacks espeak-en.bin (bundled: English and the phoneme tables every language shares) once per isolate. */
+function voiceData(): DataFile[] {
+  dataFiles ??= unpack(espeakData);
   return dataFiles;
 }
 
-/** Runs eSpeak NG once: `voice` is an eSpeak voice name with an optional variant ("en-us+f3"). */
-/** Writes the voice data into the engine's file system, where eSpeak NG looks for it; returns the file system. */
-function mountVoiceData(module: unknown): EmscriptenFs {
+/** Reads an object of the platform's R2 bucket (through the RenderStore); null when it is not there. */
+export type ObjectReader = (path: string) => Promise<ArrayBuffer | null>;
+
+/** The data of each non-English voice read so far in this isolate: a language costs its dictionary once. */
+const languageFiles = new Map<string, DataFile[]>();
+
+/** The eSpeak voice of `native` without its variant: "de" of "de+f3". */
+const voiceName = (native: string) => native.split("+", 1)[0];
+
+/** English is bundled; every other language's voice file and dictionary are read when first needed. */
+const bundled = (voice: string) => voice === "en" || voice.startsWith("en-");
+
+/**
+ * The extra data `native` needs (none for English): read from R2 under espeak-data.json's prefix
+ * the first time, then kept. A language read by two requests at once is read twice rather than one
+ * request waiting on the other's I/O, which workerd cancels (kernel/article-by-slug.ts). Throws
+ * when the data is not in R2 (npm start and npm run deploy put it there).
+ */
+export async function languageData(native: string, read: ObjectReader | null): Promise<DataFile[]> {
+  const voice = voiceName(native);
+  if (bundled(voice)) return [];
+  const known = languageFiles.get(voice);
+  if (known) return known;
+  const path = `${espeakLanguageData.prefix}${voice}.bin`;
+  const bytes = read ? await read(path) : null;
+  if (!bytes) throw new Error(`no eSpeak data for ${voice} at ${path} (npm start and npm run deploy write it)`);
+  const files = unpack(bytes);
+  languageFiles.set(voice, files);
+  return files;
+}
+
+/** Writes the voice data (English, and `extra`) into the engine's file system, where eSpeak NG looks for it; returns the file system. */
+function mountVoiceData(module: unknown, extra: readonly DataFile[]): EmscriptenFs {
   const fs = (module as { FS: EmscriptenFs }).FS;
-  for (const { path, bytes } of voiceData()) {
+  for (const { path, bytes } of [...voiceData(), ...extra]) {
     const full = `/usr/share/espeak-ng-data/${path}`;
     fs.mkdirTree(full.slice(0, full.lastIndexOf("/")));
     fs.writeFile(full, bytes);
@@ -51,6 +86,7 @@ function mountVoiceData(module: unknown): EmscriptenFs {
   return fs;
 }
 
+/** Runs eSpeak NG once: `voice` is an eSpeak voice name with an optional variant ("en-us+f3"). */
 export async function espeak(text: string, voice: string): Promise<Pcm> {
   return (await espeakTimed(text, voice)).pcm;
 }
@@ -66,7 +102,7 @@ const EVENT_TYPE = { listEnd: 0, word: 1, sampleRate: 8 } as const;
  * `text` where the word starts and the time (seconds into the returned audio) at which eSpeak starts
  * it. The times come from the engine's own sample count, so they hold for the WAVE it writes.
  */
-export function espeakTimed(text: string, voice: string): Promise<{ pcm: Pcm; words: WordMark[] }> {
+export function espeakTimed(text: string, voice: string, extra: readonly DataFile[] = []): Promise<{ pcm: Pcm; words: WordMark[] }> {
   // Text goes through a file, so any text is safe (a leading "-", quotes, newlines). No -q: besides
   // silencing playback it also stops the WAVE output.
   const args = ["-v", voice, "-s", String(WORDS_PER_MINUTE), "-w", "/out.wav", "-f", "/in.txt"];
@@ -102,7 +138,7 @@ export function espeakTimed(text: string, voice: string): Promise<{ pcm: Pcm; wo
       },
       preRun: [
         () => {
-          const fs = mountVoiceData(module);
+          const fs = mountVoiceData(module, extra);
           fs.writeFile("/in.txt", new TextEncoder().encode(text));
         },
       ],
@@ -138,7 +174,7 @@ interface EmscriptenFs {
  * the lexicon applied exactly as the offline provider applies it before speaking. Tests measure a
  * pronunciation entry by it (docs/narration-api.md "Pronunciation lexicon").
  */
-export function espeakPhonemes(text: string, voice: string, lexicon: readonly LexiconEntry[] = []): Promise<string> {
+export function espeakPhonemes(text: string, voice: string, lexicon: readonly LexiconEntry[] = [], extra: readonly DataFile[] = []): Promise<string> {
   const lines: string[] = [];
   return new Promise((resolve, reject) => {
     const module = {
@@ -151,7 +187,7 @@ export function espeakPhonemes(text: string, voice: string, lexicon: readonly Le
       },
       preRun: [
         () => {
-          const fs = mountVoiceData(module);
+          const fs = mountVoiceData(module, extra);
           fs.writeFile("/in.txt", new TextEncoder().encode(espeakText(text, lexicon).text));
         },
       ],
@@ -162,17 +198,26 @@ export function espeakPhonemes(text: string, voice: string, lexicon: readonly Le
   });
 }
 
-/** The offline provider: eSpeak NG inside the Worker, no key, no network; it reports where each word starts. */
-export const offlineSynthesizer: Synthesizer = {
-  async synthesize(text, offer, lexicon = []): Promise<TimedSynthResult> {
-    try {
-      // The lexicon as eSpeak's phoneme input (kernel/lexicon.ts); the engine's word positions are
-      // in the text it was given, so they are read back onto the piece's own text.
-      const spoken = espeakText(text, lexicon);
-      const { pcm, words } = await espeakTimed(spoken.text, offer.native);
-      return { ok: true, pcm, words: words.map((w) => ({ ...w, char: spoken.origin(w.char) })) };
-    } catch (err) {
-      return fail("bad_audio", err instanceof Error ? err.message : String(err));
-    }
-  },
-};
+/**
+ * The offline provider: eSpeak NG inside the Worker, no key, no network; it reports where each word
+ * starts. English is bundled; another language's data is read with `read` when first needed.
+ */
+export function offlineSynthesizerWith(read: ObjectReader | null): Synthesizer {
+  return {
+    async synthesize(text, offer, lexicon = []): Promise<TimedSynthResult> {
+      try {
+        const extra = await languageData(offer.native, read);
+        // The lexicon as eSpeak's phoneme input (kernel/lexicon.ts); the engine's word positions are
+        // in the text it was given, so they are read back onto the piece's own text.
+        const spoken = espeakText(text, lexicon);
+        const { pcm, words } = await espeakTimed(spoken.text, offer.native, extra);
+        return { ok: true, pcm, words: words.map((w) => ({ ...w, char: spoken.origin(w.char) })) };
+      } catch (err) {
+        return fail("bad_audio", err instanceof Error ? err.message : String(err));
+      }
+    },
+  };
+}
+
+/** The offline provider with English only, for tests and tools that have no R2. */
+export const offlineSynthesizer = offlineSynthesizerWith(null);

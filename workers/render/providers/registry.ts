@@ -1,5 +1,6 @@
 import { providerKeys } from "../config";
-import { offlineSynthesizer } from "../engine/offline";
+import { offlineSynthesizerWith } from "../engine/offline";
+import { renderStore, renderStoreObjectUrl } from "../../kernel/render-contract";
 import type { ProviderId } from "../../kernel/voice-catalogue";
 import { azureRegionalBaseUrl, azureSynthesizer } from "./azure";
 import type { Synthesizers } from "../pipeline/render";
@@ -22,7 +23,15 @@ interface Setup {
 }
 
 const SETUP: Record<ProviderId, Setup> = {
-  offline: { missing: "", build: () => offlineSynthesizer },
+  // Languages other than English are read from R2 through the RenderStore when first needed.
+  offline: {
+    missing: "",
+    build: (_, env) =>
+      offlineSynthesizerWith(async (path) => {
+        const res = await renderStore(env).fetch(new Request(renderStoreObjectUrl(path)));
+        return res.ok ? res.arrayBuffer() : null;
+      }),
+  },
   "workers-ai": {
     missing: "no AI binding: Workers AI is bound only on Cloudflare (npm run deploy)",
     build: (_, env) => (env.AI ? workersAiSynthesizer(env.AI as AiRunner) : null),
