@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { named } from "../core/schema-registry";
 import { DEFAULT_LANGUAGE, VOICES, type VoiceOffer } from "./voice-catalogue";
 
 /**
@@ -27,20 +28,23 @@ function canonicalTag(tag: string): string | null {
 }
 
 /** `language` of a request body: a BCP 47 tag, canonicalised ("PT-br" becomes "pt-BR"). */
-export const LanguageField = v.pipe(
-  v.string(),
-  v.maxLength(35),
-  v.check((tag) => canonicalTag(tag) !== null, "must be a BCP 47 language tag (de, pt-BR, ja)"),
-  v.transform((tag) => canonicalTag(tag)!),
-  v.description(
-    "BCP 47 language tag of the text (de, pt-BR, ja, ar). When absent it is detected from the text; a language no engine can speak is 422 naming it.",
+export const LanguageField = named(
+  "Language",
+  v.pipe(
+    v.string(),
+    v.maxLength(35),
+    v.check((tag) => canonicalTag(tag) !== null, "must be a BCP 47 language tag (de, pt-BR, ja)"),
+    v.transform((tag) => canonicalTag(tag)!),
+    v.description(
+      "BCP 47 language tag of the text (de, pt-BR, ja, ar). When absent it is detected from the text; a language no engine can speak is 422 naming it. A job for an article_slug is narrated in its article's language.",
+    ),
   ),
 );
 
 /** The response fields that say a narration's language. */
 export const LanguageFields = {
   language: v.pipe(v.string(), v.description("BCP 47 tag of the language the narration is spoken in.")),
-  language_source: v.pipe(v.picklist(LANGUAGE_SOURCES), v.description("given: the request said it; detected: read from the text.")),
+  language_source: named("LanguageSource", v.pipe(v.picklist(LANGUAGE_SOURCES), v.description("given: the request said it; detected: read from the text."))),
 };
 
 /** The primary language subtag: "pt" of "pt-BR". */

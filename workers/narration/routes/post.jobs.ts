@@ -30,9 +30,7 @@ const JobEnqueueRequest = named(
       ),
       article_slug: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Narrate this article (title and body)."))),
       voice: v.optional(VoiceField),
-      language: v.optional(
-        v.pipe(LanguageField, v.description("BCP 47 language tag of `text`, detected when absent; an article is narrated in its own language (its record's).")),
-      ),
+      language: v.optional(LanguageField),
     }),
     v.check((b) => (b.text === undefined) !== (b.article_slug === undefined), "give exactly one of text and article_slug"),
     v.check((b) => b.language === undefined || b.text !== undefined, "language goes with text: an article is narrated in its own language"),
