@@ -34,6 +34,21 @@ export interface FeedDefinition {
   /** Prompt of the square topic art (GET /v1/topic-art) used as itunes:image. */
   artPrompt: string;
   selection: Selection;
+  /**
+   * The one language of the feed's items (BCP 47), its channel <language>: `?language=de` on a public
+   * feed (inLanguage). A feed without one lists every language and says en, as before languages.
+   */
+  language?: string;
+}
+
+/**
+ * `feed` narrowed to the items of one language, by primary subtag when the tag has no region (`pt`
+ * lists pt and pt-BR): its own snapshot and canonical path, and the newest such items (a language's
+ * feed of the trending ranking would be thin; it lists the newest of the language).
+ */
+export function inLanguage(feed: FeedDefinition, language: string): FeedDefinition {
+  const selection: Selection = feed.selection.kind === "trending" ? { kind: "topic", hosts: [], verticals: [] } : feed.selection;
+  return { ...feed, key: `${feed.key}:${language}`, path: `${feed.path}?language=${encodeURIComponent(language)}`, selection, language };
 }
 
 interface Persona {

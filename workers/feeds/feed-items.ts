@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, like, or, type SQL } from "drizzle-orm";
 import { trendingArticles } from "../kernel/trending";
 import { narratedFor, shownInFull } from "../kernel/visibility";
 import { articles, audioObjects, database, chunks } from "../db";
@@ -26,6 +26,8 @@ export interface FeedItem {
   published: Date;
   /** Last change of the article row (a re-publish, a new render). */
   changed: Date;
+  /** BCP 47 tag of the language it is narrated in: its transcripts say it. */
+  language: string;
 }
 
 const itemColumns = {
@@ -34,6 +36,7 @@ const itemColumns = {
   summary: articles.summary,
   publisher: articles.publisher,
   url: articles.url,
+  language: articles.language,
   audioKey: audioObjects.key,
   visibility: articles.visibility,
   mp3Bytes: audioObjects.mp3Bytes,
@@ -97,17 +100,25 @@ async function trendingReady(env: Pick<Env, "DB">): Promise<FeedItem[]> {
   const items = ranked.flatMap((a) => {
     const audio = sizes.get(a.audioKey!);
     if (!audio || audio.mp3Bytes === null) return [];
-    const { slug, title, summary, publisher, url, publishedAt, createdAt, visibility } = a;
+    const { slug, title, summary, publisher, url, publishedAt, createdAt, visibility, language } = a;
     const { key: audioKey, mp3Bytes, opusBytes, durationSeconds } = audio;
-    return [toItem({ slug, title, summary, publisher, url, publishedAt, createdAt, visibility, audioKey, mp3Bytes, opusBytes, durationSeconds })];
+    return [toItem({ slug, title, summary, publisher, url, publishedAt, createdAt, visibility, language, audioKey, mp3Bytes, opusBytes, durationSeconds })];
   });
   return items.sort((x, y) => y.published.getTime() - x.published.getTime());
 }
 
-/** The episodes of a public feed: public articles with ready audio, never a stub or a private article. */
-export function publicFeedItems(env: Pick<Env, "DB">, selection: Selection): Promise<FeedItem[]> {
-  if (selection.kind === "trending") return trendingReady(env);
-  return newestReady(env, and(shownInFull, selectionWhere(selection))!, FEED_MAX_ITEMS);
+/**
+ * The episodes of a public feed: public articles with ready audio, never a stub or a private
+ * article; with `language`, only those narrated in it (by primary subtag when it has no region).
+ */
+export function publicFeedItems(env: Pick<Env, "DB">, selection: Selection, language?: string): Promise<FeedItem[]> {
+  if (selection.kind === "trending" && !language) return trendingReady(env);
+  const where = selection.kind === "trending" ? undefined : selectionWhere(selection);
+  return newestReady(env, and(shownInFull, where, language ? inLanguage(language) : undefined)!, FEED_MAX_ITEMS);
+}
+
+function inLanguage(language: string): SQL {
+  return language.includes("-") ? eq(articles.language, language) : or(eq(articles.language, language), like(articles.language, `${language}-%`))!;
 }
 
 /**

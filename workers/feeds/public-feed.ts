@@ -34,7 +34,7 @@ export function snapshotPath(key: string): string {
 
 /** Builds the document of `feed` from the archive. */
 async function buildPublicFeed(env: Env, feed: FeedDefinition): Promise<string> {
-  const items = await publicFeedItems(env, feed.selection);
+  const items = await publicFeedItems(env, feed.selection, feed.language);
   // The public transcripts and chapters (GET /v1/podcasts/transcripts/{slug}.vtt and .json, /v1/podcasts/chapters/{slug}.json).
   return renderRss(env, { ...feed, locked: false }, items, (item) => itemFileUrls(env, item.slug));
 }

@@ -41,6 +41,8 @@ export interface Channel {
   path: string;
   /** Private feeds carry podcast:locked yes: no directory or host may import them. */
   locked: boolean;
+  /** The channel's <language>: its items' one language (catalog.ts inLanguage); en when it mixes them. */
+  language?: string;
 }
 
 /** Absolute URLs of an item's transcripts and chapters, public or behind a private feed token (kernel/public-urls.ts itemFileUrls). */
@@ -78,8 +80,8 @@ function toRssItem(env: object, item: FeedItem, files: ItemFiles): RssFeed.Item<
     podcast: {
       // Word-timed JSON beside the WebVTT captions (Podcasting 2.0 podcast:transcript; apps pick the type they read).
       transcripts: [
-        { url: vtt, type: "text/vtt", language: "en" },
-        { url: json, type: "application/json", language: "en" },
+        { url: vtt, type: "text/vtt", language: item.language },
+        { url: json, type: "application/json", language: item.language },
       ],
       chapters: { url: chapters, type: "application/json+chapters" },
       alternateEnclosures: opus,
@@ -130,7 +132,7 @@ export function renderRss(env: object, channel: Channel, items: FeedItem[], file
     title: channel.title,
     link: web,
     description: channel.description,
-    language: "en",
+    language: channel.language ?? "en",
     generator: "narration-platform",
     image: { url: image, title: channel.title, link: web },
     atom: { links: [{ href: self, rel: "self", type: "application/rss+xml" }] },

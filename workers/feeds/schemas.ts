@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { LanguageField } from "../kernel/language";
 import type { ResponseDoc } from "../core/route";
 import { RSS_CONTENT_TYPE } from "./feed-response";
 import { CHAPTERS_CONTENT_TYPE, JSON_TRANSCRIPT_CONTENT_TYPE, VTT_CONTENT_TYPE } from "./transcript";
@@ -54,3 +55,6 @@ export function chaptersResponses(notFound: string): Record<number, ResponseDoc>
     404: { description: notFound },
   };
 }
+
+/** `?language=` of a public feed: that language's items only, its channel <language> the tag (catalog.ts inLanguage). */
+export const FeedLanguageQuery = v.object({ language: v.optional(LanguageField) });

@@ -46,6 +46,7 @@ const trendingColumns = {
   publishedAt: articles.publishedAt,
   url: articles.url,
   ownerListenerId: articles.ownerListenerId,
+  language: articles.language,
 };
 
 /** One ranked article: the columns feeds and APIs need (camelCase, dates as Date), plus its score. */
