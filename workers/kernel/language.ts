@@ -69,3 +69,18 @@ export function preferredTag(language: string, offers: readonly VoiceOffer[]): s
   if (speaks({ language: DEFAULT_LANGUAGE }, language)) return DEFAULT_LANGUAGE;
   return matching[0]?.language ?? null;
 }
+
+/** Scripts written right to left (Unicode script codes). */
+const RTL_SCRIPTS = new Set(["Arab", "Hebr", "Thaa", "Syrc", "Nkoo", "Adlm", "Rohg", "Mand", "Samr"]);
+
+/**
+ * The direction a language is written in, from its likely script (Intl.Locale maximize: "ar" is
+ * Arab, "fa-Latn" Latin): what an article's page and embed put in `dir`.
+ */
+export function textDirection(language: string): "ltr" | "rtl" {
+  try {
+    return RTL_SCRIPTS.has(new Intl.Locale(language).maximize().script ?? "") ? "rtl" : "ltr";
+  } catch {
+    return "ltr";
+  }
+}

@@ -137,6 +137,7 @@ export async function articlePage(env: Env, slug: string): Promise<Response> {
     head: `${cardTags(env, view)}${view.stub ? "" : jsonScript(articleJsonLd(env, view))}${view.stub ? "" : oembedDiscovery(env, view)}`,
     body: `${siteHeader()}<main><article><h1${heading ? paragraphAttributes(heading, 0) : ""}>${headingText(view)}</h1>${byline(view)}${articleBody(env, view)}</article></main>${siteFooter(env)}`,
     scripts: view.audio ? ["player.js"] : [],
+    language: view.language,
     noindex: view.stub,
     canonical: articlePageUrl(env, view.slug),
     headers: PUBLIC_CACHE,

@@ -29,6 +29,8 @@ export interface ArticleView {
   summary: string;
   /** The original on the publisher's site. */
   url: string | null;
+  /** BCP 47 tag of the language it is written and narrated in: the page's lang and dir. */
+  language: string;
   /** A thin stub (docs/rules.md "Rules" 2): no text, no audio, noindex. */
   stub: boolean;
   /** The narrated paragraphs, the title first; empty on a stub. */
@@ -83,6 +85,7 @@ export async function articleViewOf(
     summary: full ? row.summary : "",
     // Rows stored before addresses were checked may hold any scheme; pages link http(s) only.
     url: row.url && isWebUrl(row.url) ? row.url : null,
+    language: row.language,
     stub: !full,
     paragraphs: paragraphs.map((text, i) => ({ text, start: starts?.[i] ?? null, words: timed?.measured[i] ? timed.words[i] : null })),
     audio: audio ? { mp3: audio.mp3, opus: audio.opus } : null,

@@ -44,6 +44,7 @@ export async function embedPage(env: Env, slug: string): Promise<Response> {
     body: `<main class="embed-main"><header class="embed-header"><h1${heading ? paragraphAttributes(heading, 0) : ""}>${headingText(view)}</h1>
 <p class="publisher">${escapeHtml(view.publisher)}</p></header>${embedBody(env, view)}</main>`,
     scripts: view.audio ? ["player.js"] : [],
+    language: view.language,
     bodyClass: "embed",
     framable: true,
     noindex: view.stub,

@@ -1,3 +1,4 @@
+import { textDirection } from "../kernel/language";
 import { baseUrl } from "../core/config";
 import { escapeHtml } from "../core/text";
 import built from "./client-assets.json";
@@ -30,6 +31,8 @@ export interface SitePage {
   framable?: boolean;
   /** The page's canonical URL (absolute). */
   canonical?: string;
+  /** The page's language (BCP 47): <html lang> and, for a right-to-left script, dir="rtl"; en when omitted. */
+  language?: string;
   /** A class on <body>, for layouts such as the embed's. */
   bodyClass?: string;
   status?: number;
@@ -76,7 +79,8 @@ export function sitePage(env: object, page: SitePage): Response {
   for (const [name, value] of new Headers(page.headers)) headers.set(name, value);
   const styles = (page.styles ?? ["site.css"]).map((s) => `<link rel="stylesheet" href="${assetPath(s)}">`).join("");
   const scripts = (page.scripts ?? []).map((s) => `<script type="module" src="${assetPath(s)}"></script>`).join("");
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+  const lang = page.language ? `${escapeHtml(page.language)}" dir="${textDirection(page.language)}` : "en";
+  const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="manifest" href="/manifest.webmanifest">${page.noindex ? '<meta name="robots" content="noindex">' : ""}${
     page.canonical ? `<link rel="canonical" href="${escapeHtml(page.canonical)}">` : ""
   }${styles}${scripts}${page.head ?? ""}</head>
