@@ -270,7 +270,13 @@ async function listenToStream() {
   } finally {
     await browser.close();
   }
-  const job = await (await fetch(`${base}/v1/jobs/${id}`, { headers: { "x-service-key": readVars(path.join(dir, ".dev.vars")).SERVICE_API_KEY } })).json();
+  // The stream ends with the last paragraph voiced; the job is done once the whole file is stored just after.
+  let job;
+  for (const until = Date.now() + 60_000; ; ) {
+    job = await (await fetch(`${base}/v1/jobs/${id}`, { headers: { "x-service-key": readVars(path.join(dir, ".dev.vars")).SERVICE_API_KEY } })).json();
+    if (job.state !== "running" || Date.now() > until) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
   assert.equal(job.state, "done", `the streamed job is ${job.state}`);
   const after = await fetch(url, { redirect: "manual" });
   assert.equal(after.status, 302, `the stream URL of a done job answered ${after.status}`);

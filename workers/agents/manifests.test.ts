@@ -61,21 +61,27 @@ describe("/.well-known/mcp.json", () => {
 });
 
 describe("/.well-known/openai-app.yaml", () => {
-  it("is OpenAPI 3.1 in YAML of the six agent operations, with the OAuth2 authorization-code scheme", async () => {
+  it("is OpenAPI 3.1 in YAML of the six agent operations and add_link, with the OAuth2 authorization-code scheme", async () => {
     const res = await call("/.well-known/openai-app.yaml");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/yaml/);
     const doc = parse(await res.text());
     expect(doc.openapi).toBe("3.1.0");
     const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string; security: unknown }>>).flatMap((p) => Object.values(p));
-    expect(ops.map((o) => o.operationId).sort()).toEqual([...FREE, ...PAID].sort());
+    expect(ops.map((o) => o.operationId).sort()).toEqual([...FREE, ...PAID, "add_link"].sort());
     expect(ops.find((o) => o.operationId === "digest")!.security).toEqual([{ OAuth2: ["digest:run"] }]);
+    expect(ops.find((o) => o.operationId === "add_link")!.security).toEqual([{ OAuth2: ["links:write"] }]);
     expect(doc.components.securitySchemes.OAuth2).toMatchObject({
       type: "oauth2",
       flows: {
         authorizationCode: {
           authorizationUrl: `${testVars.WEB_URL}/oauth/authorize`,
-          scopes: { "articles:read": expect.any(String), "subscriptions:write": expect.any(String), "digest:run": expect.any(String) },
+          scopes: {
+            "articles:read": expect.any(String),
+            "subscriptions:write": expect.any(String),
+            "digest:run": expect.any(String),
+            "links:write": expect.any(String),
+          },
         },
       },
     });

@@ -16,6 +16,8 @@ export interface Forwarded {
   vertical: string;
   /** When the page says it was published (a link's article:published_time), if it does. */
   publishedAt?: Date | null;
+  /** The language the page declares (its `lang`), read when the text alone cannot tell. */
+  declaredLanguage?: string | null;
 }
 
 export const FORWARDED_VERTICAL = "news";
@@ -55,7 +57,7 @@ export async function forwardArticle(db: Database, listener: Listener, f: Forwar
   const bodyText = cleanText(f.text.trim().slice(0, MAX_TEXT)) || title;
   // A random suffix: slugs are public identifiers, and a private article's slug must not be guessable.
   // A forwarded page in a language no engine speaks is kept, and narrated in the default language.
-  const spoken = detectedLanguage(`${title}\n${bodyText}`);
+  const spoken = detectedLanguage(`${title}\n${bodyText}`, f.declaredLanguage);
   const slug = `${slugify(title).slice(0, 60)}-${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   const [article] = await db
     .insert(articles)

@@ -104,6 +104,7 @@ export async function addLink(
     publisher: page.siteName ?? publisherOf(canonical, "link"),
     vertical: FORWARDED_VERTICAL,
     publishedAt: publishedAtOf(page.publishedTime),
+    declaredLanguage: page.lang,
   });
   const job = await createJob(env, { articleId: article.id, listenerId: listener.id, text: null, voice: null, priority: "high" }, ctx);
   return { article, job, created };

@@ -35,9 +35,13 @@ export function narrationLanguage(given: string | undefined, text: string, loc: 
 
 /**
  * The detected language of a text: one no engine speaks, or too little text to tell, is read in the
- * default language rather than refused.
+ * default language rather than refused. `declared` is what the text's source says of itself (a web
+ * page's `lang`): used only when the text cannot tell, since site templates often declare one language
+ * for every page.
  */
-export function detectedLanguage(text: string): NarrationLanguage {
+export function detectedLanguage(text: string, declared?: string | null): NarrationLanguage {
   const found = detectLanguage(text);
-  return { language: found && spokenByAnEngine(found) ? found : FALLBACK, language_source: "detected" };
+  const stated = declared ? primaryLanguage(declared) : null;
+  const language = [found, stated].find((l) => l && /^[a-z]{2,3}$/.test(l) && spokenByAnEngine(l)) ?? FALLBACK;
+  return { language, language_source: "detected" };
 }

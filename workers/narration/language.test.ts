@@ -6,7 +6,7 @@ import { seedEngineData } from "../../test/support/engine-data";
 import { callWith, FakeRender } from "../../test/support/narration";
 import { publishSigned } from "../../test/support/publish";
 import { articles, database, renderJobs } from "../db";
-import { detectLanguage } from "../kernel/language-detect";
+import { detectedLanguage, detectLanguage } from "../kernel/language-detect";
 
 // Issue 42 item 1 (../shared/DESIGN.md "Contracts added in turn 4", Languages): `language` in, or
 // detected; the record, the job view and the audio response say it and where it came from.
@@ -35,6 +35,14 @@ describe("language detection", () => {
 
   it("does not guess from too little text", () => {
     expect(detectLanguage("ok")).toBeNull();
+  });
+
+  it("takes the language a page declares only when its text cannot tell, and only one an engine speaks", () => {
+    const detected = (language: string) => ({ language, language_source: "detected" });
+    expect(detectedLanguage("ok", "de-DE")).toEqual(detected("de"));
+    // A site template that says en on every page does not override German text.
+    expect(detectedLanguage("Der Gemeinderat hat gestern beschlossen, die alte Brücke zu sanieren.", "en")).toEqual(detected("de"));
+    for (const nonsense of ["x-klingon", "<script>", "tlh", ""]) expect(detectedLanguage("ok", nonsense)).toEqual(detected("en"));
   });
 });
 

@@ -27,7 +27,7 @@ async function grantOf(token: string) {
 }
 
 describe("discovery", () => {
-  it("publishes RFC 8414 metadata at {WEB_URL}/.well-known/oauth-authorization-server: S256 only, the three scopes", async () => {
+  it("publishes RFC 8414 metadata at {WEB_URL}/.well-known/oauth-authorization-server: S256 only, the four scopes", async () => {
     const as = await discover();
     expect(as.issuer).toBe(testVars.WEB_URL);
     expect(as.authorization_endpoint).toBe(`${testVars.WEB_URL}/oauth/authorize`);
@@ -35,7 +35,7 @@ describe("discovery", () => {
     expect(as.registration_endpoint).toBe(`${testVars.WEB_URL}/oauth/register`);
     expect(as.revocation_endpoint).toBe(`${testVars.WEB_URL}/oauth/token`);
     expect(as.code_challenge_methods_supported).toEqual(["S256"]);
-    expect(as.scopes_supported).toEqual(["articles:read", "subscriptions:write", "digest:run"]);
+    expect(as.scopes_supported).toEqual(["articles:read", "subscriptions:write", "digest:run", "links:write"]);
     expect(as.response_types_supported).toEqual(["code"]);
   });
 
@@ -45,7 +45,7 @@ describe("discovery", () => {
     expect(meta.resource).toBe(testVars.BASE_URL);
     expect(meta.authorization_servers).toEqual([testVars.WEB_URL]);
     expect(meta.bearer_methods_supported).toEqual(["header"]);
-    expect(meta.scopes_supported).toEqual(["articles:read", "subscriptions:write", "digest:run"]);
+    expect(meta.scopes_supported).toEqual(["articles:read", "subscriptions:write", "digest:run", "links:write"]);
   });
 });
 

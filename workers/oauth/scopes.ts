@@ -1,12 +1,14 @@
 /**
  * The scopes an agent may hold for a listener (docs/rules.md 5, docs/agents.md "OAuth for agents"), each with
  * the plain words the consent page shows. Which tool needs which scope is README's: get_audio_url
- * articles:read, subscribe_topic subscriptions:write, digest digest:run.
+ * articles:read, subscribe_topic subscriptions:write, digest digest:run; the REST-only add_link
+ * links:write.
  */
 export const SCOPES = {
   "articles:read": "Search and read articles, and get their audio, as you",
   "subscriptions:write": "Subscribe you to topics",
   "digest:run": "Put together your news digest",
+  "links:write": "Add web pages by their link to your private feed",
 } as const;
 
 export type Scope = keyof typeof SCOPES;
