@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { executeSql } from "../scripts/local.mjs";
 import { seedArticles } from "../scripts/seed.mjs";
-import { expectAccessible } from "./support/axe.mjs";
+import { checkEverywhere } from "./support/axe.mjs";
 import { startFramingSite, startPlatform } from "./support/platform.mjs";
 import { launchBrowser } from "../scripts/browser.mjs";
 import { mailTo } from "./support/outbox.mjs";
@@ -47,22 +47,6 @@ after(async () => {
   await browser?.close();
   platform?.child.kill();
 });
-
-/** The two widths of the issue's check: a phone, then a laptop (the width the rest of a test goes on at). */
-const WIDTHS = [390, 1280];
-
-/**
- * Checks `page` at both widths: nothing scrolls sideways, and axe-core finds nothing at all, moderate
- * and minor findings included (the shared check fails on serious and critical ones).
- */
-async function checkEverywhere(page, label) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(scroll <= width, `${label} at ${width} px scrolls sideways (${scroll} px wide)`);
-    assert.deepEqual(await expectAccessible(page, `${label} at ${width} px`), [], `${label} at ${width} px: axe-core findings`);
-  }
-}
 
 /** The hrefs of the podcast-app buttons on `page`, by the app's name. */
 function appLinks(page) {

@@ -10,7 +10,7 @@ import { after, before, test } from "node:test";
 import { readVars } from "../scripts/local.mjs";
 import { signature } from "../scripts/seed.mjs";
 import { launchBrowser } from "../scripts/browser.mjs";
-import { expectAccessible } from "./support/axe.mjs";
+import { checkEverywhere } from "./support/axe.mjs";
 import { json, mailTo } from "./support/outbox.mjs";
 import { startPlatform } from "./support/platform.mjs";
 
@@ -56,16 +56,6 @@ after(async () => {
   await browser?.close();
   platform?.child.kill();
 });
-
-/** Checks `page` at a phone's and a laptop's width: nothing scrolls sideways, and axe-core finds nothing at all. */
-async function checkEverywhere(page, label) {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(scroll <= width, `${label} at ${width} px scrolls sideways (${scroll} px wide)`);
-    assert.deepEqual(await expectAccessible(page, `${label} at ${width} px`), [], `${label} at ${width} px: axe-core findings`);
-  }
-}
 
 /** Asks for a sign-in link for `email` in `page`'s browser; the mailed link. */
 async function askForLink(page, email) {

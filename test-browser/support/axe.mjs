@@ -21,3 +21,19 @@ export async function expectAccessible(page, label = page.url()) {
   assert.deepEqual(serious, [], `${label}: axe-core found serious or critical violations:\n${JSON.stringify(serious, null, 2)}`);
   return violations;
 }
+
+/** The two widths every page is checked at: a phone's, then a laptop's (the width a test goes on at). */
+const WIDTHS = [390, 1280];
+
+/**
+ * Checks `page` at both widths: nothing scrolls sideways, and axe-core finds nothing at all, moderate
+ * and minor findings included (expectAccessible fails on serious and critical ones).
+ */
+export async function checkEverywhere(page, label) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scroll <= width, `${label} at ${width} px scrolls sideways (${scroll} px wide)`);
+    assert.deepEqual(await expectAccessible(page, `${label} at ${width} px`), [], `${label} at ${width} px: axe-core findings`);
+  }
+}
