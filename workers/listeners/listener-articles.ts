@@ -18,6 +18,9 @@ const doneKey = sql<string | null>`(select j.audio_key from render_jobs j
 /** State of the newest job of the article, if any. */
 const lastState = sql<string | null>`(select j.state from render_jobs j
   where j.article_id = "articles"."id" order by j.created_at desc limit 1)`;
+/** Id of the newest job of the article, if any. */
+const lastJob = sql<string | null>`(select j.id from render_jobs j
+  where j.article_id = "articles"."id" order by j.created_at desc limit 1)`;
 
 /**
  * Articles of the listener's verticals (all verticals when none is chosen) plus the articles they
@@ -51,6 +54,11 @@ export interface ListenerArticle {
   audioKey: string | null;
   /** Its visibility: a private article's audio URL is a capability (kernel/public-urls.ts). */
   visibility: string;
+  /**
+   * The render job of the listener's own article (a forward or a link) while it is queued or running: its
+   * stream plays from the first paragraph (docs/narration.md). Null for anyone else's article.
+   */
+  streamingJobId: string | null;
 }
 
 /**
@@ -67,19 +75,21 @@ export async function articlesWithStatus(db: Database, listenerId: number, where
       articleKey: articles.audioKey,
       doneKey,
       lastState,
+      lastJob,
     })
     .from(articles)
     .where(where)
     .orderBy(desc(articles.createdAt), desc(articles.id))
     .limit(limit);
-  return rows.map(({ articleKey, doneKey: jobKey, lastState: state, visibility, ownerListenerId, ...a }) => {
+  return rows.map(({ articleKey, doneKey: jobKey, lastState: state, lastJob: jobId, visibility, ownerListenerId, ...a }) => {
     // The done job's audio first; the article's own key covers audio stored before jobs were tracked.
     // A stub's narration and its jobs are its publisher's: to the listener it is neither ready nor rendering.
     const hearable = isNarratedFor({ visibility, ownerListenerId }, listenerId);
     const audioKey = hearable ? (jobKey ?? articleKey) : null;
     const jobState = hearable ? state : null;
     const audioReady = audioKey !== null;
-    return { ...a, visibility, hearable, audioKey, audioReady, jobState, status: statusOf(audioReady, jobState) };
+    const streamingJobId = ownerListenerId === listenerId && (state === "queued" || state === "running") ? jobId : null;
+    return { ...a, visibility, hearable, audioKey, audioReady, jobState, streamingJobId, status: statusOf(audioReady, jobState) };
   });
 }
 

@@ -4,6 +4,7 @@ import { addArticle } from "../../../test/support/articles";
 import { feedTokenOf } from "../../../test/support/listeners";
 import { Browser, hiddenField } from "../../../test/support/oauth-agent";
 import { signedInListener, urlsIn } from "../../../test/support/listen-pages";
+import { addLinkInDevelopment, sitePage } from "../../../test/support/links-site";
 import { testVars } from "../../../test/vars";
 import { LISTEN_PATHS } from "./paths";
 
@@ -87,6 +88,17 @@ describe("listener pages: what they show", () => {
     expect(html).toMatch(/Waiting one<\/a>[\s\S]*?badge-pending">Waiting</);
     expect(html).not.toContain("Other topic");
     expect(html).toContain("Ready: 1 · Rendering: 0 · Waiting: 1 · Failed: 0");
+    // Articles of the topics are heard in the feed and on their pages, not from the queue.
+    expect(html).not.toContain("Listen now");
+  });
+
+  it("offers the listener's own link at once: its stream while it renders (issue 44 item 1, issue 45 item 4)", async () => {
+    const { browser, subscription } = await signedInListener("queue-link@example.test", ["science"]);
+    const added = await addLinkInDevelopment(subscription.token, sitePage("/news/harbour-ferries-wind"));
+    const { job_id } = await added.json<{ job_id: string }>();
+    const html = await (await browser.get(LISTEN_PATHS.queue)).text();
+    const listen = urlsIn(html).filter((u) => u.includes("/stream.mp3"));
+    expect(listen).toEqual([`${testVars.BASE_URL}/v1/jobs/${job_id}/stream.mp3`]);
   });
 
   it("shows every flo block with its articles and move buttons", async () => {

@@ -1,5 +1,6 @@
 import { articlePageUrl } from "../../core/config";
-import { newestOf, type QueueStatus } from "../listener-articles";
+import { type ListenerArticle, newestOf, type QueueStatus, resolvedAudioUrl } from "../listener-articles";
+import { jobStreamUrl } from "../../kernel/public-urls";
 import { verticalLabel } from "../../kernel/verticals";
 import { escapeHtml } from "../../web/page";
 import type { SignedIn } from "./guard";
@@ -13,6 +14,15 @@ const QUEUE_LIMIT = 30;
 
 const LABELS: Record<QueueStatus, string> = { done: "Ready", rendering: "Rendering", pending: "Waiting", failed: "Failed" };
 
+/**
+ * Where the listener can hear one of their own articles (a forward or a link) at once: its stream while
+ * it renders, its file once done. Other articles are heard in the feed and on their pages.
+ */
+function listenLink(env: object, a: ListenerArticle, own: boolean): string {
+  const url = a.streamingJobId ? jobStreamUrl(env, a.streamingJobId) : own ? resolvedAudioUrl(env, a) : null;
+  return url ? ` <a href="${escapeHtml(url)}">Listen now<span class="visually-hidden">: ${escapeHtml(a.title)}</span></a>` : "";
+}
+
 /** GET /listen/queue: the "Add a link" form, then recent articles of the listener's verticals and their own, with their render state. */
 export async function queuePage(request: Request, env: Env, who: SignedIn): Promise<Response> {
   const items = await newestOf(env, who.listener, QUEUE_LIMIT);
@@ -20,7 +30,7 @@ export async function queuePage(request: Request, env: Env, who: SignedIn): Prom
   const rows = items
     .map(
       (a) => `<li><a href="${escapeHtml(articlePageUrl(env, a.slug))}">${escapeHtml(a.title)}</a>
-<span class="note">${escapeHtml(a.publisher)} · ${escapeHtml(verticalLabel(a.vertical))}</span> <span class="badge badge-${a.status}">${LABELS[a.status]}</span></li>`,
+<span class="note">${escapeHtml(a.publisher)} · ${escapeHtml(verticalLabel(a.vertical))}</span> <span class="badge badge-${a.status}">${LABELS[a.status]}</span>${listenLink(env, a, a.visibility === "listener_private")}</li>`,
     )
     .join("");
   const body = items.length
