@@ -13,8 +13,8 @@ const WIDTHS = [
   { name: "1280", width: 1280, height: 800 },
 ];
 const LISTENER_EMAIL = "screenshots@example.test";
-/** The listener's pages under /listen, signed in: overview, queue, flo, account, and the delete confirmation. */
-const LISTENER_PAGES = ["", "/queue", "/flo", "/account", "/delete"];
+/** The listener's pages under /listen, signed in: overview, queue, flo, account, the delete confirmation, and a page shared to the web app. */
+const LISTENER_PAGES = ["", "/queue", "/flo", "/account", "/delete", "/share?text=https%3A%2F%2Fexample.com%2F2026%2Fan-article"];
 
 let platform;
 const base = process.env.BASE ?? (platform = await startPlatform(Number(process.env.PORT ?? 8806), ".wrangler/screenshots-state")).base;
@@ -85,7 +85,7 @@ try {
     await shoot(context, "embed", `/embed/article/${slug}`, size, { fullPage: false, height: 420 });
     if (signedIn) await shoot(context, "listen-signed-out", "/listen", size);
     await context.close();
-    if (signedIn) for (const p of LISTENER_PAGES) await shoot(listener, `listen${p.replace("/", "-")}`, `/listen${p}`, size);
+    if (signedIn) for (const p of LISTENER_PAGES) await shoot(listener, `listen${p.split("?")[0].replace("/", "-")}`, `/listen${p}`, size);
   }
   if (!signedIn) console.log("(no listener pages on this platform: /listen answered 404)");
 } finally {
