@@ -137,7 +137,7 @@ describe("a publisher_only stub's narration and text stay with its publisher", (
     expect(await env.DB.prepare("select count(*) as n from render_jobs").first("n")).toBe(1);
 
     // Every tool, as a paying caller acting for a listener holding every scope: nothing of the stub.
-    const caller: Caller = { agentKey: "oauth:any", listenerId, scopes: ["articles:read", "subscriptions:write", "digest:run"], paid: true };
+    const caller: Caller = { agentKey: "oauth:any", listenerId, scopes: ["articles:read", "subscriptions:write", "digest:run"], paid: true, requestId: null };
     const inputs: Record<string, Record<string, unknown>> = {
       search_articles: { query: SECRET, limit: 100 },
       get_article: { slug: stub.slug },

@@ -13,7 +13,7 @@ describe("get_audio_url end to end", () => {
     const article = await addArticle({ slug: "on-demand", title: "Owls at dusk", bodyText: "Owls hunt at dusk over the meadow." });
     const { listener } = await addListener();
     // A paying caller gets the bare audio (a free-plan listener's pre-roll: preroll/preroll.test.ts).
-    const caller = { agentKey: "oauth:e2e", listenerId: listener.id, scopes: ["articles:read"], paid: true };
+    const caller = { agentKey: "oauth:e2e", listenerId: listener.id, scopes: ["articles:read"], paid: true, requestId: null };
     const out = await invoke(get_audio_url, { slug: article.slug }, caller, env);
     expect(out).toMatchObject({ slug: "on-demand", state: "ready", cached: false, poll_url: null });
     expect(out.listen_seconds).toBeGreaterThan(0);

@@ -15,11 +15,13 @@ export interface Caller {
   scopes: readonly string[];
   /** True when an x402 payment for this call was verified (gets bare audio, no pre-roll). */
   paid: boolean;
+  /** The request the call came in (RouteInput.requestId): the render jobs it creates carry it. */
+  requestId: string | null;
 }
 
 /** The caller of a request that carries no credential: known only by its address. */
-function anonymousCaller(request: Request): Caller {
-  return { agentKey: `ip:${clientIp(request)}`, listenerId: null, scopes: [], paid: false };
+function anonymousCaller(request: Request, requestId: string): Caller {
+  return { agentKey: `ip:${clientIp(request)}`, listenerId: null, scopes: [], paid: false, requestId };
 }
 
 /**
@@ -28,14 +30,14 @@ function anonymousCaller(request: Request): Caller {
  * an invalid, expired or revoked one never gets here, it is the 401 with
  * `WWW-Authenticate: Bearer resource_metadata=...` (RFC 9728 §5.1, RFC 6750 §3.1) on every surface.
  */
-export function callerOf(grant: OAuthGrant | null, request: Request): Caller {
-  if (!grant) return anonymousCaller(request);
-  return { agentKey: `oauth:${grant.clientId}`, listenerId: grant.listenerId, scopes: grant.scopes, paid: false };
+export function callerOf(grant: OAuthGrant | null, request: Request, requestId: string): Caller {
+  if (!grant) return anonymousCaller(request, requestId);
+  return { agentKey: `oauth:${grant.clientId}`, listenerId: grant.listenerId, scopes: grant.scopes, paid: false, requestId };
 }
 
 /** The caller a wallet becomes once it proved its address (x402 payment or Sign-In-With-X); `address` is checksummed. */
 export function walletCaller(from: Caller, address: string, listenerId: number | null, paid: boolean): Caller {
-  return { agentKey: `wallet:${address}`, listenerId, scopes: from.scopes, paid };
+  return { agentKey: `wallet:${address}`, listenerId, scopes: from.scopes, paid, requestId: from.requestId };
 }
 
 /** True for a wallet caller. */

@@ -10,21 +10,25 @@ import { isPaidTool } from "./x402/prices";
  * The per-agent budget (docs/rules.md 8): RATE_LIMIT_READ_PER_MINUTE units a minute per agent key,
  * in one RateLimiter Durable Object per key, leased to the isolate as the per-IP budgets are. A read
  * tool takes one unit, the digest more (Tool.budgetCost), so it is limited lower and weighs more
- * against the same budget.
+ * against the same budget; an MCP task method (tasks/get, tasks/result, ...) takes one, as a read does.
+ * `what` names the spender in the refusal.
  */
-export async function spendBudget(env: Env, caller: Caller, tool: Tool): Promise<void> {
+export async function spendAgentBudget(env: Env, caller: Caller, what: string, units: number): Promise<void> {
   const limit = config(env).RATE_LIMIT_READ_PER_MINUTE;
   if (limit <= 0) return;
-  const refused = await spendUnits(env, caller.agentKey, "agent_tools", limit, tool.budgetCost);
+  const refused = await spendUnits(env, caller.agentKey, "agent_tools", limit, units);
   if (refused) {
     throw new ApiError(
       "rate_limited",
-      `${tool.name}: the budget of ${limit} units a minute for this agent is spent (this tool takes ${tool.budgetCost}); retry in ${refused.retryAfter} s`,
-      {
-        "Retry-After": String(refused.retryAfter),
-      },
+      `${what}: the budget of ${limit} units a minute for this agent is spent (this takes ${units}); retry in ${refused.retryAfter} s`,
+      { "Retry-After": String(refused.retryAfter) },
     );
   }
+}
+
+/** Spends `tool`'s share of the caller's budget (Tool.budgetCost). */
+export function spendBudget(env: Env, caller: Caller, tool: Tool): Promise<void> {
+  return spendAgentBudget(env, caller, tool.name, tool.budgetCost);
 }
 
 /**

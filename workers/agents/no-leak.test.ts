@@ -62,7 +62,7 @@ async function everyAnswer(caller: Caller): Promise<string> {
 
 describe("no tool reaches another listener's private article", () => {
   it("holds for anonymous and other-listener callers through the tool functions", async () => {
-    const everything = { scopes: ["articles:read", "subscriptions:write", "digest:run"], paid: true };
+    const everything = { scopes: ["articles:read", "subscriptions:write", "digest:run"], paid: true, requestId: null };
     for (const caller of [
       { agentKey: "ip:198.51.100.2", listenerId: null, ...everything },
       { agentKey: "oauth:other", listenerId: other.listener.id, ...everything },
@@ -88,7 +88,7 @@ describe("no tool reaches another listener's private article", () => {
   });
 
   it("lets the owner reach it", async () => {
-    const caller: Caller = { agentKey: "oauth:mine", listenerId: owner.listener.id, scopes: ["articles:read"], paid: false };
+    const caller: Caller = { agentKey: "oauth:mine", listenerId: owner.listener.id, scopes: ["articles:read"], paid: false, requestId: null };
     const record = await TOOLS[1].run({ slug }, caller, env);
     expect(record.body_text).toContain(SECRET);
   });

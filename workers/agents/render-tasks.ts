@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, lte } from "drizzle-orm";
 import { ProtocolError, ProtocolErrorCode, type Task } from "@modelcontextprotocol/server";
 import { articles, database, isActiveJob, mcpTasks, renderJobs, type JobRow } from "../db";
+import { config } from "../core/config";
 import { awaitJob } from "./audio-jobs";
 import type { Caller } from "./caller";
 import { audioOfJob } from "./tools/get_audio_url";
@@ -99,17 +100,25 @@ export async function getRenderTask(env: Env, caller: Caller, taskId: unknown): 
   return taskOf(row, await jobOf(env, row));
 }
 
-/** tasks/list: the caller's own tasks, newest first; none for a caller without a token (see taskOwner). */
+/**
+ * tasks/list: the caller's own tasks, newest first, each with its job's state, read in one query (a task
+ * whose job is gone reads as failed); none for a caller without a token (see taskOwner).
+ */
 export async function listRenderTasks(env: Env, caller: Caller): Promise<Task[]> {
   const owner = taskOwner(caller);
   if (owner === null) return [];
-  const rows = await database(env).query.mcpTasks.findMany({
-    where: and(eq(mcpTasks.owner, owner), gt(mcpTasks.expiresAt, new Date())),
-    orderBy: desc(mcpTasks.createdAt),
-    limit: 100,
-  });
-  return Promise.all(rows.map(async (row) => taskOf(row, await jobOf(env, row))));
+  const rows = await database(env)
+    .select({ task: mcpTasks, job: renderJobs })
+    .from(mcpTasks)
+    .leftJoin(renderJobs, eq(renderJobs.id, mcpTasks.jobId))
+    .where(and(eq(mcpTasks.owner, owner), gt(mcpTasks.expiresAt, new Date())))
+    .orderBy(desc(mcpTasks.createdAt))
+    .limit(LIST_LIMIT);
+  return rows.map(({ task, job }) => taskOf(task, job ?? undefined));
 }
+
+/** The most tasks tasks/list answers: an hour's tasks of one token (TASK_TTL_MS). */
+const LIST_LIMIT = 100;
 
 /**
  * tasks/cancel: the task stops being tracked (cancelled, for good). The render goes on: another caller may
@@ -125,17 +134,20 @@ export async function cancelRenderTask(env: Env, caller: Caller, taskId: unknown
 }
 
 /**
- * tasks/result: waits while the render runs (the spec has the answer wait for a terminal status, here
- * until the task expires at most), then answers what the call would have: the audio for the task's caller,
- * or the render's failure (thrown as get_audio_url throws it). Nothing is charged: the call that created
- * the task was the paid one.
+ * tasks/result: waits while the render runs, then answers what the call would have: the audio for the
+ * task's caller, or the render's failure (thrown as get_audio_url throws it). The spec has the answer wait for
+ * a terminal status; here it waits as long as a call of get_audio_url does (AGENT_AUDIO_WAIT_SECONDS) and then
+ * answers as that call would, pending with its poll_url (issue 40 item 5: a request held open for the task's
+ * hour was a connection anyone could keep busy). Nothing is charged: the call that created the task was the
+ * paid one.
  */
 export async function renderTaskResult(env: Env, caller: Caller, taskId: unknown): Promise<Record<string, unknown>> {
   const row = await visibleTask(env, caller, taskId);
   if (row.cancelledAt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `task ${row.id} was cancelled`);
-  const job = await awaitJob(database(env), row.jobId, row.expiresAt.getTime() - Date.now());
+  const waitMs = Math.min(config(env).AGENT_AUDIO_WAIT_SECONDS * 1000, row.expiresAt.getTime() - Date.now());
+  const job = await awaitJob(database(env), row.jobId, waitMs);
   if (!job) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `task ${row.id} failed: the render job is gone`);
-  const audience: Caller = { agentKey: row.owner ?? "task", listenerId: row.listenerId, scopes: [], paid: row.paid };
+  const audience: Caller = { agentKey: row.owner ?? "task", listenerId: row.listenerId, scopes: [], paid: row.paid, requestId: caller.requestId };
   const cached = !!job.finishedAt && job.finishedAt < row.createdAt;
   // The article's visibility decides whether its audio URL is a capability; a vanished article's audio is nobody's to list.
   const article =

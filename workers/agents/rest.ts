@@ -36,11 +36,11 @@ function operationOf(table: readonly Route[], tool: Tool): Route {
 export function toolResponse<T extends Tool>(
   tool: T,
   input: Parameters<T["run"]>[0],
-  { grant, request, env, table }: { grant: OAuthGrant | null; request: Request; env: Env; table: readonly Route[] },
+  { grant, request, env, table, requestId }: { grant: OAuthGrant | null; request: Request; env: Env; table: readonly Route[]; requestId: string },
   options: { bearer?: boolean } = {},
 ): Promise<Response> {
   if (options.bearer && grant) requireScope(env, grant, tool.scope);
-  return callTool(env, tool, input, callerOf(grant, request), restSurface(env, request, tool, operationOf(table, tool)));
+  return callTool(env, tool, input, callerOf(grant, request, requestId), restSurface(env, request, tool, operationOf(table, tool)));
 }
 
 /** Why a paid operation answers 503 (x402/requirements.ts x402Settings). */

@@ -13,12 +13,13 @@ import { digest, get_article, get_audio_url, list_subscriptions, search_articles
  * through those layers.
  */
 
-const anonymous: Caller = { agentKey: "ip:198.51.100.1", listenerId: null, scopes: [], paid: false };
+const anonymous: Caller = { agentKey: "ip:198.51.100.1", listenerId: null, scopes: [], paid: false, requestId: null };
 const actingFor = (listenerId: number, over: Partial<Caller> = {}): Caller => ({
   agentKey: "oauth:client-a",
   listenerId,
   scopes: ["articles:read", "subscriptions:write", "digest:run"],
   paid: false,
+  requestId: null,
   ...over,
 });
 

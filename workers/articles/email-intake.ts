@@ -117,7 +117,7 @@ function isJustALink(text: string, url: string): boolean {
 /** A mailed link is added as POST /v1/listeners/{token}/links adds one; a page that cannot be used is bounced with the reason. */
 async function intakeLink(message: InboundEmail, env: Pick<Env, "DB" | "RENDER_QUEUE"> & object, listener: Listener, url: URL): Promise<IntakeOutcome> {
   try {
-    const { article, created } = await addLink(env, undefined, listener, url);
+    const { article, created } = await addLink(env, undefined, null, listener, url);
     return { status: created ? "added" : "duplicate", slug: article.slug };
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;

@@ -76,6 +76,7 @@ function refused(type: string, msg: string): ValidationError {
 export async function addLink(
   env: Pick<Env, "DB" | "RENDER_QUEUE"> & object,
   ctx: ExecutionContext | undefined,
+  requestId: string | null,
   listener: Listener,
   url: URL,
 ): Promise<AddedLink> {
@@ -106,6 +107,6 @@ export async function addLink(
     publishedAt: publishedAtOf(page.publishedTime),
     declaredLanguage: page.lang,
   });
-  const job = await createJob(env, { articleId: article.id, listenerId: listener.id, text: null, voice: null, priority: "high" }, ctx);
+  const job = await createJob(env, { articleId: article.id, listenerId: listener.id, text: null, voice: null, priority: "high", requestId }, ctx);
   return { article, job, created };
 }

@@ -100,7 +100,9 @@ async function serve(
   // operations have always answered): nothing of the input is acted on before it.
   const grant = oauth ? await bearer(r.auth as "bearer" | "agent", env, request) : undefined;
 
-  const response = await r.handle({ listener, caller, grant, signedIn, member, params, query, headers, body, request, url, env, ctx, table });
+  // Outside withRequestId (a test calling the router itself) the id is made here.
+  const id = requestId() ?? crypto.randomUUID();
+  const response = await r.handle({ listener, caller, grant, signedIn, member, params, query, headers, body, request, url, env, ctx, requestId: id, table });
   return request.method === "HEAD" ? new Response(null, response) : response;
 }
 

@@ -78,6 +78,11 @@ export interface RouteInput<P, Q, B, H, A extends AuthKind = AuthKind> {
   url: URL;
   env: Env;
   ctx: ExecutionContext;
+  /**
+   * The id of this request (core/request-id.ts), which error bodies and log lines carry: what a handler
+   * passes on to the rows it writes (a render job's request_id) and to the work it hands off.
+   */
+  requestId: string;
   /** The route table serving this request (discovery documents are generated from it). */
   table: readonly Route[];
 }

@@ -10,8 +10,10 @@ import { DEFAULT_LANGUAGE } from "../kernel/voice-catalogue";
  * written first and only its id travels on the Queue (workers/kernel/render-messages.ts), so the
  * row is the source of truth and a redelivered message re-reads the current state.
  */
-export type NewJob = Pick<typeof renderJobs.$inferInsert, "articleId" | "listenerId" | "text" | "voice" | "priority"> &
-  Partial<Pick<typeof renderJobs.$inferInsert, "warmListenerId" | "language" | "languageSource">>;
+export type NewJob = Pick<typeof renderJobs.$inferInsert, "articleId" | "listenerId" | "text" | "voice" | "priority"> & {
+  /** The request that creates the job (RouteInput.requestId), as a value; null for work no request started. */
+  requestId: string | null;
+} & Partial<Pick<typeof renderJobs.$inferInsert, "warmListenerId" | "language" | "languageSource">>;
 
 /** A complete job row ready to insert: a fresh id, state queued. */
 export function newJobRow(job: NewJob): typeof renderJobs.$inferInsert & { id: string } {

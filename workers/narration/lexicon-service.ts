@@ -179,7 +179,7 @@ export async function affectedArticles(env: DbEnv, publisher: LexiconScope): Pro
  * in the article's own voice: the next render applies the lexicon as it is now. The rest are left for
  * the next request.
  */
-export async function rerenderAffected(env: Pick<Env, "DB" | "RENDER_QUEUE">, publisher: LexiconScope) {
+export async function rerenderAffected(env: Pick<Env, "DB" | "RENDER_QUEUE">, publisher: LexiconScope, requestId: string) {
   const affected = (await affectedArticles(env, publisher)).filter((a) => !a.rendering);
   const now = affected.slice(0, MAX_RERENDERS_PER_REQUEST);
   const db = database(env);
@@ -187,7 +187,7 @@ export async function rerenderAffected(env: Pick<Env, "DB" | "RENDER_QUEUE">, pu
   for (const article of now) {
     const row = await db.query.articles.findFirst({ columns: { id: true, voice: true }, where: eq(articles.slug, article.slug) });
     if (!row) continue;
-    const job = await createJob(env, { articleId: row.id, listenerId: null, text: null, voice: row.voice, priority: "normal" });
+    const job = await createJob(env, { articleId: row.id, listenerId: null, text: null, voice: row.voice, priority: "normal", requestId });
     queued.push({ slug: article.slug, job_id: job.id });
   }
   return { queued, remaining: affected.length - now.length };

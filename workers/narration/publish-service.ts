@@ -62,7 +62,7 @@ export async function publishArticle(
   env: Pick<Env, "DB" | "RENDER_QUEUE">,
   req: PublishRequest,
   caller: ApiCaller,
-  delivery: { signedAt: Date; mac: string },
+  delivery: { signedAt: Date; mac: string; requestId: string },
   ctx: ExecutionContext,
 ): Promise<PublishResponse> {
   const { signedAt, mac } = delivery;
@@ -118,7 +118,10 @@ export async function publishArticle(
     return { slug, job_id: null, created: false, rendered: existing.audioKey !== null, ...spoken };
   }
 
-  const job = changed || retry ? newJobRow({ articleId: null, listenerId: null, text: null, voice: req.voice ?? null, priority: "normal" }) : null;
+  const job =
+    changed || retry
+      ? newJobRow({ articleId: null, listenerId: null, text: null, voice: req.voice ?? null, priority: "normal", requestId: delivery.requestId })
+      : null;
   const write = same
     ? undefined
     : existing

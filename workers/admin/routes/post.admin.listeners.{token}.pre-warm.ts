@@ -41,7 +41,7 @@ export const preWarmListener = route({
     200: { description: "What was queued", schema: PreWarmResponse },
     404: { description: "Unknown listener token" },
   },
-  async handle({ env, params, body }) {
+  async handle({ env, params, body, requestId }) {
     const db = database(env);
     const listener = await requireListener(db, params.token);
     const { count, force } = body;
@@ -57,7 +57,7 @@ export const preWarmListener = route({
       slug: a.slug,
       // No listenerId: pre-warm jobs must not take the listener's render-now in-flight slots. The render
       // consumer sets first_render_done_at through warmListenerId when the first of them is done.
-      row: newJobRow({ articleId: a.id, listenerId: null, warmListenerId: listener.id, priority: "normal" }),
+      row: newJobRow({ articleId: a.id, listenerId: null, warmListenerId: listener.id, priority: "normal", requestId }),
     }));
     const [first, ...rest] = jobs.map(({ row }) => db.insert(renderJobs).values(row));
     // All rows or none; a message lost after that is resent by the stale-job sweep.

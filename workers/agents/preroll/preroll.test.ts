@@ -29,6 +29,7 @@ const acting = (listenerId: number, over: Partial<Caller> = {}): Caller => ({
   listenerId,
   scopes: ["articles:read"],
   paid: false,
+  requestId: null,
   ...over,
 });
 

@@ -15,8 +15,13 @@ export const getAgentArticles = route({
   auth: "bearer",
   query: v.object({ q: query, vertical, limit }),
   responses: toolResponses(search_articles, { bearer: true }),
-  handle({ query, grant, request, env, table }) {
+  handle({ query, grant, request, env, table, requestId }) {
     // docs/agents.md "Agents": this operation takes a bearer token (MCP's search_articles stays open).
-    return toolResponse(search_articles, { query: query.q, vertical: query.vertical, limit: query.limit }, { grant, request, env, table }, { bearer: true });
+    return toolResponse(
+      search_articles,
+      { query: query.q, vertical: query.vertical, limit: query.limit },
+      { grant, request, env, table, requestId },
+      { bearer: true },
+    );
   },
 });

@@ -19,7 +19,7 @@ export const getAgentArticleAudio = route({
     404: { description: "No such article, another listener's private one, or a publisher_only stub" },
     503: { description: `The render failed (Retry-After); or ${PAID_TOOLS_OFF}`, headers: { "Retry-After": "seconds" } },
   },
-  handle({ params, query, grant, request, env, table }) {
-    return toolResponse(get_audio_url, { slug: params.slug, voice: query.voice }, { grant, request, env, table });
+  handle({ params, query, grant, request, env, table, requestId }) {
+    return toolResponse(get_audio_url, { slug: params.slug, voice: query.voice }, { grant, request, env, table, requestId });
   },
 });

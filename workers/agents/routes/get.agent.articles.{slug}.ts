@@ -12,7 +12,7 @@ export const getAgentArticle = route({
   auth: "agent",
   params: get_article.input,
   responses: { ...toolResponses(get_article), 404: { description: "No such article (or another listener's private one)" } },
-  handle({ params, grant, request, env, table }) {
-    return toolResponse(get_article, params, { grant, request, env, table });
+  handle({ params, grant, request, env, table, requestId }) {
+    return toolResponse(get_article, params, { grant, request, env, table, requestId });
   },
 });

@@ -11,7 +11,7 @@ export const getAgentSubscriptions = route({
   description: list_subscriptions.description,
   auth: "agent",
   responses: toolResponses(list_subscriptions),
-  handle({ grant, request, env, table }) {
-    return toolResponse(list_subscriptions, {}, { grant, request, env, table });
+  handle({ grant, request, env, table, requestId }) {
+    return toolResponse(list_subscriptions, {}, { grant, request, env, table, requestId });
   },
 });

@@ -12,7 +12,7 @@ export const postAgentDigest = route({
   auth: "agent",
   body: digest.input,
   responses: toolResponses(digest),
-  handle({ body, grant, request, env, table }) {
-    return toolResponse(digest, body, { grant, request, env, table });
+  handle({ body, grant, request, env, table, requestId }) {
+    return toolResponse(digest, body, { grant, request, env, table, requestId });
   },
 });

@@ -25,9 +25,9 @@ export const postAgentLinks = route({
     403: { description: "A bearer token without links:write", headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope", scope=...' } },
     429: { description: "The address's hourly budget is spent", headers: { "Retry-After": "seconds" } },
   },
-  async handle({ grant, request, env, ctx, body }) {
+  async handle({ grant, request, env, ctx, body, requestId }) {
     requireScope(env, grant, "links:write");
-    const listener = await actingListener(env, callerOf(grant, request), "add_link");
-    return linkAccepted(await addLink(env, ctx, listener, new URL(body.url)));
+    const listener = await actingListener(env, callerOf(grant, request, requestId), "add_link");
+    return linkAccepted(await addLink(env, ctx, requestId, listener, new URL(body.url)));
   },
 });

@@ -12,7 +12,7 @@ export const postAgentSubscriptions = route({
   auth: "agent",
   body: subscribe_topic.input,
   responses: toolResponses(subscribe_topic),
-  handle({ body, grant, request, env, table }) {
-    return toolResponse(subscribe_topic, body, { grant, request, env, table });
+  handle({ body, grant, request, env, table, requestId }) {
+    return toolResponse(subscribe_topic, body, { grant, request, env, table, requestId });
   },
 });

@@ -14,5 +14,6 @@ export const mcpAtRoot = route({
   path: "/mcp",
   summary: "The MCP server, as at /mcp/v1",
   description: "The same as /mcp/v1.",
-  handle: ({ grant, request, env }) => handleMcp({ grant: grant ?? null, request: new Request(new URL("/mcp/v1", request.url), request), env }),
+  handle: ({ grant, request, env, requestId }) =>
+    handleMcp({ grant: grant ?? null, request: new Request(new URL("/mcp/v1", request.url), request), env, requestId }),
 });

@@ -6,8 +6,9 @@ import { baseUrl, webUrl } from "../../core/config";
 import { route } from "../../core/route";
 import { readBodyText } from "../../core/validate";
 import type { OAuthGrant } from "../../core/grant";
-import { callerOf, type Caller } from "../caller";
-import { mcpServer } from "../mcp-server";
+import { callerOf } from "../caller";
+import { spendAgentBudget } from "../invoke";
+import { type McpContext, mcpContext, mcpServer } from "../mcp-server";
 
 /**
  * Origins a browser-based MCP client may call from. The Streamable HTTP transport requires servers
@@ -19,32 +20,12 @@ function allowedOrigins(env: object): string[] {
   return [...new Set([...localhostAllowedOrigins(), new URL(baseUrl(env)).hostname, new URL(webUrl(env)).hostname])];
 }
 
-type McpHandler = ReturnType<typeof createMcpHandler>;
-
-/** Who is calling and what they sent, for the request being served (see `handlerFor`). */
-const exchanges = new WeakMap<Request, { caller: Caller; message: unknown }>();
-const handlers = new WeakMap<object, McpHandler>();
-
 /**
- * The MCP handler of `env`, built once per isolate as the SDK intends (its event bus, listen router
- * and legacy adapter are made with it); the servers it builds stay one per request. Its factory
- * finds the request's caller and message by the request it is handed (`requestInfo`, "the original
- * HTTP request being served"), which `serve` registers first.
+ * The MCP handler for one exchange, whose factory builds the server from the exchange's context, given here
+ * as a value (mcp-server.ts McpContext): the handler is stateless, so each request gets its own server anyway.
  */
-function handlerFor(env: Env): McpHandler {
-  let handler = handlers.get(env);
-  if (!handler) {
-    handler = createMcpHandler(
-      ({ requestInfo }) => {
-        const exchange = requestInfo && exchanges.get(requestInfo);
-        if (!exchange) throw new Error("an MCP server was asked for a request that was not registered");
-        return mcpServer(env, exchange.caller, exchange.message);
-      },
-      { route: "/mcp/v1", allowedOriginHostnames: allowedOrigins(env) },
-    );
-    handlers.set(env, handler);
-  }
-  return handler;
+function handlerFor(ctx: McpContext) {
+  return createMcpHandler(() => mcpServer(ctx), { route: "/mcp/v1", allowedOriginHostnames: allowedOrigins(ctx.env) });
 }
 
 /**
@@ -58,20 +39,35 @@ function authInfoOf(env: Env, request: Request, grant: OAuthGrant | null): AuthI
 }
 
 /** Serves one HTTP request of `caller`, with its JSON-RPC message when the body was parsed. */
-function serve(env: Env, request: Request, caller: Caller, authInfo: AuthInfo | undefined, parsedBody?: unknown): Promise<Response> {
-  exchanges.set(request, { caller, message: parsedBody });
-  return handlerFor(env).fetch(request, parsedBody === undefined ? { authInfo } : { parsedBody, authInfo });
+function serve(ctx: McpContext, request: Request, authInfo: AuthInfo | undefined, parsedBody?: unknown): Promise<Response> {
+  return handlerFor(ctx).fetch(request, parsedBody === undefined ? { authInfo } : { parsedBody, authInfo });
+}
+
+/** True for a task method's message (tasks/get, tasks/result, tasks/list, tasks/cancel, tasks/update). */
+function isTaskMethod(message: unknown): message is { method: string } {
+  const method = (message as { method?: unknown } | null)?.method;
+  return typeof method === "string" && method.startsWith("tasks/");
 }
 
 /**
  * Serves one HTTP exchange of the MCP endpoint for the grant the route table resolved. `request` must
  * address /mcp/v1, the one route the SDK's handler answers (post.mcp.ts rewrites /mcp to it).
  */
-export async function handleMcp({ grant, request, env }: { grant: OAuthGrant | null; request: Request; env: Env }): Promise<Response> {
+export async function handleMcp({
+  grant,
+  request,
+  env,
+  requestId,
+}: {
+  grant: OAuthGrant | null;
+  request: Request;
+  env: Env;
+  requestId: string;
+}): Promise<Response> {
   // A bad bearer token was the route table's HTTP 401, before any JSON-RPC is read (docs/agents.md "MCP details").
-  const caller = callerOf(grant, request);
+  const caller = callerOf(grant, request, requestId);
   const authInfo = authInfoOf(env, request, grant);
-  if (request.method !== "POST") return serve(env, request, caller, authInfo);
+  if (request.method !== "POST") return serve(mcpContext(env, caller, undefined, requestId), request, authInfo);
   // Parsed once here: without it the handler and the SDK's transport each clone and parse the body.
   const text = await readBodyText(request);
   let parsedBody: unknown;
@@ -79,9 +75,12 @@ export async function handleMcp({ grant, request, env }: { grant: OAuthGrant | n
     parsedBody = JSON.parse(text);
   } catch {
     // Not JSON: the SDK answers with its JSON-RPC parse error, reading the body itself.
-    return serve(env, new Request(request, { body: text }), caller, authInfo);
+    return serve(mcpContext(env, caller, undefined, requestId), new Request(request, { body: text }), authInfo);
   }
-  return serve(env, request, caller, authInfo, parsedBody);
+  // A task method is a read of the caller's budget, as a read tool is (issue 40 item 5): polling is limited too,
+  // refused as HTTP 429 with Retry-After before any row is read.
+  if (isTaskMethod(parsedBody)) await spendAgentBudget(env, caller, parsedBody.method, 1);
+  return serve(mcpContext(env, caller, parsedBody, requestId), request, authInfo, parsedBody);
 }
 
 export const mcpEndpoint = route({

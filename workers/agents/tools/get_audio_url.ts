@@ -162,7 +162,14 @@ export const get_audio_url = defineTool({
 
     const job =
       (await inFlightJobInVoice(db, article.id, voice ?? article.voice)) ??
-      (await createJob(env, { articleId: article.id, listenerId: null, text: null, voice: voice ?? article.voice, priority: "high" }));
+      (await createJob(env, {
+        articleId: article.id,
+        listenerId: null,
+        text: null,
+        voice: voice ?? article.voice,
+        priority: "high",
+        requestId: caller.requestId,
+      }));
     const waitMs = (input.waitSeconds ?? config(env).AGENT_AUDIO_WAIT_SECONDS) * 1000;
     return audioOfJob(env, article, (await awaitJob(db, job.id, waitMs)) ?? job, caller);
   },

@@ -19,7 +19,7 @@ export const postLink = route({
     404: { description: "Unknown listener token" },
     429: { description: "The address's hourly budget is spent", headers: { "Retry-After": "seconds" } },
   },
-  async handle({ listener, env, ctx, body }) {
-    return linkAccepted(await addLink(env, ctx, listener, new URL(body.url)));
+  async handle({ listener, env, ctx, body, requestId }) {
+    return linkAccepted(await addLink(env, ctx, requestId, listener, new URL(body.url)));
   },
 });

@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { articles } from "./articles";
-import { requestId } from "../../core/request-id";
 import { LANGUAGE_SOURCES } from "../../kernel/language";
 import { createdAt } from "./columns";
 import { listeners } from "./listeners";
@@ -96,8 +95,12 @@ export const renderJobs = sqliteTable(
      */
     charactersSynthesized: integer("characters_synthesized"),
     paragraphsReused: integer("paragraphs_reused"),
-    /** The id of the request that created the job (core/request-id.ts): the render Worker's log lines name it. */
-    requestId: text("request_id").$defaultFn(() => requestId() ?? sql`NULL`),
+    /**
+     * The id of the request that created the job (core/request-id.ts), passed by whoever creates it
+     * (narration/jobs-service.ts NewJob); null for work no request started (mail intake). The render
+     * Worker's log lines name it.
+     */
+    requestId: text("request_id"),
     /**
      * While a listener's stream renders the job (GET /v1/jobs/{job_id}/stream.mp3), until when the
      * render Queue leaves it alone: a consumer that finds the job streamed retries after this.

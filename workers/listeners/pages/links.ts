@@ -37,14 +37,14 @@ export async function sharePage(request: Request, env: Env, who: SignedIn): Prom
 }
 
 /** POST /listen/links: adds the page, then back to the queue; a page that cannot be used says why. */
-export async function addLinkPage(request: Request, env: Env, ctx: ExecutionContext, who: SignedIn): Promise<Response> {
+export async function addLinkPage(request: Request, env: Env, ctx: ExecutionContext, requestId: string, who: SignedIn): Promise<Response> {
   const write = await guardWrite(request, env, LISTEN_PATHS.queue, who);
   if (write instanceof Response) return write;
   const url = URL.parse(write.field("url"));
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:"))
     return refusedWrite(env, LISTEN_PATHS.queue, "That is not a web address (http or https).", 422, write.session);
   try {
-    const { created } = await addLink(env, ctx, write.listener, url);
+    const { created } = await addLink(env, ctx, requestId, write.listener, url);
     return seeOther(withNotice(LISTEN_PATHS.queue, created ? "link_added" : "link_known"));
   } catch (err) {
     if (err instanceof ValidationError) return refusedWrite(env, LISTEN_PATHS.queue, `This page cannot be added: ${err.issues[0].msg}.`, 422, write.session);

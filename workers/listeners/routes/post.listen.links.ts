@@ -8,5 +8,5 @@ export const postListenLinks = page({
   path: LISTEN_PATHS.links,
   summary: "Adds a web page by its link to the listener's private feed",
   auth: "session",
-  handle: ({ request, env, ctx, signedIn }) => addLinkPage(request, env, ctx, signedIn),
+  handle: ({ request, env, ctx, requestId, signedIn }) => addLinkPage(request, env, ctx, requestId, signedIn),
 });

@@ -73,7 +73,7 @@ export const postRenderNow = route({
       headers: { "Retry-After": "seconds" },
     },
   },
-  async handle({ env, params, body, request }) {
+  async handle({ env, params, body, request, requestId }) {
     const db = database(env);
     const listener = await listenerByToken(db, body.listener_token);
     if (!listener) throw new ApiError("not_found", "unknown listener token");
@@ -90,7 +90,7 @@ export const postRenderNow = route({
     const pending = await inFlightJobOf(db, article.id, listener.id);
     if (pending) return accepted(pending);
 
-    const job = newJobRow({ articleId: article.id, listenerId: listener.id, text: null, voice: body.voice ?? article.voice, priority: "high" });
+    const job = newJobRow({ articleId: article.id, listenerId: listener.id, text: null, voice: body.voice ?? article.voice, priority: "high", requestId });
     const gate = env.RENDER_GATE.getByName(String(listener.id));
     const budget = dailyRenderBudget(listener);
     // The slot is taken before the job row is written, so every row a request can find and join

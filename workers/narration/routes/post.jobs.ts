@@ -52,7 +52,7 @@ export const postJob = route({
     202: { description: "The queued job", schema: JobView, headers: { Location: "/v1/jobs/{job_id}" } },
     404: { description: "Unknown article_slug" },
   },
-  async handle({ env, body, caller, ctx }) {
+  async handle({ env, body, caller, ctx, requestId }) {
     let articleId: number | null = null;
     let voice = body.voice ?? null;
     let slug: string | null = null;
@@ -73,7 +73,7 @@ export const postJob = route({
     // A raw text's language is the job's own; an article's stays on the article.
     const own = spoken ? null : narrationLanguage(body.language, body.text!);
     const language = { language: own?.language ?? null, languageSource: own?.language_source ?? null };
-    const job = await createJob(env, { articleId, text: body.text ?? null, voice, priority: "normal", ...language }, ctx);
+    const job = await createJob(env, { articleId, text: body.text ?? null, voice, priority: "normal", requestId, ...language }, ctx);
     return Response.json(jobView(env, job, slug, reach, spoken ?? own!), { status: 202, headers: { Location: `/v1/jobs/${job.id}` } });
   },
 });

@@ -13,8 +13,8 @@ export const rerenderGlobalLexicon = route({
   auth: "admin",
   rateLimit: "admin",
   responses: { 202: { description: "The queued render jobs", schema: RerenderView } },
-  async handle({ env }) {
-    const result = await rerenderAffected(env, null);
+  async handle({ env, requestId }) {
+    const result = await rerenderAffected(env, null, requestId);
     return Response.json(result, { status: 202, headers: { "Cache-Control": "no-store" } });
   },
 });

@@ -24,9 +24,9 @@ export const postPublishWebhook = route({
         "The slug belongs to a listener-forwarded article, or to another publisher's article (publisher secret), or a newer delivery of the article was applied",
     },
   },
-  async handle({ env, body, caller, request, ctx }) {
+  async handle({ env, body, caller, request, ctx, requestId }) {
     // The route table verified the signature, so its time and MAC are the publisher's own.
     const delivery = signedDelivery(request.headers.get("x-legacy-signature"))!;
-    return Response.json(await publishArticle(env, body, caller, delivery, ctx));
+    return Response.json(await publishArticle(env, body, caller, { ...delivery, requestId }, ctx));
   },
 });

@@ -19,11 +19,11 @@ export const postStudioRerender = studioPage({
   summary: "Renders a narration again",
   params: ArticleParams,
   role: "editor",
-  async handle({ env, ctx, params, studio, field }) {
+  async handle({ env, ctx, params, studio, field, requestId }) {
     const voice = field("voice") || null;
     if (voice !== null && !VOICES.some((v) => v.id === voice)) throw new ApiError("validation_failed", "That is not a voice of the catalogue.");
     const article = await publisherArticle(database(env), studio.publisher, params.slug);
-    await createJob(env, { articleId: article.id, listenerId: null, text: null, voice: voice ?? article.voice, priority: "normal" }, ctx);
+    await createJob(env, { articleId: article.id, listenerId: null, text: null, voice: voice ?? article.voice, priority: "normal", requestId }, ctx);
     return seeOther(articlePath(studio.publisher, params.slug));
   },
 });

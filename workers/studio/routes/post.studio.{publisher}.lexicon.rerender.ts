@@ -9,8 +9,8 @@ export const postStudioLexiconRerender = studioPage({
   path: "/studio/:publisher/lexicon/rerender",
   summary: "Re-renders the articles the lexicon affects",
   role: "editor",
-  async handle({ env, studio }) {
-    await rerenderAffected(env, studio.publisher);
+  async handle({ env, studio, requestId }) {
+    await rerenderAffected(env, studio.publisher, requestId);
     return seeOther(publisherPath(studio.publisher, "/lexicon"));
   },
 });
