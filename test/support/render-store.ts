@@ -1,5 +1,5 @@
 import { exports } from "cloudflare:workers";
-import { renderStore } from "../../workers/kernel/render-contract";
+import { type ClaimedJob, type JobOutcome, type RenderResult, renderStore } from "../../workers/kernel/render-contract";
 
 /**
  * The render Worker's `env` in tests that call its modules directly: STORE is the API Worker's own
@@ -9,3 +9,35 @@ export const renderEnv = { STORE: (exports as unknown as Record<string, unknown>
 
 /** The RenderStore of renderEnv. */
 export const store = renderStore(renderEnv);
+
+/** The result of a render of the offline engine's female voice, found nowhere (not cached); `over` changes it. */
+function renderResult(over: Partial<RenderResult>): RenderResult {
+  return {
+    key: "a".repeat(64),
+    provider: "offline",
+    voice: "en-US-female",
+    quality: "formant",
+    requested_voice: null,
+    fallback: false,
+    cached: false,
+    duration_seconds: 3,
+    characters_synthesized: 0,
+    paragraphs_reused: 0,
+    ...over,
+  };
+}
+
+/**
+ * Hands back a finished render of the claimed job, as the render Worker's consumer does (one completeJob:
+ * workers/render/consumer.ts runJob); `over` changes the result, `outcome` the rest of what is handed back.
+ */
+export function completeJob(claim: ClaimedJob, over: Partial<RenderResult> = {}, outcome: Partial<Omit<JobOutcome, "result">> = {}): Promise<void> {
+  return store.completeJob(claim, { result: renderResult(over), audio: null, synthesisMs: 1, encodingMs: 1, ...outcome });
+}
+
+/** Claims the queued job `jobId` (one claimJob) and completes it (completeJob); returns the claim. */
+export async function finishJob(jobId: string, over: Partial<RenderResult> = {}, outcome: Partial<Omit<JobOutcome, "result">> = {}): Promise<ClaimedJob> {
+  const claim = (await store.claimJob(jobId)) as ClaimedJob;
+  await completeJob(claim, over, outcome);
+  return claim;
+}

@@ -137,6 +137,11 @@ export interface ClaimedJob {
   url?: string | null;
   /** The article's content hash when claimed: the article takes the audio only if it still has it. */
   contentHash: string | null;
+  /**
+   * The pronunciation lexicon the render applies (the global one, with the publisher's entries over it),
+   * handed over with the job so that the render asks the store for nothing else before it looks for audio.
+   */
+  lexicon: LexiconEntry[];
   /** The id of the request that created the job, for the render Worker's log lines. */
   requestId: string | null;
   /** The job's priority (a render-now or an agent's is high). */
@@ -170,9 +175,14 @@ export interface JobDeferred {
  */
 export const STREAM_LEASE_MS = 10 * 60_000;
 
-/** What a finished job records: the audio it produced, and where the time went (null for a cache hit). */
+/**
+ * What a finished job hands back, in one call: the audio it produced, the row of that audio to record
+ * when this render stored it (null when it was found stored), and where the time went (null for a
+ * cache hit).
+ */
 export interface JobOutcome {
   result: RenderResult;
+  audio: StoredAudio | null;
   synthesisMs: number | null;
   encodingMs: number | null;
 }
@@ -212,7 +222,10 @@ export interface RenderStoreRpc {
    * one is not owned (ClaimedJob.owned).
    */
   claimJob(jobId: string, by?: "queue" | "stream", lastOwner?: string | null): Promise<ClaimedJob | JobStreamed | JobDeferred | null>;
-  /** Marks a running job done, gives its article the audio, and releases the listener's render slot. */
+  /**
+   * Records the job's new audio (JobOutcome.audio), marks the running job done and gives its article the
+   * audio, in one batch; then releases the listener's render slot and tells the publisher's webhooks.
+   */
   completeJob(claim: ClaimedJob, outcome: JobOutcome): Promise<void>;
   /**
    * Puts a running job back in the queue with the error of its failed attempt; with `requeue`, also
@@ -224,7 +237,7 @@ export interface RenderStoreRpc {
   failJob(jobId: string, error: string): Promise<void>;
   /** The stored audio rows among `keys`. */
   findAudio(keys: string[]): Promise<StoredAudio[]>;
-  /** Records new audio once every one of its objects is stored. */
+  /** Records new audio once every one of its objects is stored (a render that is no job's: RenderRpc.render). */
   recordAudio(audio: StoredAudio): Promise<void>;
   /** Records the size of an encoding built after the render. */
   recordEncoding(key: string, format: LazyFormat, bytes: number): Promise<void>;
@@ -237,7 +250,10 @@ export interface RenderStoreRpc {
   fetch(request: Request): Promise<Response>;
   /** The size of each object, null where one is missing. */
   objectSizes(paths: string[]): Promise<(number | null)[]>;
-  /** The pronunciation lexicon for `publisher`'s narrations (the global one, with its own entries over it); the global one for null. */
+  /**
+   * The pronunciation lexicon for `publisher`'s narrations (the global one, with its own entries over it);
+   * the global one for null. A claimed job carries its own (ClaimedJob.lexicon).
+   */
   lexiconFor(publisher: string | null): Promise<LexiconEntry[]>;
 }
 

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { renderStoreObjectUrl, type ClaimedJob } from "../kernel/render-contract";
-import { store } from "../../test/support/render-store";
+import { completeJob, store } from "../../test/support/render-store";
 import { sha256Hex } from "../core/crypto";
 import { database, renderJobs } from "../db/index";
 import { JobView, jobView } from "./job-view";
@@ -52,17 +52,7 @@ describe("RenderStore jobs", () => {
     const claim = (await store.claimJob("job-p")) as ClaimedJob;
     const running = (await database(env).select().from(renderJobs).where(eq(renderJobs.id, "job-p")).get())!;
     expect(jobView(env, running, null, "private", english)).toMatchObject({ state: "running", characters_synthesized: null, paragraphs_reused: null });
-    const result = {
-      key: "a".repeat(64),
-      provider: "offline",
-      voice: "en-US-female",
-      quality: "formant",
-      requested_voice: null,
-      fallback: false,
-      cached: false,
-      duration_seconds: 3,
-    } as const;
-    await store.completeJob(claim, { result: { ...result, characters_synthesized: 5, paragraphs_reused: 2 }, synthesisMs: 40, encodingMs: 10 });
+    await completeJob(claim, { characters_synthesized: 5, paragraphs_reused: 2 }, { synthesisMs: 40, encodingMs: 10 });
     const done = (await database(env).select().from(renderJobs).where(eq(renderJobs.id, "job-p")).get())!;
     const view = v.parse(JobView, jobView(env, done, null, "private", english));
     expect(view).toMatchObject({ state: "done", characters_synthesized: 5, paragraphs_reused: 2 });

@@ -112,6 +112,7 @@ async function claimJob(
     title: article?.title ?? null,
     url: article ? articleUrl(env, article) : null,
     contentHash: article?.contentHash ?? null,
+    lexicon: await lexiconFor(env, article?.publisher ?? null),
     requestId: job.requestId,
     priority: job.priority,
     owner,
@@ -145,10 +146,16 @@ function articleUrl(env: object, article: { url: string | null; slug: string }):
   return article.url && isWebUrl(article.url) ? article.url : articlePageUrl(env, article.slug);
 }
 
-async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesisMs, encodingMs }: JobOutcome): Promise<void> {
+async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, audio, synthesisMs, encodingMs }: JobOutcome): Promise<void> {
   const db = database(env);
   const job = await db.select().from(renderJobs).where(eq(renderJobs.id, claim.jobId)).get();
-  if (!job) return;
+  // The audio's row goes in the batch that marks the job done, so nobody reads a done job without it; a job
+  // gone meanwhile leaves its audio recorded all the same, for the next render of the text to find.
+  const recordNew = audio ? [db.insert(audioObjects).values(audio).onConflictDoNothing()] : [];
+  if (!job) {
+    if (audio) await recordNew[0];
+    return;
+  }
   // A publisher that reviews before release gets the audio in `awaiting_review`; the article takes it on release.
   const held = job.articleId !== null && (await heldForReview(db, job.articleId));
   const markDone = db
@@ -187,7 +194,7 @@ async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, synthesis
           .where(and(eq(listeners.id, job.warmListenerId), isNull(listeners.firstRenderDoneAt))),
       ]
     : [];
-  await db.batch([markDone, ...setArticleAudio, ...markWarmed]);
+  await db.batch([markDone, ...recordNew, ...setArticleAudio, ...markWarmed]);
   await releaseSlot(env, job.listenerId, job.id);
   // Held for review, the narration is not ready for listeners until an editor releases it (studio/review.ts).
   await tellPublisher(env, job.id, held ? "narration.awaiting_review" : "narration.ready");

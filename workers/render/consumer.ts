@@ -3,6 +3,7 @@ import { RenderMessage } from "../kernel/render-messages";
 import { renderText, type Synthesizers } from "./pipeline/render";
 import type { Listener } from "./pipeline/store";
 import { leave, seat } from "./pipeline/turns";
+import { jobStore } from "./job-store";
 import { renderErrorCode, renderStore, type ClaimedJob, type RenderResult, type RenderStoreRpc } from "../kernel/render-contract";
 import { loggableError } from "../core/errors";
 
@@ -83,8 +84,9 @@ export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesiz
   const phases = { synthesisMs: 0, encodingMs: 0 };
   // A listener waits on a stream: it goes before every job the Queue runs (turns.ts).
   const place = seat(listener ? "stream" : claim.priority, claim.owner);
+  const job = jobStore(store, claim);
   const result = await renderText(
-    store,
+    job.store,
     { text: claim.text, voice: claim.voice, language: claim.language, publisher: claim.publisher, title: claim.title, url: claim.url },
     synthesizers,
     { phases, listener, seat: place },
@@ -92,7 +94,7 @@ export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesiz
   if (!claim.owned) return result;
   // The phases of the render this job ran (none for audio found cached): docs/benchmarks.md "Benchmarks".
   const timing = result.cached ? { synthesisMs: null, encodingMs: null } : phases;
-  await store.completeJob(claim, { result, ...timing });
+  await store.completeJob(claim, { result, audio: job.audio(), ...timing });
   return result;
 }
 

@@ -1,4 +1,3 @@
-import type { ClaimedJob } from "../kernel/render-contract";
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -7,7 +6,7 @@ import { adminHeaders, call, jsonBody } from "../../test/support/client";
 import { forgetEdgeCache, mp3Bytes, PUBLIC_FEED_PATHS } from "../../test/support/feeds";
 import { readOutbox, waitForOutbox } from "../../test/support/listeners";
 import { Browser, hiddenField } from "../../test/support/oauth-agent";
-import { store } from "../../test/support/render-store";
+import { finishJob } from "../../test/support/render-store";
 import { testVars } from "../../test/vars";
 import { sha256Hex } from "../core/crypto";
 import { audioObjects, database, renderJobs } from "../db/index";
@@ -61,18 +60,7 @@ async function finishedRender(slug: string) {
   await database(env).insert(audioObjects).values({ key, provider: "offline", voice: "en-US-female", durationSeconds: 75, mp3Bytes: bytes.length });
   const jobId = crypto.randomUUID();
   await database(env).insert(renderJobs).values({ id: jobId, articleId: article.id });
-  const claim = (await store.claimJob(jobId)) as ClaimedJob;
-  const result = {
-    key,
-    provider: "offline",
-    voice: "en-US-female",
-    quality: "formant",
-    requested_voice: null,
-    fallback: false,
-    cached: false,
-    duration_seconds: 75,
-  } as const;
-  await store.completeJob(claim, { result: { ...result, characters_synthesized: 30, paragraphs_reused: 0 }, synthesisMs: 1, encodingMs: 1 });
+  await finishJob(jobId, { key, duration_seconds: 75, characters_synthesized: 30 });
   return { article, jobId, key };
 }
 

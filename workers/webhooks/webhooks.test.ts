@@ -1,4 +1,3 @@
-import type { ClaimedJob } from "../kernel/render-contract";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
@@ -8,7 +7,7 @@ import { inject } from "vitest";
 import { addArticle } from "../../test/support/articles";
 import { adminHeaders, call, jsonBody } from "../../test/support/client";
 import { callWith } from "../../test/support/narration";
-import { store } from "../../test/support/render-store";
+import { finishJob } from "../../test/support/render-store";
 import { database, publisherSettings, renderJobs, webhookDeliveries } from "../db";
 import { announce } from "../kernel/webhook-events";
 import { backoffSeconds, consumeWebhooks } from "./deliver";
@@ -178,18 +177,7 @@ describe("deliveries", () => {
 async function finishedRender(jobId: string) {
   const article = await addArticle({ publisher: PUBLISHER, title: "Tides of the harbour" });
   await database(env).insert(renderJobs).values({ id: jobId, articleId: article.id });
-  const claim = (await store.claimJob(jobId)) as ClaimedJob;
-  const result = {
-    key: "b".repeat(64),
-    provider: "offline",
-    voice: "en-US-female",
-    quality: "formant",
-    requested_voice: null,
-    fallback: false,
-    cached: false,
-    duration_seconds: 42,
-  } as const;
-  await store.completeJob(claim, { result: { ...result, characters_synthesized: 20, paragraphs_reused: 0 }, synthesisMs: 1, encodingMs: 1 });
+  await finishJob(jobId, { key: "b".repeat(64), duration_seconds: 42, characters_synthesized: 20 });
   return article;
 }
 
