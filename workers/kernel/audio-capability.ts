@@ -1,7 +1,5 @@
 import { aeskw } from "@noble/ciphers/aes";
-import { hkdf } from "@noble/hashes/hkdf";
-import { sha256 } from "@noble/hashes/sha2";
-import { config } from "../core/config";
+import { derivedSecret } from "../core/platform-secret";
 
 /**
  * The URL of private narration is a capability (DESIGN.md "Contracts added in turn 4", issue 40 item 2):
@@ -14,28 +12,13 @@ import { config } from "../core/config";
  * private audio URL: private feeds then list the new ones, copies of the old ones stop working.
  */
 
-const PURPOSE = new TextEncoder().encode("audio-capability");
+const PURPOSE = "audio-capability";
 /** A wrapped 32-byte key: 40 bytes, 54 characters of base64url; never 64 hex digits, so never a content key. */
 export const AUDIO_CAPABILITY_PATTERN = /^[A-Za-z0-9_-]{54}$/;
 
-const keks = new Map<string, Uint8Array>();
-
 /** A key-wrap cipher under the derived key: a fresh one per use (an instance refuses a second encryption). */
 function wrapper(env: object): ReturnType<typeof aeskw> {
-  const raw = config(env).TOKEN_ENCRYPTION_KEY;
-  if (!raw) throw new Error("TOKEN_ENCRYPTION_KEY is not configured: private audio URLs cannot be issued");
-  let kek = keks.get(raw);
-  if (!kek) {
-    kek = hkdf(
-      sha256,
-      Uint8Array.from(atob(raw), (c) => c.charCodeAt(0)),
-      new Uint8Array(),
-      PURPOSE,
-      32,
-    );
-    keks.set(raw, kek);
-  }
-  return aeskw(kek);
+  return aeskw(derivedSecret(env, PURPOSE, 32, "private audio URLs cannot be issued"));
 }
 
 const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g)!, (b) => Number.parseInt(b, 16));

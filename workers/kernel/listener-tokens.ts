@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { config } from "../core/config";
 import { ApiError } from "../core/errors";
 import { randomToken, sha256Hex } from "../core/crypto";
+import { platformSecret } from "../core/platform-secret";
 import { listeners, type Database } from "../db/index";
 
 /**
@@ -21,13 +22,12 @@ export interface MintedToken {
 
 const keys = new Map<string, Promise<CryptoKey>>();
 
+/** The AES-GCM key of stored credentials: TOKEN_ENCRYPTION_KEY's own bytes (core/platform-secret.ts), imported once per secret. */
 function encryptionKey(env: object): Promise<CryptoKey> {
-  const raw = config(env).TOKEN_ENCRYPTION_KEY;
-  if (!raw) throw new Error("TOKEN_ENCRYPTION_KEY is not configured");
+  const raw = config(env).TOKEN_ENCRYPTION_KEY ?? "";
   let key = keys.get(raw);
   if (!key) {
-    const bytes = Uint8Array.from(atob(raw), (c) => c.charCodeAt(0));
-    key = crypto.subtle.importKey("raw", bytes, "AES-GCM", false, ["encrypt", "decrypt"]);
+    key = crypto.subtle.importKey("raw", platformSecret(env, "credentials cannot be stored"), "AES-GCM", false, ["encrypt", "decrypt"]);
     keys.set(raw, key);
   }
   return key;

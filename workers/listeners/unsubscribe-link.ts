@@ -1,5 +1,6 @@
-import { baseUrl, config } from "../core/config";
+import { baseUrl } from "../core/config";
 import { secretsEqual } from "../core/crypto";
+import { derivedSecret } from "../core/platform-secret";
 
 /**
  * The digest's unsubscribe link: `<listener id>.<signature>`, where the signature is an HMAC of the
@@ -9,27 +10,18 @@ import { secretsEqual } from "../core/crypto";
  */
 
 const PURPOSE = "digest-unsubscribe";
-const keys = new Map<string, Promise<CryptoKey>>();
+const keys = new Map<Uint8Array, Promise<CryptoKey>>();
 
-/** The signing key, derived from TOKEN_ENCRYPTION_KEY with HKDF (RFC 5869) so no key serves two algorithms. */
+/**
+ * The signing key, derived from TOKEN_ENCRYPTION_KEY for this purpose (core/platform-secret.ts): 64 bytes,
+ * SHA-256's block, the length WebCrypto derived for an HMAC key when links were first signed.
+ */
 function signingKey(env: object): Promise<CryptoKey> {
-  const raw = config(env).TOKEN_ENCRYPTION_KEY;
-  if (!raw) throw new Error("TOKEN_ENCRYPTION_KEY is not configured");
-  let key = keys.get(raw);
+  const secret = derivedSecret(env, PURPOSE, 64, "digest unsubscribe links cannot be signed");
+  let key = keys.get(secret);
   if (!key) {
-    const secret = Uint8Array.from(atob(raw), (c) => c.charCodeAt(0));
-    key = crypto.subtle
-      .importKey("raw", secret, "HKDF", false, ["deriveKey"])
-      .then((master) =>
-        crypto.subtle.deriveKey(
-          { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(), info: new TextEncoder().encode(PURPOSE) },
-          master,
-          { name: "HMAC", hash: "SHA-256" },
-          false,
-          ["sign"],
-        ),
-      );
-    keys.set(raw, key);
+    key = crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    keys.set(secret, key);
   }
   return key;
 }

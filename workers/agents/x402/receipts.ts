@@ -2,6 +2,7 @@ import type { PaymentRequirements } from "@x402/core/types";
 import { createJWS, createOfferJWS, type JWSSigner, type SignedOffer } from "@x402/extensions/offer-receipt";
 import { baseUrl, config } from "../../core/config";
 import { ApiError } from "../../core/errors";
+import { derivedSecret } from "../../core/platform-secret";
 
 /**
  * Signed offers and receipts (x402 extension "offer-receipt", specs/extensions/extension-offer-and-receipt.md
@@ -28,17 +29,8 @@ interface SigningKey {
 
 const keys = new Map<string, Promise<SigningKey>>();
 
-async function deriveKey(secret: string): Promise<SigningKey> {
-  const master = await crypto.subtle.importKey(
-    "raw",
-    Uint8Array.from(atob(secret), (c) => c.charCodeAt(0)),
-    "HKDF",
-    false,
-    ["deriveBits"],
-  );
-  const seed = new Uint8Array(
-    await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(), info: new TextEncoder().encode(PURPOSE) }, master, 256),
-  );
+async function deriveKey(env: object): Promise<SigningKey> {
+  const seed = derivedSecret(env, PURPOSE, 32, "the platform signs no offers or receipts");
   const pkcs8 = new Uint8Array([...ED25519_PKCS8_PREFIX, ...seed]);
   const privateKey = await crypto.subtle.importKey("pkcs8", pkcs8, { name: "Ed25519" }, true, ["sign"]);
   const { kty, crv, x } = (await crypto.subtle.exportKey("jwk", privateKey)) as JsonWebKey;
@@ -54,7 +46,7 @@ function signingKey(env: object): Promise<SigningKey> {
   if (!secret) throw new ApiError("unavailable", "the platform signs no offers or receipts: TOKEN_ENCRYPTION_KEY is not configured");
   let key = keys.get(secret);
   if (!key) {
-    key = deriveKey(secret);
+    key = deriveKey(env);
     keys.set(secret, key);
   }
   return key;
