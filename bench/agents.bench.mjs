@@ -49,7 +49,7 @@ export async function run({ base, persistTo }) {
     ...loadRows(`agents: REST GET /v1/stories/search "${q}", ${ARTICLES} articles (cached)`, await load(() => fetch(restSearch), opts)),
     ...loadRows(`agents: MCP tools/call search_articles "${q}" (cached search)`, await load(mcpSearch, opts)),
     ...loadRows("agents: REST GET /v1/articles/{slug}", await load(() => fetch(`${base}/v1/articles/${slug}`), opts)),
-    // GET /v1/agent/articles takes a bearer token (docs/agents.md "Agents"); get_article's REST form is open.
+    // GET /v1/agent/articles takes a bearer token (docs/agents/tools.md "Agents"); get_article's REST form is open.
     ...loadRows("agents: REST GET /v1/agent/articles/{slug}", await load(() => fetch(`${base}/v1/agent/articles/${slug}`), opts)),
     ...loadRows("agents: MCP tools/call get_article", await load(mcpGet, opts)),
   ];

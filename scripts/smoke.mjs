@@ -181,7 +181,7 @@ async function publishOne() {
  * not one may answer 5xx (two processes on one SQLite file once answered SQLITE_BUSY here).
  */
 /**
- * The documented wallet agent (docs/agents.md "Paying agents") pays for the article's audio with the
+ * The documented wallet agent (docs/agents/payments.md "Paying agents") pays for the article's audio with the
  * official x402 client: a payment the Worker checks under workerd as deployed, where the test pool's
  * allowances (code generation from strings, for one) do not hold.
  */

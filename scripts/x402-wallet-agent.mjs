@@ -1,4 +1,4 @@
-// A wallet agent paying for get_audio_url with x402 (docs/agents.md "Paying agents"), against `npm start`:
+// A wallet agent paying for get_audio_url with x402 (docs/agents/payments.md "Paying agents"), against `npm start`:
 //   node scripts/x402-wallet-agent.mjs [slug]          (PORT or BASE_URL name another address)
 // It makes a throwaway key, asks for the audio, reads the 402's PAYMENT-REQUIRED, signs the EIP-3009
 // authorization with the official x402 client packages, retries with PAYMENT-SIGNATURE and prints the

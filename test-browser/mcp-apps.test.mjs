@@ -1,4 +1,4 @@
-// The MCP Apps views (issue 47; docs/agents.md "A player inside the chat") in a real browser, shown by a test
+// The MCP Apps views (issue 47; docs/agents/apps.md "A player inside the chat") in a real browser, shown by a test
 // host as a web chat shows them (support/apps-host.mjs: the extension SDK's AppBridge in the page, a sandbox
 // proxy on another origin enforcing the resource's CSP, the MCP connection and the payments in its backend).
 // Each view is read over MCP (resources/read) from the platform under wrangler dev, gets the tool's result,

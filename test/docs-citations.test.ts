@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 const texts = import.meta.glob(
   [
     "../README.md",
-    "../docs/*.md",
+    "../docs/**/*.md",
     "../bench/README.md",
     "../workers/**/*.{ts,toml}",
     "../durable-objects/**/*.ts",
@@ -56,7 +56,7 @@ const headings = (markdown: string) => [
 const hasSection = (markdown: string, cited: string) =>
   headings(markdown).some((h) => h === cited || (h.startsWith(cited) && /^[\s:(,]/.test(h.slice(cited.length))));
 
-const CITATION = /(?<![\w/.-])(README|docs\/[\w-]+\.md|bench\/README(?:\.md)?)(?:,|:|'s)? \(?"([^"]{1,80})"/g;
+const CITATION = /(?<![\w/.-])(README|docs\/[\w/-]+\.md|bench\/README(?:\.md)?)(?:,|:|'s)? \(?"([^"]{1,80})"/g;
 const PATH = /`((?:workers|scripts|test|test-browser|bench|durable-objects|migrations|docs)\/[^`\s]*?)`/g;
 
 describe("citations resolve", () => {

@@ -11,7 +11,7 @@ import { siwxChallenge, walletFromSiwx } from "./x402/siwx";
 import { findWalletListener, walletListener } from "./wallet-listener";
 
 /**
- * How one tool call gets to run, the same on MCP and REST (docs/agents.md "MCP details" and "Paying agents"); the surfaces
+ * How one tool call gets to run, the same on MCP and REST (docs/agents/tools.md "MCP details" and "Paying agents"); the surfaces
  * only carry each step in their transport's form.
  */
 type Access =

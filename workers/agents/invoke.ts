@@ -33,7 +33,7 @@ export function spendBudget(env: Env, caller: Caller, tool: Tool): Promise<void>
 
 /**
  * A paid tool runs when the call was paid (x402) or its OAuth token holds the tool's scope
- * (docs/agents.md "MCP details"). The pipeline routes every other call to a payment first (call.ts accessOf);
+ * (docs/agents/tools.md "MCP details"). The pipeline routes every other call to a payment first (call.ts accessOf);
  * this is the last guard, so no path can run a paid tool for free.
  */
 function checkTier(caller: Caller, tool: Tool): void {

@@ -4,10 +4,10 @@ import { call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
 import { mcpClient } from "../../test/support/mcp-client";
 
-/** The digest's price in docs/agents.md "Prices" (USDC atomic units), written out so that a changed price fails here. */
+/** The digest's price in docs/agents/payments.md "Prices" (USDC atomic units), written out so that a changed price fails here. */
 const DIGEST_PRICE = 50_000;
 
-/** The discovery manifests (docs/agents.md "Agents"), generated from the tool definitions. */
+/** The discovery manifests (docs/agents/tools.md "Agents"), generated from the tool definitions. */
 
 interface ManifestTool {
   type: string;

@@ -6,7 +6,7 @@ import { testVars } from "../../test/vars";
 import views from "./apps/views.json";
 
 /**
- * The MCP Apps views (extension io.modelcontextprotocol/ui, specification 2026-01-26; docs/agents.md "A player
+ * The MCP Apps views (extension io.modelcontextprotocol/ui, specification 2026-01-26; docs/agents/apps.md "A player
  * inside the chat") over the official SDK client in both revisions: what tools/list declares ("Resource
  * Discovery"), what resources/read answers ("UI Resource Format"), and that a host without the extension gets
  * the tools' results as before. The views themselves run in Chromium: test-browser/mcp-apps.test.mjs.

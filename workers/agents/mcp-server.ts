@@ -42,7 +42,7 @@ function success(out: Record<string, unknown>): ToolResult {
 }
 
 /**
- * The MCP transport of a tool call, as docs/agents.md "MCP details" has it: the x402 MCP transport (the
+ * The MCP transport of a tool call, as docs/agents/tools.md "MCP details" has it: the x402 MCP transport (the
  * PaymentRequired as an isError result; the payment in `_meta["x402/payment"]`, the settlement in the
  * result's `_meta["x402/payment-response"]`), Sign-In-With-X in `_meta["sign-in-with-x"]`, whose proof
  * binds the HTTP address it is sent to (the MCP endpoint).

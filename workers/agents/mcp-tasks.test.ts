@@ -11,7 +11,7 @@ import { testVars } from "../../test/vars";
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from "./x402/mcp-transport";
 
 /**
- * get_audio_url as an MCP task (MCP 2025-11-25 "Tasks"; docs/agents.md "Long renders as tasks"), through the official
+ * get_audio_url as an MCP task (MCP 2025-11-25 "Tasks"; docs/agents/tasks.md "Long renders as tasks"), through the official
  * SDK client: the call answers at once with a task, tasks/get follows the render job, tasks/result gives the audio
  * without a second charge, and a task is seen only from the authorization context that created it. The render queue
  * is not consumed in this project: a test finishes the job in D1 as the render Worker would.

@@ -95,7 +95,7 @@ describe.each([
     for (const [name, args] of calls) {
       const result = await client.callTool({ name, arguments: args });
       expect(result.isError, name).toBe(true);
-      // A tool result, not a JSON-RPC error: the PaymentRequired in structuredContent and as JSON text (docs/agents.md "MCP details").
+      // A tool result, not a JSON-RPC error: the PaymentRequired in structuredContent and as JSON text (docs/agents/tools.md "MCP details").
       expect(result.structuredContent, name).toMatchObject({ x402Version: 2, resource: { url: `mcp://tool/${name}` }, accepts: [{ scheme: "exact" }] });
       expect(JSON.parse((result.content as { text: string }[])[0].text), name).toEqual(result.structuredContent);
     }

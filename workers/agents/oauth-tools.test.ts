@@ -8,11 +8,11 @@ import { testVars } from "../../test/vars";
 import { mcpClient } from "../../test/support/mcp-client";
 import { recorded } from "../../test/support/x402";
 
-/** The digest's price in docs/agents.md "Prices" (USDC atomic units), written out so that a changed price fails here. */
+/** The digest's price in docs/agents/payments.md "Prices" (USDC atomic units), written out so that a changed price fails here. */
 const DIGEST_PRICE = 50_000;
 
 /**
- * OAuth bearer tokens on the agent surfaces (docs/agents.md "MCP details"): a real token from the authorization-code
+ * OAuth bearer tokens on the agent surfaces (docs/agents/tools.md "MCP details"): a real token from the authorization-code
  * flow (oauth4webapi) makes tools act for the listener who allowed it, and its scopes stand in for a
  * payment; a bad token is an HTTP 401 with the RFC 9728 challenge on both surfaces.
  */

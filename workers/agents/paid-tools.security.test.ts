@@ -15,7 +15,7 @@ import { recorded, reservations, signedWith, walletAgent } from "../../test/supp
 
 /**
  * Attacks on the paid tools through the real routes (issue 29 items 2 and 4): what an attacker sends,
- * and what must not happen. Prices are docs/agents.md "Prices": a render 20,000 units, a subscription 10,000.
+ * and what must not happen. Prices are docs/agents/payments.md "Prices": a render 20,000 units, a subscription 10,000.
  */
 
 let clients = 0;

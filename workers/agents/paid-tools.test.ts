@@ -15,12 +15,12 @@ import { NO_SINGLE_PUBLISHER } from "./x402/ledger";
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from "./x402/mcp-transport";
 import { recorded, walletAgent } from "../../test/support/x402";
 
-/** docs/agents.md "Prices" (USDC atomic units), written out so that a changed price table fails here. */
+/** docs/agents/payments.md "Prices" (USDC atomic units), written out so that a changed price table fails here. */
 const PRICE = { cachedAudio: 1_000, renderAudio: 20_000, subscribe: 10_000, digest: 50_000 } as const;
 
 /**
  * The paid tools on both surfaces, paid with the official x402 client packages and a throwaway viem
- * key against the local facilitator (docs/agents.md "MCP details" and "Paying agents"), and the subscriptions a wallet holds.
+ * key against the local facilitator (docs/agents/tools.md "MCP details" and "Paying agents"), and the subscriptions a wallet holds.
  */
 
 /** An article whose narration is already rendered: get_audio_url's cached price. */

@@ -7,7 +7,7 @@ import type { Caller } from "./caller";
 import { audioOfJob } from "./tools/get_audio_url";
 
 /**
- * get_audio_url as an MCP task (MCP 2025-11-25, "Tasks"; docs/agents.md "Long renders as tasks"). The
+ * get_audio_url as an MCP task (MCP 2025-11-25, "Tasks"; docs/agents/tasks.md "Long renders as tasks"). The
  * task's work is the render job the call started or joined, so its state is the job's state; a row of
  * mcp_tasks ties the random taskId to the job and to who may see it. Written here because
  * @modelcontextprotocol/server 2.4 ships the tasks wire types with no server runtime (its schemas say

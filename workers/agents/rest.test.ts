@@ -3,7 +3,7 @@ import { call, jsonBody } from "../../test/support/client";
 import { addArticle } from "../../test/support/articles";
 import { tokensFor } from "../../test/support/oauth-agent";
 
-/** The REST operation of each tool (docs/agents.md "Agents"): same validation (422) as every endpoint. */
+/** The REST operation of each tool (docs/agents/tools.md "Agents"): same validation (422) as every endpoint. */
 
 describe("GET /v1/agent/articles (search_articles)", () => {
   it("searches with q, vertical and limit, for a bearer token holding articles:read", async () => {
@@ -93,7 +93,7 @@ describe("subscriptions and digest", () => {
 
 describe("rate limits (docs/rules.md 8)", () => {
   it("allow 60 tool calls a minute per agent, then 429 with Retry-After", async () => {
-    const limit = 60; // docs/agents.md "Limits" of the agent surfaces: 60 units a minute per agent key
+    const limit = 60; // docs/agents/tools.md "Limits" of the agent surfaces: 60 units a minute per agent key
     await addArticle({ slug: "heron", bodyText: "Herons wade." });
     const read = (ip: string) => call("/v1/agent/articles/heron", { ip });
     for (let i = 0; i < limit; i++) expect((await read("198.51.100.50")).status).toBe(200);

@@ -30,7 +30,7 @@ function operationOf(table: readonly Route[], tool: Tool): Route {
 /**
  * Runs a tool for a REST request through the one call pipeline (call.ts), for the grant the route
  * table resolved (auth "agent": null without a token). `bearer`: the operation takes a bearer token
- * with the tool's scope and nothing else (docs/agents.md "Agents": GET /v1/agent/articles); its route
+ * with the tool's scope and nothing else (docs/agents/tools.md "Agents": GET /v1/agent/articles); its route
  * declares auth "bearer", so the token is there, and a token without the scope is 403.
  */
 export function toolResponse<T extends Tool>(

@@ -13,7 +13,7 @@ import { cancelRenderTask, getRenderTask } from "./render-tasks";
 /**
  * get_audio_url's render tasks on the 2026-07-28 revision, where tasks are the extension
  * `io.modelcontextprotocol/tasks` (its specification, modelcontextprotocol/ext-tasks
- * specification/2026-07-28/tasks.md; docs/agents.md "Long renders as tasks"). The tasks are the same
+ * specification/2026-07-28/tasks.md; docs/agents/tasks.md "Long renders as tasks"). The tasks are the same
  * render tasks as at 2025-11-25 (render-tasks.ts: storage, ownership, expiry); this module only speaks the
  * extension's wire: `resultType: "task"` on the call, tasks/get carrying the result, tasks/update and
  * tasks/cancel acknowledged. Written here because @modelcontextprotocol/server 2.4 serves no part of the

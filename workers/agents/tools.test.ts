@@ -190,7 +190,7 @@ describe("digest", () => {
   it("needs a payment or digest:run, and weighs more against the agent's budget", async () => {
     await expect(invoke(digest, { window: "24h", limit: 5 }, anonymous, env)).rejects.toMatchObject({ code: "payment_required" });
     const caller: Caller = { ...anonymous, agentKey: "ip:198.51.100.9", paid: true };
-    // docs/agents.md "Limits" of the agent surfaces: 60 units a minute per agent key, a digest five, "so digests are limited to 12 a minute".
+    // docs/agents/tools.md "Limits" of the agent surfaces: 60 units a minute per agent key, a digest five, "so digests are limited to 12 a minute".
     const allowed = 12;
     for (let i = 0; i < allowed; i++) await invoke(digest, { window: "24h", limit: 5 }, caller, env);
     await expect(invoke(digest, { window: "24h", limit: 5 }, caller, env)).rejects.toMatchObject({ code: "rate_limited" });

@@ -4,7 +4,7 @@ import { database, listeners } from "../db";
 import { mintToken, type Listener } from "../kernel/listener-tokens";
 
 /**
- * Subscriptions held by a wallet (docs/agents.md "Paying agents": a wallet agent's subscribe_topic needs no e-mail).
+ * Subscriptions held by a wallet (docs/agents/payments.md "Paying agents": a wallet agent's subscribe_topic needs no e-mail).
  * A listener row needs a unique e-mail, so a wallet's row carries a placeholder under the `.invalid`
  * top-level domain, which never resolves and so can never receive mail (RFC 2606 §2, RFC 6761 §6.4),
  * and the wallet's checksummed address in wallet_address. The row is inactive: `active` only gates

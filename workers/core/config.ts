@@ -64,7 +64,7 @@ const PARTS = {
     NEWS_API_KEY: text,
   },
   wallet: { CIRCLE_API_KEY: text },
-  // x402 (docs/agents.md "Paying agents"): an EVM network in CAIP-2 form, the EVM address paid, and "local" or a facilitator URL.
+  // x402 (docs/agents/payments.md "Paying agents"): an EVM network in CAIP-2 form, the EVM address paid, and "local" or a facilitator URL.
   x402: {
     X402_NETWORK: v.optional(v.pipe(v.string(), v.regex(/^eip155:[1-9]\d*$/, "must be an EVM network in CAIP-2 form (eip155:<chain id>)")), "eip155:84532"),
     X402_PAY_TO: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address (0x and 40 hex digits)"))]), ""),

@@ -142,7 +142,7 @@ async function rotate(env: Pick<Env, "DB"> & object, listener: Listener) {
 /**
  * Rotation as the listener asks for it (API or web page): new credentials, and since a rotation says
  * the old ones may be known to someone else, every agent the listener allowed and every signed-in
- * browser loses access with it (docs/agents.md "OAuth for agents").
+ * browser loses access with it (docs/agents/oauth.md "OAuth for agents").
  */
 export async function rotateCredentials(env: Env, listener: Listener) {
   const rotated = await rotate(env, listener);

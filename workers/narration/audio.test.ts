@@ -305,7 +305,7 @@ describe("GET /v1/audio/{key}.mp3 redirects (docs/rules.md 4)", () => {
     const url = new URL(res.headers.get("location")!);
     expect(`${url.origin}${url.pathname}`).toBe(`https://acct123.r2.cloudflarestorage.com/narration-audio/audio/${key}.mp3`);
     expect(url.searchParams.get("X-Amz-Algorithm")).toBe("AWS4-HMAC-SHA256");
-    expect(url.searchParams.get("X-Amz-Expires")).toBe("3600"); // docs/agents.md "Limits": presigned URLs 1 hour
+    expect(url.searchParams.get("X-Amz-Expires")).toBe("3600"); // docs/agents/tools.md "Limits": presigned URLs 1 hour
     expect(url.searchParams.get("X-Amz-Credential")).toMatch(/^AKIDEXAMPLE\/\d{8}\/auto\/s3\/aws4_request$/);
     expect(url.searchParams.get("X-Amz-SignedHeaders")).toBe("host");
     expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { authorizationRequest, Browser, consent, discover, hiddenField, open, REDIRECT, register, signIn } from "../../test/support/oauth-agent";
 import { magicOf, readOutbox, subscribeVia, waitForOutbox } from "../../test/support/listeners";
 
-/** The consent page at {WEB_URL}/oauth/authorize (docs/agents.md "OAuth for agents"): sign-in, what it shows, and what it refuses. */
+/** The consent page at {WEB_URL}/oauth/authorize (docs/agents/oauth.md "OAuth for agents"): sign-in, what it shows, and what it refuses. */
 
 async function pendingAuthorization(scope = "articles:read digest:run") {
   const as = await discover();

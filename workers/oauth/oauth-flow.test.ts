@@ -227,7 +227,7 @@ describe("refresh tokens rotate (OAuth 2.1 §4.3.1)", () => {
   });
 });
 
-/** docs/agents.md "OAuth": "a grant lapses after 30 days without a refresh"; access tokens live 15 minutes. */
+/** docs/agents/oauth.md "OAuth": "a grant lapses after 30 days without a refresh"; access tokens live 15 minutes. */
 describe("a grant lapses after 30 days without a refresh (OAuth 2.1 §4.3.1, RFC 6819 §5.2.2.3)", () => {
   const DAY = 24 * 3_600_000;
   afterEach(() => vi.useRealTimers());

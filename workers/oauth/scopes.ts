@@ -1,5 +1,5 @@
 /**
- * The scopes an agent may hold for a listener (docs/rules.md 5, docs/agents.md "OAuth for agents"), each with
+ * The scopes an agent may hold for a listener (docs/rules.md 5, docs/agents/oauth.md "OAuth for agents"), each with
  * the plain words the consent page shows. Which tool needs which scope is README's: get_audio_url
  * articles:read, subscribe_topic subscriptions:write, digest digest:run; the REST-only add_link
  * links:write.

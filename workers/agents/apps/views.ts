@@ -4,7 +4,7 @@ import { baseUrl } from "../../core/config";
 import built from "./views.json";
 
 /**
- * The MCP Apps views (extension io.modelcontextprotocol/ui, specification 2026-01-26; docs/agents.md "A player
+ * The MCP Apps views (extension io.modelcontextprotocol/ui, specification 2026-01-26; docs/agents/apps.md "A player
  * inside the chat"): get_audio_url and search_articles name a `ui://` resource in their tools/list `_meta.ui`,
  * and a host that supports the extension reads it (resources/read), renders it in a sandboxed frame, and hands
  * it the tool's result. Hosts without the extension ignore `_meta` and get the same results as ever.

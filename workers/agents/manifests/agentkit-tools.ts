@@ -6,7 +6,7 @@ import { routeOf } from "./agent-operations";
 import { MANIFEST_VERSION, priceEntry, tierOf } from "./mcp-manifest";
 
 /**
- * GET /.well-known/agentkit-tools.json (docs/agents.md "Agents"): the six tools for wallet agents,
+ * GET /.well-known/agentkit-tools.json (docs/agents/tools.md "Agents"): the six tools for wallet agents,
  * each with its HTTP operation and, for paid ones, the x402 terms.
  */
 export function agentkitTools(env: object) {

@@ -22,7 +22,7 @@ export function tierOf(tool: { name: string }): "free" | "paid" {
   return isPaidTool(tool.name) ? "paid" : "free";
 }
 
-/** GET /.well-known/mcp.json (docs/agents.md "Agents"): where the MCP server is, how to pay or sign in, the six tools. */
+/** GET /.well-known/mcp.json (docs/agents/tools.md "Agents"): where the MCP server is, how to pay or sign in, the six tools. */
 export function mcpManifest(env: object) {
   const x402 = x402Terms(env);
   return {

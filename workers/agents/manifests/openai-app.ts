@@ -7,7 +7,7 @@ import { AGENT_OPERATIONS, scopeOf } from "./agent-operations";
 type Operation = { operationId: string; security?: unknown };
 
 /**
- * GET /.well-known/openai-app.yaml (docs/agents.md "Agents"): the OpenAPI 3.1 document of the agent
+ * GET /.well-known/openai-app.yaml (docs/agents/tools.md "Agents"): the OpenAPI 3.1 document of the agent
  * operations only, in YAML, with the OAuth2 authorization-code scheme of docs/rules.md 5; each
  * operation asks for its scope.
  */

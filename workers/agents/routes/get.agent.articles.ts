@@ -16,7 +16,7 @@ export const getAgentArticles = route({
   query: v.object({ q: query, vertical, limit }),
   responses: toolResponses(search_articles, { bearer: true }),
   handle({ query, grant, request, env, table, requestId }) {
-    // docs/agents.md "Agents": this operation takes a bearer token (MCP's search_articles stays open).
+    // docs/agents/tools.md "Agents": this operation takes a bearer token (MCP's search_articles stays open).
     return toolResponse(
       search_articles,
       { query: query.q, vertical: query.vertical, limit: query.limit },

@@ -3,7 +3,7 @@ import { didDocument } from "../x402/receipts";
 
 /**
  * The platform's did:web DID document: the public key of the signed x402 offers and receipts (the
- * offer-receipt extension's JWS `kid` names a verification method here; docs/agents.md "Receipts").
+ * offer-receipt extension's JWS `kid` names a verification method here; docs/agents/payments.md "Receipts").
  */
 export const getDidDocument = route({
   method: "GET",

@@ -3,7 +3,7 @@ import { handleMcp, mcpEndpoint } from "./post.mcp.v1";
 
 /**
  * The MCP server at /mcp, answering exactly as /mcp/v1: the MCP Inspector's command line rewrites an
- * endpoint that does not end in /mcp to /mcp (docs/agents.md "Connect a client to the local server"),
+ * endpoint that does not end in /mcp to /mcp (docs/agents/clients.md "Connect a client to the local server"),
  * and /mcp is where MCP clients look first. The request goes on as a request for /mcp/v1, the one
  * path the SDK's handler serves, with its method, headers and body unchanged. POST only: GET and DELETE are
  * 405 there as at /mcp/v1 (no sessions, no server-initiated streams), from the route table.

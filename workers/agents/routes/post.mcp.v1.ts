@@ -64,7 +64,7 @@ export async function handleMcp({
   env: Env;
   requestId: string;
 }): Promise<Response> {
-  // A bad bearer token was the route table's HTTP 401, before any JSON-RPC is read (docs/agents.md "MCP details").
+  // A bad bearer token was the route table's HTTP 401, before any JSON-RPC is read (docs/agents/tools.md "MCP details").
   const caller = callerOf(grant, request, requestId);
   const authInfo = authInfoOf(env, request, grant);
   if (request.method !== "POST") return serve(mcpContext(env, caller, undefined, requestId), request, authInfo);
@@ -92,7 +92,7 @@ export const mcpEndpoint = route({
     "JSON-RPC over Streamable HTTP (MCP revisions 2025-11-25 and 2026-07-28), stateless: POST each message; GET and " +
     "DELETE answer 405 as the transport allows for servers without sessions. Tools: search_articles, get_article, " +
     "get_audio_url, subscribe_topic, list_subscriptions, digest. Resources: the MCP Apps views of get_audio_url and " +
-    'search_articles (ui://narration/player, ui://narration/search; docs/agents.md "A player inside the chat").',
+    'search_articles (ui://narration/player, ui://narration/search; docs/agents/apps.md "A player inside the chat").',
   auth: "agent",
   quiet: true,
   responses: {

@@ -26,7 +26,7 @@ export function readPaymentSignature(request: Request): unknown {
  * 402 with the PaymentRequired in PAYMENT-REQUIRED (base64, transports-v2/http.md) and, for clients that
  * cannot read headers, as the JSON body. WWW-Authenticate points OAuth clients at the protected-resource
  * metadata (RFC 9728 section 5.1), since a bearer token with the tool's scope is the other way in
- * (docs/agents.md "Paying agents"). A failed settlement also travels as PAYMENT-RESPONSE.
+ * (docs/agents/payments.md "Paying agents"). A failed settlement also travels as PAYMENT-RESPONSE.
  */
 export function paymentRequiredResponse(env: object, required: PaymentRequired, settlement?: SettleResponse): Response {
   const headers = new Headers({

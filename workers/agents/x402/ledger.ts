@@ -54,7 +54,7 @@ export function callLegs(amountMicros: number, publishers: readonly string[]): L
 }
 
 /**
- * Writes the call's record and its legs in ONE D1 batch (one transaction: docs/agents.md "Paying agents", each settled
+ * Writes the call's record and its legs in ONE D1 batch (one transaction: docs/agents/payments.md "Paying agents", each settled
  * payment writes its legs with the call's record), source `x402:<tool>`. The unique index on (network,
  * settlement) refuses to record one settlement twice, which rolls the whole batch back. A call that carried a
  * payment identifier remembers its answer in the same batch, so an answer is remembered exactly when it was booked;

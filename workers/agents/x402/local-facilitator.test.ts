@@ -11,7 +11,7 @@ import { walletAgent } from "../../../test/support/x402";
  * is ever asked, so these edges are reachable only here.
  */
 
-/** A resource and requirement as a paid call offers them: 50,000 units (a digest, docs/agents.md "Prices"). */
+/** A resource and requirement as a paid call offers them: 50,000 units (a digest, docs/agents/payments.md "Prices"). */
 const resource = { url: "https://api.test/v1/sample", description: "sample", mimeType: "application/json" };
 const requirement = (): PaymentRequirements => requirementFor(x402Settings(env), 50_000);
 

@@ -9,7 +9,7 @@ import { mcpPayments, paidCall } from "./paid-call";
 import type { PriceState } from "./prices";
 import { recorded, walletAgent } from "../../../test/support/x402";
 
-/** get_audio_url's prices as docs/agents.md "Prices" states them, in USDC atomic units. */
+/** get_audio_url's prices as docs/agents/payments.md "Prices" states them, in USDC atomic units. */
 const CACHED_PRICE = 1_000;
 const RENDER_PRICE = 20_000;
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { database, ledgerEntries, x402Calls } from "../../db";
 import { paid, quote, recorded, reservations, sampleOperation, signedWith, walletAgent } from "../../../test/support/x402";
 
-/** The digest's price as docs/agents.md "Prices" states it, in USDC atomic units. */
+/** The digest's price as docs/agents/payments.md "Prices" states it, in USDC atomic units. */
 const DIGEST_PRICE = 50_000;
 
 const URL_A = "https://api.test/v1/sample/a";
@@ -229,7 +229,7 @@ describe("the exact price, a window the call fits in, and work with a lasting ef
   // requirements by anything looser than the exact amount, makes this test fail.
   it("refuses a payment signed for the price minus one unit (or plus one), however labelled, and takes the exact price", async () => {
     const { http } = walletAgent();
-    // The sample is priced as a digest: 50,000 units (docs/agents.md "Prices").
+    // The sample is priced as a digest: 50,000 units (docs/agents/payments.md "Prices").
     const { handle, counter } = sampleOperation({ tool: "digest" });
     const required = await quote(handle, http, URL_A);
     expect(required.accepts[0].amount).toBe("50000");

@@ -5,7 +5,7 @@ import { acceptedAmounts, PAID_TOOLS, priceOf, PRICES } from "./prices";
 describe("the price table (docs/rules.md 5: $0.001 to $0.30 by weight)", () => {
   const all = [PRICES.get_audio_url.cached, PRICES.get_audio_url.render, PRICES.subscribe_topic, PRICES.digest];
 
-  it('is the table docs/agents.md "Prices" states, in USDC atomic units', () => {
+  it('is the table docs/agents/payments.md "Prices" states, in USDC atomic units', () => {
     expect(PRICES).toEqual({ get_audio_url: { cached: 1_000, render: 20_000 }, subscribe_topic: 10_000, digest: 50_000 });
   });
 

@@ -16,7 +16,7 @@ import { paymentRequired } from "./requirements";
 
 /**
  * Sign-In-With-X (x402 extension "sign-in-with-x", CAIP-122; EIP-4361 messages on EVM): how a wallet
- * agent proves its address on free calls (list_subscriptions), never with a payment (docs/agents.md "Paying agents").
+ * agent proves its address on free calls (list_subscriptions), never with a payment (docs/agents/payments.md "Paying agents").
  * Over HTTP the signed payload travels base64 in the SIGN-IN-WITH-X header; over MCP as a JSON object in
  * `params._meta["sign-in-with-x"]`.
  */

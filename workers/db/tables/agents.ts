@@ -24,7 +24,7 @@ export const agentFeeds = sqliteTable(
 );
 
 /**
- * A get_audio_url call made as an MCP task (docs/agents.md "Long renders as tasks"). The MCP surface is
+ * A get_audio_url call made as an MCP task (docs/agents/tasks.md "Long renders as tasks"). The MCP surface is
  * stateless, so the task lives here; its work is the render job. `id` is the taskId: random, never the
  * job id, since job ids are shown to anyone who asks for the article's audio. `owner` is the
  * authorization context that created it (`oauth:<client_id>:<listener_id>`), null for a caller without

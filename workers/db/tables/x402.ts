@@ -3,7 +3,7 @@ import { createdAt } from "./columns";
 import { listeners } from "./listeners";
 
 /**
- * One settled x402 payment for one agent tool call (docs/agents.md "Paying agents"): written in the same D1 batch
+ * One settled x402 payment for one agent tool call (docs/agents/payments.md "Paying agents"): written in the same D1 batch
  * as its three ledger legs, which point back here through ledger_entries.x402_call_id.
  */
 export const x402Calls = sqliteTable(

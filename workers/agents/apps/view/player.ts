@@ -1,4 +1,4 @@
-// The view of get_audio_url (resource ui://narration/player, docs/agents.md "A player inside the chat"): the
+// The view of get_audio_url (resource ui://narration/player, docs/agents/apps.md "A player inside the chat"): the
 // embed player in the chat. Title and publisher (get_article, through the host), the audio with its speed,
 // and the transcript lit word by word as it plays. A result still rendering (state pending) is awaited by
 // calling get_audio_url again through the host, with the wait shown, and plays as soon as the audio exists.

@@ -1,4 +1,4 @@
-// The view of search_articles (resource ui://narration/search, docs/agents.md "A player inside the chat"):
+// The view of search_articles (resource ui://narration/search, docs/agents/apps.md "A player inside the chat"):
 // the results as a list, each playable in place. One audio element moves to the result being played; a
 // result without audio yet asks get_audio_url for it through the host, shows the wait, and plays when the
 // render is done.

@@ -16,7 +16,7 @@ export interface AudioAnswer {
 /** A tool call that answered with an error (isError): its message, for the listener. */
 export class ToolFailed extends Error {}
 
-/** Between two calls of a pending render, as an MCP task's pollInterval (docs/agents.md "Long renders as tasks"). */
+/** Between two calls of a pending render, as an MCP task's pollInterval (docs/agents/tasks.md "Long renders as tasks"). */
 const REPEAT_MS = 2000;
 
 /** The message of a tool error: the server's `detail` (its ApiError), else the text it sent. */
