@@ -8,7 +8,7 @@ import { get_audio_url } from "./tools/get_audio_url";
 import { UI_EXTENSION_CAPABILITY } from "./apps/views";
 
 /**
- * The one place that knows the MCP revisions this server speaks (docs/agents/mcp.md "Revisions"): 2025-11-25,
+ * The one place that knows the MCP revisions this server speaks (docs/agents/tools.md "MCP details"): 2025-11-25,
  * where tasks are part of the protocol, and 2026-07-28, which names its revision in every request's `_meta` and
  * where tasks are the extension `io.modelcontextprotocol/tasks` (tasks-extension.ts). mcp-server.ts asks the
  * revision of the message it answers and never tests one itself.
