@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import * as v from "valibot";
 import { baseUrl } from "../core/config";
 import { articles, database, renderJobs, webhookDeliveries, webhookEndpoints } from "../db";
 
@@ -11,15 +12,17 @@ import { articles, database, renderJobs, webhookDeliveries, webhookEndpoints } f
 export const WEBHOOK_EVENTS = ["narration.ready", "narration.failed", "narration.awaiting_review"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** The message of the webhook queue: one delivery (one event for one endpoint), its payload kept in D1. */
-export interface WebhookMessage {
-  delivery_id: string;
-}
-
 /** A Standard Webhooks message id: unique, and the same on every retry of one delivery. */
 function messageId(): string {
   return `msg_${crypto.randomUUID().replaceAll("-", "")}`;
 }
+
+/**
+ * The message of the webhook queue: one delivery (one event for one endpoint), its payload kept in D1;
+ * written here, read by the consumer (webhooks/deliver.ts), which drops anything else.
+ */
+export const WebhookMessage = v.object({ delivery_id: v.pipe(v.string(), v.regex(/^msg_[0-9a-f]{32}$/)) });
+export type WebhookMessage = v.InferOutput<typeof WebhookMessage>;
 
 /**
  * Records one delivery of `type` to each endpoint of `publisher` that takes it, in one batch, and

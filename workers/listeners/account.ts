@@ -36,18 +36,10 @@ export type Subscription = { outcome: "issued"; created: boolean; listener: List
  */
 export async function subscribe(env: Pick<Env, "DB"> & object, email: string, verticals: string[], idempotencyKey?: string): Promise<Subscription> {
   const windowMs = config(env).SUBSCRIBE_IDEMPOTENCY_SECONDS * 1000;
-  const [account, feed, keyHash] = await Promise.all([mintToken(env), mintToken(env), idempotencyKey ? sha256Hex(idempotencyKey) : null]);
+  const [{ account, feed, columns }, keyHash] = await Promise.all([mintCredentials(env), idempotencyKey ? sha256Hex(idempotencyKey) : null]);
   const [row] = await database(env)
     .insert(listeners)
-    .values({
-      email,
-      verticals,
-      tokenHash: account.hash,
-      tokenEncrypted: account.encrypted,
-      privateFeedTokenHash: feed.hash,
-      privateFeedTokenEncrypted: feed.encrypted,
-      subscribeKeyHash: keyHash,
-    })
+    .values({ email, verticals, ...columns, subscribeKeyHash: keyHash })
     .onConflictDoUpdate({
       target: listeners.email,
       set: { verticals, updatedAt: nowMs },
@@ -67,6 +59,21 @@ export async function subscribe(env: Pick<Env, "DB"> & object, email: string, ve
 }
 
 /**
+ * A listener's two credentials freshly minted (kernel/listener-tokens.ts): the account token and the
+ * private feed token, with the columns that store them (hashes for lookup, encrypted copies).
+ */
+async function mintCredentials(env: object) {
+  const [account, feed] = await Promise.all([mintToken(env), mintToken(env)]);
+  const columns = {
+    tokenHash: account.hash,
+    tokenEncrypted: account.encrypted,
+    privateFeedTokenHash: feed.hash,
+    privateFeedTokenEncrypted: feed.encrypted,
+  };
+  return { account, feed, columns };
+}
+
+/**
  * The owner proves the address: called on every listener magic-link sign-in (web or API exchange).
  * The first proof replaces what whoever held the account before could use: the account token and the
  * feed URL (both minted before anyone proved the address, e.g. by someone who subscribed it first),
@@ -75,14 +82,11 @@ export async function subscribe(env: Pick<Env, "DB"> & object, email: string, ve
  */
 export async function proveAddress(env: Env, listenerId: number): Promise<{ listener: Listener; rotated: boolean }> {
   const db = database(env);
-  const [account, feed] = await Promise.all([mintToken(env), mintToken(env)]);
+  const { columns } = await mintCredentials(env);
   const [proven] = await db
     .update(listeners)
     .set({
-      tokenHash: account.hash,
-      tokenEncrypted: account.encrypted,
-      privateFeedTokenHash: feed.hash,
-      privateFeedTokenEncrypted: feed.encrypted,
+      ...columns,
       intakeListenerEmail: null,
       intakeEmailConfirmedAt: null,
       intakeEmailClaimedAt: null,
@@ -122,16 +126,10 @@ export async function privateFeedToken(env: Pick<Env, "DB"> & object, listener: 
 
 /** Replaces both credentials; the old account token and old feed URL stop working with this write. */
 async function rotate(env: Pick<Env, "DB"> & object, listener: Listener) {
-  const [account, feed] = await Promise.all([mintToken(env), mintToken(env)]);
+  const { account, feed, columns } = await mintCredentials(env);
   const changed = await database(env)
     .update(listeners)
-    .set({
-      tokenHash: account.hash,
-      tokenEncrypted: account.encrypted,
-      privateFeedTokenHash: feed.hash,
-      privateFeedTokenEncrypted: feed.encrypted,
-      updatedAt: nowMs,
-    })
+    .set({ ...columns, updatedAt: nowMs })
     // Only the holder of the current token rotates: of two concurrent rotates, the second gets 404.
     .where(and(eq(listeners.id, listener.id), eq(listeners.tokenHash, listener.tokenHash)))
     .returning({ id: listeners.id });

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import * as v from "valibot";
 import { database, webhookDeliveries, webhookEndpoints } from "../db";
+import { WebhookMessage } from "../kernel/webhook-events";
 import { secretOf } from "./endpoints";
 
 /**
@@ -27,8 +28,6 @@ const BACKOFF_SECONDS = [10, 60, 300, 1800, 7200, 21600, 43200];
 export function backoffSeconds(attempts: number): number {
   return BACKOFF_SECONDS[Math.min(Math.max(attempts, 1), BACKOFF_SECONDS.length) - 1];
 }
-
-const WebhookMessage = v.object({ delivery_id: v.pipe(v.string(), v.regex(/^msg_[0-9a-f]{32}$/)) });
 
 /** The webhook queue's batches and its dead-letter queue's. */
 export async function consumeWebhooks(batch: MessageBatch<unknown>, env: Env): Promise<void> {
