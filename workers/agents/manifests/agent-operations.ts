@@ -9,14 +9,10 @@ import { postAgentSubscriptions } from "../routes/post.agent.subscriptions";
 import type { Scope } from "../../oauth/scopes";
 import { TOOLS } from "../tools";
 
-<<<<<<< HEAD
 /**
  * The REST operation of each tool (docs/agents/tools.md "Agents"), in tool order, then the one operation that
  * is REST only (add_link: MCP keeps SPEC.md's six tools).
  */
-=======
-/** The REST operation of each tool (docs/agents/tools.md "Agents"), in tool order. */
->>>>>>> c9b65f7 (docs/agents.md split by part into docs/agents/*.md with an index (every citation moved, the citation test reads docs/ folders); MCP context, revisions and task bounds documented; the STORE round trips and the files a publish and an MCP call walk counted in docs/architecture.md)
 export const AGENT_OPERATIONS: Route[] = [
   getAgentArticles,
   getAgentArticle,
