@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { apiKeyHeaders, call, jsonBody } from "../../test/support/client";
 import { feedTokenOf, subscribeVia } from "../../test/support/listeners";
-import { mcpClient } from "../../test/support/mcp-client";
+import { addArticle } from "../../test/support/articles";
+import { audioAsTask, mcpClient, readerHeaders } from "../../test/support/mcp-client";
 import { eq } from "drizzle-orm";
 import { database, listeners } from "../db";
 import { logUnexpected } from "./errors";
@@ -141,5 +142,14 @@ describe("a render job carries the id of the request that created it", () => {
     const { id } = await res.json<{ id: string }>();
     const row = await env.DB.prepare("SELECT request_id FROM render_jobs WHERE id = ?").bind(id).first<{ request_id: string }>();
     expect(row?.request_id).toBe("7a6b5c4d3e2f1a0b-AMS");
+  });
+
+  it("records it on a job an MCP tool call queues: the id travels as a value, from the route to the job row", async () => {
+    const article = await addArticle({ title: "Carried by the tool" });
+    const client = await mcpClient({ headers: { ...(await readerHeaders("request-id@example.test")), "cf-ray": "8b7c6d5e4f3a2b1c-LHR" } });
+    const created = (await audioAsTask(client, article.slug)) as { structuredContent?: { job_id?: string } };
+    await client.close();
+    const row = await env.DB.prepare("SELECT request_id FROM render_jobs WHERE id = ?").bind(created.structuredContent?.job_id).first<{ request_id: string }>();
+    expect(row?.request_id).toBe("8b7c6d5e4f3a2b1c-LHR");
   });
 });
