@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import * as v from "valibot";
 import { beforeEach, describe, expect, it } from "vitest";
 import { TOOLS } from "../workers/agents/tools";
+import { BLOCK_IDS } from "../workers/listeners/flo";
 import type { Caller } from "../workers/agents/caller";
 import { issuePublisherKey } from "../workers/kernel/publisher-keys";
 import { addArticle, addListener } from "./support/articles";
@@ -97,6 +98,9 @@ describe("a publisher_only stub's narration and text stay with its publisher", (
       expect(item, path).toBeDefined();
       return item!;
     };
+    // flo/now lists the block of the hour: every block reads tech, so the test does not depend on the clock.
+    const everyBlock = BLOCK_IDS.map((id) => ({ id, verticals: ["tech"] }));
+    expect((await call(`/v1/listener/${accountToken}/flo`, jsonBody("PUT", { blocks: everyBlock }))).status).toBe(200);
     const feed = await itemOf(`/v1/listeners/${accountToken}/feed`, (b: { items: Item[] }) => b.items);
     expect(feed).toMatchObject({ audio_ready: false, audio_url: null });
     const now = await itemOf(`/v1/listener/${accountToken}/flo/now`, (b: { items: Item[] }) => b.items);

@@ -105,7 +105,7 @@ describe("rate limits (docs/rules.md 8)", () => {
 });
 
 describe("/openapi.json", () => {
-  it("names each agent operation after its tool", async () => {
+  it("names each agent operation after its tool, and the REST-only add_link", async () => {
     const doc = await (await call("/openapi.json")).json<{ paths: Record<string, Record<string, { operationId: string }>> }>();
     const ids = Object.fromEntries(
       Object.entries(doc.paths)
@@ -119,6 +119,7 @@ describe("/openapi.json", () => {
       "POST /v1/agent/subscriptions": "subscribe_topic",
       "GET /v1/agent/subscriptions": "list_subscriptions",
       "POST /v1/agent/digest": "digest",
+      "POST /v1/agent/links": "add_link",
     });
   });
 });
