@@ -224,8 +224,11 @@ export interface RenderStoreRpc {
   failJob(jobId: string, error: string): Promise<void>;
   /** The stored audio rows among `keys`. */
   findAudio(keys: string[]): Promise<StoredAudio[]>;
-  /** Records new audio once every one of its objects is stored. */
-  recordAudio(audio: StoredAudio): Promise<void>;
+  /**
+   * Records new audio once every one of its objects is stored, with the watermark ids its paragraphs
+   * carry (render/pipeline/watermark.ts markId), which lead a detected mark back to it.
+   */
+  recordAudio(audio: StoredAudio, markIds?: string[]): Promise<void>;
   /** Records the size of an encoding built after the render. */
   recordEncoding(key: string, format: LazyFormat, bytes: number): Promise<void>;
   /**

@@ -1,6 +1,19 @@
 import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { ACTIVE_JOB_STATES, articles, audioObjects, database, type Database, isActiveJob, type JobRow, listeners, renderJobs } from "../db/index";
+import {
+  ACTIVE_JOB_STATES,
+  articles,
+  audioMarks,
+  audioObjects,
+  chunks,
+  D1_IN_LIST,
+  database,
+  type Database,
+  isActiveJob,
+  type JobRow,
+  listeners,
+  renderJobs,
+} from "../db/index";
 import { narratedText } from "../kernel/article-text";
 import { articlePageUrl } from "../core/config";
 import { isWebUrl } from "../kernel/web-url";
@@ -51,8 +64,8 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
     return findAudio(this.env, keys);
   }
 
-  recordAudio(audio: StoredAudio) {
-    return recordAudio(this.env, audio);
+  recordAudio(audio: StoredAudio, markIds: string[] = []) {
+    return recordAudio(this.env, audio, markIds);
   }
 
   recordEncoding(key: string, format: LazyFormat, bytes: number) {
@@ -233,8 +246,14 @@ async function findAudio(env: StoreEnv, keys: string[]): Promise<StoredAudio[]> 
   return rows.map(({ createdAt: _, ...row }) => row);
 }
 
-async function recordAudio(env: StoreEnv, audio: StoredAudio): Promise<void> {
-  await database(env).insert(audioObjects).values(audio).onConflictDoNothing();
+async function recordAudio(env: StoreEnv, audio: StoredAudio, markIds: string[]): Promise<void> {
+  const db = database(env);
+  const marks = [...new Set(markIds)].map((markId) => ({ markId, audioKey: audio.key }));
+  // Two bound values a row: a chunk of D1_IN_LIST / 2 rows stays under D1's bound-parameter limit.
+  await db.batch([
+    db.insert(audioObjects).values(audio).onConflictDoNothing(),
+    ...chunks(marks, D1_IN_LIST / 2).map((rows) => db.insert(audioMarks).values(rows).onConflictDoNothing()),
+  ]);
 }
 
 async function recordEncoding(env: StoreEnv, key: string, format: LazyFormat, bytes: number): Promise<void> {
