@@ -110,6 +110,12 @@ export interface RenderRpc {
    * null when the job is unknown or finished.
    */
   stream(jobId: string): Promise<ReadableStream<Uint8Array> | null>;
+  /**
+   * An Ogg Opus file's first stream as mono 16-bit samples at MASTER_SAMPLE_RATE, at most
+   * `maxSamples`, by the libopus the render Worker bundles (POST /v1/marks/detect reads it); null
+   * when it is not Ogg Opus.
+   */
+  decodeOpus(bytes: Uint8Array, maxSamples: number): Promise<Int16Array | null>;
 }
 
 /**

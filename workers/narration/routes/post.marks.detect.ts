@@ -6,7 +6,7 @@ import { readBodyBytes } from "../../core/validate";
 import { detectMark } from "../marks/detect";
 import { markLayout } from "../../kernel/watermark/scheme";
 import { narrationsMarked } from "../marks/record";
-import { readWav, toMarkRate } from "../marks/wav";
+import { recordingSamples } from "../marks/recording";
 
 /** Largest recording read: 16 MiB, about 5.8 minutes of 24 kHz mono WAV or 1.5 of CD audio. */
 const MAX_AUDIO_BYTES = 16 << 20;
@@ -65,8 +65,8 @@ export const postMarksDetect = route({
   tag: "narration",
   summary: "Whether a recording carries the narration watermark, with a confidence and its payload",
   description:
-    "The body is the recording itself as a WAV file (`Content-Type: audio/wav`; PCM of 8 to 32 bits or 32-bit float, any rate and channels), " +
-    `at most ${MAX_AUDIO_BYTES} bytes. For MP3, Ogg Opus or anything else, decode it to WAV first (\`ffmpeg -i in.mp3 out.wav\`) or run ` +
+    "The body is the recording itself: a WAV file (`Content-Type: audio/wav`; PCM of 8 to 32 bits or 32-bit float, any rate and channels) " +
+    `or an Ogg Opus file (\`audio/ogg\`, its first six minutes read), at most ${MAX_AUDIO_BYTES} bytes. For MP3 or anything else, decode it to WAV first (\`ffmpeg -i in.mp3 out.wav\`) or run ` +
     "`npm run detect-mark FILE`, which decodes with ffmpeg and also searches speed changes from 0.85x to 1.15x; this endpoint reads the audio at its own speed. " +
     "A mark is read from about ten seconds of speech; the payload says the voice is synthetic, and its id leads to the narrations here that carry it (`narrations`).",
   auth: "none",
@@ -74,15 +74,15 @@ export const postMarksDetect = route({
   responses: {
     200: { description: "The reading, marked or not", schema: MarkReading },
     413: { description: "The recording is over the limit" },
-    422: { description: "The body is not a WAV file this endpoint reads" },
+    422: { description: "The body is neither a WAV file this endpoint reads nor Ogg Opus" },
   },
   async handle({ request, env }) {
-    const wav = readWav(await readBodyBytes(request, MAX_AUDIO_BYTES));
-    if (!wav)
+    const samples = await recordingSamples(env, await readBodyBytes(request, MAX_AUDIO_BYTES));
+    if (!samples)
       throw new ValidationError([
-        { loc: ["body"], msg: "must be a WAV file of PCM or 32-bit float samples (decode other formats first)", type: "value_error" },
+        { loc: ["body"], msg: "must be a WAV file of PCM or 32-bit float samples, or Ogg Opus (decode other formats first)", type: "value_error" },
       ]);
-    const reading = detectMark(toMarkRate(wav.samples, wav.rate), await markLayout(env.WATERMARK_KEY), { speeds: false });
+    const reading = detectMark(samples, await markLayout(env.WATERMARK_KEY), { speeds: false });
     const payload = reading.payload && { ...reading.payload, narrations: await narrationsMarked(env, reading.payload.id) };
     return Response.json({ ...reading, payload } satisfies v.InferOutput<typeof MarkReading>);
   },

@@ -24,12 +24,15 @@ const TEXT = [
 ].join("\n\n");
 
 /** POST /v1/marks/detect with `wav`. */
-async function detect(wav: Uint8Array): Promise<{
+async function detect(
+  audio: Uint8Array,
+  contentType = "audio/wav",
+): Promise<{
   marked: boolean;
   confidence: number;
   payload: { synthetic: boolean; platform: number; id: string; narrations: { voice: string; articles: { slug: string; url: string }[] }[] } | null;
 }> {
-  const res = await call("/v1/marks/detect", { method: "POST", body: wav, headers: { "content-type": "audio/wav" } });
+  const res = await call("/v1/marks/detect", { method: "POST", body: audio, headers: { "content-type": contentType } });
   expect(res.status).toBe(200);
   return res.json();
 }
@@ -58,6 +61,12 @@ describe('the audio watermark (docs/narration.md "The watermark")', () => {
       }),
     ]);
 
+    // The stored Ogg Opus as it is, decoded by the render Worker's libopus.
+    const opus = new Uint8Array(await (await env.AUDIO.get(audioObjectPath(rendered.key, "opus")))!.arrayBuffer());
+    const fromOpus = await detect(opus, "audio/ogg");
+    expect(fromOpus.marked).toBe(true);
+    expect(ids).toContain(fromOpus.payload!.id);
+
     for (const to of ["mp3-32k", "opus-24k", "volume-6db"] satisfies AudioTransform[]) {
       const after = await detect(await transformAudio(mp3, "mp3", to));
       expect(after.marked, to).toBe(true);
@@ -69,13 +78,11 @@ describe('the audio watermark (docs/narration.md "The watermark")', () => {
     expect(await detect(unmarked)).toMatchObject({ marked: false, payload: null });
   }, 180_000);
 
-  it("answers 422 to a body that is not a WAV file, naming the body", async () => {
-    const res = await call("/v1/marks/detect", {
-      method: "POST",
-      body: new TextEncoder().encode("ID3 not a wave file"),
-      headers: { "content-type": "audio/mpeg" },
-    });
-    expect(res.status).toBe(422);
-    expect(((await res.json()) as { detail: { loc: string[] }[] }).detail[0].loc).toEqual(["body"]);
+  it("answers 422 to a body that is neither WAV nor Ogg Opus, naming the body", async () => {
+    for (const body of ["ID3 not a wave file", "OggS but no Opus stream after it"]) {
+      const res = await call("/v1/marks/detect", { method: "POST", body: new TextEncoder().encode(body), headers: { "content-type": "audio/mpeg" } });
+      expect(res.status, body).toBe(422);
+      expect(((await res.json()) as { detail: { loc: string[] }[] }).detail[0].loc).toEqual(["body"]);
+    }
   });
 });
