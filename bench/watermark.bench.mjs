@@ -196,7 +196,7 @@ for (const [name, load, key = layout] of unmarked) {
 }
 for (const [name, load] of [unmarked[0], unmarked[6]]) {
   const reading = m.detectMark(load(), layout);
-  fp.push(`| ${name} | speed search 0.85-1.15x | 12 | 120 speeds, 2 ways | ${reading.marked ? "**1**" : 0} | ${reading.confidence} |`);
+  fp.push(`| ${name} | speed search 0.85-1.15x | 12 | 60 speeds, 2 ways | ${reading.marked ? "**1**" : 0} | ${reading.confidence} |`);
 }
 
 // Transparency: loudness by ffmpeg's ebur128, and the log-spectral distance of the marked file from the unmarked one.
