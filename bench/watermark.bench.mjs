@@ -136,39 +136,67 @@ for (const [name, make] of CASES) {
   rows.push(`| ${name} | ${right ? "yes" : "**no**"} | ${reading.confidence} | ${((Date.now() - started) / 1000).toFixed(1)} |`);
 }
 
-// False positives: unmarked speech and ffmpeg-generated music, each read at its own speed over every
-// window (2, 4 and 8 blocks every half block, 8 alignments) and over the speed search.
-const music = file("music.wav");
-ffmpeg(
-  "-f",
-  "lavfi",
-  "-i",
-  "aevalsrc=0.2*sin(2*PI*220*t)*(1+0.5*sin(2*PI*2*t))+0.15*sin(2*PI*277.2*t)+0.1*sin(2*PI*329.6*t)+0.05*sin(2*PI*440*t*(1+0.01*sin(2*PI*5*t))):s=24000:d=60",
-  "-f",
-  "lavfi",
-  "-i",
-  "anoisesrc=color=pink:amplitude=0.05:d=60:r=24000",
-  "-f",
-  "lavfi",
-  "-i",
-  "sine=f=110:d=60:r=24000",
-  "-filter_complex",
-  "[0][1][2]amix=inputs=3,tremolo=f=3:d=0.4",
-  "-ac",
-  "1",
-  music,
+// False positives: unmarked speech (the four voices as they are, and through MP3, Opus and speed
+// changes) and ffmpeg-generated music and noise, each read at its own speed over every window (2, 4
+// and 8 blocks every half block, 8 alignments; the windows at pauses come on top), then the two
+// originals through the speed search too.
+const generated = (name, seconds, ...sources) => {
+  const out = file(name);
+  const inputs = sources.flatMap((src) => ["-f", "lavfi", "-i", `${src}:d=${seconds}`]);
+  const mix = sources.length > 1 ? ["-filter_complex", `${sources.map((_, i) => `[${i}]`).join("")}amix=inputs=${sources.length},tremolo=f=3:d=0.4`] : [];
+  ffmpeg(...inputs, ...mix, "-ac", "1", "-ar", String(RATE), out);
+  return out;
+};
+const music = generated(
+  "music.wav",
+  120,
+  "aevalsrc=0.2*sin(2*PI*220*t)*(1+0.5*sin(2*PI*2*t))+0.15*sin(2*PI*277.2*t)+0.1*sin(2*PI*329.6*t)+0.05*sin(2*PI*440*t*(1+0.01*sin(2*PI*5*t))):s=24000",
+  "anoisesrc=color=pink:amplitude=0.05:r=24000",
+  "sine=f=110:r=24000",
 );
+const arpeggio = generated(
+  "arpeggio.wav",
+  120,
+  "aevalsrc=0.3*sin(2*PI*(262*pow(2\\,floor(mod(t*4\\,4))*4/12))*t)*exp(-3*mod(t\\,0.25)):s=24000",
+  "anoisesrc=color=brown:amplitude=0.03:r=24000",
+);
+const sweep = generated("sweep.wav", 120, "aevalsrc=0.3*sin(2*PI*(200+1800*mod(t\\,10)/10)*t):s=24000", "anoisesrc=color=white:amplitude=0.02:r=24000");
+const noise = generated("noise.wav", 120, "anoisesrc=color=pink:amplitude=0.2:r=24000");
+const plainThrough = (name, ...args) => {
+  ffmpeg("-i", file("plain.wav"), ...args, file(name));
+  return decode(file(name));
+};
+const other = await m.markLayout("some-other-deployment");
+const grid = (samples) => {
+  const frames = Math.floor(samples.length / m.FRAME);
+  return [2, 4, 8].reduce((n, b) => n + Math.max(1, Math.floor((frames - b * m.BLOCK_FRAMES) / (m.BLOCK_FRAMES / 2)) + 1), 0) * 8;
+};
 const unmarked = [
-  ["unmarked speech (the offline engine's four voices)", decode(file("plain.wav"))],
-  ["unmarked music (ffmpeg: a chord with vibrato, pink noise, a bass tone)", decode(music)],
-  ["marked speech read with another key", decode(file("marked.wav"))],
+  ["unmarked speech (the offline engine's four voices)", () => decode(file("plain.wav"))],
+  ["the same through MP3 32 kbit/s", () => plainThrough("p32.mp3", "-c:a", "libmp3lame", "-b:a", "32k")],
+  ["the same through Opus 24 kbit/s", () => plainThrough("p24.opus", "-c:a", "libopus", "-b:a", "24k")],
+  ["the same at 0.9x (resampled)", () => plainThrough("p09.wav", "-af", `asetrate=${RATE * 0.9},aresample=${RATE}`)],
+  ["the same at 1.1x (resampled)", () => plainThrough("p11.wav", "-af", `asetrate=${RATE * 1.1},aresample=${RATE}`)],
+  ["the same at 0.9x (atempo)", () => plainThrough("pt09.wav", "-af", "atempo=0.9")],
+  ["music: a chord with vibrato, pink noise, a bass tone", () => decode(music)],
+  ["music: a plucked arpeggio over brown noise", () => decode(arpeggio)],
+  ["a tone sweeping 200 Hz-2 kHz over white noise", () => decode(sweep)],
+  ["pink noise", () => decode(noise)],
+  ["marked speech read with another key", () => decode(file("marked.wav")), other],
 ];
 const fp = [];
-for (const [name, samples] of unmarked) {
-  const frames = Math.floor(samples.length / m.FRAME);
-  const windows = [2, 4, 8].reduce((n, b) => n + Math.max(1, Math.floor((frames - b * m.BLOCK_FRAMES) / (m.BLOCK_FRAMES / 2)) + 1), 0) * 8;
-  const reading = m.detectMark(samples, name.includes("another key") ? await m.markLayout("some-other-deployment") : layout);
-  fp.push(`| ${name} | ${(samples.length / RATE).toFixed(0)} | ${windows} | ${reading.marked ? "**1**" : 0} | ${reading.confidence} |`);
+let fpWindows = 0;
+let fpMarked = 0;
+for (const [name, load, key = layout] of unmarked) {
+  const samples = load();
+  const reading = m.detectMark(samples, key, { speeds: false });
+  fpWindows += grid(samples);
+  fpMarked += reading.marked ? 1 : 0;
+  fp.push(`| ${name} | own speed | ${(samples.length / RATE).toFixed(0)} | ${grid(samples)} | ${reading.marked ? "**1**" : 0} | ${reading.confidence} |`);
+}
+for (const [name, load] of [unmarked[0], unmarked[6]]) {
+  const reading = m.detectMark(load(), layout);
+  fp.push(`| ${name} | speed search 0.85-1.15x | 12 | 60 speeds, 2 ways | ${reading.marked ? "**1**" : 0} | ${reading.confidence} |`);
 }
 
 // Transparency: loudness by ffmpeg's ebur128, and the log-spectral distance of the marked file from the unmarked one.
@@ -215,8 +243,9 @@ rmSync(dir, { recursive: true, force: true });
 console.log(`Speech: ${PARAGRAPHS.length} paragraphs, ${seconds.toFixed(1)} s, each marked with its own id.\n`);
 console.log("| Transformation of the marked file | Mark and id read | Confidence | Seconds |\n|---|---|---|---|");
 console.log(rows.join("\n"));
-console.log("\n| Unmarked audio | Seconds | Windows read | Marked | Confidence |\n|---|---|---|---|---|");
+console.log("\n| Unmarked audio | Read | Seconds | Windows read | Marked | Confidence |\n|---|---|---|---|---|---|");
 console.log(fp.join("\n"));
+console.log(`\nFalse positives: ${fpMarked} in ${fpWindows} windows read at their own speed.`);
 console.log(
   `\nLoudness: unmarked ${loudPlain} LUFS, marked ${loudMarked} LUFS (difference ${(loudMarked - loudPlain).toFixed(2)} LU). ` +
     `Log-spectral distance (0-8 kHz, 1024-sample Hann frames, speech frames): ${distortion.lsd.toFixed(2)} dB; mark-to-speech ratio ${(-distortion.snr).toFixed(1)} dB.`,

@@ -54,6 +54,11 @@ export class FakeRender implements RenderRpc {
     return null;
   }
 
+  /** No decoder here: the watermark tests use the real render Worker. */
+  async decodeOpus(): Promise<Int16Array | null> {
+    return null;
+  }
+
   async encode(key: string, format: "opus" | "wav") {
     this.encodes.push([key, format]);
     const known = await env.DB.prepare("SELECT 1 FROM audio_objects WHERE key = ?").bind(key).first();

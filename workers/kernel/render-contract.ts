@@ -110,6 +110,12 @@ export interface RenderRpc {
    * null when the job is unknown or finished.
    */
   stream(jobId: string): Promise<ReadableStream<Uint8Array> | null>;
+  /**
+   * An Ogg Opus file's first stream as mono 16-bit samples at MASTER_SAMPLE_RATE, at most
+   * `maxSamples`, by the libopus the render Worker bundles (POST /v1/marks/detect reads it); null
+   * when it is not Ogg Opus.
+   */
+  decodeOpus(bytes: Uint8Array, maxSamples: number): Promise<Int16Array | null>;
 }
 
 /**
@@ -183,6 +189,8 @@ export const STREAM_LEASE_MS = 10 * 60_000;
 export interface JobOutcome {
   result: RenderResult;
   audio: StoredAudio | null;
+  /** The watermark ids of the new audio's paragraphs (RenderStoreRpc.recordAudio). */
+  markIds: string[];
   synthesisMs: number | null;
   encodingMs: number | null;
 }
@@ -237,8 +245,12 @@ export interface RenderStoreRpc {
   failJob(jobId: string, error: string): Promise<void>;
   /** The stored audio rows among `keys`. */
   findAudio(keys: string[]): Promise<StoredAudio[]>;
-  /** Records new audio once every one of its objects is stored (a render that is no job's: RenderRpc.render). */
-  recordAudio(audio: StoredAudio): Promise<void>;
+  /**
+   * Records new audio once every one of its objects is stored (a render that is no job's: RenderRpc.render),
+   * with the watermark ids its paragraphs carry (render/pipeline/watermark.ts markId), which lead a detected
+   * mark back to it.
+   */
+  recordAudio(audio: StoredAudio, markIds?: string[]): Promise<void>;
   /** Records the size of an encoding built after the render. */
   recordEncoding(key: string, format: LazyFormat, bytes: number): Promise<void>;
   /**

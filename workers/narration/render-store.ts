@@ -1,6 +1,19 @@
 import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { ACTIVE_JOB_STATES, articles, audioObjects, database, type Database, isActiveJob, type JobRow, listeners, renderJobs } from "../db/index";
+import {
+  ACTIVE_JOB_STATES,
+  articles,
+  audioMarks,
+  audioObjects,
+  chunks,
+  D1_IN_LIST,
+  database,
+  type Database,
+  isActiveJob,
+  type JobRow,
+  listeners,
+  renderJobs,
+} from "../db/index";
 import { narratedText } from "../kernel/article-text";
 import { articlePageUrl } from "../core/config";
 import { isWebUrl } from "../kernel/web-url";
@@ -51,8 +64,8 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
     return findAudio(this.env, keys);
   }
 
-  recordAudio(audio: StoredAudio) {
-    return recordAudio(this.env, audio);
+  recordAudio(audio: StoredAudio, markIds: string[] = []) {
+    return recordAudio(this.env, audio, markIds);
   }
 
   recordEncoding(key: string, format: LazyFormat, bytes: number) {
@@ -146,16 +159,16 @@ function articleUrl(env: object, article: { url: string | null; slug: string }):
   return article.url && isWebUrl(article.url) ? article.url : articlePageUrl(env, article.slug);
 }
 
-async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, audio, synthesisMs, encodingMs }: JobOutcome): Promise<void> {
+async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, audio, markIds, synthesisMs, encodingMs }: JobOutcome): Promise<void> {
   const db = database(env);
   const job = await db.select().from(renderJobs).where(eq(renderJobs.id, claim.jobId)).get();
   // The audio's row goes in the batch that marks the job done, so nobody reads a done job without it; a job
   // gone meanwhile leaves its audio recorded all the same, for the next render of the text to find.
-  const recordNew = audio ? [db.insert(audioObjects).values(audio).onConflictDoNothing()] : [];
   if (!job) {
-    if (audio) await recordNew[0];
+    if (audio) await recordAudio(env, audio, markIds);
     return;
   }
+  const recordNew = audio ? audioRows(db, audio, markIds) : [];
   // A publisher that reviews before release gets the audio in `awaiting_review`; the article takes it on release.
   const held = job.articleId !== null && (await heldForReview(db, job.articleId));
   const markDone = db
@@ -240,8 +253,19 @@ async function findAudio(env: StoreEnv, keys: string[]): Promise<StoredAudio[]> 
   return rows.map(({ createdAt: _, ...row }) => row);
 }
 
-async function recordAudio(env: StoreEnv, audio: StoredAudio): Promise<void> {
-  await database(env).insert(audioObjects).values(audio).onConflictDoNothing();
+/** The statements that record new audio and the watermark ids that lead back to it. */
+function audioRows(db: Database, audio: StoredAudio, markIds: string[]) {
+  const marks = [...new Set(markIds)].map((markId) => ({ markId, audioKey: audio.key }));
+  // Two bound values a row: a chunk of D1_IN_LIST / 2 rows stays under D1's bound-parameter limit.
+  return [
+    db.insert(audioObjects).values(audio).onConflictDoNothing(),
+    ...chunks(marks, D1_IN_LIST / 2).map((rows) => db.insert(audioMarks).values(rows).onConflictDoNothing()),
+  ] as const;
+}
+
+async function recordAudio(env: StoreEnv, audio: StoredAudio, markIds: string[]): Promise<void> {
+  const db = database(env);
+  await db.batch(audioRows(db, audio, markIds));
 }
 
 async function recordEncoding(env: StoreEnv, key: string, format: LazyFormat, bytes: number): Promise<void> {

@@ -94,7 +94,7 @@ export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesiz
   if (!claim.owned) return result;
   // The phases of the render this job ran (none for audio found cached): docs/benchmarks.md "Benchmarks".
   const timing = result.cached ? { synthesisMs: null, encodingMs: null } : phases;
-  await store.completeJob(claim, { result, audio: job.audio(), ...timing });
+  await store.completeJob(claim, { result, ...job.audio(), ...timing });
   return result;
 }
 

@@ -9,6 +9,8 @@ import { renderStore, type LazyFormat, type RenderInput, type RenderResult, type
 import { renderConfig } from "./config";
 import { useC2pa } from "./pipeline/c2pa";
 import { useWatermark } from "./pipeline/watermark";
+import { decodeOggOpus } from "./engine/opus-decode";
+import { MASTER_SAMPLE_RATE } from "../kernel/audio-objects";
 
 const DEAD_LETTER_QUEUE = "narration-render-dlq";
 
@@ -62,5 +64,9 @@ export class RenderService extends WorkerEntrypoint<Env> implements RenderRpc {
     renderConfig(this.env);
     useC2pa(this.env);
     return streamJob(renderStore(this.env), jobId, configuredProviders(this.env), (work) => this.ctx.waitUntil(work));
+  }
+
+  async decodeOpus(bytes: Uint8Array, maxSamples: number): Promise<Int16Array | null> {
+    return decodeOggOpus(bytes, MASTER_SAMPLE_RATE, maxSamples);
   }
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { articles } from "./articles";
 import { LANGUAGE_SOURCES } from "../../kernel/language";
 import { createdAt } from "./columns";
@@ -45,6 +45,21 @@ export const audioObjects = sqliteTable("audio_objects", {
   paragraphStarts: text("paragraph_starts", { mode: "json" }).$type<number[]>(),
   createdAt: createdAt(),
 });
+
+/**
+ * The watermark ids a stored audio carries (render/pipeline/watermark.ts markId: one per paragraph),
+ * so that a payload read by the detector leads to the narrations made of that paragraph.
+ */
+export const audioMarks = sqliteTable(
+  "audio_marks",
+  {
+    markId: text("mark_id").notNull(),
+    audioKey: text("audio_key")
+      .notNull()
+      .references(() => audioObjects.key, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.markId, t.audioKey] })],
+);
 
 export const renderJobs = sqliteTable(
   "render_jobs",

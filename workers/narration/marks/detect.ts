@@ -6,6 +6,7 @@ import {
   BITS_PER_FRAME,
   BLOCK_FRAMES,
   FRAME,
+  MARK_RATE,
   MESSAGE_LENGTH,
   PAIRS,
   payloadOf,
@@ -38,8 +39,10 @@ const QUIET = 1e-4;
 const QUIET_BAND = 1e-3;
 /** Speed changes searched (both as resampling, which moves pitch, and as tempo, which keeps it). */
 const SPEEDS = Array.from({ length: 61 }, (_, i) => Math.round((0.85 + i * 0.005) * 1000) / 1000).filter((s) => s !== 1);
-/** Seconds of audio the speed search reads: the loudest stretch of that length. */
+/** Seconds of audio the speed search reads: the loudest stretch of that length within one paragraph. */
 const SPEED_SEARCH_SECONDS = 12;
+/** Silence that parts two paragraphs: 0.4 s of it between them (render/engine/join.ts PAUSE_MS), 0.3 s between sentences. */
+const LONG_PAUSE_SECONDS = 0.4;
 
 const fft = new Fft(FRAME);
 const HANN = Float64Array.from({ length: FRAME }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FRAME));
@@ -52,7 +55,7 @@ const HANN = Float64Array.from({ length: FRAME }, (_, i) => 0.5 - 0.5 * Math.cos
 export function detectMark(samples: Float32Array, layout: MarkLayout, { speeds = true } = {}): MarkReading {
   const direct = scan(samples, layout, FRAME, 1);
   if (direct.marked || !speeds) return direct;
-  const excerpt = loudest(samples, SPEED_SEARCH_SECONDS * 24_000);
+  const excerpt = loudest(samples, SPEED_SEARCH_SECONDS * MARK_RATE);
   let best = direct;
   for (const speed of SPEEDS) {
     for (const reading of [scan(stretch(excerpt, speed), layout, FRAME, SPEEDS.length * 2), scan(excerpt, layout, FRAME / speed, SPEEDS.length * 2)]) {
@@ -251,25 +254,35 @@ function stretch(samples: Float32Array, speed: number): Float32Array {
   return out;
 }
 
-/** The loudest `length` samples of `samples` (all of them when shorter), by energy per second. */
+/**
+ * The loudest `length` samples of `samples` (all of them when shorter) that hold no pause of
+ * LONG_PAUSE_SECONDS, by energy per tenth of a second: a paragraph's mark starts anew after the pause
+ * before it, so a stretch within one paragraph reads one payload whole. The loudest stretch of any
+ * kind when every stretch holds a pause.
+ */
 function loudest(samples: Float32Array, length: number): Float32Array {
   if (samples.length <= length) return samples;
-  const second = 24_000;
+  const bin = 2_400;
   const energy: number[] = [];
-  for (let s = 0; s < samples.length; s += second) {
+  for (let s = 0; s < samples.length; s += bin) {
     let e = 0;
-    for (let i = s; i < Math.min(samples.length, s + second); i++) e += samples[i] * samples[i];
+    for (let i = s; i < Math.min(samples.length, s + bin); i++) e += samples[i] * samples[i];
     energy.push(e);
   }
-  const span = Math.floor(length / second);
-  let bestAt = 0;
-  let bestSum = -1;
+  const loud = [...energy].sort((a, b) => a - b)[Math.floor(energy.length * 0.9)];
+  // Per bin: how many quiet bins in a row end there.
+  const quietRun: number[] = [];
+  for (const e of energy) quietRun.push(e < loud * QUIET ? (quietRun.at(-1) ?? 0) + 1 : 0);
+  const pauseBins = Math.round((LONG_PAUSE_SECONDS * MARK_RATE) / bin);
+  const span = Math.floor(length / bin);
+  let best = { at: 0, sum: -1, paused: true };
+  let sum = energy.slice(0, span).reduce((a, b) => a + b, 0);
   for (let s = 0; s + span <= energy.length; s++) {
-    const sum = energy.slice(s, s + span).reduce((a, b) => a + b, 0);
-    if (sum > bestSum) {
-      bestSum = sum;
-      bestAt = s;
-    }
+    if (s > 0) sum += energy[s + span - 1] - energy[s - 1];
+    // A pause inside: a quiet run reaching pauseBins whose bins all lie in the stretch.
+    let paused = false;
+    for (let i = s + pauseBins - 1; i < s + span && !paused; i++) paused = quietRun[i] >= pauseBins && i - pauseBins + 1 >= s;
+    if ((best.paused && !paused) || (paused === best.paused && sum > best.sum)) best = { at: s, sum, paused };
   }
-  return samples.subarray(bestAt * second, bestAt * second + length);
+  return samples.subarray(best.at * bin, best.at * bin + length);
 }

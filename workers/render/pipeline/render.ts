@@ -94,7 +94,7 @@ export async function renderText(
     const fallback = failures.length > 0 || (voice !== undefined && offer.id !== voice);
     const stored = { key, provider: offer.provider, voice: offer.id, requestedVoice: requested, fallback, lexiconDigest: digest };
     const writer = await renderWriter(store, stored, segments.length, phases, names, listener);
-    const tally: ParagraphTally = { charactersSynthesized: 0, paragraphsReused: 0 };
+    const tally: ParagraphTally = { charactersSynthesized: 0, paragraphsReused: 0, markIds: new Set() };
     const result = await voiceSegments(store, segments, paragraphs.length, offer, synthesizer, (t) => pronounce(offer, t), tally, writer, {
       phases,
       seat,
@@ -103,7 +103,7 @@ export async function renderText(
       throw err;
     });
     if (result.ok) {
-      const stored = await writer.finish(result.paragraphStarts, result.words);
+      const stored = await writer.finish(result.paragraphStarts, result.words, [...tally.markIds]);
       return {
         key,
         provider: stored.provider,

@@ -11,7 +11,7 @@ import type { Passage } from "./chunk";
 import { loadParagraph, storeParagraph } from "./paragraph-cache";
 import { synthesizePassages, type VoicedPassage } from "./synthesize";
 import { inTurn, type Seat } from "./turns";
-import { markPassages } from "./watermark";
+import { markId, markPassages } from "./watermark";
 
 /** A word of a voiced segment: the passage it belongs to, and [start, end) in samples of the segment's master. */
 export interface VoicedWord {
@@ -39,10 +39,14 @@ export interface VoicedSegment {
  */
 const OBJECTS_IN_FLIGHT = 6;
 
-/** What a render did with its paragraphs: characters sent to the engine that spoke, and paragraphs found stored. */
+/**
+ * What a render did with its paragraphs: characters sent to the engine that spoke, paragraphs found
+ * stored, and the watermark ids its paragraphs carry (watermark.ts markId), voiced or found.
+ */
 export interface ParagraphTally {
   charactersSynthesized: number;
   paragraphsReused: number;
+  markIds: Set<string>;
 }
 
 /** The pronunciation entries that apply to a text for the offer's engine, and their digest (kernel/lexicon.ts). */
@@ -71,6 +75,7 @@ export async function voiceSegment(
 ): Promise<({ ok: true } & Omit<VoicedSegment, "parts">) | SynthFailure> {
   const lexicons = await Promise.all(segment.map((p) => pronounce(p.text)));
   const keys = await Promise.all(segment.map((p, i) => paragraphKey(offer.provider, offer.id, p.text, lexicons[i].digest)));
+  for (const key of keys) tally.markIds.add(markId(key));
   const reads = atMost(OBJECTS_IN_FLIGHT);
   const writes = atMost(OBJECTS_IN_FLIGHT);
   const stored = keys.map((key) => reads(() => loadParagraph(store, key)));

@@ -36,9 +36,10 @@ export interface RenderWriter {
   endSegment(): Promise<void>;
   /**
    * Stores the MP3, the Opus and the word timings, then the audio_objects row with where each
-   * paragraph starts (samples from the start of the master): a row always means every object exists.
+   * paragraph starts (samples from the start of the master) and the watermark ids its paragraphs
+   * carry: a row always means every object exists.
    */
-  finish(paragraphStarts: number[], words?: RenderedWord[]): Promise<StoredRender>;
+  finish(paragraphStarts: number[], words?: RenderedWord[], markIds?: string[]): Promise<StoredRender>;
   /** Frees the encoders of a render given up (a provider failed); nothing is written. */
   discard(): void;
 }
@@ -103,7 +104,7 @@ export async function renderWriter(
       samples += master.reduce((n, part) => n + part.length, 0);
       master = [];
     },
-    async finish(paragraphStarts, words = []) {
+    async finish(paragraphStarts, words = [], markIds = []) {
       if (added !== segments) throw new Error(`render ${render.key} got ${added} of ${segments} segments`);
       await timed(phases, "encodingMs", () => {
         mp3Out([mp3.finish()]);
@@ -116,7 +117,7 @@ export async function renderWriter(
         putParts(store, wordTimingsPath(render.key), [new TextEncoder().encode(timingsJson(words))], "application/json"),
       ]);
       const durationSeconds = samples / MASTER_SAMPLE_RATE;
-      await store.recordAudio({ ...render, durationSeconds, mp3Bytes, opusBytes, wavBytes: null, segments, paragraphStarts });
+      await store.recordAudio({ ...render, durationSeconds, mp3Bytes, opusBytes, wavBytes: null, segments, paragraphStarts }, markIds);
       return { ...render, durationSeconds };
     },
     discard() {

@@ -2,6 +2,7 @@ import { store } from "../../../test/support/render-store";
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { transformAudio, type AudioTransform } from "../../../test/support/audio-probe";
+import { addArticle } from "../../../test/support/articles";
 import { call } from "../../../test/support/client";
 import { testVars } from "../../../test/vars";
 import { audioObjectPath } from "../../kernel/audio-objects";
@@ -23,17 +24,26 @@ const TEXT = [
 ].join("\n\n");
 
 /** POST /v1/marks/detect with `wav`. */
-async function detect(wav: Uint8Array): Promise<{ marked: boolean; confidence: number; payload: { synthetic: boolean; platform: number; id: string } | null }> {
-  const res = await call("/v1/marks/detect", { method: "POST", body: wav, headers: { "content-type": "audio/wav" } });
+async function detect(
+  audio: Uint8Array,
+  contentType = "audio/wav",
+): Promise<{
+  marked: boolean;
+  confidence: number;
+  payload: { synthetic: boolean; platform: number; id: string; narrations: { voice: string; articles: { slug: string; url: string }[] }[] } | null;
+}> {
+  const res = await call("/v1/marks/detect", { method: "POST", body: audio, headers: { "content-type": contentType } });
   expect(res.status).toBe(200);
   return res.json();
 }
 
 describe('the audio watermark (docs/narration.md "The watermark")', () => {
   // One render for every check (storage is reset before each test, test/setup.ts).
-  it("a rendered narration carries it (synthetic, this platform, one of its paragraphs' ids) through MP3 32k, Opus 24k and -6 dB; unmarked speech reads nothing", async () => {
+  it("a rendered narration carries it (synthetic, this platform, one of its paragraphs' ids, leading to the narration's public article) through MP3 32k, Opus 24k and -6 dB; unmarked speech reads nothing", async () => {
     useWatermark({ WATERMARK_KEY: testVars.WATERMARK_KEY });
     const rendered = await renderText(store, { text: TEXT, voice: "en-US-male" }, { offline: offlineSynthesizer });
+    const article = await addArticle({ slug: "council-budget", audioKey: rendered.key });
+    await addArticle({ slug: "a-listeners-own-copy", audioKey: rendered.key, visibility: "listener_private" });
     await encodeStored(store, rendered.key, "wav");
     const mp3 = await (await env.AUDIO.get(audioObjectPath(rendered.key, "mp3")))!.arrayBuffer();
     const wav = new Uint8Array(await (await env.AUDIO.get(audioObjectPath(rendered.key, "wav")))!.arrayBuffer());
@@ -43,6 +53,19 @@ describe('the audio watermark (docs/narration.md "The watermark")', () => {
     expect(reading).toMatchObject({ marked: true, payload: { synthetic: true, platform: PLATFORM_ID } });
     expect(ids).toContain(reading.payload!.id);
     expect(reading.confidence).toBeGreaterThan(0.99);
+    // The id leads to the record: the narration, its voice, and the public article it narrates (not the private copy).
+    expect(reading.payload!.narrations).toEqual([
+      expect.objectContaining({
+        voice: rendered.voice,
+        articles: [expect.objectContaining({ slug: article.slug, url: `${testVars.WEB_URL}/articles/${article.slug}` })],
+      }),
+    ]);
+
+    // The stored Ogg Opus as it is, decoded by the render Worker's libopus.
+    const opus = new Uint8Array(await (await env.AUDIO.get(audioObjectPath(rendered.key, "opus")))!.arrayBuffer());
+    const fromOpus = await detect(opus, "audio/ogg");
+    expect(fromOpus.marked).toBe(true);
+    expect(ids).toContain(fromOpus.payload!.id);
 
     for (const to of ["mp3-32k", "opus-24k", "volume-6db"] satisfies AudioTransform[]) {
       const after = await detect(await transformAudio(mp3, "mp3", to));
@@ -55,13 +78,11 @@ describe('the audio watermark (docs/narration.md "The watermark")', () => {
     expect(await detect(unmarked)).toMatchObject({ marked: false, payload: null });
   }, 180_000);
 
-  it("answers 422 to a body that is not a WAV file, naming the body", async () => {
-    const res = await call("/v1/marks/detect", {
-      method: "POST",
-      body: new TextEncoder().encode("ID3 not a wave file"),
-      headers: { "content-type": "audio/mpeg" },
-    });
-    expect(res.status).toBe(422);
-    expect(((await res.json()) as { detail: { loc: string[] }[] }).detail[0].loc).toEqual(["body"]);
+  it("answers 422 to a body that is neither WAV nor Ogg Opus, naming the body", async () => {
+    for (const body of ["ID3 not a wave file", "OggS but no Opus stream after it"]) {
+      const res = await call("/v1/marks/detect", { method: "POST", body: new TextEncoder().encode(body), headers: { "content-type": "audio/mpeg" } });
+      expect(res.status, body).toBe(422);
+      expect(((await res.json()) as { detail: { loc: string[] }[] }).detail[0].loc).toEqual(["body"]);
+    }
   });
 });

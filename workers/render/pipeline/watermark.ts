@@ -17,11 +17,14 @@ export function useWatermark(env: { WATERMARK_KEY: string }): void {
   layout = markLayout(env.WATERMARK_KEY);
 }
 
+/** The id a paragraph's mark carries: the first 32 bits (8 hex digits) of its paragraph key. */
+export const markId = (paragraphKey: string) => paragraphKey.slice(0, 8);
+
 /** Marks each of `passages` (in place) with the payload of its paragraph key `keys[i]`; unmarked when no key is configured. */
 export async function markPassages(passages: VoicedPassage[], keys: string[]): Promise<void> {
   if (!layout) return;
   const keyed = await layout;
   passages.forEach((passage, i) => {
-    passage.samples = markSamples(passage.samples, keyed, { synthetic: true, platform: PLATFORM_ID, id: keys[i].slice(0, 8) });
+    passage.samples = markSamples(passage.samples, keyed, { synthetic: true, platform: PLATFORM_ID, id: markId(keys[i]) });
   });
 }
