@@ -28,22 +28,8 @@ export async function oggOpusStream(sampleRate: number, serial: number, comments
   const encoder = await OpusFrameEncoder.create(sampleRate);
   const { frame, lookahead } = encoder;
   const pager = oggOpusPager(sampleRate, frame, lookahead, serial, comments);
-  const input = new Int16Array(frame);
-  let filled = 0; // samples waiting in the input frame
+  const take = framer(frame, (input) => pager.add(encoder.encode(input)));
   let total = 0; // samples taken
-
-  const take = (samples: Int16Array) => {
-    for (let i = 0; i < samples.length; ) {
-      const chunk = samples.subarray(i, i + frame - filled);
-      input.set(chunk, filled);
-      filled += chunk.length;
-      i += chunk.length;
-      if (filled === frame) {
-        pager.add(encoder.encode(input));
-        filled = 0;
-      }
-    }
-  };
 
   return {
     encode(samples) {
@@ -56,11 +42,30 @@ export async function oggOpusStream(sampleRate: number, serial: number, comments
       // silence; the last granule position (pre-skip + real length) tells decoders to drop the
       // padding again (RFC 7845 §4.4).
       take(new Int16Array(lookahead));
-      if (filled > 0) take(new Int16Array(frame - filled));
+      if (take.filled() > 0) take(new Int16Array(frame - take.filled()));
       for (const packet of encoder.finish()) pager.add(packet);
       return pager.end(total);
     },
   };
+}
+
+/** Cuts samples fed in parts of any length into whole frames for `encode`; `filled()` is how many wait for the next. */
+function framer(frame: number, encode: (input: Int16Array) => void): ((samples: Int16Array) => void) & { filled(): number } {
+  const input = new Int16Array(frame);
+  let filled = 0;
+  const take = (samples: Int16Array) => {
+    for (let i = 0; i < samples.length; ) {
+      const chunk = samples.subarray(i, i + frame - filled);
+      input.set(chunk, filled);
+      filled += chunk.length;
+      i += chunk.length;
+      if (filled === frame) {
+        encode(input);
+        filled = 0;
+      }
+    }
+  };
+  return Object.assign(take, { filled: () => filled });
 }
 
 /** Pages Opus packets of `frame` input samples each into one Ogg Opus stream (RFC 7845). */
@@ -132,27 +137,15 @@ export async function opusUnits(sampleRate: number): Promise<OpusUnits> {
     // unit's encoder starts from silence as this one did.
     const encoder = await OpusFrameEncoder.create(sampleRate);
     const packets: Uint8Array[] = [];
-    const input = new Int16Array(frame);
-    let filled = 0;
     // The encoder first hears silence, whose packets are dropped: it starts the unit in the state
     // that the decoder, which has just played the previous unit's silent end, is in.
-    for (let i = 0; i < PRIMING_FRAMES; i++) encoder.encode(input);
+    for (let i = 0; i < PRIMING_FRAMES; i++) encoder.encode(new Int16Array(frame));
     let primed = PRIMING_FRAMES;
     const keep = (packet: Uint8Array | undefined) => {
       if (packet && primed-- <= 0) packets.push(packet);
     };
-    for (const part of parts) {
-      for (let i = 0; i < part.length; ) {
-        const chunk = part.subarray(i, i + frame - filled);
-        input.set(chunk, filled);
-        filled += chunk.length;
-        i += chunk.length;
-        if (filled === frame) {
-          keep(encoder.encode(input));
-          filled = 0;
-        }
-      }
-    }
+    const take = framer(frame, (input) => keep(encoder.encode(input)));
+    for (const part of parts) take(part);
     for (const packet of encoder.finish()) keep(packet);
     return packets;
   };
