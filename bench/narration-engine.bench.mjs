@@ -1,6 +1,7 @@
 // Offline engine speed (real-time factor, characters per CPU second) and MP3 and Opus encode speed
 // (x real time), measured inside workerd: a Worker of the bench's own (bench/engine-worker), built from
-// the render Worker's engine and encoders, times each stage of one article in its own wrangler dev.
+// the render Worker's engine and encoders, times each stage of one article in its own wrangler dev; then
+// the same article as paragraphs through the whole render pipeline, beside its parts (issue 44 item 2).
 import { freePort, startWorker } from "../scripts/local.mjs";
 
 const ARTICLE = `The city council met on Tuesday evening to discuss the long-awaited cycling lanes on the main road.
@@ -21,15 +22,24 @@ export async function run() {
     readyStatus: 405,
   });
   const measure = async () => (await fetch(engine.base, { method: "POST", body: ARTICLE })).json();
+  // The same text as paragraphs (one a sentence), through the whole pipeline (bench/engine-worker measurePipeline).
+  const paragraphs = ARTICLE.replace(/\. /g, ".\n\n");
+  const pipeline = async () => (await fetch(new URL("/pipeline", engine.base), { method: "POST", body: paragraphs })).json();
   const runs = [];
+  const pipelineRuns = [];
   try {
     await measure(); // warm-up: compiles and caches the WebAssembly modules
     for (let i = 0; i < 3; i++) runs.push(await measure());
+    await pipeline();
+    for (let i = 0; i < 3; i++) pipelineRuns.push(await pipeline());
   } finally {
     engine.child.kill();
   }
-  const median = (f) => runs.map(f).sort((a, b) => a - b)[1];
+  const median = (f, of = runs) => of.map(f).sort((a, b) => a - b)[1];
   const m = runs[0];
+  const parts = median((r) => r.characters / ((r.synth_ms + r.mp3_ms + r.opus_ms) / 1000));
+  const whole = median((r) => r.characters / (r.pipeline_ms / 1000), pipelineRuns);
+  const pipelineBench = `render pipeline (renderText, offline engine, store in memory), the same article as ${paragraphs.split("\n\n").length} paragraphs`;
   const bench = `offline engine (eSpeak NG WASM) + encoders, one ${m.characters}-character article`;
   return [
     { benchmark: bench, metric: "audio produced", value: m.audio_seconds.toFixed(1), unit: "s" },
@@ -37,5 +47,9 @@ export async function run() {
     { benchmark: bench, metric: "engine speed", value: median((r) => r.characters / (r.synth_ms / 1000)).toFixed(0), unit: "chars/CPU s" },
     { benchmark: bench, metric: "MP3 encode (64 kbit/s CBR)", value: median((r) => r.audio_seconds / (r.mp3_ms / 1000)).toFixed(0), unit: "x real time" },
     { benchmark: bench, metric: "Opus encode (32 kbit/s, 24 kHz)", value: median((r) => r.audio_seconds / (r.opus_ms / 1000)).toFixed(0), unit: "x real time" },
+    { benchmark: bench, metric: "engine + MP3 + Opus alone", value: parts.toFixed(0), unit: "chars/CPU s" },
+    { benchmark: pipelineBench, metric: "pipeline speed", value: whole.toFixed(0), unit: "chars/CPU s" },
+    { benchmark: pipelineBench, metric: "pipeline CPU per character against its parts' (goal 1.5)", value: (parts / whole).toFixed(2), unit: "x" },
+    { benchmark: pipelineBench, metric: "of which encoding, by the paragraph (phases)", value: median((r) => r.encodingMs, pipelineRuns), unit: "ms" },
   ];
 }

@@ -8,6 +8,9 @@ import { MASTER_SAMPLE_RATE } from "../../workers/kernel/audio-objects";
 import { splitText } from "../../workers/render/pipeline/chunk";
 import { PROVIDERS } from "../../workers/kernel/voice-catalogue";
 import { tick } from "../../workers/render/phases";
+import { offlineSynthesizer } from "../../workers/render/engine/offline";
+import { renderText } from "../../workers/render/pipeline/render";
+import type { RenderStoreRpc, StoredAudio } from "../../workers/kernel/render-contract";
 
 /**
  * Engine and encoder speed inside workerd, for bench/narration-engine.bench.mjs: POST / with an
@@ -38,9 +41,41 @@ async function measureEngine(text: string) {
   };
 }
 
+/**
+ * The render pipeline's own CPU (issue 44 item 2): the whole of renderText, offline engine, with a
+ * RenderStore kept in this isolate's memory, so the time is the pipeline's work and not R2's or the
+ * service binding's. Paragraphs are stored as a render stores them, and a new store per request
+ * makes every paragraph voiced again.
+ */
+async function measurePipeline(text: string) {
+  const objects = new Map<string, Uint8Array>();
+  const rows: StoredAudio[] = [];
+  const store = {
+    lexiconFor: async () => [],
+    findAudio: async (keys: string[]) => rows.filter((r) => keys.includes(r.key)),
+    recordAudio: async (row: StoredAudio) => void rows.push(row),
+    async fetch(request: Request) {
+      const path = new URL(request.url).pathname.slice(1);
+      if (request.method === "PUT") {
+        objects.set(path, new Uint8Array(await request.arrayBuffer()));
+        return new Response(null, { status: 201 });
+      }
+      const bytes = objects.get(path);
+      return bytes ? new Response(bytes) : new Response(null, { status: 404 });
+    },
+  } as unknown as RenderStoreRpc;
+  const t0 = await tick();
+  const phases = { synthesisMs: 0, encodingMs: 0 };
+  const result = await renderText(store, { text, voice: "en-US-female" }, { offline: offlineSynthesizer }, { phases });
+  const t1 = await tick();
+  return { characters: text.length, audio_seconds: result.duration_seconds, pipeline_ms: t1 - t0, ...phases };
+}
+
 export default {
   async fetch(request) {
     if (request.method !== "POST") return new Response("POST an article's text", { status: 405, headers: { Allow: "POST" } });
-    return Response.json(await measureEngine(await request.text()));
+    const text = await request.text();
+    if (new URL(request.url).pathname === "/pipeline") return Response.json(await measurePipeline(text));
+    return Response.json(await measureEngine(text));
   },
 } satisfies ExportedHandler;

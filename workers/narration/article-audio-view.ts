@@ -3,7 +3,7 @@ import { named } from "../core/schema-registry";
 import { type ArticleRow, isActiveJob, JOB_STATES, type JobRow } from "../db";
 import { audioReachOf, jobStreamUrl } from "../kernel/public-urls";
 import { AudioUrlFields, audioUrls } from "./audio-urls";
-import { FallbackField, QualityField, spokenQuality } from "./fields";
+import { FallbackField, QualityField, spokenQuality, StreamUrlField } from "./fields";
 import { LanguageFields } from "../kernel/language";
 
 /** What render-now and its polling path answer about an article's audio. */
@@ -18,10 +18,7 @@ export const ArticleAudio = named(
     ),
     job_id: v.pipe(v.nullable(v.string()), v.description("The job the state comes from.")),
     ...AudioUrlFields,
-    stream_url: v.pipe(
-      v.nullable(v.string()),
-      v.description("While queued or running: an MP3 that plays as the render makes it, from its first paragraph (GET /v1/jobs/{job_id}/stream.mp3)."),
-    ),
+    stream_url: StreamUrlField,
     listen_seconds: v.pipe(v.nullable(v.number()), v.description("Real duration in whole seconds, when ready.")),
     provider: v.pipe(v.nullable(v.string()), v.description("The engine (provider) that spoke, when ready.")),
     voice: v.pipe(v.nullable(v.string()), v.description("The voice that spoke, when ready.")),

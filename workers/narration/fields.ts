@@ -27,6 +27,14 @@ export const RequestedVoiceField = v.pipe(
   v.description("The voice asked for; null when none was, and the best available voice of the default language and gender (en-US, female) spoke."),
 );
 
+/** Where a job in progress can be heard (GET /v1/jobs/{job_id}/stream.mp3). */
+export const StreamUrlField = v.pipe(
+  v.nullable(v.string()),
+  v.description(
+    "While queued or running: an MP3 that plays as the render makes it, from its first paragraph (GET /v1/jobs/{job_id}/stream.mp3); null otherwise.",
+  ),
+);
+
 export const FallbackField = v.pipe(
   v.boolean(),
   v.description(

@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
-import { JOB_PRIORITIES, JOB_STATES, type JobRow } from "../db";
-import type { AudioReach } from "../kernel/public-urls";
+import { isActiveJob, JOB_PRIORITIES, JOB_STATES, type JobRow } from "../db";
+import { jobStreamUrl, type AudioReach } from "../kernel/public-urls";
 import { AudioUrlFields, audioUrls } from "./audio-urls";
-import { FallbackField, QualityField, RequestedVoiceField, spokenQuality } from "./fields";
+import { FallbackField, QualityField, RequestedVoiceField, spokenQuality, StreamUrlField } from "./fields";
 import { LanguageFields, type NarrationLanguage } from "../kernel/language";
 
 const Timestamp = v.nullable(v.pipe(v.string(), v.isoTimestamp()));
@@ -24,6 +24,7 @@ export const JobView = named(
     fallback: v.pipe(v.nullable(FallbackField), v.description("Once done, whether the render fell back (see RenderResponse.fallback); null before.")),
     audio_key: v.pipe(v.nullable(v.string()), v.description("Cache key of the audio, once done.")),
     ...AudioUrlFields,
+    stream_url: StreamUrlField,
     characters_synthesized: v.pipe(v.nullable(v.number()), v.description("Once done, characters sent to the engine: only paragraphs not stored are voiced.")),
     paragraphs_reused: v.pipe(v.nullable(v.number()), v.description("Once done, paragraphs whose stored audio was reused.")),
     error: v.pipe(v.nullable(v.string()), v.description("Why the job failed, when failed.")),
@@ -38,7 +39,7 @@ export type JobView = v.InferOutput<typeof JobView>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The public view of a job row; URLs only once the job is done and its audio still exists. */
+/** The public view of a job row; audio URLs only once the job is done and its audio still exists, the stream's while it runs. */
 export function jobView(env: object, job: JobRow, articleSlug: string | null, reach: AudioReach, spoken: NarrationLanguage): JobView {
   const key = job.state === "done" ? job.audioKey : null;
   return {
@@ -54,6 +55,7 @@ export function jobView(env: object, job: JobRow, articleSlug: string | null, re
     fallback: job.state === "done" ? job.fallback : null,
     audio_key: key,
     ...audioUrls(env, key, reach),
+    stream_url: isActiveJob(job.state) ? jobStreamUrl(env, job.id) : null,
     characters_synthesized: job.state === "done" ? job.charactersSynthesized : null,
     paragraphs_reused: job.state === "done" ? job.paragraphsReused : null,
     error: job.state === "failed" ? job.error : null,

@@ -145,10 +145,13 @@ describe("POST /v1/jobs and GET /v1/jobs/{job_id}", () => {
     expect(await tooLong.json()).toMatchObject({ detail: [{ loc: ["body", "text"], type: "max_length" }] });
   });
 
-  it("GET shows each state: URLs only when done, the error only when failed; 404 for an unknown id", async () => {
+  it("GET shows each state: the stream's URL while it renders, audio URLs only when done, the error only when failed; 404 for an unknown id", async () => {
     const { id } = await (await call("/v1/jobs", post({ text: "Poll me." }))).json<{ id: string }>();
     const get = async () => (await call(`/v1/jobs/${id}`, { headers: apiKeyHeaders })).json<Record<string, unknown>>();
-    expect(await get()).toMatchObject({ id, state: "queued", audio_url: null, requested_voice: null, fallback: null, quality: null });
+    const streamUrl = `${testVars.BASE_URL}/v1/jobs/${id}/stream.mp3`;
+    expect(await get()).toMatchObject({ id, state: "queued", audio_url: null, stream_url: streamUrl, requested_voice: null, fallback: null, quality: null });
+    await env.DB.prepare("UPDATE render_jobs SET state = 'running' WHERE id = ?").bind(id).run();
+    expect(await get()).toMatchObject({ state: "running", audio_url: null, stream_url: streamUrl });
     const key = "c".repeat(64);
     // As the consumer records it: nova was asked for, and eSpeak's en-US-female spoke instead.
     await env.DB.prepare(
@@ -164,13 +167,14 @@ describe("POST /v1/jobs and GET /v1/jobs/{job_id}", () => {
       requested_voice: "nova",
       fallback: true,
       audio_key: key,
+      stream_url: null,
       audio_url: capabilityUrl("mp3"),
       opus_url: capabilityUrl("opus"),
       wav_url: capabilityUrl("wav"),
       finished_at: new Date(1795000000000).toISOString(),
     });
     await env.DB.prepare("UPDATE render_jobs SET state = 'failed', error = 'provider exploded' WHERE id = ?").bind(id).run();
-    expect(await get()).toMatchObject({ state: "failed", error: "provider exploded", audio_url: null });
+    expect(await get()).toMatchObject({ state: "failed", error: "provider exploded", audio_url: null, stream_url: null });
     expect((await call("/v1/jobs/nope", { headers: apiKeyHeaders })).status).toBe(404);
   });
 });

@@ -25,6 +25,8 @@ import {
 /** Input rates libopus encodes natively, so the master needs no resampling. */
 const OPUS_RATES = [8_000, 12_000, 16_000, 24_000, 48_000];
 const FRAME_MS = 20;
+/** Samples in one of the encoder's frames at `sampleRate`. */
+export const opusFrameSamples = (sampleRate: number) => (sampleRate * FRAME_MS) / 1000;
 /** Transparent-sounding for mono speech. */
 const BITRATE = 32_000;
 /** 5 of 10: about 3x faster than 10 in workerd for about 2 % more bytes, inaudible on speech. */
@@ -86,7 +88,7 @@ export class OpusFrameEncoder {
   private constructor(w: LibOpus, sampleRate: number) {
     if (!OPUS_RATES.includes(sampleRate)) throw new Error(`opus cannot encode at ${sampleRate} Hz`);
     this.w = w;
-    this.frame = (sampleRate * FRAME_MS) / 1000;
+    this.frame = opusFrameSamples(sampleRate);
     this.upsampling = DECODE_RATE / sampleRate;
     this.hold = Math.round((HOLD_MS / 1000) * sampleRate);
     this.ramp = Math.round((RAMP_MS / 1000) * sampleRate);

@@ -5,6 +5,8 @@ import { concatBytes } from "./pcm";
 
 /** Granule positions and pre-skip count 48 kHz samples whatever the input rate (RFC 7845 §4). */
 const GRANULE_RATE = 48_000;
+/** Frames of silence an encoder of one unit hears before the unit (opusUnits). */
+const PRIMING_FRAMES = 3;
 /** About one second of packets per page. */
 const PACKETS_PER_PAGE = 50;
 
@@ -23,11 +25,60 @@ export interface OggOpusStream {
  * the comment header as Vorbis comments (NAME=value, RFC 7845 §5.2).
  */
 export async function oggOpusStream(sampleRate: number, serial: number, comments: [string, string][] = []): Promise<OggOpusStream> {
-  const scale = GRANULE_RATE / sampleRate;
   const encoder = await OpusFrameEncoder.create(sampleRate);
   const { frame, lookahead } = encoder;
-  const input = new Int16Array(frame);
+  const pager = oggOpusPager(sampleRate, frame, lookahead, serial, comments);
+  const take = framer(frame, (input) => pager.add(encoder.encode(input)));
+  let total = 0; // samples taken
 
+  return {
+    encode(samples) {
+      take(samples);
+      total += samples.length;
+      return pager.drain();
+    },
+    finish() {
+      // `lookahead` samples of padding flush the encoder, and the last frame is padded with
+      // silence; the last granule position (pre-skip + real length) tells decoders to drop the
+      // padding again (RFC 7845 §4.4).
+      take(new Int16Array(lookahead));
+      if (take.filled() > 0) take(new Int16Array(frame - take.filled()));
+      for (const packet of encoder.finish()) pager.add(packet);
+      return pager.end(total);
+    },
+  };
+}
+
+/** Cuts samples fed in parts of any length into whole frames for `encode`; `filled()` is how many wait for the next. */
+function framer(frame: number, encode: (input: Int16Array) => void): ((samples: Int16Array) => void) & { filled(): number } {
+  const input = new Int16Array(frame);
+  let filled = 0;
+  const take = (samples: Int16Array) => {
+    for (let i = 0; i < samples.length; ) {
+      const chunk = samples.subarray(i, i + frame - filled);
+      input.set(chunk, filled);
+      filled += chunk.length;
+      i += chunk.length;
+      if (filled === frame) {
+        encode(input);
+        filled = 0;
+      }
+    }
+  };
+  return Object.assign(take, { filled: () => filled });
+}
+
+/** Pages Opus packets of `frame` input samples each into one Ogg Opus stream (RFC 7845). */
+interface OggOpusPager {
+  add(packet: Uint8Array | undefined): void;
+  /** The pages completed so far. */
+  drain(): Uint8Array[];
+  /** The last pages: the stream ends `length` input samples after the pre-skip. */
+  end(length: number): Uint8Array[];
+}
+
+function oggOpusPager(sampleRate: number, frame: number, lookahead: number, serial: number, comments: [string, string][]): OggOpusPager {
+  const scale = GRANULE_RATE / sampleRate;
   let pages: Uint8Array[] = [
     oggPage([opusHead(lookahead * scale, sampleRate)], 0n, serial, 0, BEGIN_OF_STREAM),
     oggPage([opusTags("narration-render", comments)], 0n, serial, 1, 0),
@@ -36,53 +87,86 @@ export async function oggOpusStream(sampleRate: number, serial: number, comments
   let segments = 0;
   let sequence = 2;
   let frames = 0; // packets paged
-  let filled = 0; // samples waiting in the input frame
-  let total = 0; // samples taken
-
-  const add = (packet: Uint8Array | undefined) => {
-    if (!packet) return;
-    if (segments + segmentsFor(packet.length) > 255 || batch.length >= PACKETS_PER_PAGE) {
-      pages.push(oggPage(batch, BigInt(frames * frame * scale), serial, sequence++, 0));
-      batch = [];
-      segments = 0;
-    }
-    batch.push(packet);
-    segments += segmentsFor(packet.length);
-    frames++;
-  };
-  const take = (samples: Int16Array) => {
-    for (let i = 0; i < samples.length; ) {
-      const chunk = samples.subarray(i, i + frame - filled);
-      input.set(chunk, filled);
-      filled += chunk.length;
-      i += chunk.length;
-      if (filled === frame) {
-        add(encoder.encode(input));
-        filled = 0;
-      }
-    }
-  };
   const drain = () => {
     const done = pages;
     pages = [];
     return done;
   };
-
   return {
-    encode(samples) {
-      take(samples);
-      total += samples.length;
+    add(packet) {
+      if (!packet) return;
+      if (segments + segmentsFor(packet.length) > 255 || batch.length >= PACKETS_PER_PAGE) {
+        pages.push(oggPage(batch, BigInt(frames * frame * scale), serial, sequence++, 0));
+        batch = [];
+        segments = 0;
+      }
+      batch.push(packet);
+      segments += segmentsFor(packet.length);
+      frames++;
+    },
+    drain,
+    end(length) {
+      pages.push(oggPage(batch, BigInt((lookahead + length) * scale), serial, sequence, END_OF_STREAM));
       return drain();
     },
-    finish() {
-      // `lookahead` samples of padding flush the encoder, and the last frame is padded with
-      // silence; the last granule position (pre-skip + real length) tells decoders to drop the
-      // padding again (RFC 7845 §4.4).
-      take(new Int16Array(lookahead));
-      if (filled > 0) take(new Int16Array(frame - filled));
-      for (const packet of encoder.finish()) add(packet);
-      pages.push(oggPage(batch, BigInt((lookahead + total) * scale), serial, sequence, END_OF_STREAM));
-      return drain();
+  };
+}
+
+/**
+ * One Ogg Opus stream made of units encoded one by one (docs/narration.md "Encoded by the
+ * paragraph"): `unit` encodes a unit (whole Opus frames, ending in at least the encoder's look-ahead
+ * of silence: engine/units.ts) into packets of its own, one per frame, with a fresh encoder, so its
+ * packets decode to exactly its length and stand anywhere in the stream; `pages` lays units'
+ * packets in order into the Ogg file, its granule positions counting every unit and the pre-skip
+ * the encoder's look-ahead, as one encoder running through all of them would.
+ */
+export interface OpusUnits {
+  unit(parts: Int16Array[]): Promise<Uint8Array[]>;
+  /** An Ogg pager for one file (`serial`, `comments`); `end` adds one packet of silence for the decoder to trim. */
+  pager(serial: number, comments: [string, string][]): { add(packets: Uint8Array[]): Uint8Array[]; end(): Promise<Uint8Array[]> };
+}
+
+export async function opusUnits(sampleRate: number): Promise<OpusUnits> {
+  const probe = await OpusFrameEncoder.create(sampleRate);
+  const { frame, lookahead } = probe;
+  probe.finish();
+  const unit = async (parts: Int16Array[]) => {
+    const total = parts.reduce((n, p) => n + p.length, 0);
+    if (total % frame !== 0) throw new Error(`opus: a unit of ${total} samples is not whole frames`);
+    // The encoder's look-ahead at the unit's end stays in it, unencoded: it is silence, and the next
+    // unit's encoder starts from silence as this one did.
+    const encoder = await OpusFrameEncoder.create(sampleRate);
+    const packets: Uint8Array[] = [];
+    // The encoder first hears silence, whose packets are dropped: it starts the unit in the state
+    // that the decoder, which has just played the previous unit's silent end, is in.
+    for (let i = 0; i < PRIMING_FRAMES; i++) encoder.encode(new Int16Array(frame));
+    let primed = PRIMING_FRAMES;
+    const keep = (packet: Uint8Array | undefined) => {
+      if (packet && primed-- <= 0) packets.push(packet);
+    };
+    const take = framer(frame, (input) => keep(encoder.encode(input)));
+    for (const part of parts) take(part);
+    for (const packet of encoder.finish()) keep(packet);
+    return packets;
+  };
+  return {
+    unit,
+    pager(serial, comments) {
+      const pager = oggOpusPager(sampleRate, frame, lookahead, serial, comments);
+      let length = 0;
+      return {
+        add(packets) {
+          for (const packet of packets) pager.add(packet);
+          length += packets.length * frame;
+          return pager.drain();
+        },
+        async end() {
+          // The last unit's look-ahead was never encoded: a frame of silence carries it, and the
+          // last granule position trims the rest (RFC 7845 §4.4).
+          for (const packet of await unit([new Int16Array(frame)])) pager.add(packet);
+          return pager.end(length);
+        },
+      };
     },
   };
 }

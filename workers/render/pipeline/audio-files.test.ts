@@ -29,14 +29,13 @@ describe("rendered files (ffprobe, ebur128)", () => {
     const rendered = await renderText(store, { text: ARTICLE, voice: "en-US-male" }, { offline: offlineSynthesizer });
     await encodeStored(store, rendered.key, "opus");
     await encodeStored(store, rendered.key, "wav");
-    // MP3 without a gapless header carries LAME's encoder delay (576 samples plus its 529-sample
-    // decoder delay) and pads the last 1,152-sample frame: at most about 0.12 s at 24 kHz. Ogg Opus
-    // trims pre-skip and padding by granule position (RFC 7845 §4.2, §4.4) to within ffprobe's rounding;
-    // WAV is the samples themselves.
+    // The MP3 is whole frames of each paragraph's unit, exactly the master's length (engine/units.ts);
+    // Ogg Opus trims pre-skip and padding by granule position (RFC 7845 §4.2, §4.4), ffprobe counting the
+    // 6.5 ms pre-skip; WAV is the samples themselves.
     // Loudness: MP3 makes up LAME's level loss (mp3.ts), so it sits with WAV on the master's -16;
     // Opus at 32 kbit/s drops a few tenths of high-frequency energy.
     const expected = [
-      ["mp3", "mp3", "mp3", 0.12, 0.2],
+      ["mp3", "mp3", "mp3", 0.001, 0.2],
       ["opus", "opus", "ogg", 0.01, 0.5],
       ["wav", "pcm_s16le", "wav", 0.001, 0.2],
     ] as const;
@@ -59,7 +58,7 @@ describe("rendered files (ffprobe, ebur128)", () => {
     expect(masters.reduce((n, m) => n + m!.size, 0) / 2 / 24_000).toBeCloseTo(rendered.duration_seconds, 6);
     await encodeStored(store, rendered.key, "opus");
     await encodeStored(store, rendered.key, "wav");
-    // One encoder runs across the segments, so the MP3 has one encoder delay, not one per segment;
+    // Units never span segments, so the MP3 and Opus are their units' frames across them;
     // each segment is normalised on its own, so the whole sits within 1 LU of the target. This text
     // has loud vowels and onsets after closures where libopus overshoots unless guarded (opus-frames.ts).
     const expected = [

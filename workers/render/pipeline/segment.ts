@@ -1,4 +1,5 @@
 import { joinGap, stronger, type Break } from "../engine/join";
+import { unitPadding } from "../engine/units";
 import type { SynthFailure } from "../providers/result";
 import type { Synthesizer } from "../providers/synthesizer";
 import type { LexiconEntry } from "../../kernel/lexicon";
@@ -150,7 +151,9 @@ function atMost(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
 
 /**
  * Lays voiced passages end to end, one at a time: each carries its own lead-in and tail, and the
- * silence between two makes up the pause of the later one's break (engine/join.ts joinGap). A silent
+ * silence between two makes up the pause of the later one's break (engine/join.ts joinGap). Each
+ * passage with the pause before it is a unit, padded with silence after it to a whole number of
+ * encoder frames (engine/units.ts): a passage's pause is at most 120 ms longer than its break's. A silent
  * passage takes no room, and its break passes to the next passage when stronger, as in a join of
  * pieces.
  */
@@ -177,7 +180,9 @@ class Layout {
     this.starts.push(this.offset + voiced.start);
     for (const w of voiced.words) this.words.push({ passage: i, text: w.text, start: this.offset + w.start, end: this.offset + w.end });
     this.offset += voiced.samples.length;
-    return gap > 0 ? [new Int16Array(gap), voiced.samples] : [voiced.samples];
+    const pad = unitPadding(gap + voiced.samples.length, MASTER_SAMPLE_RATE);
+    this.offset += pad;
+    return [...(gap > 0 ? [new Int16Array(gap)] : []), voiced.samples, ...(pad > 0 ? [new Int16Array(pad)] : [])];
   }
 
   /** A passage laid out earlier and kept for its repeats. */

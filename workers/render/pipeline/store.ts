@@ -1,5 +1,5 @@
-import { mp3Stream } from "../engine/mp3";
-import { oggOpusStream } from "../engine/opus";
+import { mp3Units } from "../engine/mp3";
+import { oggOpusStream, opusUnits } from "../engine/opus";
 import { int16LeBytes } from "../engine/pcm";
 import { wavHeader } from "../engine/wav";
 import { AUDIO_CONTENT_TYPES, audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPaths, wordTimingsPath } from "../../kernel/audio-objects";
@@ -28,8 +28,9 @@ export interface Listener {
 /** Takes a render's segments in order (each a loudness-normalised master), then writes the rest. */
 export interface RenderWriter {
   /**
-   * Feeds the next parts of the current segment's master (a paragraph and the pause before it) to
-   * the MP3 and Opus encoders, and the MP3 frames they complete to the listener.
+   * Encodes the next unit of the current segment's master (a paragraph, the pause before it and
+   * the silence that ends it on a frame: engine/units.ts) as MP3 frames and Opus packets of its own,
+   * and hands the MP3 frames to the listener.
    */
   add(parts: Int16Array[]): Promise<void>;
   /** Stores the current segment's master, the parts added since the last one; they may be dropped then. */
@@ -40,7 +41,7 @@ export interface RenderWriter {
    * carry: a row always means every object exists.
    */
   finish(paragraphStarts: number[], words?: RenderedWord[], markIds?: string[]): Promise<StoredRender>;
-  /** Frees the encoders of a render given up (a provider failed); nothing is written. */
+  /** Gives up a render (a provider failed): nothing is written, and the listener stops hearing it. */
   discard(): void;
 }
 
@@ -48,10 +49,11 @@ export interface RenderWriter {
 const opusSerial = (key: string) => parseInt(key.slice(0, 8), 16);
 
 /**
- * Writes a new render of `segments` segments. One LAME encoder and one Opus encoder take every
- * segment, so neither file has encoder padding where segments meet; only their bytes (8 and 4 KB a
- * second) are kept until the end. The Opus is built now rather than on first request so that feeds
- * list its exact size from the start: podcast parsers drop an alternate enclosure without a length.
+ * Writes a new render of `segments` segments. Each unit is encoded on its own, as MP3 frames and
+ * Opus packets that decode to exactly its samples (engine/units.ts), and units are laid end to end:
+ * no gap and no encoder padding where they meet, and only their bytes (8 and 4 KB a second) are kept
+ * until the end. The Opus is built now rather than on first request so that feeds list its exact
+ * size from the start: podcast parsers drop an alternate enclosure without a length.
  * Both say what they are (audio-tags.ts): the MP3 starts with its ID3 tag, the Opus's comment
  * header carries the same, with the article's `title` and `publisher` where the render knows them.
  * With signing credentials configured (c2pa.ts), the MP3 also carries a C2PA manifest.
@@ -65,38 +67,28 @@ export async function renderWriter(
   listener?: Listener,
 ): Promise<RenderWriter> {
   const about: AudioAbout = { ...names, provider: render.provider, voice: render.voice };
-  const mp3 = await mp3Stream(MASTER_SAMPLE_RATE);
-  const opus = await oggOpusStream(MASTER_SAMPLE_RATE, opusSerial(render.key), opusComments(about));
+  const mp3 = await mp3Units(MASTER_SAMPLE_RATE);
+  const opus = await opusUnits(MASTER_SAMPLE_RATE);
+  const ogg = opus.pager(opusSerial(render.key), opusComments(about));
   const masters = masterObjectPaths(render.key, segments);
   const parts: Uint8Array[] = [];
   const pages: Uint8Array[] = [];
-  const mp3Out = (frames: Uint8Array[]) => {
-    for (const bytes of frames) {
-      parts.push(bytes);
-      listener?.hear(bytes);
-    }
+  const mp3Out = (bytes: Uint8Array) => {
+    parts.push(bytes);
+    listener?.hear(bytes);
   };
-  mp3Out([mp3Tag(about)]);
+  mp3Out(mp3Tag(about));
   let master: Int16Array[] = [];
   let added = 0;
   let samples = 0;
-  let open = true;
-  const closeOpus = () => {
-    if (open) pages.push(...opus.finish());
-    open = false;
-  };
   return {
-    async add(more) {
+    async add(unit) {
       if (added === segments) throw new Error(`render ${render.key} has only ${segments} segments`);
-      // Both encoders are streams: parts fed one after another encode as one array would.
+      if (unit.length === 0) return;
       // MP3 first: its frames are on their way to a listener while the Opus is encoded.
-      await timed(phases, "encodingMs", () => {
-        for (const part of more) mp3Out(mp3.encode(part));
-      });
-      await timed(phases, "encodingMs", () => {
-        for (const part of more) pages.push(...opus.encode(part));
-      });
-      master.push(...more);
+      await timed(phases, "encodingMs", () => mp3Out(mp3(unit)));
+      await timed(phases, "encodingMs", async () => pages.push(...ogg.add(await opus.unit(unit))));
+      master.push(...unit);
     },
     async endSegment() {
       // The parts' own bytes, not a copy: a segment's master is the largest thing in the isolate.
@@ -106,10 +98,7 @@ export async function renderWriter(
     },
     async finish(paragraphStarts, words = [], markIds = []) {
       if (added !== segments) throw new Error(`render ${render.key} got ${added} of ${segments} segments`);
-      await timed(phases, "encodingMs", () => {
-        mp3Out([mp3.finish()]);
-        closeOpus();
-      });
+      await timed(phases, "encodingMs", async () => pages.push(...(await ogg.end())));
       const mp3Parts = await signed(parts, "mp3", about);
       const [mp3Bytes, opusBytes] = await Promise.all([
         putAudio(store, render.key, "mp3", mp3Parts),
@@ -121,7 +110,6 @@ export async function renderWriter(
       return { ...render, durationSeconds };
     },
     discard() {
-      closeOpus();
       listener?.drop();
     },
   };

@@ -13,6 +13,7 @@ import { openAiSynthesizer } from "../providers/openai";
 import { segmentParagraphs } from "./chunk";
 import { renderText } from "./render";
 import { layOut } from "./segment";
+import { unitSamples } from "../engine/units";
 import { ParagraphTimeline } from "./timeline";
 
 const RATE = 24_000;
@@ -52,19 +53,30 @@ describe("the join's pauses and starts", () => {
       return { samples: seconds ? own.samples : new Int16Array(0), start: own.starts[0], words: [{ text: "w", start: 2400, end: 2500 + i }] };
     });
     const laid = layOut([...passages], voiced);
-    // The same as one join of the pieces, sample for sample: the paragraph break of the silent passage
+    // The same as one join of the pieces, sample for sample, but for the silence that ends each
+    // passage's unit on a frame boundary (engine/units.ts): the paragraph break of the silent passage
     // "d" passes to "e".
     const whole = joinPieces([tone(0.5), tone(0.25), tone(1), tone(0.5)], ["start", "paragraph", "sentence", "paragraph"]);
-    const laidSamples = new Int16Array(laid.samples);
+    const kept = voiced.filter((v) => v.samples.length > 0).map((v) => v.samples);
+    const pads: Int16Array[] = [];
     let at = 0;
-    for (const part of laid.parts) {
-      laidSamples.set(part, at);
+    for (const [i, part] of laid.parts.entries()) {
       at += part.length;
+      if (i > 0 && kept.includes(laid.parts[i - 1])) {
+        expect(part.every((s) => s === 0)).toBe(true);
+        expect(at % unitSamples(RATE)).toBe(0);
+        pads.push(part);
+      }
     }
-    expect(at).toBe(laid.samples);
-    expect(laidSamples).toEqual(whole.samples);
-    expect(laid.starts).toEqual([whole.starts[0], whole.starts[1], whole.starts[2], null, whole.starts[3]]);
-    expect(laid.words.map((w) => [w.passage, w.start])).toEqual([0, 1, 2, 4].map((p, k) => [p, whole.starts[k]]));
+    expect(at % unitSamples(RATE)).toBe(0);
+    const unpadded = laid.parts.filter((part) => !pads.includes(part));
+    const joined = new Int16Array(unpadded.reduce((n, part) => n + part.length, 0));
+    unpadded.reduce((at, part) => (joined.set(part, at), at + part.length), 0);
+    expect(joined).toEqual(whole.samples);
+    expect(laid.samples).toBe(laid.parts.reduce((n, part) => n + part.length, 0));
+    const padBefore = (k: number) => pads.slice(0, k).reduce((n, pad) => n + pad.length, 0);
+    expect(laid.starts).toEqual([whole.starts[0], whole.starts[1]! + padBefore(1), whole.starts[2]! + padBefore(2), null, whole.starts[3]! + padBefore(3)]);
+    expect(laid.words.map((w) => [w.passage, w.start])).toEqual([0, 1, 2, 4].map((p, k) => [p, whole.starts[k]! + padBefore(k)]));
   });
 });
 
@@ -119,11 +131,14 @@ describe("a render records paragraph starts from its join", () => {
     const article = { title: "Headline", bodyText: `Tiny.\n\nLong ${"words that take no time at all ".repeat(8)}end.` };
     const result = await renderText(store, { text: narratedText(article), voice: "onyx" }, { openai: openAiSynthesizer("sk-test", fetchFn) });
 
-    // 0.1 s lead-in, each tone, a paragraph pause (0.6 s) before each paragraph after the first.
-    const expected = [ms(100), ms(100 + 2000 + 600), ms(100 + 2000 + 600 + 3000 + 600)];
+    // 0.1 s lead-in, each tone, a paragraph pause (0.6 s) before each paragraph after the first, each
+    // paragraph's unit (its pause, lead-in, tone and tail) ended with silence on a frame boundary.
+    const unit = (samples: number) => Math.ceil(samples / unitSamples(RATE)) * unitSamples(RATE);
+    const [first, second] = [unit(ms(100 + 2000 + 100)), unit(ms(400 + 100 + 3000 + 100))];
+    const expected = [ms(100), first + ms(400 + 100), first + second + ms(400 + 100)];
     const row = await database(env).select().from(audioObjects).where(eq(audioObjects.key, result.key)).get();
     expect(row!.paragraphStarts).toEqual(expected);
-    expect(result.duration_seconds).toBeCloseTo((expected[2] + ms(500 + 100)) / RATE, 6);
+    expect(result.duration_seconds).toBeCloseTo((first + second + unit(ms(400 + 100 + 500 + 100))) / RATE, 6);
     const starts = await paragraphStarts(env, { ...article, audioKey: result.key });
     expect(starts).toEqual(expected.map((s) => s / RATE));
     // Shares of the characters would put the last paragraph seconds away from where it is heard.
