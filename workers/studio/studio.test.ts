@@ -167,7 +167,7 @@ describe("review before release", () => {
   it("holds a finished render from every surface until released by the publisher's key", async () => {
     const key = await publisherKey();
     const on = await call(`/v1/publishers/${P}/settings`, jsonBody("PATCH", { review_before_release: true }, key));
-    expect(await on.json()).toEqual({ publisher: PUBLISHER, review_before_release: true });
+    expect(await on.json()).toEqual({ publisher: PUBLISHER, review_before_release: true, default_voices: {} });
     const { article, jobId, key: audio } = await finishedRender("held-story");
     const job = await (await call(`/v1/jobs/${jobId}`, { headers: { "x-service-key": testVars.SERVICE_API_KEY } })).json<{
       state: string;
