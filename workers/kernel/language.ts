@@ -91,7 +91,9 @@ export function textDirection(language: string): "ltr" | "rtl" {
  * never serves. Undefined when none is set or the one set no longer speaks the language.
  */
 export function defaultVoiceOf(defaults: Readonly<Record<string, string>>, language: string, offers: readonly VoiceOffer[] = VOICES): string | undefined {
-  const tag = Object.keys(defaults).find((t) => t.toLowerCase() === language.toLowerCase()) ?? Object.keys(defaults).find((t) => t.toLowerCase() === primaryLanguage(language));
+  const tag =
+    Object.keys(defaults).find((t) => t.toLowerCase() === language.toLowerCase()) ??
+    Object.keys(defaults).find((t) => t.toLowerCase() === primaryLanguage(language));
   const voice = tag === undefined ? undefined : defaults[tag];
   return voice !== undefined && offers.some((o) => o.id === voice && speaks(o, language)) ? voice : undefined;
 }

@@ -156,7 +156,8 @@ function defaultVoicesSection(studio: Studio, settings: Settings): string {
     ? `<ul>${set.map(([language, voice]) => `<li><strong lang="${escapeHtml(language)}">${escapeHtml(language)}</strong>: ${escapeHtml(voice)}</li>`).join("")}</ul>`
     : "<p>None set: each language is spoken by the catalogue's best available voice of it.</p>";
   const options = VOICES_BY_LANGUAGE.map(
-    ([language, ids]) => `<optgroup label="${escapeHtml(language)}">${ids.map((id) => `<option value="${escapeHtml(id)}">${escapeHtml(id)}</option>`).join("")}</optgroup>`,
+    ([language, ids]) =>
+      `<optgroup label="${escapeHtml(language)}">${ids.map((id) => `<option value="${escapeHtml(id)}">${escapeHtml(id)}</option>`).join("")}</optgroup>`,
   ).join("");
   const form = isEditor(studio)
     ? studioForm(

@@ -48,7 +48,11 @@ const DefaultVoices = v.pipe(
     for (const [language, voice] of Object.entries(dataset.value)) {
       if (voice === null || VOICES.some((o) => o.id === voice && speaks(o, language))) continue;
       const known = VOICES.some((o) => o.id === voice);
-      addIssue({ message: known ? `voice ${voice} does not speak ${language} (GET /v1/voices?language=${language})` : `voice ${voice} is not in the catalogue (GET /v1/voices)` });
+      addIssue({
+        message: known
+          ? `voice ${voice} does not speak ${language} (GET /v1/voices?language=${language})`
+          : `voice ${voice} is not in the catalogue (GET /v1/voices)`,
+      });
     }
   }),
   v.description(

@@ -19,7 +19,9 @@ export const postStudioSettings = studioPage({
     if (field("part") === "default_voice") {
       const change = v.safeParse(SettingsBody, { default_voices: { [field("language")]: field("voice") || null } });
       if (!change.success)
-        throw new ValidationError(change.issues.map((i) => ({ loc: ["body", ...(i.path?.map((p) => String(p.key)) ?? [])], msg: i.message, type: "settings" })));
+        throw new ValidationError(
+          change.issues.map((i) => ({ loc: ["body", ...(i.path?.map((p) => String(p.key)) ?? [])], msg: i.message, type: "settings" })),
+        );
       await updateSettings(env, studio.publisher, change.output);
     } else await updateSettings(env, studio.publisher, { review_before_release: field("review_before_release") === "on" });
     return seeOther(publisherPath(studio.publisher, "/settings"));
