@@ -102,7 +102,7 @@ describe("feeds in a browser", () => {
     const html = await (await call(LANGUAGE_FEED, { headers: { Accept: BROWSER_ACCEPT } })).text();
     expect(html).toMatch(/^<!doctype html><html lang="ar" dir="rtl">/);
     expect(html).toContain("الجسر القديم");
-    expect(html).toContain('<p class="kind" lang="en">Podcast feed</p>');
+    expect(html).toContain('<p class="kind" lang="en" dir="ltr">Podcast feed</p>');
   });
 
   it("no longer serves an XSL stylesheet", async () => {

@@ -14,7 +14,7 @@ import { podcastApps } from "../kernel/public-urls";
  */
 
 /** The page's look, inline: it is served from the API's origin, where the site's sheets are not. */
-const STYLE = `*{box-sizing:border-box}body{font:17px/1.55 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fff}
+const STYLE = `*{box-sizing:border-box}body{font:17px/1.55 system-ui,sans-serif;margin:0;overflow-wrap:anywhere;color:#1d1d1f;background:#fff}
 main{max-width:46rem;margin:0 auto;padding:1rem}a{color:#0b57d0}h1{line-height:1.2;margin:.2rem 0}
 .kind{color:#555;margin:0}.cover{float:inline-end;width:8rem;height:8rem;margin-block-end:1rem;margin-inline-start:1rem;border-radius:8px}
 .apps{display:flex;flex-wrap:wrap;gap:.5rem;padding:0;list-style:none}
@@ -32,6 +32,9 @@ const PAGE_HEADERS = {
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   "X-Content-Type-Options": "nosniff",
 };
+
+/** The page's own words, English whatever the feed's language, read left to right. */
+const EN = 'lang="en" dir="ltr"';
 
 /** An address the page may link to: http(s) only. */
 const webLink = (href: string | undefined) => (href && /^https?:\/\//i.test(href) ? href : undefined);
@@ -71,18 +74,18 @@ export function feedPage(xml: string, headers: Headers): Response {
   const html = `<!doctype html><html lang="${escapeHtml(language)}" dir="${textDirection(language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><main>
-${cover ? `<img class="cover" alt="" src="${escapeHtml(cover)}">` : ""}<p class="kind" lang="en">Podcast feed</p>
+${cover ? `<img class="cover" alt="" src="${escapeHtml(cover)}">` : ""}<p class="kind" ${EN}>Podcast feed</p>
 <h1>${escapeHtml(title)}</h1>
 <p class="about">${escapeHtml(feed.description ?? "")}</p>
-${feed.podcast?.locked?.value ? `<p class="warn" lang="en">This is a private feed: its address works like a password. Add it to your own podcast app and share it with nobody.</p>` : ""}
-<h2 id="subscribe" lang="en">Subscribe</h2>
-<p lang="en">This address is a podcast feed, made for podcast apps. Open it in yours with one tap:</p>
+${feed.podcast?.locked?.value ? `<p class="warn" ${EN}>This is a private feed: its address works like a password. Add it to your own podcast app and share it with nobody.</p>` : ""}
+<h2 id="subscribe" ${EN}>Subscribe</h2>
+<p ${EN}>This address is a podcast feed, made for podcast apps. Open it in yours with one tap:</p>
 <ul class="apps" aria-labelledby="subscribe">${apps}</ul>
-<p lang="en"><label for="feed-url">Or copy this address into any podcast app:</label></p>
+<p ${EN}><label for="feed-url">Or copy this address into any podcast app:</label></p>
 <input id="feed-url" type="text" readonly value="${escapeHtml(self)}" dir="ltr">
-<h2 id="episodes" lang="en">Episodes</h2>
-${episodes ? `<ol aria-labelledby="episodes">${episodes}</ol>` : `<p lang="en">No episodes yet.</p>`}
-${webLink(feed.link) ? `<p class="note" lang="en"><a href="${escapeHtml(webLink(feed.link)!)}">Narration</a>: articles, read aloud.</p>` : ""}
+<h2 id="episodes" ${EN}>Episodes</h2>
+${episodes ? `<ol aria-labelledby="episodes">${episodes}</ol>` : `<p ${EN}>No episodes yet.</p>`}
+${webLink(feed.link) ? `<p class="note" ${EN}><a href="${escapeHtml(webLink(feed.link)!)}">Narration</a>: articles, read aloud.</p>` : ""}
 </main></body></html>`;
   const out = new Headers(headers);
   for (const name of ["Content-Type", "ETag", "Last-Modified", "Content-Length"]) out.delete(name);
