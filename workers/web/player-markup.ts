@@ -94,14 +94,16 @@ function playerMarkup(env: object, view: ArticleView, beacon?: string): string {
   const speeds = SPEEDS.map((s) => `<option value="${s}"${s === 1 ? " selected" : ""}>${s}×</option>`).join("");
   const seconds = view.listenSeconds ?? 0;
   // The player's words (the controls, the status, the keys' help) are in `language`; its data-* carry the article's own text.
+  // The controls run left to right in every script, as media controls do: back is left of forward, and the
+  // seek bar fills from the left (the time, not the text, moves).
   return `<div class="player" data-player${inWords(view, language)} data-words="${t(JSON.stringify(clientWords(w)))}" data-title="${t(view.title)}" data-publisher="${t(view.publisher)}" data-art="${t(articleArtUrl(env, view, 512, 512))}" data-duration="${seconds}"${beacon ? ` data-beacon="${t(beacon)}"` : ""}>
 <audio controls preload="metadata"><source src="${t(view.audio.mp3)}" type="audio/mpeg"><source src="${t(view.audio.opus)}" type="audio/ogg; codecs=opus"><a href="${t(view.audio.mp3)}">${t(w.download)}</a></audio>
-<div class="controls" role="group" aria-label="${t(w.player)}" hidden>
+<div class="controls" role="group" aria-label="${t(w.player)}" dir="ltr" hidden>
 <button type="button" data-action="back" aria-label="${t(w.back)}"><span aria-hidden="true">↺15</span></button>
 <button type="button" class="play" data-action="play" aria-label="${t(w.play)}"><span aria-hidden="true" class="icon"></span></button>
 <button type="button" data-action="forward" aria-label="${t(w.forward)}"><span aria-hidden="true">15↻</span></button>
 <input type="range" class="seek" data-el="seek" min="0" max="${seconds}" step="1" value="0" aria-label="${t(w.seek)}">
-<span class="times" dir="ltr"><span data-el="elapsed">0:00</span> / <span data-el="duration">0:00</span> <span class="remaining">(<span data-el="remaining"></span><span class="visually-hidden"> ${t(w.remaining)}</span>)</span></span>
+<span class="times"><span data-el="elapsed">0:00</span> / <span data-el="duration">0:00</span> <span class="remaining">(<span data-el="remaining"></span><span class="visually-hidden"> ${t(w.remaining)}</span>)</span></span>
 <label class="speed">${t(w.speed)} <select data-el="speed">${speeds}</select></label>
 </div>
 <p class="status" data-el="status" role="status"></p>
