@@ -208,9 +208,6 @@ const WORDS: Record<string, PlayerWords> = {
   },
 };
 
-/** The languages the player speaks (primary subtags); every other gets English. */
-export const PLAYER_LANGUAGES = Object.keys(WORDS);
-
 /** The player's words for an article in `language`, and the language they are in. */
 export function playerWords(language: string): { words: PlayerWords; language: string } {
   const primary = primaryLanguage(language);

@@ -61,7 +61,7 @@ export function defaultOffers(offers: readonly VoiceOffer[] = VOICES, language: 
  * What speaks when no voice is asked for, in order: the offers of `preferred` when it speaks the
  * language, then defaultOffers.
  */
-export function unaskedOffers(offers: readonly VoiceOffer[], language: string, preferred?: string): VoiceOffer[] {
+function unaskedOffers(offers: readonly VoiceOffer[], language: string, preferred?: string): VoiceOffer[] {
   const first = preferred === undefined ? [] : offersOf(preferred, offers).filter((o) => speaks(o, language));
   return [...first, ...defaultOffers(offers, language).filter((o) => !first.includes(o))];
 }
