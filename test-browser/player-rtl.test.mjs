@@ -8,10 +8,9 @@
 // wrangler dev on its own port (PORT moves it, default 8813).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { expectAccessible } from "./support/axe.mjs";
+import { checkEverywhere } from "./support/axe.mjs";
 import { publishNarrated, startPlatform } from "./support/platform.mjs";
 import { launchBrowser } from "../scripts/browser.mjs";
-import { putEngineData } from "../scripts/engine-data.mjs";
 
 const PORT = Number(process.env.PORT ?? 8813);
 const STATE = ".wrangler/browser-test-player-rtl-state";
@@ -35,8 +34,7 @@ let platform;
 let browser;
 
 before(async () => {
-  platform = await startPlatform(PORT, STATE);
-  putEngineData(["--local", "--persist-to", STATE], "ignore");
+  platform = await startPlatform(PORT, STATE, {}, { languages: true });
   [browser] = await Promise.all([launchBrowser(), publishNarrated(platform.base, ARTICLE, 180_000)]);
 });
 
@@ -149,22 +147,22 @@ test("the arrow pointing the way the text reads (left) goes to the next word", a
 });
 
 test("the article page and the embed have no axe finding at 390 and 1280 px", async () => {
-  for (const width of [390, 1280]) {
-    const page = await (await browser.newContext({ viewport: { width, height: 900 } })).newPage();
-    for (const [name, path] of [
-      ["article", `/articles/${ARTICLE.slug}`],
-      ["embed", `/embed/article/${ARTICLE.slug}`],
-    ]) {
-      await page.goto(`${platform.base}${path}`);
-      await page.locator(".controls:not([hidden])").waitFor();
-      // A word lit, as a listener sees it.
-      await page.evaluate(() => document.querySelector("audio").play());
-      await page.waitForFunction(() => document.querySelector(".w.current"), null, { timeout: 30_000 });
-      await page.evaluate(() => document.querySelector("audio").pause());
-      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} at ${width} px scrolls sideways`);
-      await expectAccessible(page, `${path} at ${width} px`);
+  const page = await (await browser.newContext()).newPage();
+  for (const [name, path] of [
+    ["article", `/articles/${ARTICLE.slug}`],
+    ["embed", `/embed/article/${ARTICLE.slug}`],
+  ]) {
+    await page.goto(`${platform.base}${path}`);
+    await page.locator(".controls:not([hidden])").waitFor();
+    // A word lit, as a listener sees it.
+    await page.evaluate(() => document.querySelector("audio").play());
+    await page.waitForFunction(() => document.querySelector(".w.current"), null, { timeout: 30_000 });
+    await page.evaluate(() => document.querySelector("audio").pause());
+    await checkEverywhere(page, path);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
       if (process.env.SCREENSHOTS) await page.screenshot({ path: `${process.env.SCREENSHOTS}/player-ar-${name}-${width}.png`, fullPage: name === "article" });
     }
-    await page.close();
   }
+  await page.close();
 });
