@@ -167,7 +167,7 @@ test("a listener subscribes, signs in by mail, sets verticals, copies the feed, 
   await feedPage.goto(feedUrl);
   await feedPage.getByText("This is a private feed").waitFor();
   assert.deepEqual(await appLinks(feedPage), expectedApps(feedUrl));
-  await feedPage.evaluate(() => document.querySelector("xslt-warning-banner")?.remove());
+  assert.equal(await feedPage.locator("xslt-warning-banner").count(), 0);
   await checkEverywhere(feedPage, "the private feed in a browser");
   await feedPage.close();
 
