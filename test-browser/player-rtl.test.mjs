@@ -8,6 +8,7 @@
 // wrangler dev on its own port (PORT moves it, default 8813).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { coversWithin, litNow, until } from "./support/highlight.mjs";
 import { checkEverywhere } from "./support/axe.mjs";
 import { publishNarrated, startPlatform } from "./support/platform.mjs";
 import { launchBrowser } from "../scripts/browser.mjs";
@@ -51,22 +52,6 @@ const timedWords = (page) =>
       return { start: Number(w.dataset.s), text: w.textContent, left: r.left, top: r.top };
     }),
   );
-/** The audio's time and the lit words, read in one step. */
-const litNow = (page) =>
-  page.evaluate(() => {
-    const words = [...document.querySelectorAll("[data-s]")];
-    return { t: document.querySelector("audio").currentTime, lit: words.flatMap((w, i) => (w.classList.contains("current") ? [i] : [])) };
-  });
-/** Whether word `i` is the one spoken at `t`, within `slack` seconds either way. */
-const coversWithin = (words, i, t, slack) => words[i].start - slack <= t && t < (words[i + 1]?.start ?? Infinity) + slack;
-
-async function until(page, predicate, arg, what) {
-  try {
-    await page.waitForFunction(predicate, arg, { timeout: 30_000, polling: 50 });
-  } catch {
-    assert.fail(`timed out waiting until ${what}`);
-  }
-}
 
 test("the page reads right to left, in Arabic, and its words are drawn right to left", async () => {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
