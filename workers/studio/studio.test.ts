@@ -232,6 +232,24 @@ describe("review before release", () => {
   });
 });
 
+describe("default voice per language on the settings page", () => {
+  it("an editor sets one checked as the API checks it, without touching review; the page lists it", async () => {
+    await addMember("voices@example.test", "editor");
+    const editor = await signedIn("voices@example.test");
+    const key = await publisherKey();
+    await call(`/v1/publishers/${P}/settings`, jsonBody("PATCH", { review_before_release: true }, key));
+    const csrf = await csrfOf(editor, `/studio/${P}/settings`);
+    const set = await editor.post(`/studio/${P}/settings`, { csrf, part: "default_voice", language: "de", voice: "de-male" });
+    expect(set.status).toBe(303);
+    // An English voice for German is refused, and nothing changes.
+    expect((await editor.post(`/studio/${P}/settings`, { csrf, part: "default_voice", language: "de", voice: "nova" })).status).toBe(422);
+    const settings = await (await call(`/v1/publishers/${P}/settings`, jsonBody("PATCH", {}, key))).json();
+    expect(settings).toEqual({ publisher: PUBLISHER, review_before_release: true, default_voices: { de: "de-male" } });
+    const page = await (await editor.get(`${WEB.origin}/studio/${P}/settings`)).text();
+    expect(page).toContain('<strong lang="de">de</strong>: de-male');
+  });
+});
+
 describe("roles and re-rendering", () => {
   it("re-renders in another voice for an editor, and refuses every editor's action to a viewer (403)", async () => {
     await addMember("ed@example.test", "editor");
