@@ -1,13 +1,15 @@
-// A feed opened in Chromium is a page its XSL stylesheet builds (workers/feeds/feed-stylesheet.ts), and
-// every text in it comes from publishers and listeners: episode titles, the channel's title and
-// description. The stylesheet must write them as text, never as markup (issue 46). Planted bug this
-// catches: `disable-output-escaping="yes"` on an episode title (or the channel's title or description),
-// which runs a title's `<img onerror>` in the browser. The feed is a hostile one served on loopback with
-// the stylesheet's own text (bundled from its module), so no platform needs to start.
+// A feed opened in a browser is an HTML page the server draws from the feed's XML
+// (workers/feeds/feed-page.ts), and every text in it comes from publishers and listeners: episode
+// titles, the channel's title and description. The page must write them as text, never as markup
+// (issue 46). Planted bug this catches: an episode title (or the channel's title or description) put
+// into the page without escapeHtml, which runs a title's `<img onerror>` in the browser. The page is
+// drawn by the module itself (bundled) from a hostile feed and served on loopback, so no platform needs
+// to start; it is also checked with axe at 390 and 1280 px, in a left-to-right and a right-to-left language.
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { after, before, test } from "node:test";
 import { build } from "esbuild";
+import { checkEverywhere } from "./support/axe.mjs";
 import { launchBrowser } from "../scripts/browser.mjs";
 
 const HOSTILE = `<img src="x" onerror="window.__pwned = (window.__pwned || 0) + 1">`;
@@ -19,22 +21,29 @@ let server;
 let browser;
 let base;
 
-before(async () => {
-  const bundled = await build({ entryPoints: ["workers/feeds/feed-stylesheet.ts"], bundle: true, format: "esm", write: false, platform: "neutral" });
-  const { FEED_STYLESHEET } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`);
-  server = createServer((req, res) => {
-    if (req.url === "/feed.xsl") {
-      res.writeHead(200, { "Content-Type": "application/xslt+xml; charset=utf-8" }).end(FEED_STYLESHEET);
-      return;
-    }
-    const feed = `<?xml version="1.0" encoding="utf-8"?>
-<?xml-stylesheet type="text/xsl" href="${base}/feed.xsl"?>
+/** A hostile feed in `language`, as the platform writes one. */
+const feedXml = (language) => `<?xml version="1.0" encoding="utf-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0">
-<channel><title>${xml(`Channel ${HOSTILE}`)}</title><description>${xml(`About ${HOSTILE}`)}</description><link>${base}/</link>
-<atom:link rel="self" href="${base}/feed.xml" type="application/rss+xml"/>
+<channel><title>${xml(`Channel ${HOSTILE}`)}</title><description>${xml(`About ${HOSTILE}`)}</description><link>${base}/</link><language>${language}</language>
+<atom:link href="${base}/feed.xml" rel="self" type="application/rss+xml"/>
 <item><title>${xml(`Episode ${HOSTILE}`)}</title><link>${base}/a</link><pubDate>Sat, 28 Nov 2026 10:00:00 GMT</pubDate></item>
+<item><title>${xml("الجسر القديم")}</title><link>${xml(`javascript:alert(1)`)}</link><pubDate>Fri, 27 Nov 2026 10:00:00 GMT</pubDate></item>
 </channel></rss>`;
-    res.writeHead(200, { "Content-Type": "application/xml; charset=utf-8" }).end(feed);
+
+before(async () => {
+  const bundled = await build({
+    entryPoints: ["workers/feeds/feed-page.ts"],
+    bundle: true,
+    format: "esm",
+    write: false,
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    logLevel: "error",
+  });
+  const { feedPage } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`);
+  server = createServer(async (req, res) => {
+    const page = feedPage(feedXml(req.url === "/ar.xml" ? "ar" : "en"), new Headers({ "Cache-Control": "private, no-cache" }));
+    res.writeHead(page.status, Object.fromEntries(page.headers)).end(await page.text());
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${server.address().port}`;
@@ -53,9 +62,28 @@ test("a feed page writes a hostile episode title, channel title and description 
   // Give an injected image the time to fail and fire its handler.
   await page.waitForLoadState("load");
   assert.equal(await page.locator("h1").textContent(), `Channel ${HOSTILE}`);
-  assert.equal(await page.locator("main > p").nth(1).textContent(), `About ${HOSTILE}`);
-  assert.equal(await page.locator("ol li a").textContent(), `Episode ${HOSTILE}`);
+  assert.equal(await page.locator("p.about").textContent(), `About ${HOSTILE}`);
+  assert.equal(await page.locator("ol li a").first().textContent(), `Episode ${HOSTILE}`);
   assert.equal(await page.locator("img[onerror]").count(), 0);
+  // A link that is not http(s) is not a link.
+  assert.equal(await page.locator('a[href^="javascript:"]').count(), 0);
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
   await page.close();
+});
+
+test("the feed page reads in its language's direction and has no axe finding at 390 and 1280 px", async () => {
+  for (const [path, lang, dir] of [
+    ["/feed.xml", "en", "ltr"],
+    ["/ar.xml", "ar", "rtl"],
+  ]) {
+    const page = await browser.newPage();
+    await page.goto(`${base}${path}`);
+    assert.deepEqual(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]), [lang, dir]);
+    await checkEverywhere(page, path);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (process.env.SCREENSHOTS) await page.screenshot({ path: `${process.env.SCREENSHOTS}/feed-${lang}-${width}.png`, fullPage: true });
+    }
+    await page.close();
+  }
 });

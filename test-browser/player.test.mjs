@@ -7,6 +7,7 @@
 // under wrangler dev: `npm run test:browser` (PORT moves it, default 8802).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { coversWithin, litNow, until } from "./support/highlight.mjs";
 import { expectAccessible } from "./support/axe.mjs";
 import { publishNarrated, startFramingSite, startPlatform } from "./support/platform.mjs";
 import { launchBrowser } from "../scripts/browser.mjs";
@@ -59,25 +60,8 @@ const highlighted = (frame) => frame.locator("[data-start].current").evaluateAll
 /** Every timed word of the page, in order, with its timing (seconds) as the render measured it. */
 const timedWords = (frame) =>
   frame.locator("[data-s]").evaluateAll((ws) => ws.map((w) => ({ start: Number(w.dataset.s), end: Number(w.dataset.e), text: w.textContent })));
-/** The audio's time and the lit words, read in one step. */
-const litNow = (frame) =>
-  frame.evaluate(() => {
-    const words = [...document.querySelectorAll("[data-s]")];
-    return { t: document.querySelector("audio").currentTime, lit: words.flatMap((w, i) => (w.classList.contains("current") ? [i] : [])) };
-  });
 /** The word being spoken at `t` by the timings: the last to have started (a word stays lit through the pause after it). */
 const spokenAt = (words, t) => words.findLastIndex((w) => w.start <= t);
-/** Whether word `i` is the one spoken at `t`, within `slack` seconds either way. */
-const coversWithin = (words, i, t, slack) => words[i].start - slack <= t && t < (words[i + 1]?.start ?? Infinity) + slack;
-
-/** Waits until `predicate` (run in the frame) holds, or fails naming `what`. */
-async function until(frame, predicate, arg, what) {
-  try {
-    await frame.waitForFunction(predicate, arg, { timeout: 20_000, polling: 100 });
-  } catch {
-    assert.fail(`timed out waiting until ${what}`);
-  }
-}
 
 test("the player plays inside another site's frame, and the highlight follows the paragraphs", async () => {
   const { page, frame, audio } = await framedPlayer();

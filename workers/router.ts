@@ -76,7 +76,6 @@ import { getCreatorFeed } from "./feeds/routes/get.podcasts.creator.{tenant_slug
 import { getDeclassifiedFeed } from "./feeds/routes/get.podcasts.service-declassified.xml";
 import { getTopicFeed } from "./feeds/routes/get.podcasts.service-{slug}.xml";
 import { getServiceFeed } from "./feeds/routes/get.podcasts.service.xml";
-import { getFeedStylesheet } from "./feeds/routes/get.podcasts.feed.xsl";
 import { getChapters } from "./feeds/routes/get.podcasts.chapters.{slug}.json";
 import { getJsonTranscript } from "./feeds/routes/get.podcasts.transcripts.{slug}.json";
 import { getTranscript } from "./feeds/routes/get.podcasts.transcripts.{slug}.vtt";
@@ -276,7 +275,6 @@ export const routes: Route[] = [
   getTranscript,
   getJsonTranscript,
   getChapters,
-  getFeedStylesheet,
   postCreatorClaim,
   getTokenFeed,
   // Administration (x-service-email-token; throttled per IP by prefix)

@@ -1,3 +1,5 @@
+import { feedPage } from "./feed-page";
+
 /**
  * Feed responses; conditional requests are workers/core/conditional.ts. Podcast apps and
  * directories poll feeds every few minutes; an unchanged feed costs them a 304 with no body.
@@ -29,13 +31,12 @@ function fromBrowser(request: Request): boolean {
 }
 
 /**
- * The feed response as the asker reads it: to a browser, the same bytes as application/xml, which
- * browsers render as XML and so apply the feed's XSL stylesheet (feed-stylesheet.ts), where they show
- * application/rss+xml as plain text or download it; to anyone else, as it is. Vary says so to caches.
+ * The feed response as the asker reads it: to a browser, the feed's 200 as an HTML page drawn from
+ * the same XML (feed-page.ts), without the XML's validators; to anyone else, the feed's bytes as they
+ * are. Vary says so to caches.
  */
-export function forReader(request: Request, response: Response): Response {
-  const out = new Response(response.body, response);
+export async function forReader(request: Request, response: Response): Promise<Response> {
+  const out = fromBrowser(request) && response.status === 200 ? feedPage(await response.text(), response.headers) : new Response(response.body, response);
   out.headers.append("Vary", "Accept");
-  if (fromBrowser(request) && out.headers.get("Content-Type") === RSS_CONTENT_TYPE) out.headers.set("Content-Type", "application/xml; charset=utf-8");
   return out;
 }

@@ -2,7 +2,7 @@ import { generateRssFeed, type RssFeed } from "feedsmith";
 import { v5 as uuidv5 } from "uuid";
 import { articlePageUrl, baseUrl, config, webUrl } from "../core/config";
 import { xmlSafe } from "../core/text";
-import { audioReachOf, audioUrl, FEED_STYLESHEET_PATH, type ItemFileUrls, topicArtUrl } from "../kernel/public-urls";
+import { audioReachOf, audioUrl, type ItemFileUrls, topicArtUrl } from "../kernel/public-urls";
 import { isWebUrl } from "../kernel/web-url";
 import type { Category } from "./catalog";
 import type { FeedItem } from "./feed-items";
@@ -152,7 +152,5 @@ export function renderRss(env: object, channel: Channel, items: FeedItem[], file
     items: items.map((item) => toRssItem(env, item, files)),
   };
   // Stored text predates input checks and may come from e-mail: one bad character would void the whole feed.
-  // A browser shows the feed as a page with subscribe buttons (feed-stylesheet.ts); apps skip the instruction.
-  const stylesheets = [{ type: "text/xsl", href: `${baseUrl(env)}${FEED_STYLESHEET_PATH}` }];
-  return xmlSafe(tidy(generateRssFeed(feed, { stylesheets })));
+  return xmlSafe(tidy(generateRssFeed(feed)));
 }

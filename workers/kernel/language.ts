@@ -84,3 +84,16 @@ export function textDirection(language: string): "ltr" | "rtl" {
     return "ltr";
   }
 }
+
+/**
+ * The voice a publisher set for `language` (docs/publishers.md "Default voice per language"): the one
+ * set for its exact tag, else for its primary subtag ("pt" serves "pt-BR"); a tag of another region
+ * never serves. Undefined when none is set or the one set no longer speaks the language.
+ */
+export function defaultVoiceOf(defaults: Readonly<Record<string, string>>, language: string, offers: readonly VoiceOffer[] = VOICES): string | undefined {
+  const tag =
+    Object.keys(defaults).find((t) => t.toLowerCase() === language.toLowerCase()) ??
+    Object.keys(defaults).find((t) => t.toLowerCase() === primaryLanguage(language));
+  const voice = tag === undefined ? undefined : defaults[tag];
+  return voice !== undefined && offers.some((o) => o.id === voice && speaks(o, language)) ? voice : undefined;
+}

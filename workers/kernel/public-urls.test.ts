@@ -6,7 +6,6 @@ import {
   creatorClaimUrl,
   creatorFeedPath,
   creatorFeedUrl,
-  FEED_STYLESHEET_PATH,
   itemFileUrls,
   podcastApps,
   privateFeedPath,
@@ -63,9 +62,8 @@ describe("public URLs", () => {
     expect(articlePageUrl(env, "a b")).toBe("https://web.test/articles/a%20b");
   });
 
-  it("name a topic's page on the web front-end, and the feeds' stylesheet", () => {
+  it("name a topic's page on the web front-end", () => {
     expect(topicPageUrl(env, "young_moms")).toBe("https://web.test/topics/young_moms");
-    expect(FEED_STYLESHEET_PATH).toBe("/v1/podcasts/feed.xsl");
   });
 
   it("subscribe each podcast app to a feed by its own scheme, never by an https page of the app's maker", () => {

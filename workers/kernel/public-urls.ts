@@ -53,13 +53,6 @@ export function privateFeedUrl(env: object, privateFeedToken: string): string {
   return `${baseUrl(env)}${privateFeedPath(privateFeedToken)}`;
 }
 
-/**
- * Path of the XSL stylesheet every feed names in an xml-stylesheet processing instruction, so a feed
- * URL opened in a browser shows a page. On the feeds' own origin: browsers apply only a same-origin
- * stylesheet to an XML document.
- */
-export const FEED_STYLESHEET_PATH = "/v1/podcasts/feed.xsl";
-
 /** The web page of a topic (a listener vertical): its newest and trending articles and its feed (docs/web.md "Web front-end"). */
 export function topicPageUrl(env: object, slug: string): string {
   return `${webUrl(env)}/topics/${encodeURIComponent(slug)}`;

@@ -14,6 +14,11 @@ export interface RenderInput {
    */
   language?: string;
   /**
+   * With no voice asked for, the voice the publisher set for the language (docs/publishers.md
+   * "Default voice per language"): tried before the catalogue's best, which stands in for it.
+   */
+  defaultVoice?: string;
+  /**
    * The article's publisher: the audio's tags name it, and its pronunciation lexicon applies over the
    * global one (kernel/lexicon.ts). None for raw text, which gets the global lexicon only.
    */
@@ -135,6 +140,8 @@ export interface ClaimedJob {
   voice?: string;
   /** The language to speak it in (RenderInput.language): the article's, or a raw-text job's own. */
   language?: string;
+  /** The publisher's default voice for that language when no voice was asked for (RenderInput.defaultVoice). */
+  defaultVoice?: string;
   /** The article's publisher, which the audio's tags carry and whose lexicon applies; null for raw text. */
   publisher?: string | null;
   /** The article's title, which the audio's tags carry; null for raw text. */

@@ -1,3 +1,4 @@
+import { publisherDefaultVoice } from "./default-voice";
 import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { WorkerEntrypoint } from "cloudflare:workers";
 import {
@@ -116,11 +117,14 @@ async function claimJob(
     .set({ state: "running", attempts: job.attempts + 1, startedAt: new Date(now), streamedUntil: by === "stream" ? new Date(now + STREAM_LEASE_MS) : null })
     .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, claimable)))
     .returning({ id: renderJobs.id });
+  const voice = job.voice ?? article?.voice ?? undefined;
+  const language = article?.language ?? job.language ?? undefined;
   return {
     jobId,
     text,
-    voice: job.voice ?? article?.voice ?? undefined,
-    language: article?.language ?? job.language ?? undefined,
+    voice,
+    language,
+    defaultVoice: voice === undefined && article && language ? await publisherDefaultVoice(db, article.publisher, language) : undefined,
     publisher: article?.publisher ?? null,
     title: article?.title ?? null,
     url: article ? articleUrl(env, article) : null,

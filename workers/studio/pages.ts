@@ -140,8 +140,37 @@ export function settingsPage(env: object, studio: Studio, settings: Settings): R
     title: "Settings",
     studio,
     section: "/settings",
-    body: `<p>While review is on, a finished narration waits for an editor and reaches no feed, page, player, search result or agent until it is released.</p>${form}`,
+    body: `<p>While review is on, a finished narration waits for an editor and reaches no feed, page, player, search result or agent until it is released.</p>${form}${defaultVoicesSection(studio, settings)}`,
   });
+}
+
+/** The languages of the catalogue, each with its voices, for the default voice's choice. */
+const VOICES_BY_LANGUAGE = Object.entries(Object.groupBy(VOICES, (o) => o.language)).map(
+  ([language, offers]) => [language, [...new Set(offers!.map((o) => o.id))]] as const,
+);
+
+/** The settings page's "Default voice per language": the voices set, and an editor's form to set one. */
+function defaultVoicesSection(studio: Studio, settings: Settings): string {
+  const set = Object.entries(settings.default_voices);
+  const list = set.length
+    ? `<ul>${set.map(([language, voice]) => `<li><strong lang="${escapeHtml(language)}">${escapeHtml(language)}</strong>: ${escapeHtml(voice)}</li>`).join("")}</ul>`
+    : "<p>None set: each language is spoken by the catalogue's best available voice of it.</p>";
+  const options = VOICES_BY_LANGUAGE.map(
+    ([language, ids]) =>
+      `<optgroup label="${escapeHtml(language)}">${ids.map((id) => `<option value="${escapeHtml(id)}">${escapeHtml(id)}</option>`).join("")}</optgroup>`,
+  ).join("");
+  const form = isEditor(studio)
+    ? studioForm(
+        studio.member,
+        publisherPath(studio.publisher, "/settings"),
+        `<input type="hidden" name="part" value="default_voice">
+<p><label>Language (BCP 47: de, pt-BR, ar)<br><input name="language" required maxlength="35"></label></p>
+<p><label>Voice<br><select name="voice"><option value="">None: the catalogue's best</option>${options}</select></label></p>
+<p><button class="primary" type="submit">Set the default voice</button></p>`,
+      )
+    : "";
+  return `<section aria-labelledby="default-voices"><h2 id="default-voices">Default voice per language</h2>
+<p>A narration that asks for no voice is spoken by the voice set for its language, before the catalogue's best; when no engine of that voice is available another voice of the same language speaks.</p>${list}${form}</section>`;
 }
 
 /** /studio/{publisher}/lexicon: the entries, "hear it", the affected articles and one re-render. */

@@ -1,6 +1,8 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import { Email, PublisherParams } from "../kernel/fields";
+import { LanguageField, speaks } from "../kernel/language";
+import { VOICES } from "../kernel/voice-catalogue";
 import { MEMBER_ROLES } from "../db/index";
 import type { MemberRow } from "./members";
 
@@ -37,6 +39,27 @@ export const ArticleParams = v.object({
   slug: v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("The article's slug.")),
 });
 
+/** A voice of the catalogue that speaks each language it is set for. */
+const DefaultVoices = v.pipe(
+  v.record(LanguageField, v.nullable(v.pipe(v.string(), v.maxLength(100)))),
+  v.check((voices) => Object.keys(voices).length <= 200, "default_voices names at most 200 languages"),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    for (const [language, voice] of Object.entries(dataset.value)) {
+      if (voice === null || VOICES.some((o) => o.id === voice && speaks(o, language))) continue;
+      const known = VOICES.some((o) => o.id === voice);
+      addIssue({
+        message: known
+          ? `voice ${voice} does not speak ${language} (GET /v1/voices?language=${language})`
+          : `voice ${voice} is not in the catalogue (GET /v1/voices)`,
+      });
+    }
+  }),
+  v.description(
+    "Language tag -> voice id: the voice that speaks a narration of that language when it asks for none, tried before the catalogue's best (which stands in when no engine of it is available: the language never changes). The voice must speak the language (GET /v1/voices?language=). Names only the languages it changes; null removes one. A setting for de serves de-AT too; one for de-AT serves only de-AT.",
+  ),
+);
+
 export const SettingsBody = named(
   "PublisherSettingsBody",
   v.object({
@@ -46,12 +69,17 @@ export const SettingsBody = named(
         "While true, a finished narration waits in awaiting_review and reaches no listener until released. Off by default. Turning it off releases nothing already waiting.",
       ),
     ),
+    default_voices: v.optional(DefaultVoices),
   }),
 );
 
 export const SettingsView = named(
   "PublisherSettings",
-  v.object({ publisher: v.string(), review_before_release: v.pipe(v.boolean(), v.description("Whether finished narrations wait for an editor.")) }),
+  v.object({
+    publisher: v.string(),
+    review_before_release: v.pipe(v.boolean(), v.description("Whether finished narrations wait for an editor.")),
+    default_voices: v.pipe(v.record(v.string(), v.string()), v.description("Language tag -> the publisher's default voice for it.")),
+  }),
 );
 
 export const RejectBody = named(

@@ -167,7 +167,7 @@ describe("review before release", () => {
   it("holds a finished render from every surface until released by the publisher's key", async () => {
     const key = await publisherKey();
     const on = await call(`/v1/publishers/${P}/settings`, jsonBody("PATCH", { review_before_release: true }, key));
-    expect(await on.json()).toEqual({ publisher: PUBLISHER, review_before_release: true });
+    expect(await on.json()).toEqual({ publisher: PUBLISHER, review_before_release: true, default_voices: {} });
     const { article, jobId, key: audio } = await finishedRender("held-story");
     const job = await (await call(`/v1/jobs/${jobId}`, { headers: { "x-service-key": testVars.SERVICE_API_KEY } })).json<{
       state: string;
@@ -229,6 +229,24 @@ describe("review before release", () => {
 
     expect((await editor.post(`/studio/${P}/articles/${article.slug}/release`, { csrf })).status).toBe(303);
     expect(await serviceFeed()).toContain(article.slug);
+  });
+});
+
+describe("default voice per language on the settings page", () => {
+  it("an editor sets one checked as the API checks it, without touching review; the page lists it", async () => {
+    await addMember("voices@example.test", "editor");
+    const editor = await signedIn("voices@example.test");
+    const key = await publisherKey();
+    await call(`/v1/publishers/${P}/settings`, jsonBody("PATCH", { review_before_release: true }, key));
+    const csrf = await csrfOf(editor, `/studio/${P}/settings`);
+    const set = await editor.post(`/studio/${P}/settings`, { csrf, part: "default_voice", language: "de", voice: "de-male" });
+    expect(set.status).toBe(303);
+    // An English voice for German is refused, and nothing changes.
+    expect((await editor.post(`/studio/${P}/settings`, { csrf, part: "default_voice", language: "de", voice: "nova" })).status).toBe(422);
+    const settings = await (await call(`/v1/publishers/${P}/settings`, jsonBody("PATCH", {}, key))).json();
+    expect(settings).toEqual({ publisher: PUBLISHER, review_before_release: true, default_voices: { de: "de-male" } });
+    const page = await (await editor.get(`${WEB.origin}/studio/${P}/settings`)).text();
+    expect(page).toContain('<strong lang="de">de</strong>: de-male');
   });
 });
 

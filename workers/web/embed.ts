@@ -2,7 +2,7 @@ import { articlePageUrl, baseUrl } from "../core/config";
 import { articleView, type ArticleView } from "./article-view";
 import { oembedDiscovery } from "./oembed";
 import { escapeHtml } from "./page";
-import { bodyParagraphs, headingText, paragraphAttributes, playerOrNotice, subscribeUrl } from "./player-markup";
+import { articleTextLabel, bodyParagraphs, headingText, paragraphAttributes, playerOrNotice, subscribeUrl } from "./player-markup";
 import { PUBLIC_CACHE, sitePage } from "./site-page";
 
 /** The framed page of an article that is not there for anonymous viewers: no audio, noindex. */
@@ -26,7 +26,7 @@ function embedBody(env: object, view: ArticleView): string {
     const original = view.url ? ` ${open(view.url, `Read it at ${view.publisher}`)}.` : "";
     return `<p>The publisher keeps this article on its own site; there is no narration to play here.${original}</p>${links}`;
   }
-  return `${playerOrNotice(env, view, `${baseUrl(env)}/v1/articles/${encodeURIComponent(view.slug)}/beacons`)}<div class="transcript" data-transcript role="region" aria-label="Article text" tabindex="0">${bodyParagraphs(view)}</div>${links}`;
+  return `${playerOrNotice(env, view, `${baseUrl(env)}/v1/articles/${encodeURIComponent(view.slug)}/beacons`)}<div class="transcript" data-transcript role="region" aria-label="${articleTextLabel(view)}" tabindex="0">${bodyParagraphs(view)}</div>${links}`;
 }
 
 /**

@@ -4,6 +4,8 @@ import { verticalLabel } from "../kernel/verticals";
 import { wordsOf, type TimedWord } from "../kernel/word-timings";
 import type { ArticleView, Paragraph } from "./article-view";
 import { escapeHtml } from "./page";
+import { primaryLanguage } from "../kernel/language";
+import { clientWords, playerWords } from "./player-words";
 
 /** The speeds the player offers (docs/web.md "Web front-end"). */
 const SPEEDS = [0.75, 1, 1.25, 1.5, 1.75, 2];
@@ -22,8 +24,14 @@ export function subscribeUrl(env: object): string {
 export const EMBED_HEIGHT = 420;
 
 /** The copy-paste iframe snippet of an article's player (also oEmbed's `html`). */
-export function embedSnippet(env: object, view: Pick<ArticleView, "slug" | "title">, width: string | number = "100%", height = EMBED_HEIGHT): string {
-  return `<iframe src="${escapeHtml(embedPlayerUrl(env, view.slug))}" title="${escapeHtml(`Listen: ${view.title}`)}" width="${escapeHtml(String(width))}" height="${height}" style="border:0;max-width:100%" loading="lazy" allow="autoplay; encrypted-media"></iframe>`;
+export function embedSnippet(
+  env: object,
+  view: Pick<ArticleView, "slug" | "title" | "language">,
+  width: string | number = "100%",
+  height = EMBED_HEIGHT,
+): string {
+  const { words } = playerWords(view.language);
+  return `<iframe src="${escapeHtml(embedPlayerUrl(env, view.slug))}" title="${escapeHtml(`${words.listen}: ${view.title}`)}" width="${escapeHtml(String(width))}" height="${height}" style="border:0;max-width:100%" loading="lazy" allow="autoplay; encrypted-media"></iframe>`;
 }
 
 /** A paragraph of the text, carrying its start in the audio when one was recorded. */
@@ -60,7 +68,18 @@ export function bodyParagraphs(view: ArticleView): string {
  * its start and completion (the embed's, docs/publishers.md "Listening numbers").
  */
 export function playerOrNotice(env: object, view: ArticleView, beacon?: string): string {
-  return playerMarkup(env, view, beacon) || `<p class="status">The narration is not ready yet. Try again in a minute.</p>`;
+  const { words, language } = playerWords(view.language);
+  return playerMarkup(env, view, beacon) || `<p class="status"${inWords(view, language)}>${escapeHtml(words.notReady)}</p>`;
+}
+
+/** lang="en" on the player's words when the article's language is one the player does not speak (player-words.ts). */
+function inWords(view: Pick<ArticleView, "language">, language: string): string {
+  return primaryLanguage(view.language) === language ? "" : ` lang="${language}"`;
+}
+
+/** The words the article's embed frame shows around the player: the text's region. */
+export function articleTextLabel(view: Pick<ArticleView, "language">): string {
+  return escapeHtml(playerWords(view.language).words.articleText);
 }
 
 /**
@@ -70,19 +89,24 @@ export function playerOrNotice(env: object, view: ArticleView, beacon?: string):
  */
 function playerMarkup(env: object, view: ArticleView, beacon?: string): string {
   if (!view.audio) return "";
+  const { words: w, language } = playerWords(view.language);
+  const t = (text: string) => escapeHtml(text);
   const speeds = SPEEDS.map((s) => `<option value="${s}"${s === 1 ? " selected" : ""}>${s}×</option>`).join("");
   const seconds = view.listenSeconds ?? 0;
-  return `<div class="player" data-player data-title="${escapeHtml(view.title)}" data-publisher="${escapeHtml(view.publisher)}" data-art="${escapeHtml(articleArtUrl(env, view, 512, 512))}" data-duration="${seconds}"${beacon ? ` data-beacon="${escapeHtml(beacon)}"` : ""}>
-<audio controls preload="metadata"><source src="${escapeHtml(view.audio.mp3)}" type="audio/mpeg"><source src="${escapeHtml(view.audio.opus)}" type="audio/ogg; codecs=opus"><a href="${escapeHtml(view.audio.mp3)}">Download the MP3</a></audio>
-<div class="controls" role="group" aria-label="Player" hidden>
-<button type="button" data-action="back" aria-label="Back 15 seconds"><span aria-hidden="true">↺15</span></button>
-<button type="button" class="play" data-action="play" aria-label="Play"><span aria-hidden="true" class="icon"></span></button>
-<button type="button" data-action="forward" aria-label="Forward 15 seconds"><span aria-hidden="true">15↻</span></button>
-<input type="range" class="seek" data-el="seek" min="0" max="${seconds}" step="1" value="0" aria-label="Seek">
-<span class="times"><span data-el="elapsed">0:00</span> / <span data-el="duration">0:00</span> <span class="remaining">(<span data-el="remaining"></span><span class="visually-hidden"> remaining</span>)</span></span>
-<label class="speed">Speed <select data-el="speed">${speeds}</select></label>
+  // The player's words (the controls, the status, the keys' help) are in `language`; its data-* carry the article's own text.
+  // The controls run left to right in every script, as media controls do: back is left of forward, and the
+  // seek bar fills from the left (the time, not the text, moves).
+  return `<div class="player" data-player${inWords(view, language)} data-words="${t(JSON.stringify(clientWords(w)))}" data-title="${t(view.title)}" data-publisher="${t(view.publisher)}" data-art="${t(articleArtUrl(env, view, 512, 512))}" data-duration="${seconds}"${beacon ? ` data-beacon="${t(beacon)}"` : ""}>
+<audio controls preload="metadata"><source src="${t(view.audio.mp3)}" type="audio/mpeg"><source src="${t(view.audio.opus)}" type="audio/ogg; codecs=opus"><a href="${t(view.audio.mp3)}">${t(w.download)}</a></audio>
+<div class="controls" role="group" aria-label="${t(w.player)}" dir="ltr" hidden>
+<button type="button" data-action="back" aria-label="${t(w.back)}"><span aria-hidden="true">↺15</span></button>
+<button type="button" class="play" data-action="play" aria-label="${t(w.play)}"><span aria-hidden="true" class="icon"></span></button>
+<button type="button" data-action="forward" aria-label="${t(w.forward)}"><span aria-hidden="true">15↻</span></button>
+<input type="range" class="seek" data-el="seek" min="0" max="${seconds}" step="1" value="0" aria-label="${t(w.seek)}">
+<span class="times"><span data-el="elapsed">0:00</span> / <span data-el="duration">0:00</span> <span class="remaining">(<span data-el="remaining"></span><span class="visually-hidden"> ${t(w.remaining)}</span>)</span></span>
+<label class="speed">${t(w.speed)} <select data-el="speed">${speeds}</select></label>
 </div>
 <p class="status" data-el="status" role="status"></p>
-${view.narrator ? `<p class="narrator">${escapeHtml(view.narrator)}</p>` : ""}<p id="text-keys" class="visually-hidden">Enter plays from here. The left and right arrow keys move word by word; Enter on a word plays from that word.</p>
+${view.narrator ? `<p class="narrator"${inWords(view, "en")}>${t(view.narrator)}</p>` : ""}<p id="text-keys" class="visually-hidden">${t(w.textKeys)}</p>
 </div>`;
 }

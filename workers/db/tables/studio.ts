@@ -20,6 +20,8 @@ export const publisherMembers = sqliteTable(
 export const publisherSettings = sqliteTable("publisher_settings", {
   publisher: text("publisher").primaryKey(),
   reviewBeforeRelease: integer("review_before_release", { mode: "boolean" }).notNull().default(false),
+  /** Language tag -> the voice that speaks it when a narration asks for none (docs/publishers.md "Default voice per language"). */
+  defaultVoices: text("default_voices", { mode: "json" }).$type<Record<string, string>>().notNull().default({}),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
 });
 

@@ -63,7 +63,7 @@ export async function renderText(
   const publisher = input.publisher ?? null;
   const names: Pick<AudioAbout, "title" | "publisher" | "url"> = { title: input.title, publisher, url: input.url };
   const now = await availability(synthesizers);
-  const offers = candidates(voice, (o) => now.reason(o) === null, now.offers, input.language);
+  const offers = candidates(voice, (o) => now.reason(o) === null, now.offers, input.language, input.defaultVoice);
   if (!offers) throw new Error(`unknown_voice: ${voice} is not in the catalogue`);
   if (!paragraphs.some(Boolean)) throw new Error("no_provider: nothing to read aloud");
   // Before any provider is paid: a longer render would outlast a Queue consumer's wall time.
@@ -73,7 +73,9 @@ export async function renderText(
 
   const requested = voice ?? null;
   const pronounce = await pronunciations(store, publisher);
-  const answering = (voice === undefined ? defaultOffers(now.offers, input.language) : offersOf(voice, now.offers)).filter(
+  // With no voice asked for, the publisher's default voice is the one wanted (render-contract.ts RenderInput).
+  const wanted = voice ?? (offers[0]?.id === input.defaultVoice ? input.defaultVoice : undefined);
+  const answering = (wanted === undefined ? defaultOffers(now.offers, input.language) : offersOf(wanted, now.offers)).filter(
     (o) => !offers[0] || atLeastAsGood(o, offers[0]),
   );
   const cached = await findCached(store, answering, text, requested, pronounce);
@@ -91,7 +93,7 @@ export async function renderText(
     const synthesizer = synthesizers[offer.provider]!; // candidates() kept only providers with one
     const { digest } = await pronounce(offer, text);
     const key = await cacheKey(offer.provider, offer.id, text, digest);
-    const fallback = failures.length > 0 || (voice !== undefined && offer.id !== voice);
+    const fallback = failures.length > 0 || (wanted !== undefined && offer.id !== wanted);
     const stored = { key, provider: offer.provider, voice: offer.id, requestedVoice: requested, fallback, lexiconDigest: digest };
     const writer = await renderWriter(store, stored, segments.length, phases, names, listener);
     const tally: ParagraphTally = { charactersSynthesized: 0, paragraphsReused: 0, markIds: new Set() };

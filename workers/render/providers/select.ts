@@ -1,4 +1,4 @@
-import { preferredTag } from "../../kernel/language";
+import { preferredTag, speaks } from "../../kernel/language";
 import { DEFAULT_GENDER, DEFAULT_LANGUAGE, PROVIDERS, priceOf, QUALITIES, VOICES, type VoiceOffer } from "../../kernel/voice-catalogue";
 
 /**
@@ -10,6 +10,8 @@ import { DEFAULT_GENDER, DEFAULT_LANGUAGE, PROVIDERS, priceOf, QUALITIES, VOICES
  *   none is said; its preferred region, kernel/language.ts preferredTag) and of the default gender
  *   where it has voices of it, in that order, so the best available neural voice speaks and eSpeak
  *   only when nothing else is available. Fallback changes the engine, never the language.
+ *   A publisher's default voice for the language (`preferred`, docs/publishers.md "Default voice per
+ *   language") goes before them: its offers, then the catalogue's best of the same language.
  * - A voice asked for: that voice's offers by available providers, then, as fallbacks, the equivalent
  *   voices (same language and gender) of the other available offers. Null when the voice is unknown.
  *
@@ -20,8 +22,9 @@ export function candidates(
   available: (offer: VoiceOffer) => boolean,
   offers: readonly VoiceOffer[] = VOICES,
   language: string = DEFAULT_LANGUAGE,
+  preferred?: string,
 ): VoiceOffer[] | null {
-  if (voice === undefined) return defaultOffers(offers, language).filter(available);
+  if (voice === undefined) return unaskedOffers(offers, language, preferred).filter(available);
   const exact = offersOf(voice, offers);
   if (exact.length === 0) return null;
   const { language: spoken, gender } = exact[0];
@@ -52,6 +55,15 @@ export function defaultOffers(offers: readonly VoiceOffer[] = VOICES, language: 
   const spoken = offers.filter((v) => v.language === tag);
   const gendered = spoken.filter((v) => v.gender === DEFAULT_GENDER);
   return (gendered.length > 0 ? gendered : spoken).sort(bySelection);
+}
+
+/**
+ * What speaks when no voice is asked for, in order: the offers of `preferred` when it speaks the
+ * language, then defaultOffers.
+ */
+function unaskedOffers(offers: readonly VoiceOffer[], language: string, preferred?: string): VoiceOffer[] {
+  const first = preferred === undefined ? [] : offersOf(preferred, offers).filter((o) => speaks(o, language));
+  return [...first, ...defaultOffers(offers, language).filter((o) => !first.includes(o))];
 }
 
 /** True when `a` sounds no worse than `b` (neural >= formant). */

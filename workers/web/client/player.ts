@@ -19,11 +19,14 @@ function setUp(root: HTMLElement): void {
   const speed = el<HTMLSelectElement>("speed");
   const status = el<HTMLElement>("status");
   const paragraphs = [...document.querySelectorAll<HTMLElement>("[data-start]")];
+  // The player's words in the article's language, from the server's table (workers/web/player-words.ts).
+  const words = JSON.parse(root.dataset.words ?? "{}") as Record<"play" | "pause" | "of" | "cannotPlay" | "notLoaded" | "playFromHere", string>;
+  const language = root.closest<HTMLElement>("[lang]")?.lang || "en";
   const starts = paragraphs.map((p) => Number(p.dataset.start));
   const scroller = document.querySelector<HTMLElement>("[data-transcript]");
   // Every timed word of the page, in speaking order (the title's first).
-  const words = paragraphs.flatMap((p) => [...p.querySelectorAll<HTMLElement>("[data-s]")]);
-  const wordStarts = words.map((w) => Number(w.dataset.s));
+  const timed = paragraphs.flatMap((p) => [...p.querySelectorAll<HTMLElement>("[data-s]")]);
+  const wordStarts = timed.map((w) => Number(w.dataset.s));
   // A reader who asks for less motion gets jumps instead of smooth scrolling.
   const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
   const scrollBehavior = (): ScrollBehavior => (reducedMotion.matches ? "auto" : "smooth");
@@ -42,13 +45,13 @@ function setUp(root: HTMLElement): void {
       seek.max = String(d);
       seek.value = String(t);
     }
-    seek.setAttribute("aria-valuetext", `${spokenDuration(t)} of ${spokenDuration(d)}`);
+    seek.setAttribute("aria-valuetext", `${spokenDuration(t, language)} ${words.of} ${spokenDuration(d, language)}`);
     follow(t);
   };
 
   const showPlaying = () => {
     const playing = !audio.paused;
-    play.setAttribute("aria-label", playing ? "Pause" : "Play");
+    play.setAttribute("aria-label", playing ? words.pause : words.play);
     play.dataset.state = playing ? "playing" : "paused";
     if (navigator.mediaSession) navigator.mediaSession.playbackState = playing ? "playing" : "paused";
   };
@@ -84,9 +87,9 @@ function setUp(root: HTMLElement): void {
     }
     const i = lo - 1;
     if (i === currentWord) return;
-    words[currentWord]?.classList.remove("current");
+    timed[currentWord]?.classList.remove("current");
     currentWord = i;
-    const w = words[i];
+    const w = timed[i];
     if (!w) return;
     w.classList.add("current");
     // A long paragraph scrolls on as its words leave the box.
@@ -123,7 +126,7 @@ function setUp(root: HTMLElement): void {
     audio.currentTime = Math.min(Math.max(0, t), duration() || t);
     showTime();
   };
-  const toggle = () => (audio.paused ? audio.play().catch(() => (status.textContent = "This audio cannot play here.")) : audio.pause());
+  const toggle = () => (audio.paused ? audio.play().catch(() => (status.textContent = words.cannotPlay)) : audio.pause());
 
   play.addEventListener("click", toggle);
   root.querySelector('[data-action="back"]')!.addEventListener("click", () => seekTo(audio.currentTime - SKIP_SECONDS));
@@ -142,9 +145,13 @@ function setUp(root: HTMLElement): void {
     seekTo(t);
     if (audio.paused) void audio.play().catch(() => undefined);
   };
+  // The arrow that points the way the text reads goes to the next word: left in a right-to-left script.
+  const rtl = (p: HTMLElement) => getComputedStyle(p).direction === "rtl";
+  const forwardKey = (p: HTMLElement) => (rtl(p) ? "ArrowLeft" : "ArrowRight");
+  const backwardKey = (p: HTMLElement) => (rtl(p) ? "ArrowRight" : "ArrowLeft");
   paragraphs.forEach((p, i) => {
     p.tabIndex = 0;
-    p.title = "Play from here";
+    p.title = words.playFromHere;
     const own = [...p.querySelectorAll<HTMLElement>("[data-s]")];
     if (own.length) p.setAttribute("aria-describedby", "text-keys");
     for (const w of own) w.tabIndex = -1;
@@ -161,8 +168,8 @@ function setUp(root: HTMLElement): void {
       if (e.key === "Enter" || e.key === " ") {
         e.preventDefault();
         playFrom(at >= 0 ? Number(own[at].dataset.s) : starts[i]);
-      } else if (e.key === "ArrowRight" && own.length) move(at + 1);
-      else if (e.key === "ArrowLeft" && own.length) move(at < 0 ? own.length - 1 : at - 1);
+      } else if (e.key === forwardKey(p) && own.length) move(at + 1);
+      else if (e.key === backwardKey(p) && own.length) move(at < 0 ? own.length - 1 : at - 1);
       else if (e.key === "Home" && at >= 0) move(0);
       else if (e.key === "End" && at >= 0) move(own.length - 1);
       else if (e.key === "Escape" && at >= 0) {
@@ -175,7 +182,7 @@ function setUp(root: HTMLElement): void {
   for (const type of ["play", "pause", "ended"]) audio.addEventListener(type, showPlaying);
   audio.addEventListener("play", startTicking);
   audio.addEventListener("ratechange", () => (speed.value = String(audio.playbackRate)));
-  audio.addEventListener("error", () => (status.textContent = "The audio could not be loaded."));
+  audio.addEventListener("error", () => (status.textContent = words.notLoaded));
 
   // Keyboard shortcuts, as video sites use them: k or Space, j and l, arrows. In the embed the whole
   // frame is the player; on the article page only the player is, so Space still scrolls the text.
