@@ -29,9 +29,10 @@ const ARTICLES = [
   {
     language: "ja",
     dir: "ltr",
-    title: "川の新しい橋",
-    body_text: "新しい橋が完成しました。月曜日からバスが通ります。",
-    query: "橋",
+    // In kana: eSpeak NG reads kana as Japanese but kanji as "Chinese letter" (docs/narration.md "Languages").
+    title: "かわのあたらしいはし",
+    body_text: "あたらしいはしができました。げつようびからバスがとおります。",
+    query: "バス",
   },
   {
     language: "ar",
