@@ -1,6 +1,6 @@
 import { joinPieces, pieceToInt16 } from "../../workers/render/engine/join";
 import { encodeMp3 } from "../../workers/render/engine/mp3";
-import { espeak } from "../../workers/render/engine/offline";
+import { espeak, espeakTimed, languageData } from "../../workers/render/engine/offline";
 import { encodeOggOpus } from "../../workers/render/engine/opus";
 import { pcmDuration } from "../../workers/render/engine/pcm";
 import { resample } from "../../workers/render/engine/resample";
@@ -38,9 +38,36 @@ async function measureEngine(text: string) {
   };
 }
 
+/**
+ * One language, for bench/languages.bench.mjs: its data read from R2 and unpacked (cold the first time
+ * an isolate asks for the voice, as in the render Worker), the bytes it keeps in the isolate, then the
+ * text narrated by the engine alone.
+ */
+async function measureLanguage(env: Env, voice: string, text: string) {
+  const t0 = await tick();
+  const extra = await languageData(voice, async (path) => (await env.AUDIO.get(path))?.arrayBuffer() ?? null);
+  const t1 = await tick();
+  const pieces = [];
+  for (const piece of splitText(text, PROVIDERS.offline.maxCharsPerRequest)) pieces.push((await espeakTimed(piece, voice, extra)).pcm);
+  const t2 = await tick();
+  return {
+    load_ms: t1 - t0,
+    data_bytes: extra.reduce((n, f) => n + f.bytes.byteLength, 0),
+    characters: text.length,
+    audio_seconds: pieces.reduce((n, p) => n + pcmDuration(p), 0),
+    synth_ms: t2 - t1,
+  };
+}
+
+interface Env {
+  AUDIO: R2Bucket;
+}
+
 export default {
-  async fetch(request) {
+  async fetch(request, env) {
     if (request.method !== "POST") return new Response("POST an article's text", { status: 405, headers: { Allow: "POST" } });
+    const voice = new URL(request.url).searchParams.get("voice");
+    if (voice) return Response.json(await measureLanguage(env, voice, await request.text()));
     return Response.json(await measureEngine(await request.text()));
   },
-} satisfies ExportedHandler;
+} satisfies ExportedHandler<Env>;
