@@ -71,7 +71,7 @@ describe("narration in four languages, end to end", () => {
       const { feed, problems } = validatePodcastFeed(await feedRes.text(), { locked: false, checkArtworkSize: true });
       expect(problems).toEqual([]);
       expect(feed?.language).toBe(language);
-      expect(feed?.items.map((i) => i.title)).toEqual([title]);
+      expect((feed?.items ?? []).map((i) => i.title)).toEqual([title]);
 
       const html = await (await openPage(`/articles/${slug}`)).text();
       expect(html).toContain(`<html lang="${language}" dir="${dir}">`);
