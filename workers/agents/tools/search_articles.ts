@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { presentSummary } from "../../articles/present";
-import { LanguageField } from "../../kernel/language";
+import { canonicalTag } from "../../kernel/language";
 import { cachedSearch } from "../../articles/search-service";
 import { cachedTrending } from "../../articles/trending-cache";
 import { AgentVerticalField, catalogueVertical } from "../verticals";
@@ -15,7 +15,15 @@ const Input = v.object({
     v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Free text; every word must match (stemmed). Omit it for the articles trending now.")),
   ),
   vertical: v.optional(AgentVerticalField),
-  language: v.optional(LanguageField),
+  // A pattern, not the REST Language schema: its Intl check has no JSON Schema, which a tool's inputSchema needs.
+  language: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(35),
+      v.regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, "must be a BCP 47 language tag (de, pt-BR, ja)"),
+      v.description("BCP 47 tag: with a query, only the articles narrated in this language (de finds de and de-AT)."),
+    ),
+  ),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100), v.description("How many articles, 1 to 100.")), 20),
 });
 
@@ -82,7 +90,9 @@ export const search_articles = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, _caller, env) {
     const vertical = input.vertical ? catalogueVertical(input.vertical) : undefined;
-    const articles = input.query ? await publicHits(env, input.query, vertical, input.language, input.limit) : await trendingNow(env, vertical, input.limit);
+    const articles = input.query
+      ? await publicHits(env, input.query, vertical, input.language && (canonicalTag(input.language) ?? input.language), input.limit)
+      : await trendingNow(env, vertical, input.limit);
     return { query: input.query ?? null, vertical: vertical ?? null, articles };
   },
 });
