@@ -6,7 +6,7 @@
 // to raw FTS5.
 import { DatabaseSync } from "node:sqlite";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import { matchExpression, pageStatement } from "../workers/articles/search-index.ts";
+import { indexQuery, pageStatement } from "../workers/articles/search-index.ts";
 import { d1File, fetchOk, load, loadRows, percentile, sha256Hex } from "./http.mjs";
 
 const STEPS = [10_000, 100_000];
@@ -127,7 +127,7 @@ function seedPlays(persistTo, articles) {
  * drizzle as D1 gets it), run on the D1 file with node:sqlite; its p95 over `total` runs.
  */
 function rawSearchP95(persistTo, q, total = 200) {
-  const { sql, params } = new SQLiteSyncDialect().sqlToQuery(pageStatement(matchExpression(q), { limit: 20, offset: 0 }, 200));
+  const { sql, params } = new SQLiteSyncDialect().sqlToQuery(pageStatement(indexQuery(q), { limit: 20, offset: 0 }, 200));
   const latencies = [];
   read(persistTo, (db) => {
     const page = db.prepare(sql);

@@ -34,6 +34,7 @@ try {
   platform = await npmStart();
   await allNarrated(demo.length);
   const published = await publishOne();
+  const german = await publishGerman();
   await playInBrowser(published);
   await listenToStream();
   payAsAnAgent(published.slug);
@@ -42,8 +43,8 @@ try {
   await platform.stop();
   const before = readState();
   assert.equal(before.failed, 0, `${before.failed} render job(s) failed`);
-  for (const slug of [...demo, published.slug]) assert.ok(before.audio[slug], `${slug} has no audio`);
-  step(`stopped: ${demo.length + 1} articles narrated by ${before.jobs} jobs, none failed`);
+  for (const slug of [...demo, published.slug, german]) assert.ok(before.audio[slug], `${slug} has no audio`);
+  step(`stopped: ${demo.length + 2} articles narrated by ${before.jobs} jobs, none failed`);
 
   step("npm start again");
   platform = await npmStart();
@@ -138,19 +139,8 @@ async function allNarrated(expected) {
   throw new Error(`render jobs still queued or running after ${NARRATED_MS / 1000} s`);
 }
 
-/** Publishes one new article through the signed webhook and follows it to a playing MP3. */
-async function publishOne() {
-  const slug = `smoke-${Date.now()}`;
-  const article = {
-    slug,
-    title: "A smoke test narrates this",
-    publisher: "The Smoke Test",
-    vertical: "tech",
-    summary: "One article published the way a publisher's CMS publishes.",
-    body_text: "The smoke test publishes this article through the signed webhook.\n\nIt waits for the narration, then plays it in a browser.",
-    published_at: new Date().toISOString(),
-    url: `https://example.test/${slug}`,
-  };
+/** Publishes `article` through the signed webhook and waits until it is narrated; its audio view. */
+async function publishAndWait(article) {
   const body = JSON.stringify(article);
   const res = await fetch(`${base}/v1/webhook/publish`, {
     method: "POST",
@@ -160,11 +150,27 @@ async function publishOne() {
   assert.equal(res.status, 200, `publish answered ${res.status}: ${await res.text()}`);
   let audio;
   for (const until = Date.now() + PUBLISHED_MS; Date.now() < until; await new Promise((r) => setTimeout(r, 1000))) {
-    audio = await json(`/v1/articles/${slug}/audio`);
-    assert.notEqual(audio.state, "failed", `the published article's render failed: ${audio.error}`);
+    audio = await json(`/v1/articles/${article.slug}/audio`);
+    assert.notEqual(audio.state, "failed", `${article.slug}'s render failed: ${audio.error}`);
     if (audio.state === "done") break;
   }
-  assert.equal(audio.state, "done", `the published article was not narrated within ${PUBLISHED_MS / 1000} s`);
+  assert.equal(audio.state, "done", `${article.slug} was not narrated within ${PUBLISHED_MS / 1000} s`);
+  return audio;
+}
+
+/** Publishes one new article through the signed webhook and follows it to a playing MP3. */
+async function publishOne() {
+  const slug = `smoke-${Date.now()}`;
+  const audio = await publishAndWait({
+    slug,
+    title: "A smoke test narrates this",
+    publisher: "The Smoke Test",
+    vertical: "tech",
+    summary: "One article published the way a publisher's CMS publishes.",
+    body_text: "The smoke test publishes this article through the signed webhook.\n\nIt waits for the narration, then plays it in a browser.",
+    published_at: new Date().toISOString(),
+    url: `https://example.test/${slug}`,
+  });
   const mp3 = path.join(dir, `${slug}.mp3`);
   writeFileSync(mp3, Buffer.from(await (await fetch(audio.audio_url)).arrayBuffer()));
   const probe = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-show_streams", "-show_format", "-of", "json", mp3]).toString());
@@ -174,6 +180,25 @@ async function publishOne() {
   assert.ok(feed.includes(`/articles/${slug}`) || feed.includes(slug), "service.xml does not list the published article");
   step(`published ${slug}: narrated, a ${Number(probe.format.duration).toFixed(1)} s MP3, listed in service.xml`);
   return { slug, audio };
+}
+
+/** Publishes a German article (issue 42): narrated, in the German feed, its page in German. */
+async function publishGerman() {
+  const slug = `smoke-de-${Date.now()}`;
+  await publishAndWait({
+    slug,
+    title: "Ein Rauchtest auf Deutsch",
+    publisher: "The Smoke Test",
+    vertical: "tech",
+    body_text: "Dieser Artikel wird auf Deutsch vorgelesen.",
+    language: "de",
+  });
+  const feed = await (await fetch(`${base}/v1/podcasts/service.xml?language=de`)).text();
+  assert.ok(feed.includes("<language>de</language>") && feed.includes(slug), "service.xml?language=de does not list the German article");
+  const page = await (await fetch(`${base}/articles/${slug}`)).text();
+  assert.ok(page.includes('<html lang="de" dir="ltr">'), "the German article's page does not say lang=de");
+  step(`published ${slug} in German: narrated, in service.xml?language=de, its page lang=de`);
+  return slug;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { joinPieces, pieceToInt16 } from "../../workers/render/engine/join";
 import { encodeMp3 } from "../../workers/render/engine/mp3";
-import { espeak } from "../../workers/render/engine/offline";
+import { espeak, espeakTimed, languageData, offlineSynthesizer } from "../../workers/render/engine/offline";
 import { encodeOggOpus } from "../../workers/render/engine/opus";
 import { pcmDuration } from "../../workers/render/engine/pcm";
 import { resample } from "../../workers/render/engine/resample";
@@ -8,7 +8,6 @@ import { MASTER_SAMPLE_RATE } from "../../workers/kernel/audio-objects";
 import { splitText } from "../../workers/render/pipeline/chunk";
 import { PROVIDERS } from "../../workers/kernel/voice-catalogue";
 import { tick } from "../../workers/render/phases";
-import { offlineSynthesizer } from "../../workers/render/engine/offline";
 import { renderText } from "../../workers/render/pipeline/render";
 import type { RenderStoreRpc, StoredAudio } from "../../workers/kernel/render-contract";
 
@@ -71,11 +70,39 @@ async function measurePipeline(text: string) {
   return { characters: text.length, audio_seconds: result.duration_seconds, pipeline_ms: t1 - t0, ...phases };
 }
 
+/**
+ * One language, for bench/languages.bench.mjs: its data read from R2 and unpacked (cold the first time
+ * an isolate asks for the voice, as in the render Worker), the bytes it keeps in the isolate, then the
+ * text narrated by the engine alone.
+ */
+async function measureLanguage(env: Env, voice: string, text: string) {
+  const t0 = await tick();
+  const extra = await languageData(voice, async (path) => (await env.AUDIO.get(path))?.arrayBuffer() ?? null);
+  const t1 = await tick();
+  const pieces = [];
+  for (const piece of splitText(text, PROVIDERS.offline.maxCharsPerRequest)) pieces.push((await espeakTimed(piece, voice, extra)).pcm);
+  const t2 = await tick();
+  return {
+    load_ms: t1 - t0,
+    data_bytes: extra.reduce((n, f) => n + f.bytes.byteLength, 0),
+    characters: text.length,
+    audio_seconds: pieces.reduce((n, p) => n + pcmDuration(p), 0),
+    synth_ms: t2 - t1,
+  };
+}
+
+interface Env {
+  AUDIO: R2Bucket;
+}
+
 export default {
-  async fetch(request) {
+  async fetch(request, env) {
     if (request.method !== "POST") return new Response("POST an article's text", { status: 405, headers: { Allow: "POST" } });
+    const url = new URL(request.url);
     const text = await request.text();
-    if (new URL(request.url).pathname === "/pipeline") return Response.json(await measurePipeline(text));
+    const voice = url.searchParams.get("voice");
+    if (voice) return Response.json(await measureLanguage(env, voice, text));
+    if (url.pathname === "/pipeline") return Response.json(await measurePipeline(text));
     return Response.json(await measureEngine(text));
   },
-} satisfies ExportedHandler;
+} satisfies ExportedHandler<Env>;

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import * as v from "valibot";
 import { describe, expect, it, vi } from "vitest";
 import { call } from "../../test/support/client";
 import { addArticle, addListener, addPlays, HOUR } from "../../test/support/articles";
@@ -58,6 +59,18 @@ describe("search_articles", () => {
     await addArticle({ slug: "walrus-public", title: "A walrus", bodyText: "One walrus." });
     const found = await search_articles.run({ query: "walrus", limit: 2 }, anonymous, env);
     expect(found.articles.map((a) => a.slug)).toEqual(["walrus-public"]);
+  });
+
+  it("keeps a query's articles in one language, any region of it, the tag as written in any case", async () => {
+    await addArticle({ slug: "pilz-de", title: "Pilze im Wald", language: "de" });
+    await addArticle({ slug: "pilz-at", title: "Pilze in Tirol", language: "de-AT" });
+    await addArticle({ slug: "pilz-en", title: "Pilze, an English word now", language: "en" });
+    const search = (input: object) => search_articles.run(v.parse(search_articles.input, input), anonymous, env);
+    const de = await search({ query: "pilze", language: "DE" });
+    expect(de.articles.map((a) => a.slug).sort()).toEqual(["pilz-at", "pilz-de"]);
+    const at = await search({ query: "pilze", language: "de-at" });
+    expect(at.articles.map((a) => a.slug)).toEqual(["pilz-at"]);
+    expect(v.safeParse(search_articles.input, { query: "pilze", language: "not a tag" }).success).toBe(false);
   });
 
   it("without a query lists the public articles trending now", async () => {

@@ -23,9 +23,9 @@ export function reindexStatus(now = Date.now()): Status {
 }
 
 /**
- * Starts a rebuild of the FTS5 index from the articles table and returns at once; `waitUntil`
- * keeps the isolate alive until it ends. FTS5's 'rebuild' replaces the index in one atomic
- * statement, so no search sees a half-built index (about 2 s per 100,000 articles, during which D1
+ * Starts a rebuild of the FTS5 indexes (words and trigrams, migrations/0028_search_languages.sql) from the articles table and returns at once; `waitUntil`
+ * keeps the isolate alive until it ends. FTS5's 'rebuild' replaces an index in one atomic
+ * statement and the batch runs both in one transaction, so no search sees a half-built index (about 2 s per 100,000 articles, during which D1
  * queues other queries). A run already going is not doubled.
  */
 export function startReindex(env: Pick<Env, "DB">, ctx: Pick<ExecutionContext, "waitUntil">): { started: boolean } {
@@ -33,8 +33,10 @@ export function startReindex(env: Pick<Env, "DB">, ctx: Pick<ExecutionContext, "
   const run = { startedAt: Date.now(), finishedAt: null as number | null, ok: null as boolean | null };
   latest = run;
   ctx.waitUntil(
-    env.DB.prepare("INSERT INTO articles_fts(articles_fts) VALUES ('rebuild')")
-      .run()
+    env.DB.batch([
+      env.DB.prepare("INSERT INTO articles_fts(articles_fts) VALUES ('rebuild')"),
+      env.DB.prepare("INSERT INTO articles_trigram(articles_trigram) VALUES ('rebuild')"),
+    ])
       .then(
         () => (run.ok = true),
         (err: unknown) => {

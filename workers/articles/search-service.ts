@@ -4,7 +4,7 @@ import { named } from "../core/schema-registry";
 import { database } from "../db";
 import { fetchNews, newsConfigured } from "./news";
 import { ArticleSummary, presentSummary } from "./present";
-import { matchExpression, searchArticles } from "./search-index";
+import { indexQuery, searchArticles } from "./search-index";
 import { TtlCache, type CacheSettings } from "../core/ttl-cache";
 
 /** Fewer local results than this, with expand on, asks external news (docs/rules.md "Rules" 4, search rule 1). */
@@ -16,6 +16,7 @@ export const SearchResponse = named(
   v.object({
     query: v.string(),
     vertical: v.nullable(v.string()),
+    language: v.pipe(v.nullable(v.string()), v.description("The language the results were narrowed to, or null.")),
     limit: v.number(),
     offset: v.number(),
     results: v.array(
@@ -44,7 +45,7 @@ export const SearchResponse = named(
 );
 
 export type SearchBody = v.InferOutput<typeof SearchResponse>;
-export type SearchParams = { q: string; vertical?: string; limit: number; offset: number; expand: boolean };
+export type SearchParams = { q: string; vertical?: string; language?: string; limit: number; offset: number; expand: boolean };
 export type CacheOutcome = "hit" | "miss" | "bypass";
 
 /** A search's answer, with its JSON text made once: a cache hit over REST sends it as it is. */
@@ -73,6 +74,7 @@ async function runSearch(env: Env, p: SearchParams, fetcher: typeof fetch): Prom
   const body: SearchBody = {
     query: p.q,
     vertical: p.vertical ?? null,
+    language: p.language ?? null,
     limit: p.limit,
     offset: p.offset,
     results: hits.map((h) => ({ ...presentSummary(env, h, null), snippet: h.snippet })),
@@ -81,7 +83,7 @@ async function runSearch(env: Env, p: SearchParams, fetcher: typeof fetch): Prom
     suggestions_status: newsConfigured(env) ? "skipped" : "off",
     degraded: false,
   };
-  if (p.expand && hits.length < EXPAND_BELOW && matchExpression(p.q)) {
+  if (p.expand && hits.length < EXPAND_BELOW && indexQuery(p.q)) {
     const news = await fetchNews(env, p.q, SUGGESTION_LIMIT, fetcher);
     if (news) {
       body.suggestions_provider = news.provider;
@@ -95,7 +97,7 @@ async function runSearch(env: Env, p: SearchParams, fetcher: typeof fetch): Prom
 
 /**
  * Search behind the in-isolate cache (docs/rules.md "Rules" 4, search rules 2 and 3). The key is query,
- * vertical, limit and offset as the spec says, plus expand, which changes the body.
+ * vertical, limit and offset as the spec says, plus language and expand, which change the body.
  */
 export async function cachedSearch(env: Env, p: SearchParams, bypass: boolean, fetcher: typeof fetch = fetch): Promise<SearchAnswer & { cache: CacheOutcome }> {
   const settings = searchCacheSettings(env);
@@ -104,7 +106,7 @@ export async function cachedSearch(env: Env, p: SearchParams, bypass: boolean, f
     return { body, json: JSON.stringify(body) };
   };
   if (bypass) return { ...(await answer()), cache: "bypass" };
-  const key = JSON.stringify([p.q, p.vertical ?? "", p.limit, p.offset, p.expand]);
+  const key = JSON.stringify([p.q, p.vertical ?? "", p.language ?? "", p.limit, p.offset, p.expand]);
   const hit = cache.get(key, settings);
   if (hit) return { ...hit, cache: "hit" };
   const fresh = await answer();

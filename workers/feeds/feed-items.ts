@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, isNotNull, like, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
+import { narratedIn } from "../kernel/language-filter";
 import { trendingArticles } from "../kernel/trending";
 import { narratedFor, shownInFull } from "../kernel/visibility";
 import { articles, audioObjects, database, chunks } from "../db";
@@ -114,11 +115,7 @@ async function trendingReady(env: Pick<Env, "DB">): Promise<FeedItem[]> {
 export function publicFeedItems(env: Pick<Env, "DB">, selection: Selection, language?: string): Promise<FeedItem[]> {
   if (selection.kind === "trending" && !language) return trendingReady(env);
   const where = selection.kind === "trending" ? undefined : selectionWhere(selection);
-  return newestReady(env, and(shownInFull, where, language ? inLanguage(language) : undefined)!, FEED_MAX_ITEMS);
-}
-
-function inLanguage(language: string): SQL {
-  return language.includes("-") ? eq(articles.language, language) : or(eq(articles.language, language), like(articles.language, `${language}-%`))!;
+  return newestReady(env, and(shownInFull, where, language ? narratedIn(articles.language, language) : undefined)!, FEED_MAX_ITEMS);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { estimatedWords, type TimedWord } from "../kernel/word-timings";
+import { joinWords } from "../kernel/words";
 
 /**
  * WebVTT transcripts built from the article text (https://www.w3.org/TR/webvtt1/). Each paragraph's
@@ -13,7 +14,7 @@ import { estimatedWords, type TimedWord } from "../kernel/word-timings";
 const CUE_CHARS = 160;
 
 /** A word that ends a sentence. */
-const SENTENCE_END = /[.!?…]$/;
+const SENTENCE_END = /[.!?…。！？؟]$/;
 
 /** Words packed into cues of at most CUE_CHARS, ending at a sentence end once past half of it; a longer sentence is cut between words. */
 function cueGroups<W extends { text: string }>(words: W[]): W[][] {
@@ -66,7 +67,7 @@ export function webVttOfWords(paragraphs: TimedParagraph[]): string {
     cues.forEach((cue, i) => {
       const from = cue[0].start;
       const to = Math.max(cues[i + 1]?.[0].start ?? end, from + 0.001);
-      blocks.push(`${blocks.length + 1}\n${timestamp(from)} --> ${timestamp(to)}\n${escapeCue(cue.map((w) => w.text).join(" "))}`);
+      blocks.push(`${blocks.length + 1}\n${timestamp(from)} --> ${timestamp(to)}\n${escapeCue(joinWords(cue.map((w) => w.text)))}`);
     });
   }
   return `${["WEBVTT", ...blocks].join("\n\n")}\n`;

@@ -18,8 +18,8 @@ export interface NarrationLanguage {
   language_source: LanguageSource;
 }
 
-/** The well-formed-tag check of RFC 5646 that Intl implements; throws on a malformed tag. */
-function canonicalTag(tag: string): string | null {
+/** The tag canonicalised by the well-formed-tag check of RFC 5646 that Intl implements; null for a malformed tag. */
+export function canonicalTag(tag: string): string | null {
   try {
     return Intl.getCanonicalLocales(tag)[0] ?? null;
   } catch {

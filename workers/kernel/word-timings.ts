@@ -6,6 +6,7 @@
 // show the article's own text, so the stored words are aligned here to the words of each
 // paragraph as narratedParagraphs gives it, by their letters and digits, which normalising keeps.
 import { MASTER_SAMPLE_RATE, wordTimingsPath } from "./audio-objects";
+import { wordsOf } from "./words";
 
 /** A word of a narration: seconds from the start of the audio, its text, and the index of its paragraph (narratedParagraphs). */
 export interface TimedWord {
@@ -43,11 +44,6 @@ export async function storedWords(env: Pick<Env, "AUDIO">, key: string): Promise
   } catch {
     return null;
   }
-}
-
-/** A paragraph's words as the pages show them: whitespace-separated, as narratedParagraphs leaves them. */
-export function wordsOf(paragraph: string): string[] {
-  return paragraph.split(/\s+/).filter(Boolean);
 }
 
 /** Letters and digits only: what normalising the text for the engine never changes. */

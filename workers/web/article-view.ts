@@ -14,7 +14,7 @@ export interface Paragraph {
   /** Seconds from the start of the audio; null when no timings were recorded. */
   start: number | null;
   /**
-   * Each word of the text (kernel/word-timings.ts wordsOf) with where it is spoken, as the render
+   * Each word of the text (kernel/words.ts wordsOf) with where it is spoken, as the render
    * measured it; null when it measured none (audio rendered before word timings).
    */
   words: TimedWord[] | null;

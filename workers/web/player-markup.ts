@@ -1,7 +1,8 @@
 import { embedPlayerUrl, webUrl } from "../core/config";
 import { topicArtUrl } from "../kernel/public-urls";
 import { verticalLabel } from "../kernel/verticals";
-import { wordsOf, type TimedWord } from "../kernel/word-timings";
+import type { TimedWord } from "../kernel/word-timings";
+import { wordTokens } from "../kernel/words";
 import type { ArticleView, Paragraph } from "./article-view";
 import { escapeHtml } from "./page";
 import { primaryLanguage } from "../kernel/language";
@@ -45,9 +46,15 @@ export function paragraphAttributes(p: Paragraph, index: number): string {
  * not count the same words.
  */
 function timedText(text: string, words: TimedWord[] | null): string {
-  const shown = wordsOf(text);
+  const shown = wordTokens(text);
   if (!words || words.length !== shown.length) return escapeHtml(text);
-  return shown.map((w, i) => `<span class="w" data-s="${words[i].start.toFixed(3)}" data-e="${words[i].end.toFixed(3)}">${escapeHtml(w)}</span>`).join(" ");
+  // What lies between two words (a space, or nothing in Japanese) is kept as the text has it.
+  return shown
+    .map((w, i) => {
+      const before = escapeHtml(text.slice(i === 0 ? w.from : shown[i - 1].to, w.from));
+      return `${before}<span class="w" data-s="${words[i].start.toFixed(3)}" data-e="${words[i].end.toFixed(3)}">${escapeHtml(w.text)}</span>`;
+    })
+    .join("");
 }
 
 /** The title as the <h1> shows it (without the full stop the narration adds), its words timed as the first paragraph's. */

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { presentSummary } from "../../articles/present";
+import { canonicalTag } from "../../kernel/language";
 import { cachedSearch } from "../../articles/search-service";
 import { cachedTrending } from "../../articles/trending-cache";
 import { AgentVerticalField, catalogueVertical } from "../verticals";
@@ -14,6 +15,15 @@ const Input = v.object({
     v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Free text; every word must match (stemmed). Omit it for the articles trending now.")),
   ),
   vertical: v.optional(AgentVerticalField),
+  // A pattern, not the REST Language schema: its Intl check has no JSON Schema, which a tool's inputSchema needs.
+  language: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(35),
+      v.regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, "must be a BCP 47 language tag (de, pt-BR, ja)"),
+      v.description("BCP 47 tag: with a query, only the articles narrated in this language (de finds de and de-AT)."),
+    ),
+  ),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100), v.description("How many articles, 1 to 100.")), 20),
 });
 
@@ -34,10 +44,10 @@ type Found = v.InferOutput<typeof Output>["articles"];
  * Public articles only: the search service also lists publisher_only stubs (never listener_private
  * ones), so pages are read until `limit` public hits are found or the matches run out.
  */
-async function publicHits(env: Env, q: string, vertical: string | undefined, limit: number): Promise<Found> {
+async function publicHits(env: Env, q: string, vertical: string | undefined, language: string | undefined, limit: number): Promise<Found> {
   const found: Found = [];
   for (let offset = 0; found.length < limit && offset <= MAX_OFFSET; offset += limit) {
-    const { body } = await cachedSearch(env, { q, vertical, limit, offset, expand: false }, false);
+    const { body } = await cachedSearch(env, { q, vertical, language, limit, offset, expand: false }, false);
     for (const hit of body.results) {
       if (hit.visibility === "public") found.push({ ...pick(hit), snippet: hit.snippet });
     }
@@ -71,6 +81,7 @@ export const search_articles = defineTool({
   title: "Search articles",
   description:
     "Full-text search of the public archive of narrated articles, best match first (without a query: the articles trending now). " +
+    "With a query, language (BCP 47: de, ja, ar) keeps only the articles narrated in it. " +
     "Each result has slug, title, publisher, vertical, snippet, audio_url (MP3, null until rendered) and listen_seconds. Free.",
   input: Input,
   output: Output,
@@ -79,7 +90,9 @@ export const search_articles = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, _caller, env) {
     const vertical = input.vertical ? catalogueVertical(input.vertical) : undefined;
-    const articles = input.query ? await publicHits(env, input.query, vertical, input.limit) : await trendingNow(env, vertical, input.limit);
+    const articles = input.query
+      ? await publicHits(env, input.query, vertical, input.language && (canonicalTag(input.language) ?? input.language), input.limit)
+      : await trendingNow(env, vertical, input.limit);
     return { query: input.query ?? null, vertical: vertical ?? null, articles };
   },
 });

@@ -44,3 +44,26 @@ describe("the offline engine speaks every language it has data for", () => {
     expect(await phonemes(word, voice)).toContain(expected);
   });
 });
+
+// Issue 42 item 4: numbers and abbreviations are read as the language reads them, by eSpeak NG's own
+// rules (docs/narration.md "Languages"), proven by its phonemes; English reads "21" as tw'Ent2i w'Vn.
+describe("numbers and abbreviations in the article's language", () => {
+  it.each([
+    ["de", "21", ["'aIn", "Unt", "tsv'antsIC"]],
+    ["de", "1999", ["t'aUz@nt", "n'OYnh'Und3t"]],
+    ["es", "21", ["b,eInti", "uno"]],
+    ["es", "1999", ["m'il", "n,oBeTj'Entos"]],
+    ["ru", "21", ["dv'AttsVt", "d;'in"]],
+    ["ru", "1999", ["t'ys;V", "dev;ats'ot"]],
+    ["ar", "21", ["w,aaH,id", "waA'iSru"]],
+  ])("%s reads %s in its own words", async (voice, digits, expected) => {
+    const said = await phonemes(digits, voice);
+    for (const part of expected) expect(said).toContain(part);
+    expect(said).not.toContain("tw'Ent");
+  });
+
+  it("reads Arabic-Indic digits as Western ones, and expands the abbreviations its dictionary knows", async () => {
+    expect(await phonemes("٣", "ar")).toBe(await phonemes("3", "ar"));
+    expect(await phonemes("Sr.", "es")).toBe(await phonemes("señor", "es"));
+  });
+});

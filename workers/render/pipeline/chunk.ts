@@ -1,8 +1,9 @@
+import { wordsOf } from "../../kernel/words";
 import type { Break } from "../engine/join";
 
 /**
  * Splits text into pieces of at most `maxChars`, cutting only between sentences where it can: a
- * sentence longer than the limit is cut between words, and a word longer than the limit is cut
+ * sentence longer than the limit is cut between words (kernel/words.ts: Japanese and Thai too), and a word longer than the limit is cut
  * hard. Consecutive sentences share a piece while they fit. Pieces are trimmed and never empty.
  */
 export function splitText(text: string, maxChars: number): string[] {
@@ -29,7 +30,7 @@ function sentences(text: string): string[] {
 }
 
 function words(sentence: string, maxChars: number): string[] {
-  return sentence.split(/\s+/).flatMap((word) => {
+  return wordsOf(sentence).flatMap((word) => {
     const cuts: string[] = [];
     for (let i = 0; i < word.length; i += maxChars) cuts.push(word.slice(i, i + maxChars));
     return cuts;

@@ -3,9 +3,10 @@
 // nothing, each sentence is placed on a stretch of speech measured in the audio (the pauses between
 // sentences are silent) and its words share that stretch by their characters. Either way, each
 // word's start is moved onto its first audible sample and its end back to its last, so a highlight
-// never sits on a pause. The words are the piece's whitespace-separated tokens, in order.
+// never sits on a pause. The words are the piece's words as kernel/words.ts cuts them, in order.
 import type { Pcm16 } from "../engine/pcm";
 import type { SynthResult } from "../providers/result";
+import { wordTokens, type WordToken } from "../../kernel/words";
 
 /** Where an engine says a word starts: `char` is its UTF-16 offset in the text it was given, `at` seconds into the audio it returned. */
 export interface WordMark {
@@ -36,16 +37,6 @@ const MIN_PAUSE_MS = 120;
 /** The resolution of the silence scan. */
 const FRAME_MS = 10;
 
-interface Token {
-  text: string;
-  from: number;
-  to: number;
-}
-
-function tokensOf(text: string): Token[] {
-  return Array.from(text.matchAll(/\S+/g), (m) => ({ text: m[0], from: m.index, to: m.index + m[0].length }));
-}
-
 const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
 
 /**
@@ -54,7 +45,7 @@ const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
  * word starts; without them the words are aligned by the characters of each sentence.
  */
 export function pieceWords(text: string, pcm: Pcm16, threshold: number, marks?: WordMark[]): PieceWord[] {
-  const tokens = tokensOf(text);
+  const tokens = wordTokens(text);
   if (tokens.length === 0) return [];
   const x = pcm.samples;
   const rate = pcm.sampleRate;
@@ -85,7 +76,7 @@ function audibleBounds(x: Int16Array, threshold: number): [number, number] {
  * the space before a word belongs to that word). A word the engine spoke without a mark of its own
  * (eSpeak reads "of the" as one) shares the stretch of the marked word before it by characters.
  */
-function startsFromMarks(tokens: Token[], marks: WordMark[], rate: number, first: number, last: number): number[] {
+function startsFromMarks(tokens: WordToken[], marks: WordMark[], rate: number, first: number, last: number): number[] {
   const marked: (number | undefined)[] = tokens.map(() => undefined);
   for (const { char, at } of marks) {
     const k = tokens.findIndex((t) => t.to > char);
@@ -114,7 +105,7 @@ function startsFromMarks(tokens: Token[], marks: WordMark[], rate: number, first
 }
 
 /** The starts of `tokens` sharing [from, to) by characters (each word with the space after it). */
-function shareByCharacters(tokens: Token[], from: number, to: number): number[] {
+function shareByCharacters(tokens: WordToken[], from: number, to: number): number[] {
   const weights = tokens.map((t) => t.text.length + 1);
   const total = weights.reduce((n, w) => n + w, 0);
   let at = 0;
@@ -131,7 +122,7 @@ function shareByCharacters(tokens: Token[], from: number, to: number): number[] 
  * and its words share that stretch by characters. With fewer pauses than sentence breaks, the
  * sentences share the whole speech by characters.
  */
-function startsFromSentences(text: string, tokens: Token[], x: Int16Array, rate: number, threshold: number, first: number, last: number): number[] {
+function startsFromSentences(text: string, tokens: WordToken[], x: Int16Array, rate: number, threshold: number, first: number, last: number): number[] {
   const sentences = Array.from(segmenter.segment(text), (s) => ({ from: s.index, to: s.index + s.segment.length })).filter((s) =>
     tokens.some((t) => t.from >= s.from && t.from < s.to),
   );
