@@ -3,10 +3,17 @@
 // review on; a signed publish arrives and waits (its feed has no item, the listener's audio request
 // gets no audio); the editor plays it with the words highlighted, adds a lexicon entry, hears the
 // preview, re-renders and releases, and the feed then has it. A viewer cannot release; a sign-in link
-// is single use and works only in the browser that asked for it. axe-core checks every studio page at
-// 390 and 1280 px. Runs against the platform under wrangler dev: `npm run test:browser` (PORT moves it, default 8804).
+// is single use and works only in the browser that asked for it. Then (items 5-6) the editor sees the
+// listening numbers after a few plays and downloads them as CSV, adds a webhook endpoint (a receiver on
+// loopback here checks each delivery's Standard Webhooks signature) and sees the delivery in the log; a
+// viewer cannot add one. axe-core checks every studio page at 390 and 1280 px; the numbers' and the
+// webhooks' pages are also saved as screenshots/studio-*.png. Runs against the platform under wrangler
+// dev: `npm run test:browser` (PORT moves it, default 8804).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { after, before, test } from "node:test";
+import { Webhook } from "standardwebhooks";
 import { readVars } from "../scripts/local.mjs";
 import { signature } from "../scripts/seed.mjs";
 import { launchBrowser } from "../scripts/browser.mjs";
@@ -193,4 +200,105 @@ test("an editor reviews a narration before release: it waits out of the feed, is
   assert.equal(record.audio_ready, true);
   // The feed has it now (the topic's feed, built afresh: service.xml above is cached for its TTL).
   assert.match(await (await fetch(`${base}/v1/podcasts/service-science.xml`)).text(), new RegExp(ARTICLE.slug));
+});
+
+/** A webhook receiver on loopback: answers 204 and keeps every request it gets. */
+function startReceiver() {
+  const received = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      received.push({ headers: req.headers, body });
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, received, url: `http://127.0.0.1:${server.address().port}/hooks` })));
+}
+
+/** Reloads `page` at `url` until `ready` holds for it. */
+async function reloadUntil(page, url, ready, what, timeoutMs = 60_000) {
+  for (const until = Date.now() + timeoutMs; Date.now() < until; ) {
+    await page.goto(url);
+    if (await ready()) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${what} never showed`);
+}
+
+test("an editor sees the listening numbers after a few plays and downloads them; adds a webhook endpoint and sees its signed delivery; a viewer cannot add one", async () => {
+  const base = platform.base;
+  // Runs after the review test: the article is released. Two apps download it whole (IAB: the whole file counts).
+  const record = await json(await fetch(`${base}/v1/articles/${ARTICLE.slug}`));
+  assert.equal(record.audio_ready, true);
+  for (const app of ["AppleCoreMedia/1.0.0.21A329 (iPhone; U; CPU OS 17_0 like Mac OS X; en_us)", "Overcast/3.0 (+http://overcast.fm/; iOS podcast app)"]) {
+    const res = await fetch(record.audio_url, { headers: { "User-Agent": app } });
+    assert.equal(res.status, 200);
+    await res.arrayBuffer();
+  }
+
+  const page = await signedIn("editor@example.com");
+  await page.goto(`${base}/studio/${P}`);
+  await page.getByRole("link", { name: "Listening numbers" }).click();
+  await page.getByRole("heading", { name: "Listening numbers" }).waitFor();
+  const stats = page.url();
+  await reloadUntil(page, stats, async () => /^2 downloads/.test((await page.locator("figcaption").textContent()) ?? ""), "two downloads");
+  await page.getByText(`${ARTICLE.title}: 2`).waitFor();
+  await page.getByText("Apple Podcasts: 1").waitFor();
+  await checkEverywhere(page, "/studio/{publisher}/stats", "studio-stats");
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download the days as CSV" }).click()]);
+  const csv = readFileSync(await download.path(), "utf8")
+    .trim()
+    .split("\r\n");
+  assert.equal(csv[0], "date,downloads,listeners,starts,completions,agent_plays");
+  assert.equal(csv.at(-1), `${new Date().toISOString().slice(0, 10)},2,2,0,0,0`);
+
+  // Webhooks: an endpoint on loopback, its secret shown once.
+  const receiver = await startReceiver();
+  try {
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByRole("heading", { name: "Webhooks" }).waitFor();
+    await page.getByLabel("URL").fill(receiver.url);
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    const secret = await page.locator("#webhook-secret").textContent();
+    assert.match(secret, /^whsec_/);
+    await checkEverywhere(page, "/studio/{publisher}/webhooks (secret shown once)");
+
+    // An event: a re-render, which waits for review, announces narration.awaiting_review.
+    await page.goto(`${base}/studio/${P}/articles/${ARTICLE.slug}`);
+    await page.getByRole("button", { name: "Re-render" }).click();
+    for (const until = Date.now() + 120_000; receiver.received.length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 500));
+    assert.ok(receiver.received.length > 0, "the receiver got a delivery");
+    const [first] = receiver.received;
+    const event = new Webhook(secret).verify(first.body, first.headers);
+    assert.equal(event.type, "narration.awaiting_review");
+    assert.equal(event.data.article.slug, ARTICLE.slug);
+
+    const hooks = `${base}/studio/${P}/webhooks`;
+    await reloadUntil(page, hooks, async () => (await page.locator('[data-state="delivered"]').count()) > 0, "the delivered delivery");
+    assert.equal(await page.locator("#webhook-secret").count(), 0, "the secret is shown only once");
+    await page.getByText("1 attempt (0 retries) · last: HTTP 204").first().waitFor();
+    await checkEverywhere(page, "/studio/{publisher}/webhooks", "studio-webhooks");
+
+    // A viewer sees the log, but has no form to add an endpoint, and a forced one is refused.
+    const viewer = await signedIn("viewer@example.com");
+    await viewer.goto(hooks);
+    await viewer.locator('[data-state="delivered"]').first().waitFor();
+    assert.equal(await viewer.getByRole("button", { name: "Add endpoint" }).count(), 0);
+    assert.equal(await viewer.getByRole("button", { name: "Remove" }).count(), 0);
+    const csrf = await viewer.locator("input[name=csrf]").first().inputValue();
+    const forced = await viewer.request.post(hooks, {
+      form: { csrf, url: `${receiver.url}/viewer`, events: "narration.ready" },
+      headers: { Origin: base },
+      maxRedirects: 0,
+    });
+    assert.equal(forced.status(), 403);
+    await checkEverywhere(viewer, "/studio/{publisher}/webhooks (viewer)");
+  } finally {
+    receiver.server.close();
+  }
 });

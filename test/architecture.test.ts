@@ -27,8 +27,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   listeners: ["web", "mail", "oauth", "articles"],
   feeds: ["listeners"],
   studio: ["web", "mail", "listeners", "narration", "articles", "feeds"],
-  stats: [],
-  webhooks: [],
+  stats: ["studio", "web"],
+  webhooks: ["studio", "web"],
   agents: ["articles", "listeners", "narration", "oauth"],
   admin: ["agents", "articles", "feeds", "listeners", "narration"],
 };

@@ -31,6 +31,11 @@ const WRONG: Record<Exclude<AuthKind, "none">, { headers: Record<string, string>
   browser: { headers: { Cookie: "__Host-session=not-a-session" }, status: 0 },
   // A studio page sends a browser without a live studio session to the studio's sign-in (workers/studio/studio-errors.ts).
   studio: { headers: { Cookie: "__Host-studio=not-a-session" }, status: 303 },
+  // An API read a studio member may make too: wrong keys and a studio cookie that opens no session.
+  api_key_or_member: {
+    headers: { "x-service-key": "not-the-key", "x-service-email-token": "not-the-admin-token", Cookie: "__Host-studio=not-a-session" },
+    status: 401,
+  },
 };
 
 /**

@@ -37,6 +37,10 @@ import { deletePublisherWebhook } from "./webhooks/routes/delete.publishers.{pub
 import { listPublisherWebhooks } from "./webhooks/routes/get.publishers.{publisher}.webhooks";
 import { getWebhookDeliveries } from "./webhooks/routes/get.publishers.{publisher}.webhooks.deliveries";
 import { postPublisherWebhook } from "./webhooks/routes/post.publishers.{publisher}.webhooks";
+import { getStudioStats } from "./stats/routes/get.studio.{publisher}.stats";
+import { getStudioWebhooks } from "./webhooks/routes/get.studio.{publisher}.webhooks";
+import { postStudioWebhook } from "./webhooks/routes/post.studio.{publisher}.webhooks";
+import { postStudioWebhookRemove } from "./webhooks/routes/post.studio.{publisher}.webhooks.{endpoint_id}.remove";
 
 import { getArticle } from "./articles/routes/get.articles.{slug}";
 import { storiesFeed } from "./articles/routes/get.stories.feed";
@@ -355,6 +359,10 @@ export const routes: Route[] = [
   getStudioNarrations,
   getStudioSettings,
   postStudioSettings,
+  getStudioStats,
+  getStudioWebhooks,
+  postStudioWebhook,
+  postStudioWebhookRemove,
   getStudioLexicon,
   postStudioLexicon,
   getStudioLexiconPreview,

@@ -166,6 +166,19 @@ async function resolveMember(env: Env, request: Request): Promise<Credential> {
 }
 
 /**
+ * `api_key_or_member`: the admin token or an API key as `api_key_or_admin` takes them when one is
+ * sent, else a studio member's session; a 401 without either.
+ */
+async function requireApiKeyOrMember(env: Env, request: Request, url: URL): Promise<Credential> {
+  if (await isAdmin(env, request)) return { caller: OPERATOR };
+  const caller = await apiCallerOf(env, request, url);
+  if (caller) return { caller };
+  const member = await signedInMember(request, env);
+  if (!member) throw new ApiError("unauthorized", "a valid API key, admin token or studio session is required");
+  return { member };
+}
+
+/**
  * Resolves the credential `auth` names, once, for the route table: 401 for a missing or wrong API key,
  * admin token, signature or web session; 404 for an unknown listener token (a path token is the credential, and a
  * 404 says no more than that it opens nothing). `params` are the validated path parameters.
@@ -192,5 +205,7 @@ export async function resolveCredential(auth: ResolvedHere, env: Env, request: R
       return resolveSession(auth, env, request);
     case "studio":
       return resolveMember(env, request);
+    case "api_key_or_member":
+      return requireApiKeyOrMember(env, request, url);
   }
 }

@@ -67,7 +67,7 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
 }
 
 /** Credentials that travel in headers (a cookie included): checked before the path is even validated. */
-const HEADER_CREDENTIALS: ReadonlySet<AuthKind> = new Set(["api_key", "admin", "api_key_or_admin", "session", "browser", "studio"]);
+const HEADER_CREDENTIALS: ReadonlySet<AuthKind> = new Set(["api_key", "admin", "api_key_or_admin", "api_key_or_member", "session", "browser", "studio"]);
 
 async function serve(
   table: readonly Route[],

@@ -3,6 +3,7 @@ import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema 
 import { methodsOf, type AuthKind, type Route } from "./route";
 import { named, namedSchemas } from "./schema-registry";
 import { API_VERSION } from "./version";
+import { STUDIO_COOKIE } from "./studio-session";
 
 /** What every error body carries besides `detail` (core/errors.ts ErrorEnvelope). */
 const ErrorEnvelope = {
@@ -53,6 +54,7 @@ const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   session: undefined,
   browser: undefined,
   studio: undefined,
+  api_key_or_member: [{ ApiKeyQuery: [] }, { ServiceKey: [] }, { LegacyKey: [] }, { PublisherKey: [] }, { AdminToken: [] }, { StudioSession: [] }],
 };
 
 /** The 401 each credential kind answers (path tokens answer 404 instead: docs/api-conventions.md "Credentials"). */
@@ -69,6 +71,7 @@ const UNAUTHORIZED: Record<AuthKind, string | undefined> = {
   session: undefined,
   browser: undefined,
   studio: undefined,
+  api_key_or_member: "Missing or wrong API key or admin token, and no studio session",
 };
 
 /** Where agents get OAuth 2.1 tokens (workers/agents/oauth): absolute, since WEB_URL may differ from BASE_URL. */
@@ -93,6 +96,12 @@ const API_KEY_SCHEMES = {
     in: "header",
     name: "x-service-email-token",
     description: "The admin token (ADMIN_TOKEN, from login or an admin magic link) or the legacy intake token.",
+  },
+  StudioSession: {
+    type: "apiKey",
+    in: "cookie",
+    name: STUDIO_COOKIE,
+    description: "A member's session of the publishers' studio ({WEB_URL}/studio/sign-in), on the web's origin.",
   },
   WebhookSignature: {
     type: "apiKey",

@@ -22,6 +22,8 @@ export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPT
  * that serves signed-out visitors too, and signed-in listeners as themselves (an unknown or expired
  * cookie is a signed-out visitor, never an error). `studio`: a page of the publishers' studio for a
  * signed-in member (core/studio-session.ts); which publisher they may see is the page's to check.
+ * `api_key_or_member`: what `api_key_or_admin` takes, or else a studio member's session cookie (an
+ * API read a member may make from the studio: which publisher they belong to is the handler's to check).
  */
 export type AuthKind =
   | "none"
@@ -35,7 +37,8 @@ export type AuthKind =
   | "agent"
   | "session"
   | "browser"
-  | "studio";
+  | "studio"
+  | "api_key_or_member";
 
 type ObjectLike = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
 
@@ -63,13 +66,13 @@ export interface RouteInput<P, Q, B, H, A extends AuthKind = AuthKind> {
   /** The listener whose account token (`listener_token`) or private feed token (`feed_token`) is in the path. */
   listener: A extends "listener_token" | "feed_token" ? Listener : undefined;
   /** Who holds the API key (`api_key`) or signed the webhook (`webhook_signature`): the operator or one publisher. */
-  caller: A extends "api_key" | "api_key_or_admin" | "webhook_signature" ? ApiCaller : undefined;
+  caller: A extends "api_key" | "api_key_or_admin" | "webhook_signature" ? ApiCaller : A extends "api_key_or_member" ? ApiCaller | undefined : undefined;
   /** The OAuth grant of the bearer token (`bearer`), or of the token if any (`agent`: null without one). */
   grant: A extends "bearer" ? OAuthGrant : A extends "agent" ? OAuthGrant | null : undefined;
   /** The signed-in listener of the web session cookie (`session`), or null for a signed-out visitor (`browser`). */
   signedIn: A extends "session" ? SignedIn : A extends "browser" ? SignedIn | null : undefined;
-  /** The signed-in studio member (`studio`). */
-  member: A extends "studio" ? StudioSignedIn : undefined;
+  /** The signed-in studio member (`studio`; `api_key_or_member` when no key or admin token was sent). */
+  member: A extends "studio" ? StudioSignedIn : A extends "api_key_or_member" ? StudioSignedIn | undefined : undefined;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { adminHeaders, call, jsonBody } from "../../test/support/client";
 import { readyArticle } from "../../test/support/feeds";
 import { callWith } from "../../test/support/narration";
+import { studioBrowser, studioMemberCookie } from "../../test/support/studio";
 import { articles, database } from "../db";
 
 /**
@@ -155,5 +156,50 @@ describe("GET /v1/publishers/{publisher}/stats", () => {
       expect(((await res.json()) as { detail: { loc: string[] }[] }).detail[0].loc[0]).toBe("query");
     }
     expect((await stats(PUBLISHER, key, "?from=2025-01-01&to=2026-01-01")).status).toBe(200);
+  });
+});
+
+describe("a member's numbers (the studio session, a viewer's too)", () => {
+  const path = `/v1/publishers/${encodeURIComponent(PUBLISHER)}/stats`;
+
+  it("the API answers a member's studio session, and another publisher's member gets a 404", async () => {
+    const article = await episode();
+    await listen(article.audioKey!, { "User-Agent": APPLE }).then((r) => r.arrayBuffer());
+    const viewer = await studioMemberCookie(PUBLISHER, "vi@example.test", "viewer");
+    const res = await call(path, { headers: { Cookie: viewer } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { days: object[] }).days.at(-1)).toMatchObject({ date: today(), downloads: 1 });
+    const outsider = await studioMemberCookie("Inland Courier", "in@example.test", "editor");
+    expect((await call(path, { headers: { Cookie: outsider } })).status).toBe(404);
+    // A member removed since signing in: the session opens nothing.
+    await call(`/v1/admin/publishers/${encodeURIComponent(PUBLISHER)}/members/vi%40example.test`, { method: "DELETE", headers: adminHeaders });
+    expect((await call(path, { headers: { Cookie: viewer } })).status).toBe(401);
+  });
+
+  it("the studio's page draws the days, the top articles and the apps, and downloads the days as CSV", async () => {
+    const article = await episode();
+    await listen(article.audioKey!, { "User-Agent": APPLE }).then((r) => r.arrayBuffer());
+    const viewer = await studioBrowser(PUBLISHER, "vi@example.test", "viewer");
+    const page = await viewer.get(`/studio/${encodeURIComponent(PUBLISHER)}/stats`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toMatch(
+      new RegExp(`<svg class="days-chart"[^>]* role="img" aria-label="1 download from [0-9-]+ to ${today()}; the most, 1, on ${today()}\\."`),
+    );
+    expect(html).toContain(`<th scope="row">${today()}</th><td>1</td><td>1</td>`);
+    expect(html).toContain(`<li>${article.title}: <strong>1</strong>`);
+    expect(html).toContain("<li>Apple Podcasts: <strong>1</strong>");
+    const csvHref = /<a href="([^"]+)" download>Download the days as CSV<\/a>/.exec(html)![1].replace(/&amp;/g, "&");
+    const csv = await viewer.get(csvHref);
+    expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect((await csv.text()).split("\r\n").at(-2)).toBe(`${today()},1,1,0,0,0`);
+    // The period: a chosen range, and one that names no real day is the page again with why (422).
+    const week = await (await viewer.get(`/studio/${encodeURIComponent(PUBLISHER)}/stats?from=2026-01-01&to=2026-01-07`)).text();
+    expect(week.match(/<th scope="row">/g)).toHaveLength(7);
+    const bad = await viewer.get(`/studio/${encodeURIComponent(PUBLISHER)}/stats?from=2026-02-30&to=2026-03-01`);
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain("That period cannot be shown");
+    // Another publisher's numbers are no page of this member's.
+    expect((await viewer.get("/studio/Inland%20Courier/stats")).status).toBe(404);
   });
 });

@@ -4,7 +4,7 @@ import { ApiError } from "../core/errors";
 import type { RouteInput } from "../core/route";
 import { PublisherParams } from "../kernel/fields";
 import { csrfMatches, fromOwnOrigin } from "../core/web-session";
-import { escapeHtml, formFields, hiddenInputs } from "../web/page";
+import { escapeHtml, formValues, hiddenInputs } from "../web/page";
 import { page } from "../web/page-route";
 import { refused } from "../listeners/sign-in";
 import { siteHeader } from "../web/site-chrome";
@@ -30,11 +30,14 @@ export interface Studio {
 
 /**
  * The sections of a publisher's studio, in the navigation's order: `path` below /studio/{publisher}.
- * Another section (listening numbers, webhooks) adds its entry here.
+ * Another section adds its entry here; the pages of listening numbers and webhooks live in their own
+ * domains (workers/stats/pages/, workers/webhooks/pages/), which import this shell.
  */
 export const STUDIO_SECTIONS: { path: string; label: string }[] = [
   { path: "", label: "Narrations" },
+  { path: "/stats", label: "Listening numbers" },
   { path: "/lexicon", label: "Lexicon" },
+  { path: "/webhooks", label: "Webhooks" },
   { path: "/settings", label: "Settings" },
 ];
 
@@ -104,14 +107,21 @@ interface StudioPageDef<P extends Params> {
   params?: P;
   /** For a POST: the role it needs (an action of an editor), or any member's (viewer). */
   role?: "editor" | "viewer";
-  handle(input: RouteInput<P, undefined, undefined, undefined, "studio"> & { studio: Studio; field: (name: string) => string }): Response | Promise<Response>;
+  handle(
+    input: RouteInput<P, undefined, undefined, undefined, "studio"> & {
+      studio: Studio;
+      /** A form field's first value ("" when absent) and all of its values (checkboxes). */
+      field: (name: string) => string;
+      fields: (name: string) => string[];
+    },
+  ): Response | Promise<Response>;
 }
 
 /**
  * A page of one publisher's studio (path below /studio/:publisher). A POST is a form of the studio:
  * refused unless sent from the studio's own page with the session's form token (CSRF: SameSite=Lax
  * cookie, Origin and a token bound to the session, OWASP CSRF cheat sheet), and its fields are read
- * once and handed to the handler as `field`.
+ * once and handed to the handler as `field` and `fields`.
  */
 export function studioPage<P extends Params = typeof PublisherParams>(def: StudioPageDef<P>) {
   const { handle, role, ...rest } = def;
@@ -122,14 +132,14 @@ export function studioPage<P extends Params = typeof PublisherParams>(def: Studi
     renderErrors: studioErrors,
     async handle(input) {
       const params = input.params as { publisher: string };
-      let field: (name: string) => string = () => "";
+      let fields: (name: string) => string[] = () => [];
       if (def.method === "POST") {
         if (!fromOwnOrigin(input.request, input.env)) return refused();
-        field = await formFields(input.request);
-        if (!(await csrfMatches(input.member, field("csrf")))) return refused();
+        fields = await formValues(input.request);
+        if (!(await csrfMatches(input.member, fields("csrf")[0] ?? ""))) return refused();
       }
       const studio = await requireStudio(input.env, input.member, params.publisher, role === "editor" ? "editor" : undefined);
-      return handle({ ...input, studio, field });
+      return handle({ ...input, studio, field: (name) => fields(name)[0] ?? "", fields });
     },
   });
 }

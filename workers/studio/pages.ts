@@ -8,7 +8,7 @@ import type { AffectedArticle } from "../narration/lexicon-service";
 import { type Studio, studioForm, studioShell } from "./layout";
 import type { MemberRow } from "./members";
 import { articlePath, publisherPath } from "./paths";
-import { audioToReview, failureInWords, jobsOf, type Narration, STATE_LABELS, STUDIO_STATES, type StudioState } from "./queries";
+import { audioToReview, failureInWords, jobsOf, type Narration, type NarrationFilter, STATE_LABELS, STUDIO_STATES } from "./queries";
 import type { Settings } from "./settings";
 import type { StudioSignedIn } from "../core/studio-session";
 
@@ -26,12 +26,29 @@ export function homePage(env: object, member: StudioSignedIn, memberships: Membe
   return studioShell(env, { title: "Your publishers", member, body: `<ul>${items}</ul>` });
 }
 
-function stateFilter(studio: Studio, current: StudioState | undefined): string {
-  const options = [
+const LANGUAGE_NAMES = new Intl.DisplayNames(["en"], { type: "language", fallback: "code" });
+
+/** A language tag as an editor reads it: "German (de)". */
+function languageName(tag: string): string {
+  try {
+    const name = LANGUAGE_NAMES.of(tag);
+    return name && name !== tag ? `${name} (${tag})` : tag;
+  } catch {
+    return tag;
+  }
+}
+
+function listFilter(studio: Studio, current: NarrationFilter, languages: string[]): string {
+  const states = [
     `<option value="">Every state</option>`,
-    ...STUDIO_STATES.map((s) => `<option value="${s}"${s === current ? " selected" : ""}>${STATE_LABELS[s]}</option>`),
+    ...STUDIO_STATES.map((s) => `<option value="${s}"${s === current.state ? " selected" : ""}>${STATE_LABELS[s]}</option>`),
   ].join("");
-  return `<form method="get" action="${escapeHtml(publisherPath(studio.publisher))}"><p><label>State <select name="state">${options}</select></label> <button type="submit">Filter</button></p></form>`;
+  const spoken = [
+    `<option value="">Every language</option>`,
+    ...languages.map((l) => `<option value="${escapeHtml(l)}"${l === current.language ? " selected" : ""}>${escapeHtml(languageName(l))}</option>`),
+  ].join("");
+  return `<form method="get" action="${escapeHtml(publisherPath(studio.publisher))}"><p><label>State <select name="state">${states}</select></label>
+<label>Language <select name="language">${spoken}</select></label> <button type="submit">Filter</button></p></form>`;
 }
 
 function narrationItem(studio: Studio, n: Narration): string {
@@ -40,15 +57,15 @@ function narrationItem(studio: Studio, n: Narration): string {
   const failure = failureInWords(job);
   const note = job?.state === "rejected" && job.reviewNote ? `<br>Rejected: ${escapeHtml(job.reviewNote)}` : "";
   return `<li class="narration"><a href="${escapeHtml(articlePath(studio.publisher, n.article.slug))}">${escapeHtml(n.article.title)}</a>
-<br><strong data-state="${n.state}">${STATE_LABELS[n.state]}</strong> · voice ${escapeHtml(job?.voice ?? n.article.voice ?? "default")} · engine ${engine} · ${minutes(n.seconds)} · ${time(n.article.createdAt)}${
+<br><strong data-state="${n.state}">${STATE_LABELS[n.state]}</strong> · <span data-language="${escapeHtml(n.article.language)}">${escapeHtml(languageName(n.article.language))}</span> · voice ${escapeHtml(job?.voice ?? n.article.voice ?? "default")} · engine ${engine} · ${minutes(n.seconds)} · ${time(n.article.createdAt)}${
     failure ? `<br>${escapeHtml(failure)}` : ""
   }${note}</li>`;
 }
 
-/** /studio/{publisher}: the narrations, newest first, with a filter by state. */
-export function narrationsPage(env: object, studio: Studio, narrations: Narration[], state: StudioState | undefined): Response {
+/** /studio/{publisher}: the narrations, newest first, each with its language, and a filter by state and language. */
+export function narrationsPage(env: object, studio: Studio, narrations: Narration[], filter: NarrationFilter, languages: string[]): Response {
   const list = narrations.length ? `<ol class="narrations">${narrations.map((n) => narrationItem(studio, n)).join("")}</ol>` : "<p>No narrations here yet.</p>";
-  return studioShell(env, { title: "Narrations", studio, section: "", body: `${stateFilter(studio, state)}${list}` });
+  return studioShell(env, { title: "Narrations", studio, section: "", body: `${listFilter(studio, filter, languages)}${list}` });
 }
 
 function voiceOptions(selected: string | null): string {

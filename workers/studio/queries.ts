@@ -56,9 +56,21 @@ export interface Narration {
 /** The most articles the list shows: the newest, as a publisher looks at what it just sent. */
 export const LIST_LIMIT = 200;
 
-/** The publisher's articles, newest first, each with its newest job and state; `state` keeps only those in it. */
-export async function narrationsOf(db: Database, publisher: string, state?: StudioState): Promise<Narration[]> {
-  const rows = await db.select().from(articles).where(eq(articles.publisher, publisher)).orderBy(desc(articles.createdAt), desc(articles.id)).limit(LIST_LIMIT);
+/** What the list is narrowed to: a state, a language (an article's BCP 47 tag), both or neither. */
+export interface NarrationFilter {
+  state?: StudioState;
+  language?: string;
+}
+
+/** The publisher's articles, newest first, each with its newest job and state; the filter keeps only those in its state and language. */
+export async function narrationsOf(db: Database, publisher: string, filter: NarrationFilter = {}): Promise<Narration[]> {
+  const { state, language } = filter;
+  const rows = await db
+    .select()
+    .from(articles)
+    .where(and(eq(articles.publisher, publisher), language ? eq(articles.language, language) : undefined))
+    .orderBy(desc(articles.createdAt), desc(articles.id))
+    .limit(LIST_LIMIT);
   const ids = rows.map((a) => a.id);
   const jobs = ids.length ? await db.select().from(renderJobs).where(inArray(renderJobs.articleId, ids)).orderBy(desc(renderJobs.createdAt)) : [];
   const newest = new Map<number, JobRow>();
@@ -74,6 +86,12 @@ export async function narrationsOf(db: Database, publisher: string, state?: Stud
     return { article, job, state: stateOf(article, job), seconds: key ? (seconds.get(key) ?? null) : null };
   });
   return state ? all.filter((n) => n.state === state) : all;
+}
+
+/** The languages the publisher's articles are narrated in, for the list's filter. */
+export async function languagesOf(db: Database, publisher: string): Promise<string[]> {
+  const rows = await db.selectDistinct({ language: articles.language }).from(articles).where(eq(articles.publisher, publisher)).orderBy(articles.language);
+  return rows.map((r) => r.language);
 }
 
 /** Every job of the article, newest first: its history. */

@@ -7,6 +7,7 @@ import { forgetEdgeCache, mp3Bytes, PUBLIC_FEED_PATHS } from "../../test/support
 import { readOutbox, waitForOutbox } from "../../test/support/listeners";
 import { Browser, hiddenField } from "../../test/support/oauth-agent";
 import { finishJob } from "../../test/support/render-store";
+import { studioBrowser } from "../../test/support/studio";
 import { testVars } from "../../test/vars";
 import { sha256Hex } from "../core/crypto";
 import { audioObjects, database, renderJobs } from "../db/index";
@@ -153,6 +154,28 @@ describe("studio sign-in (magic link bound to the browser that asked)", () => {
     await addMember("other@example.test", "editor", "Other Daily");
     const browser = await signedIn("ed@example.test");
     expect((await browser.get(`${WEB.origin}/studio/Other%20Daily`)).status).toBe(404);
+  });
+});
+
+describe("the narrations list", () => {
+  it("shows each narration's language and filters by it, with the state", async () => {
+    await addArticle({ slug: "tides-en", publisher: PUBLISHER, title: "Tides", language: "en" });
+    await addArticle({ slug: "gezeiten", publisher: PUBLISHER, title: "Gezeiten", language: "de" });
+    await addArticle({ slug: "marees", publisher: "Other Daily", title: "Marées", language: "fr" });
+    const member = await studioBrowser(PUBLISHER, "vi@example.test", "viewer");
+    const all = await (await member.get(`/studio/${P}`)).text();
+    expect(all).toContain('<span data-language="de">German (de)</span>');
+    expect(all).toContain('<span data-language="en">English (en)</span>');
+    // The filter offers the publisher's languages only.
+    expect(all).toContain('<option value="de">German (de)</option>');
+    expect(all).not.toContain('value="fr"');
+    const german = await (await member.get(`/studio/${P}?language=de`)).text();
+    expect(german).toContain(">Gezeiten</a>");
+    expect(german).not.toContain(">Tides</a>");
+    expect(german).toContain('<option value="de" selected>');
+    expect(await (await member.get(`/studio/${P}?language=de&state=failed`)).text()).toContain("No narrations here yet.");
+    // A language the publisher has none of narrows nothing.
+    expect(await (await member.get(`/studio/${P}?language=fr`)).text()).toContain(">Tides</a>");
   });
 });
 

@@ -8,7 +8,8 @@ import { addArticle } from "../../test/support/articles";
 import { adminHeaders, call, jsonBody } from "../../test/support/client";
 import { callWith } from "../../test/support/narration";
 import { finishJob } from "../../test/support/render-store";
-import { database, publisherSettings, renderJobs, webhookDeliveries } from "../db";
+import { studioBrowser } from "../../test/support/studio";
+import { database, publisherSettings, renderJobs, webhookDeliveries, webhookEndpoints } from "../db";
 import { announce } from "../kernel/webhook-events";
 import { backoffSeconds, consumeWebhooks } from "./deliver";
 
@@ -170,6 +171,98 @@ describe("deliveries", () => {
     await announce(env, PUBLISHER, "narration.failed", {});
     await announce(env, "Inland Courier", "narration.ready", {});
     expect((await deliveries()).map((d) => d.event)).toEqual(["narration.failed"]);
+  });
+});
+
+describe("the studio's webhooks page", () => {
+  const page = `/studio/${encodeURIComponent(PUBLISHER)}/webhooks`;
+
+  it("an editor adds an endpoint (its secret shown once), sees a signed delivery in the log, and removes it", async () => {
+    const editor = await studioBrowser(PUBLISHER, "ed@example.test", "editor", DEV);
+    const name = `studio-${crypto.randomUUID().slice(0, 8)}`;
+    const url = `${receiver()}/hooks/${name}`;
+    const added = await editor.post(page, [
+      ["url", url],
+      ["events", "narration.ready"],
+      ["events", "narration.failed"],
+    ]);
+    expect(added.status).toBe(201);
+    const secret = /<code id="webhook-secret">(whsec_.+?)<\/code>/.exec(await added.text())![1].replaceAll("<wbr>", "");
+    const [endpoint] = await database(env).select().from(webhookEndpoints);
+    expect(endpoint).toMatchObject({ publisher: PUBLISHER, url, events: ["narration.ready", "narration.failed"] });
+    const shown = await (await editor.get(page)).text();
+    expect(shown).toContain(`<code>${url.replaceAll("/", "/<wbr>")}</code>`);
+    expect(shown).not.toContain(secret);
+
+    await announce(env, PUBLISHER, "narration.ready", { job_id: "job-studio" });
+    // The API Worker consumes the webhook queue (wrangler.toml): wait for the receiver to hear it.
+    let got: Received[] = [];
+    for (let i = 0; i < 100 && got.length === 0; i++) {
+      got = await receivedBy(name);
+      if (got.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(new Webhook(secret).verify(got[0].body, got[0].headers)).toMatchObject({ type: "narration.ready", data: { job_id: "job-studio" } });
+    let log = "";
+    for (let i = 0; i < 50 && !log.includes('data-state="delivered"'); i++) {
+      log = await (await editor.get(page)).text();
+      if (!log.includes('data-state="delivered"')) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(log).toMatch(/<strong data-state="delivered">delivered<\/strong> · narration.ready · [^<]*<wbr>/);
+    expect(log).toContain("1 attempt (0 retries) · last: HTTP 204");
+
+    const removed = await editor.post(`${page}/${endpoint.id}/remove`, {});
+    expect(removed.status).toBe(303);
+    expect(await database(env).select().from(webhookEndpoints)).toEqual([]);
+    expect((await editor.post(`${page}/${endpoint.id}/remove`, {})).status).toBe(404);
+  });
+
+  it("shows the retries of a delivery that failed before it was delivered", async () => {
+    const editor = await studioBrowser(PUBLISHER, "ed@example.test", "editor", DEV);
+    await editor.post(page, { url: `${receiver()}/hooks/retried-${crypto.randomUUID().slice(0, 8)}?fail=2`, events: "narration.failed" });
+    const [endpoint] = await database(env).select().from(webhookEndpoints);
+    const id = await pendingDelivery(endpoint.id, "narration.failed", { job_id: "job-z" });
+    await attempt(id, 1);
+    await attempt(id, 2);
+    const waiting = await (await editor.get(page)).text();
+    expect(waiting).toContain('<strong data-state="pending">pending</strong>');
+    expect(waiting).toContain("2 attempts (1 retry) · last: HTTP 500 · answered 500");
+    await attempt(id, 3);
+    expect(await (await editor.get(page)).text()).toContain("3 attempts (2 retries) · last: HTTP 204");
+  });
+
+  it("refuses a URL the API refuses, with why, adding nothing (422)", async () => {
+    const editor = await studioBrowser(PUBLISHER, "ed@example.test", "editor", {});
+    for (const url of ["https://10.0.0.7/hook", "not a url", "http://hooks.example.com/hook"]) {
+      const res = await editor.post(page, { url, events: "narration.ready" });
+      expect(res.status, url).toBe(422);
+      expect(await res.text()).toContain("The endpoint was not added");
+    }
+    expect((await editor.post(page, { url: "https://hooks.example.com/h", events: "narration.paid" })).status).toBe(422);
+    const none = await editor.post(page, { url: "https://hooks.example.com/h" });
+    expect(await none.text()).toContain("choose at least one event");
+    expect(await database(env).select().from(webhookEndpoints)).toEqual([]);
+  });
+
+  it("a viewer sees the endpoints and the log but can neither add nor remove one (403); a cross-site form is refused", async () => {
+    const editor = await studioBrowser(PUBLISHER, "ed@example.test", "editor", DEV);
+    expect((await editor.post(page, { url: `${receiver()}/hooks/kept`, events: "narration.ready" })).status).toBe(201);
+    const [endpoint] = await database(env).select().from(webhookEndpoints);
+    const viewer = await studioBrowser(PUBLISHER, "vi@example.test", "viewer", DEV);
+    const seen = await viewer.get(page);
+    expect(seen.status).toBe(200);
+    const html = await seen.text();
+    expect(html).toContain("/<wbr>hooks/<wbr>kept");
+    expect(html).not.toContain("Add endpoint");
+    expect(html).not.toContain("/remove");
+    expect((await viewer.post(page, { url: `${receiver()}/hooks/viewer`, events: "narration.ready" })).status).toBe(403);
+    expect((await viewer.post(`${page}/${endpoint.id}/remove`, {})).status).toBe(403);
+    expect((await editor.post(page, { url: `${receiver()}/hooks/evil`, events: "narration.ready" }, "https://evil.example")).status).toBe(403);
+    expect((await editor.post(`${page}/${endpoint.id}/remove`, {}, "https://evil.example")).status).toBe(403);
+    expect((await database(env).select().from(webhookEndpoints)).map((e) => e.id)).toEqual([endpoint.id]);
+    // Another publisher's editor finds no such page.
+    const outsider = await studioBrowser("Inland Courier", "in@example.test", "editor", DEV);
+    expect((await outsider.get(page)).status).toBe(404);
+    expect((await outsider.post(`${page}/${endpoint.id}/remove`, {})).status).toBe(404);
   });
 });
 
