@@ -127,7 +127,7 @@ function callMutants(node, source, add) {
     const name = callee.property.name;
     const receiver = source.slice(callee.object.start, callee.object.end);
     if (DROPPED_METHODS.has(name)) add(node, `.${name}() removed`, receiver);
-    if (SWAPPED_METHODS[name]) add(callee.property, `.${name} to .${SWAPPED_METHODS[name]}`, SWAPPED_METHODS[name]);
+    if (Object.hasOwn(SWAPPED_METHODS, name)) add(callee.property, `.${name} to .${SWAPPED_METHODS[name]}`, SWAPPED_METHODS[name]);
   }
   // f(x) -> x: a sanitiser, an escape or a normaliser left out.
   if (callee.type === "Identifier" && node.arguments.length === 1 && node.arguments[0].type !== "SpreadElement") {

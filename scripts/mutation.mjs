@@ -42,7 +42,7 @@ if (unknown.length > 0) {
   console.error(`not in scripts/mutation-scope.mjs: ${unknown.join(", ")}`);
   process.exit(2);
 }
-const modules = wanted.length > 0 ? SCOPE.filter((s) => wanted.includes(s.module)) : SCOPE;
+const modules = wanted.length > 0 ? wanted.map((m) => SCOPE.find((s) => s.module === m)) : SCOPE;
 
 let current; // { file, original } while a module is mutated
 let sources; // the repository's source files, listed once
@@ -86,7 +86,7 @@ async function mutateModule({ module, tests, equivalent = {} }) {
   console.log(`\n${module}: ${mutants.length} mutants, tests ${tests.join(", ")}`);
 
   const started = Date.now();
-  const baseline = await run(specs, BASELINE_LIMIT_MS);
+  const baseline = await run(specs, file, BASELINE_LIMIT_MS);
   const baselineMs = Date.now() - started;
   if (baseline !== "passed") {
     console.error(`${module}: its tests fail without any mutant (${baseline}): fix them first`);
@@ -99,7 +99,7 @@ async function mutateModule({ module, tests, equivalent = {} }) {
   const results = [];
   for (const [i, mutant] of mutants.entries()) {
     writeFileSync(file, applyMutant(original, mutant));
-    let outcome = await run(specs, limitMs);
+    let outcome = await run(specs, file, limitMs);
     writeFileSync(file, original);
     if (outcome === "timeout") {
       // An endless loop holds the Worker runtime: start a new vitest.
@@ -114,7 +114,7 @@ async function mutateModule({ module, tests, equivalent = {} }) {
   }
   restore();
   // The file's tests must pass again once restored, or a mutant left something behind.
-  const after = await run(specs, limitMs);
+  const after = await run(specs, file, limitMs);
   if (after !== "passed") throw new Error(`${module}: its tests ${after} once restored: the run is not to be trusted`);
 
   const count = (o) => results.filter((r) => r.outcome === o).length;
@@ -130,13 +130,12 @@ async function mutateModule({ module, tests, equivalent = {} }) {
   return { module, total: results.length, killed, survived, timeout, equivalent: eq, score };
 }
 
-/** "passed", "failed" or "timeout": the outcome of one run of `specs`. */
-async function run(specs, limitMs) {
-  // Every module of the repository is evaluated afresh: an importer keeps the exports it was given.
-  for (const f of sourceFiles()) {
-    vitest.invalidateFile(f);
-    vitest.watcher.invalidates.add(f);
-  }
+/** "passed", "failed" or "timeout": the outcome of one run of `specs` over `file` as it is now. */
+async function run(specs, file, limitMs) {
+  // Only the mutated file is transformed again; every module of the repository is evaluated afresh
+  // in the Worker runtime, since an importer keeps the exports it was given.
+  vitest.invalidateFile(file);
+  for (const f of sourceFiles()) vitest.watcher.invalidates.add(f);
   let timer;
   const timedOut = new Promise((resolve) => {
     timer = setTimeout(() => resolve("timeout"), limitMs);
