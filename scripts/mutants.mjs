@@ -112,6 +112,18 @@ function visit(node, parent, source, add) {
     case "CallExpression":
       callMutants(node, source, add);
       break;
+    case "NewExpression": {
+      // new RegExp(pattern, "gu"): matching made case-insensitive, as a literal's `i` toggle does.
+      const flags = node.arguments[1];
+      if (node.callee.type === "Identifier" && node.callee.name === "RegExp" && flags?.type === "Literal" && typeof flags.value === "string") {
+        add(
+          flags,
+          flags.value.includes("i") ? "regex i removed" : "regex i added",
+          JSON.stringify(flags.value.includes("i") ? flags.value.replace("i", "") : `${flags.value}i`),
+        );
+      }
+      break;
+    }
     case "BlockStatement":
       if (node.body.length > 0 && isFunction(parent)) add(node, "body emptied", "{}");
       break;
