@@ -36,7 +36,10 @@ const TIMEOUT_SLACK_MS = 30_000;
 const BASELINE_LIMIT_MS = 600_000;
 
 restoreLeftovers();
-const wanted = process.argv.slice(2).map((a) => path.relative(ROOT, path.resolve(a)));
+const args = process.argv.slice(2);
+// --mutant="11:90 template part removed": only the mutants of that key (a survivor checked again).
+const only = args.filter((a) => a.startsWith("--mutant=")).map((a) => a.slice("--mutant=".length));
+const wanted = args.filter((a) => !a.startsWith("--")).map((a) => path.relative(ROOT, path.resolve(a)));
 const unknown = wanted.filter((m) => !SCOPE.some((s) => s.module === m));
 if (unknown.length > 0) {
   console.error(`not in scripts/mutation-scope.mjs: ${unknown.join(", ")}`);
@@ -81,7 +84,7 @@ async function openVitest() {
 async function mutateModule({ module, tests, equivalent = {} }) {
   const file = path.join(ROOT, module);
   const original = readFileSync(file, "utf8");
-  const mutants = mutantsOf(module, original);
+  const mutants = mutantsOf(module, original).filter((m) => only.length === 0 || only.includes(m.key));
   const specs = tests.map((t) => vitest.getProjectByName(PROJECT).createSpecification(path.join(ROOT, t)));
   console.log(`\n${module}: ${mutants.length} mutants, tests ${tests.join(", ")}`);
 
@@ -140,8 +143,12 @@ async function run(specs, file, limitMs) {
   const timedOut = new Promise((resolve) => {
     timer = setTimeout(() => resolve("timeout"), limitMs);
   });
+  // vitest's state keeps the test files of earlier runs (an earlier module's): only this run's count.
+  vitest.state.filesMap.clear();
+  const ids = new Set(specs.map((s) => s.moduleId));
   const finished = vitest.runTestSpecifications(specs).then(({ testModules, unhandledErrors }) => {
-    const ok = testModules.length === specs.length && testModules.every((m) => m.ok()) && unhandledErrors.length === 0;
+    const these = testModules.filter((m) => ids.has(m.moduleId));
+    const ok = these.length === specs.length && these.every((m) => m.ok()) && unhandledErrors.length === 0;
     return ok ? "passed" : "failed";
   });
   try {
