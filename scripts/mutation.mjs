@@ -6,8 +6,9 @@
 // pool (docs/testing.md "Mutation testing").
 //
 // One vitest stays open for the whole run (createVitest, then a rerun per mutant): a fresh one costs
-// ~40 s here, the rerun a few. Before each rerun every source file of the repository is invalidated in
-// the pool's module cache, so no module keeps the previous mutant's bindings. The render Worker runs
+// ~40 s here (both Workers built, the vite server started); a rerun transforms only the mutated file
+// again, though the Worker runtime still starts anew each time. Every source file of the repository is
+// invalidated in the pool's module cache, so no module keeps the previous mutant's bindings. The render Worker runs
 // beside the tests as a bundle built once (scripts/render-test-worker.mjs): a mutant reaches only what
 // the test files import themselves, so a module's tests must call it directly.
 //
