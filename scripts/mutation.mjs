@@ -85,7 +85,8 @@ async function openVitest() {
 async function mutateModule({ module, tests, equivalent = {} }) {
   const file = path.join(ROOT, module);
   const original = readFileSync(file, "utf8");
-  const mutants = mutantsOf(module, original).filter((m) => only.length === 0 || only.includes(m.key));
+  const all = mutantsOf(module, original);
+  const mutants = all.filter((m) => only.length === 0 || only.includes(m.key));
   const specs = tests.map((t) => vitest.getProjectByName(PROJECT).createSpecification(path.join(ROOT, t)));
   console.log(`\n${module}: ${mutants.length} mutants, tests ${tests.join(", ")}`);
 
@@ -128,7 +129,7 @@ async function mutateModule({ module, tests, equivalent = {} }) {
   const eq = count("equivalent");
   const denominator = results.length - eq;
   const score = denominator === 0 ? "n/a" : `${Math.floor(((killed + timeout) / denominator) * 1000) / 10} %`;
-  const stale = Object.keys(equivalent).filter((k) => !mutants.some((m) => m.key === k));
+  const stale = Object.keys(equivalent).filter((k) => !all.some((m) => m.key === k));
   writeReport(module, tests, results, score, stale, equivalent);
   if (stale.length > 0) console.log(`  stale equivalent keys (no such mutant any more): ${stale.join("; ")}`);
   return { module, total: results.length, killed, survived, timeout, equivalent: eq, score };
