@@ -21,4 +21,11 @@ describe("the budget key of an address", () => {
     expect(budgetKey("::1:ffff:cb00:7107")).toBe("0:0:0:0::/64");
     expect(budgetKey("1::ffff:cb00:7107")).toBe("1:0:0:0::/64");
   });
+
+  // Killed mutants (npm run mutation): the "unparsable" test dropped, which throws on these.
+  it("is an IPv4 address itself, and anything unparsable as it was written", () => {
+    expect(budgetKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(budgetKey("2001:db8::1::2")).toBe("2001:db8::1::2");
+    expect(budgetKey("unknown")).toBe("unknown");
+  });
 });

@@ -1,0 +1,69 @@
+// The modules `npm run mutation` (scripts/mutation.mjs) mutates: where a silent bug costs money, data
+// or trust (issue 46). Each names the test files that cover it, run for every mutant (no other file
+// runs, so a module is listed with the tests that state its rules, not the whole suite), and the
+// mutants written down as equivalent: key (as the report prints it, line:column and operator) -> why
+// no test can tell it from the original. A key that no longer matches a mutant is reported as stale.
+// Test files that import only the module under test run in seconds a mutant; one that starts the whole
+// Worker (a request through SELF) costs the loading of its module graph every time, so a module is
+// listed with the unit tests that state its rules where they exist.
+export const SCOPE = [
+  // Credentials and sessions.
+  { module: "workers/core/web-session.ts", tests: ["workers/oauth/consent.test.ts", "workers/listeners/pages/pages.test.ts"] },
+  { module: "workers/core/studio-session.ts", tests: ["workers/studio/studio.test.ts"] },
+  { module: "workers/core/crypto.ts", tests: ["workers/listeners/credentials.test.ts", "workers/admin/publisher-keys.test.ts"] },
+  { module: "workers/kernel/listener-tokens.ts", tests: ["workers/listeners/credentials.test.ts", "workers/listeners/subscription.test.ts"] },
+  { module: "workers/oauth/bearer-credential.ts", tests: ["workers/oauth/oauth-flow.test.ts", "workers/agents/rest.test.ts"] },
+  // OAuth and its fetcher.
+  { module: "workers/oauth/client-metadata.ts", tests: ["workers/oauth/client-metadata.test.ts", "workers/oauth/client-metadata-fetch.test.ts"] },
+  { module: "workers/kernel/guarded-fetch.ts", tests: ["workers/articles/links.test.ts", "workers/oauth/client-metadata-fetch.test.ts"] },
+  // x402 and the ledger.
+  {
+    module: "workers/agents/x402/paid-call.ts",
+    tests: ["workers/agents/x402/receipt-time.test.ts", "workers/agents/x402/mcp-transport.test.ts", "workers/agents/x402/pay.test.ts"],
+  },
+  { module: "workers/agents/x402/ledger.ts", tests: ["workers/agents/paid-tools.test.ts", "workers/admin/ledger-report.test.ts"] },
+  { module: "workers/kernel/ledger-split.ts", tests: ["workers/listeners/plays.test.ts"] },
+  // Render gating and rate limits.
+  { module: "workers/narration/review-gate.ts", tests: ["workers/studio/studio.test.ts"] },
+  { module: "workers/core/rate-limit.ts", tests: ["test/rate-limit.test.ts"] },
+  {
+    module: "workers/core/client-address.ts",
+    tests: ["workers/core/client-address-key.test.ts"],
+    equivalent: {
+      "10:18 condition true": "ipv6Groups refuses text without a colon (eight groups need seven), so the guard only saves work",
+      "10:35 string emptied": 'includes("") is always true: the same guard removed, as above',
+    },
+  },
+  // Content addresses and caches.
+  {
+    module: "workers/render/pipeline/cache-key.ts",
+    tests: ["workers/render/pipeline/cache-key.test.ts", "workers/render/pipeline/paragraph-key.test.ts"],
+  },
+  { module: "workers/core/edge-cache.ts", tests: ["workers/core/edge-cache.test.ts"] },
+  // Escaping of every page and feed.
+  {
+    module: "workers/core/text.ts",
+    tests: ["workers/core/text.test.ts"],
+    equivalent: {
+      "9:17 regex i added": "a class of control characters and noncharacters: none has a case",
+      "11:21 regex i added": "tab, LF and CR have no case",
+      "20:48 regex i added": "CONTROL's class again: none of its characters has a case",
+      "31:17 regex i added": "controls, noncharacters and surrogates have no case",
+      "42:23 regex i added": "& < > \" ' have no case",
+    },
+  },
+  { module: "workers/feeds/feed-stylesheet.ts", tests: ["workers/feeds/feed-stylesheet.test.ts"] },
+  { module: "workers/web/page-errors.ts", tests: ["workers/web/safe-next.test.ts", "test/route-security.test.ts"] },
+  // Range and conditional requests.
+  { module: "workers/core/byte-ranges.ts", tests: ["workers/core/byte-ranges.test.ts"] },
+  { module: "workers/core/conditional.ts", tests: ["workers/core/conditional.test.ts"] },
+  // The lexicon.
+  {
+    module: "workers/kernel/lexicon.ts",
+    tests: ["workers/kernel/lexicon.test.ts", "workers/kernel/lexicon-matching.test.ts"],
+    equivalent: {
+      "40:20 regex i added": "the class holds only punctuation, which has no case",
+      "155:20 regex i added": "[ has no case",
+    },
+  },
+];
