@@ -52,7 +52,7 @@ export const SCOPE = [
       "42:23 regex i added": "& < > \" ' have no case",
     },
   },
-  { module: "workers/feeds/feed-stylesheet.ts", tests: ["workers/feeds/feed-stylesheet.test.ts"] },
+  { module: "workers/feeds/feed-page.ts", tests: ["workers/feeds/feed-page.test.ts"] },
   { module: "workers/web/page-errors.ts", tests: ["workers/web/safe-next.test.ts", "test/route-security.test.ts"] },
   // Range and conditional requests.
   { module: "workers/core/byte-ranges.ts", tests: ["workers/core/byte-ranges.test.ts"] },
