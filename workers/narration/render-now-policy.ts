@@ -1,4 +1,5 @@
-import { ApiError, ValidationError } from "../core/errors";
+import { ApiError } from "../core/errors";
+import { unknownVoice } from "./known-voice";
 import type { Listener } from "../kernel/listener-tokens";
 import { priceOf, VOICES } from "../kernel/voice-catalogue";
 
@@ -41,9 +42,7 @@ export const FREE_VOICES: readonly string[] = [...new Set(VOICES.filter((o) => p
  */
 export function checkRenderVoice(listener: Pick<Listener, "plan">, articleVoice: string | null, voice: string | undefined): void {
   if (voice === undefined || voice === articleVoice) return;
-  if (!VOICES.some((o) => o.id === voice)) {
-    throw new ValidationError([{ loc: ["body", "voice"], msg: "unknown voice; see GET /v1/voices", type: "unknown_voice" }]);
-  }
+  if (!VOICES.some((o) => o.id === voice)) throw unknownVoice();
   if (!pays(listener) && !FREE_VOICES.includes(voice)) {
     throw new ApiError(
       "forbidden",

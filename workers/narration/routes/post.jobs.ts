@@ -10,6 +10,7 @@ import { type AudioReach, audioReachOf } from "../../kernel/public-urls";
 import { MAX_NARRATED_CHARS } from "../../kernel/render-contract";
 import { JobView, jobView } from "../job-view";
 import { createJob } from "../jobs-service";
+import { requireKnownVoice } from "../known-voice";
 import { LanguageField, type NarrationLanguage } from "../../kernel/language";
 import { narrationLanguage } from "../../kernel/language-detect";
 
@@ -70,6 +71,7 @@ export const postJob = route({
       spoken = { language: article.language, language_source: article.languageSource };
       voice ??= article.voice;
     }
+    await requireKnownVoice(env, body.voice);
     // A raw text's language is the job's own; an article's stays on the article.
     const own = spoken ? null : narrationLanguage(body.language, body.text!);
     const language = { language: own?.language ?? null, languageSource: own?.language_source ?? null };
