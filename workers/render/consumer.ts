@@ -87,7 +87,15 @@ export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesiz
   const job = jobStore(store, claim);
   const result = await renderText(
     job.store,
-    { text: claim.text, voice: claim.voice, language: claim.language, publisher: claim.publisher, title: claim.title, url: claim.url },
+    {
+      text: claim.text,
+      voice: claim.voice,
+      language: claim.language,
+      publisher: claim.publisher,
+      title: claim.title,
+      url: claim.url,
+      tenant: claim.tenant,
+    },
     synthesizers,
     { phases, listener, seat: place },
   ).finally(() => leave(place));
