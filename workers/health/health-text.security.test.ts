@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { addArticle } from "../../test/support/articles";
 import { apiKeyHeaders, call, jsonBody } from "../../test/support/client";
 import { publishSigned } from "../../test/support/publish";
-import { forgetNarrationProblems } from "../health/narration-state";
+import { forgetNarrationProblems } from "./narration-state";
 
 /** What an attacker wants shown on the public health page. */
 const GRAFFITI = "VISIT-EVIL.EXAMPLE-FOR-FREE-CREDIT";
