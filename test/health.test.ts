@@ -49,7 +49,7 @@ describe("GET /v1/health tells whether narration works", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
       status: "degraded",
-      reasons: ["1 render job(s) failed in the last 10 minutes; the latest: no_provider: offline/en-US-female: upstream_5xx"],
+      reasons: ["1 render job(s) failed in the last 10 minutes; the latest: no text-to-speech provider could voice it"],
     });
   });
 

@@ -70,7 +70,7 @@ describe("one authorization buys one call (issue 29 item 2)", () => {
     expect(required.accepts[0].amount).toBe("20000");
     const payment = http.encodePaymentSignatureHeader(await http.createPaymentPayload(required));
 
-    const answers = await Promise.all(["en-gb", "en-au", "en-in"].map((voice) => api.fetch(`${path}?voice=${voice}`, { headers: payment })));
+    const answers = await Promise.all(["en-GB-female", "en-GB-male", "en-US-male"].map((voice) => api.fetch(`${path}?voice=${voice}`, { headers: payment })));
     expect(answers.map((r) => r.status).sort()).toEqual([200, 402, 402]);
     expect(await answers.find((r) => r.status === 200)!.json()).toMatchObject({ state: "pending", cached: false });
     for (const refused of answers.filter((r) => r.status === 402)) expect(await errorOf(refused)).toMatch(/^replay: /);

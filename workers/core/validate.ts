@@ -177,8 +177,25 @@ function refuseOversize(size: number, limit: number): void {
 }
 
 /**
- * The body's exact bytes, counted as they stream in: past `limit` the stream is cancelled and the
- * answer is 413, so no body is held whole before its size is known. Content-Length only allows an
+ * The most of a body read (and dropped) past its limit before the answer: a body cancelled while the
+ * client still sends it broke the local proxy's connection to the Worker, and the client saw a 500
+ * for a chunked 30 MB sign-in form (issue 40 item 12, reproduced under `npm start`). Read to its end,
+ * the client gets the 413; past this much, which no platform limit of Cloudflare's lets through
+ * (100 MB at the least), the stream is cancelled.
+ */
+const DRAINED_AT_MOST = 100 * 1024 * 1024;
+
+/** Reads what is left of a refused body, dropping it, up to DRAINED_AT_MOST in all; then cancels. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, read: number): Promise<void> {
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    read += next.value.byteLength;
+    if (read > DRAINED_AT_MOST) return reader.cancel();
+  }
+}
+
+/**
+ * The body's exact bytes, counted as they stream in: past `limit` nothing more is kept, the rest is
+ * read and dropped (drain) and the answer is 413, so no body is held whole before its size is known. Content-Length only allows an
  * early refusal; a chunked body (RFC 9112 §7.1) declares no length, and the count is what holds.
  * The one reader of request bodies: JSON (readBodyText), signed webhooks, web forms and OAuth requests;
  * and of the one response body read whole from elsewhere, a client metadata document (oauth/client-metadata.ts).
@@ -192,7 +209,7 @@ export async function readBodyBytes(request: Pick<Request, "headers" | "body">, 
   for (let read = await reader.read(); !read.done; read = await reader.read()) {
     size += read.value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      await drain(reader, size);
       refuseOversize(size, limit);
     }
     chunks.push(read.value);

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { loggableError } from "../core/errors";
 import { database, renderJobs } from "../db/index";
-import { renderService } from "../kernel/render-contract";
+import { type RenderErrorCode, renderErrorCode, renderService } from "../kernel/render-contract";
 import { HEALTH_WINDOW_MS } from "./routes/get.health.worker";
 
 /** How long one isolate reuses its answer: GET /v1/health is polled often and must stay cheap. */
@@ -52,7 +52,25 @@ async function failedRecently(env: Pick<Env, "DB">, now: number): Promise<string
     db.select({ n: sql<number>`count(*)` }).from(renderJobs).where(recent),
     db.select({ error: renderJobs.error }).from(renderJobs).where(recent).orderBy(desc(renderJobs.finishedAt)).limit(1),
   ]);
-  return n === 0 ? null : `${n} render job(s) failed in the last 10 minutes; the latest: ${last?.error ?? "no error recorded"}`;
+  return n === 0 ? null : `${n} render job(s) failed in the last 10 minutes; the latest: ${inOwnWords(last?.error ?? null)}`;
+}
+
+/**
+ * Why a job failed, in the service's own words. A job's error can carry what its caller sent (the
+ * voice asked for, a provider's answer about the text), and health is public, so it shows only the
+ * kind of failure (issue 40 item 4); the job view and the log keep the rest.
+ */
+const OWN_WORDS: Record<RenderErrorCode, string> = {
+  unknown_voice: "a voice outside the catalogue was asked for",
+  too_long: "a text longer than one render narrates",
+  no_provider: "no text-to-speech provider could voice it",
+};
+
+function inOwnWords(error: string | null): string {
+  if (error === null) return "no error recorded";
+  const code = renderErrorCode(new Error(error));
+  if (code) return OWN_WORDS[code];
+  return error.startsWith("enqueue failed") ? "the render queue did not take it" : "an unexpected error (see the render Worker's log)";
 }
 
 async function unreachableRenderWorker(env: object): Promise<string | null> {

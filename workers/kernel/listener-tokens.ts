@@ -37,8 +37,8 @@ function toBase64(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-/** Encrypts a token for storage: base64(iv || ciphertext). */
-async function encryptToken(env: object, token: string): Promise<string> {
+/** Encrypts a token (or any secret text) for storage: base64(iv || ciphertext). */
+export async function encryptToken(env: object, token: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await encryptionKey(env), new TextEncoder().encode(token));
   const out = new Uint8Array(iv.length + sealed.byteLength);

@@ -27,6 +27,24 @@ export interface RenderInput {
   title?: string | null;
   /** The article's address, which the audio's C2PA manifest names; none for raw text. */
   url?: string | null;
+  /**
+   * Whose text it is (renderTenant): stored audio, whole or by the paragraph, is reused only between
+   * renders of one tenant, so no render can tell whether another tenant's text holds a paragraph
+   * (issue 40 item 3). None: the operator's own text (a sponsor message), shared by no caller.
+   */
+  tenant?: string | null;
+}
+
+/**
+ * The tenant of a render (RenderInput.tenant): a listener's forwarded article is that listener's; any
+ * other article its publisher's; raw text the publisher whose key sent it; an operator's raw text none.
+ */
+export function renderTenant(
+  article: { visibility: string; publisher: string; ownerListenerId: number | null } | null | undefined,
+  rawPublisher: string | null,
+): string | null {
+  if (article) return article.visibility === "listener_private" ? `listener:${article.ownerListenerId}` : `publisher:${article.publisher}`;
+  return rawPublisher === null ? null : `publisher:${rawPublisher}`;
 }
 
 /** Outcome of a render: the cache key addresses audio/<key>.mp3 (and .opus/.wav once encoded). */
@@ -148,6 +166,8 @@ export interface ClaimedJob {
   title?: string | null;
   /** The article's address (its original, else its page here), which the audio's C2PA manifest names; null for raw text. */
   url?: string | null;
+  /** Whose text it is: stored audio is reused only within it (RenderInput.tenant). */
+  tenant?: string | null;
   /** The article's content hash when claimed: the article takes the audio only if it still has it. */
   contentHash: string | null;
   /**

@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { ApiError, ValidationError } from "../core/errors";
+import { ApiError } from "../core/errors";
+import { unknownVoice } from "./known-voice";
 import { renderErrorCode, SEGMENT_CHARS } from "../kernel/render-contract";
 import { PROVIDERS, QUALITIES, type ProviderId, type Quality } from "../kernel/voice-catalogue";
 
@@ -65,9 +66,7 @@ export const MAX_ARTICLE_CHARS = 200_000;
  */
 export function renderFailure(err: unknown): never {
   const code = renderErrorCode(err);
-  if (code === "unknown_voice") {
-    throw new ValidationError([{ loc: ["body", "voice"], msg: "unknown voice; see GET /v1/voices", type: "unknown_voice" }]);
-  }
+  if (code === "unknown_voice") throw unknownVoice();
   if (code === "no_provider") {
     throw new ApiError("unavailable", "no text-to-speech provider is available for this voice right now", { "Retry-After": "30" });
   }

@@ -13,7 +13,7 @@ import { DEFAULT_LANGUAGE } from "../kernel/voice-catalogue";
 export type NewJob = Pick<typeof renderJobs.$inferInsert, "articleId" | "listenerId" | "text" | "voice" | "priority"> & {
   /** The request that creates the job (RouteInput.requestId), as a value; null for work no request started. */
   requestId: string | null;
-} & Partial<Pick<typeof renderJobs.$inferInsert, "warmListenerId" | "language" | "languageSource">>;
+} & Partial<Pick<typeof renderJobs.$inferInsert, "warmListenerId" | "language" | "languageSource" | "publisher">>;
 
 /** A complete job row ready to insert: a fresh id, state queued. */
 export function newJobRow(job: NewJob): typeof renderJobs.$inferInsert & { id: string } {

@@ -7,6 +7,7 @@ import { ApiError, ValidationError } from "../core/errors";
 import { type ArticleRow, articles, creators, database, isActiveJob, renderJobs, type Database } from "../db";
 import { latestJob } from "./article-audio-service";
 import { enqueueJobAfterResponse, newJobRow } from "./jobs-service";
+import { requireKnownVoice } from "./known-voice";
 import type { PublishRequest, PublishResponse } from "./publish-schema";
 import { slugCandidate, slugify } from "../kernel/slug";
 
@@ -73,6 +74,7 @@ export async function publishArticle(
   }
   // A publisher's own signing secret publishes and updates that publisher's articles only.
   if (existing && !mayActFor(caller, existing.publisher)) throw new ApiError("conflict", "that slug belongs to another publisher's article");
+  await requireKnownVoice(env, req.voice);
   const creatorId = req.creator ? await creatorIdOf(db, req.creator) : null;
   // Detected again on every delivery: the text may have changed language.
   const spoken = narrationLanguage(req.language, `${req.title}\n${req.body_text}`);

@@ -57,7 +57,7 @@ describe("POST /v1/render", () => {
   it("passes the trimmed text and the voice to the render Worker", async () => {
     const render = new FakeRender();
     await callWith(render, "/v1/render", post({ text: "  Hello there.  ", voice: "en-us" }));
-    expect(render.renders).toEqual([{ text: "Hello there.", voice: "en-us", language: "en", publisher: null }]);
+    expect(render.renders).toEqual([{ text: "Hello there.", voice: "en-us", language: "en", publisher: null, tenant: null }]);
   });
 
   it("422 for empty or oversized text, and an unknown voice reported by the render Worker", async () => {
@@ -91,7 +91,7 @@ describe("POST /v1/jobs and GET /v1/jobs/{job_id}", () => {
 
   it("202 JobView at once for raw text, with the row written before the Queue message", async () => {
     const send = vi.spyOn(env.RENDER_QUEUE, "send");
-    const res = await call("/v1/jobs", post({ text: "Read me.", voice: "en-us" }));
+    const res = await call("/v1/jobs", post({ text: "Read me.", voice: "en-US-male" }));
     expect(res.status).toBe(202);
     const job = await res.json<Record<string, unknown>>();
     expect(job).toMatchObject({
@@ -99,7 +99,7 @@ describe("POST /v1/jobs and GET /v1/jobs/{job_id}", () => {
       state: "queued",
       priority: "normal",
       article_slug: null,
-      voice: "en-us",
+      voice: "en-US-male",
       provider: null,
       audio_url: null,
       error: null,

@@ -1,4 +1,6 @@
-import { ApiError, ValidationError } from "../core/errors";
+import { config } from "../core/config";
+import { ApiError } from "../core/errors";
+import { unknownVoice } from "./known-voice";
 import type { Listener } from "../kernel/listener-tokens";
 import { priceOf, VOICES } from "../kernel/voice-catalogue";
 
@@ -31,6 +33,12 @@ export function dailyRenderBudget(listener: Pick<Listener, "plan" | "createdAt">
   return Math.min(MAX_RENDERS_PER_DAY, FIRST_DAY_RENDERS + RENDERS_GAINED_PER_DAY * days);
 }
 
+/**
+ * A slot is a lease: long enough for a render with its Queue retries, short enough that a
+ * render which never reports back frees its slot.
+ */
+export const RENDER_SLOT_LEASE_MS = 30 * 60_000;
+
 /** Voices the free engine speaks (eSpeak NG in the render Worker): no provider bills for them. */
 export const FREE_VOICES: readonly string[] = [...new Set(VOICES.filter((o) => priceOf(o) === 0).map((o) => o.id))];
 
@@ -41,13 +49,27 @@ export const FREE_VOICES: readonly string[] = [...new Set(VOICES.filter((o) => p
  */
 export function checkRenderVoice(listener: Pick<Listener, "plan">, articleVoice: string | null, voice: string | undefined): void {
   if (voice === undefined || voice === articleVoice) return;
-  if (!VOICES.some((o) => o.id === voice)) {
-    throw new ValidationError([{ loc: ["body", "voice"], msg: "unknown voice; see GET /v1/voices", type: "unknown_voice" }]);
-  }
+  if (!VOICES.some((o) => o.id === voice)) throw unknownVoice();
   if (!pays(listener) && !FREE_VOICES.includes(voice)) {
     throw new ApiError(
       "forbidden",
       `voice ${voice} costs money to render: use the article's own voice, a free voice (${FREE_VOICES.join(", ")}) or a plus or pro plan`,
     );
   }
+}
+
+/**
+ * What an agent's token spends to start a render for the listener who granted it (get_audio_url with
+ * articles:read, issue 40 item 7): the same as render-now, a voice the listener's plan allows
+ * (checkRenderVoice) and one of their render slots, counted against their daily budget, in the same
+ * RenderGate; the job carries the listener, so the slot is freed when it ends. 429 with Retry-After
+ * when the in-flight cap or the daily budget is spent.
+ */
+export async function takeRenderSlot(env: Pick<Env, "RENDER_GATE">, listener: Pick<Listener, "id" | "plan" | "createdAt">, jobId: string): Promise<void> {
+  const budget = dailyRenderBudget(listener);
+  const cap = config(env).MAX_IN_FLIGHT_RENDERS_PER_LISTENER;
+  const slot = await env.RENDER_GATE.getByName(String(listener.id)).acquire(jobId, cap, RENDER_SLOT_LEASE_MS, { perDay: budget });
+  if (slot.ok) return;
+  const why = slot.reason === "daily" ? `this listener's ${budget} renders of the last 24 hours are spent` : "too many renders in flight for this listener";
+  throw new ApiError("rate_limited", why, { "Retry-After": String("retryAfter" in slot ? slot.retryAfter : 1) });
 }

@@ -30,6 +30,7 @@ import {
   STREAM_LEASE_MS,
   type LazyFormat,
   type RenderStoreRpc,
+  renderTenant,
   type StoredAudio,
 } from "../kernel/render-contract";
 import { heldForReview } from "./review-gate";
@@ -128,6 +129,7 @@ async function claimJob(
     publisher: article?.publisher ?? null,
     title: article?.title ?? null,
     url: article ? articleUrl(env, article) : null,
+    tenant: renderTenant(article, job.publisher),
     contentHash: article?.contentHash ?? null,
     lexicon: await lexiconFor(env, article?.publisher ?? null),
     requestId: job.requestId,

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ClientMetadataError, resolveClientMetadataDocument } from "./client-metadata";
+import { ClientMetadataError, keepAllowedClient, resolveClientMetadataDocument } from "./client-metadata";
 
 /**
  * What the client-metadata fetcher takes from a public host (issue 46): the document at its own URL
@@ -83,5 +83,24 @@ describe("the client metadata document fetcher", () => {
       expect(await storedClient(clientId), clientId).toBeNull();
       vi.restoreAllMocks();
     }
+  });
+});
+
+describe("documents fetched for nobody in particular are not kept for ever (issue 40 item 13)", () => {
+  it("an authorization page opened by anyone keeps the client a day at most; once a listener allows it, for good", async () => {
+    // The attack: open authorization pages naming documents at many URLs, signed in or not, so the server keeps them all.
+    serve(() => json(document()));
+    await resolveClientMetadataDocument(env, CLIENT_ID);
+    const [kept] = (await env.OAUTH_KV.list({ prefix: `client:${CLIENT_ID}` })).keys;
+    expect(kept.expiration).toBeGreaterThan(Date.now() / 1000);
+    expect(kept.expiration).toBeLessThanOrEqual(Date.now() / 1000 + 86_400);
+
+    await keepAllowedClient(env, CLIENT_ID);
+    const [allowed] = (await env.OAUTH_KV.list({ prefix: `client:${CLIENT_ID}` })).keys;
+    expect(allowed.expiration).toBeUndefined();
+    // Fetched again past its freshness, an allowed client's record still does not lapse.
+    await env.OAUTH_KV.delete(`cimd-fresh:${CLIENT_ID}`);
+    await resolveClientMetadataDocument(env, CLIENT_ID);
+    expect((await env.OAUTH_KV.list({ prefix: `client:${CLIENT_ID}` })).keys[0].expiration).toBeUndefined();
   });
 });

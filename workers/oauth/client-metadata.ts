@@ -97,9 +97,17 @@ function maxAgeOf(headers: Headers): number {
   return Math.min(MAX_FRESH_SECONDS, Math.max(MIN_FRESH_SECONDS, seconds));
 }
 
-/** The provider's KV key of a client record, and ours marking a document fresh. */
+/** The provider's KV key of a client record, ours marking a document fresh, and ours marking a client a listener allowed. */
 const clientKey = (clientId: string) => `client:${clientId}`;
 const freshKey = (clientId: string) => `cimd-fresh:${clientId}`;
+const allowedKey = (clientId: string) => `cimd-allowed:${clientId}`;
+
+/**
+ * How long the record of a client nobody has allowed yet is kept: anyone, signed in or not, can make the
+ * server fetch a document by opening an authorization page, so such records lapse (issue 40 item 13).
+ * A day covers a listener who signs in and decides later; the page fetches the document again after it.
+ */
+const UNALLOWED_RECORD_SECONDS = 86_400;
 
 /**
  * Makes the client named by the metadata document at `clientId` known to the provider, fetching and
@@ -131,10 +139,24 @@ export async function resolveClientMetadataDocument(env: Pick<Env, "OAUTH_KV"> &
     tokenEndpointAuthMethod: "none",
     authMethodExplicit: true,
   };
-  // Kept without expiry: tokens issued to the client are refreshed against it; each new authorization
-  // request past the freshness window fetches the document again and replaces it.
-  await env.OAUTH_KV.put(clientKey(clientId), JSON.stringify(record));
+  // Kept without expiry once a listener allowed the client (keepAllowedClient): its tokens are refreshed
+  // against it. Until then it lapses. Each new authorization request past the freshness window fetches the
+  // document again and replaces it.
+  const allowed = (await env.OAUTH_KV.get(allowedKey(clientId))) !== null;
+  await env.OAUTH_KV.put(clientKey(clientId), JSON.stringify(record), allowed ? undefined : { expirationTtl: UNALLOWED_RECORD_SECONDS });
   await env.OAUTH_KV.put(freshKey(clientId), "1", { expirationTtl: maxAge });
+}
+
+/**
+ * Keeps the record of a metadata-document client for good once a listener allowed it: the tokens it was
+ * granted are refreshed against the record. Registered clients are the provider's and left alone.
+ */
+export async function keepAllowedClient(env: Pick<Env, "OAUTH_KV"> & object, clientId: string): Promise<void> {
+  if (!isMetadataDocumentUrl(env, clientId)) return;
+  const record = await env.OAUTH_KV.get(clientKey(clientId));
+  if (record === null) return;
+  await env.OAUTH_KV.put(allowedKey(clientId), "1");
+  await env.OAUTH_KV.put(clientKey(clientId), record);
 }
 
 /** The host of a metadata document client_id, for the consent page; null for a registered client. */

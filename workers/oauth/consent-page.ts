@@ -1,6 +1,6 @@
 import { AuthorizationError, authorizationErrorRedirect, type AuthRequest } from "@cloudflare/workers-oauth-provider";
 import type { GrantProps } from "./bearer";
-import { ClientMetadataError, metadataDocumentHost, resolveClientMetadataDocument } from "./client-metadata";
+import { ClientMetadataError, keepAllowedClient, metadataDocumentHost, resolveClientMetadataDocument } from "./client-metadata";
 import { grantUserId, type GrantMetadata, scopesAllowed } from "./grants";
 import { offeredScopes, SCOPE_NAMES, SCOPES, type Scope } from "./scopes";
 import { OAUTH_PATHS, oauthApi } from "./server";
@@ -155,6 +155,7 @@ export async function answerConsent(request: Request, env: Env, who: SignedIn | 
       scope: scopes,
       props,
     });
+    await keepAllowedClient(env, approved.request.clientId);
     return redirect(redirectTo, approved.headers);
   } catch (error) {
     return authorizationFailure(error);

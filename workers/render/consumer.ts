@@ -95,6 +95,7 @@ export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesiz
       publisher: claim.publisher,
       title: claim.title,
       url: claim.url,
+      tenant: claim.tenant,
     },
     synthesizers,
     { phases, listener, seat: place },

@@ -3,6 +3,7 @@ import { route } from "../../core/route";
 import { PAID_TOOLS_OFF, toolResponse, toolResponses } from "../rest";
 import { get_audio_url } from "../tools";
 import { VoiceParam } from "../tools/get_audio_url";
+import { requireKnownVoice } from "../../narration/known-voice";
 
 export const getAgentArticleAudio = route({
   method: "GET",
@@ -19,7 +20,9 @@ export const getAgentArticleAudio = route({
     404: { description: "No such article, another listener's private one, or a publisher_only stub" },
     503: { description: `The render failed (Retry-After); or ${PAID_TOOLS_OFF}`, headers: { "Retry-After": "seconds" } },
   },
-  handle({ params, query, grant, request, env, table, requestId }) {
+  async handle({ params, query, grant, request, env, table, requestId }) {
+    // Before any quote, payment or job: a voice nobody offers is a 422 (issue 40 item 4).
+    await requireKnownVoice(env, query.voice, ["query", "voice"]);
     return toolResponse(get_audio_url, { slug: params.slug, voice: query.voice }, { grant, request, env, table, requestId });
   },
 });

@@ -2,13 +2,14 @@ import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { baseUrl, config } from "../../core/config";
 import { ApiError } from "../../core/errors";
-import { type ArticleRow, database, type Database, type JobRow, listeners } from "../../db";
+import { type ArticleRow, database, type Database, type JobRow, listeners, renderJobs } from "../../db";
 import { articleFor, doneJob } from "../../narration/article-audio-service";
 import { audioReachOf } from "../../kernel/public-urls";
 import { audioUrls } from "../../narration/audio-urls";
 import { jobStreamUrl } from "../../kernel/public-urls";
 import { VoiceField } from "../../narration/fields";
-import { createJob } from "../../narration/jobs-service";
+import { createJob, enqueueJob, newJobRow } from "../../narration/jobs-service";
+import { checkRenderVoice, takeRenderSlot } from "../../narration/render-now-policy";
 import { awaitJob, doneJobInVoice, durationOf, inFlightJobInVoice } from "../audio-jobs";
 import type { Caller } from "../caller";
 import { withPreroll } from "../preroll/sponsor";
@@ -128,6 +129,31 @@ async function locate(db: Database, input: AudioInput, caller: Caller): Promise<
   return { article, voice, found: await existing(db, article, voice) };
 }
 
+/**
+ * Starts a render of `article` in `voice` (null: its own) for `caller`. A paid call has paid for it. A
+ * token acting for a listener spends what render-now would (issue 40 item 7): a voice the listener's plan
+ * allows and one of their render slots, against their daily budget; the job carries the listener, so the
+ * slot is freed when it ends, and a job that never starts gives it back.
+ */
+async function startRender(env: Env, article: ArticleRow, voice: string | null, caller: Caller): Promise<JobRow> {
+  const fields = { articleId: article.id, text: null, voice: voice ?? article.voice, priority: "high" as const, requestId: caller.requestId };
+  if (caller.paid || caller.listenerId === null) return createJob(env, { ...fields, listenerId: null });
+  const db = database(env);
+  const listener = await db.query.listeners.findFirst({ where: eq(listeners.id, caller.listenerId) });
+  if (!listener) throw new ApiError("not_found", "the listener this token acts for is gone");
+  checkRenderVoice(listener, article.voice, voice ?? undefined);
+  const job = newJobRow({ ...fields, listenerId: listener.id });
+  await takeRenderSlot(env, listener, job.id);
+  try {
+    const [row] = await db.insert(renderJobs).values(job).returning();
+    await enqueueJob(env, db, row.id);
+    return row;
+  } catch (err) {
+    await env.RENDER_GATE.getByName(String(listener.id)).withdraw(job.id);
+    throw err;
+  }
+}
+
 export const get_audio_url = defineTool({
   name: "get_audio_url",
   title: "Get an article's audio URL",
@@ -135,7 +161,8 @@ export const get_audio_url = defineTool({
     "A playable MP3 URL of an article's narration. When no audio exists yet it is rendered on demand: the call waits up to " +
     "20 seconds (AGENT_AUDIO_WAIT_SECONDS), then answers state pending with a poll_url. REST callers may pick a voice " +
     "(GET /v1/agent/articles/{slug}/audio?voice=<id from GET /v1/voices>). Paid (x402), cheaper when the audio is already " +
-    "rendered; free with an OAuth token holding articles:read. Listeners on the free plan hear a short sponsor message first.",
+    "rendered; free with an OAuth token holding articles:read, whose renders spend the listener's render-now budget " +
+    "(429 when spent; a voice that costs money needs a plus or pro plan). Listeners on the free plan hear a short sponsor message first.",
   input: Input,
   output: Output,
   scope: "articles:read",
@@ -160,16 +187,7 @@ export const get_audio_url = defineTool({
     const since = plan ? await existing(db, article, voice) : undefined;
     if (hasAudio(since)) return ready(env, article, since, true, caller);
 
-    const job =
-      (await inFlightJobInVoice(db, article.id, voice ?? article.voice)) ??
-      (await createJob(env, {
-        articleId: article.id,
-        listenerId: null,
-        text: null,
-        voice: voice ?? article.voice,
-        priority: "high",
-        requestId: caller.requestId,
-      }));
+    const job = (await inFlightJobInVoice(db, article.id, voice ?? article.voice)) ?? (await startRender(env, article, voice, caller));
     const waitMs = (input.waitSeconds ?? config(env).AGENT_AUDIO_WAIT_SECONDS) * 1000;
     return audioOfJob(env, article, (await awaitJob(db, job.id, waitMs)) ?? job, caller);
   },

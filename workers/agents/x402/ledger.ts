@@ -1,6 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import { database, type LEDGER_PARTIES, ledgerEntries, x402Calls, x402PaymentIds } from "../../db";
 import { splitPlay } from "../../kernel/ledger-split";
+import { encryptToken } from "../../kernel/listener-tokens";
+import { forgetAt, type PaymentIdentity } from "./payment-ids";
 
 type Party = (typeof LEDGER_PARTIES)[number];
 
@@ -24,7 +26,7 @@ export interface SettledCall {
   /** Publishers of the articles the call returned, in order; may repeat or be empty. */
   publishers: readonly string[];
   /** The payment's identifier and the answer a repeat of it gets (payment-ids.ts), when it carried one. */
-  remember?: { id: string; payloadSha256: string; result: unknown };
+  remember?: PaymentIdentity & { result: unknown };
 }
 
 export interface Leg {
@@ -59,7 +61,7 @@ export function callLegs(amountMicros: number, publishers: readonly string[]): L
  * settlement) refuses to record one settlement twice, which rolls the whole batch back. A call that carried a
  * payment identifier remembers its answer in the same batch, so an answer is remembered exactly when it was booked;
  * when two first calls raced with one identifier, the second is still booked (its payment settled) and the
- * first answer stays the one remembered.
+ * first answer stays the one remembered. Answers past their time are pruned in the same batch.
  */
 export async function recordSettledCall(env: Pick<Env, "DB">, call: SettledCall): Promise<{ callId: number; legs: Leg[]; settledAt: Date }> {
   const db = database(env);
@@ -92,9 +94,18 @@ export async function recordSettledCall(env: Pick<Env, "DB">, call: SettledCall)
     ),
     ...(call.remember
       ? [
+          db.delete(x402PaymentIds).where(lte(x402PaymentIds.expiresAt, new Date(Date.now()))),
           db
             .insert(x402PaymentIds)
-            .values({ id: call.remember.id, payloadSha256: call.remember.payloadSha256, x402CallId: callId, result: JSON.stringify(call.remember.result) })
+            .values({
+              payer: call.remember.payer,
+              id: call.remember.id,
+              resource: call.resource,
+              payloadSha256: call.remember.payloadSha256,
+              x402CallId: callId,
+              result: await encryptToken(env, JSON.stringify(call.remember.result)),
+              expiresAt: forgetAt(call.remember),
+            })
             .onConflictDoNothing(),
         ]
       : []),

@@ -10,7 +10,8 @@ import { paymentRequiredResponse, readPaymentSignature, refusalResponse, withPay
 import { paymentRequiredResult, readMcpPayment, refusalResult, type ToolResult, withSettlement } from "./mcp-transport";
 import { offerFor } from "./offer";
 import { FailedAfterSettlement, payForCall, type PaidCall, type Refusal, refuse } from "./pay";
-import { type FirstAnswer, firstAnswer, payloadDigest, paymentIdOf } from "./payment-ids";
+import { eip3009, secondsLeft } from "./authorization";
+import { type FirstAnswer, firstAnswer, payloadDigest, paymentIdOf, type PaymentIdentity } from "./payment-ids";
 import type { PaidTool, PriceState } from "./prices";
 import { signedReceipt } from "./receipts";
 import { mcpResource, restResource, x402Settings } from "./requirements";
@@ -92,17 +93,30 @@ export interface PaidCallOf<T, R> {
 }
 
 /** What a payment's identifier says of a call (payment-ids.ts): answered before, new (remember it), or malformed. */
-type Repeat = { answer: FirstAnswer } | { remember?: { id: string; payloadSha256: string } } | { refusal: Refusal };
+type Repeat = { answer: FirstAnswer } | { remember?: PaymentIdentity } | { refusal: Refusal };
 
-async function repeatOf(env: Pick<Env, "DB">, payload: unknown): Promise<Repeat> {
-  // payForCall refuses anything that is not a version 2 PaymentPayload; only those can carry an identifier.
+/**
+ * Whether `payload` repeats a paid call to `resource` (payment-ids.ts). The payer is the authorization's
+ * signer: not verified here, but the payload's digest must equal the one verified and settled the first time.
+ */
+async function repeatOf(env: Pick<Env, "DB">, payload: unknown, resource: string): Promise<Repeat> {
+  // payForCall refuses anything that is not a version 2 EIP-3009 PaymentPayload; only those can carry an identifier.
   if (!isPaymentPayloadV2(payload)) return {};
+  const signed = eip3009((payload as PaymentPayload).payload);
+  if (!signed) return {};
   const identified = paymentIdOf(payload as PaymentPayload);
   if ("invalid" in identified) return { refusal: refuse("invalid_payload", `payment-identifier: ${identified.invalid}`) };
   if (identified.id === null) return {};
-  const payloadSha256 = await payloadDigest(payload as PaymentPayload);
-  const answer = await firstAnswer(env, identified.id, payloadSha256);
-  return answer ? { answer } : { remember: { id: identified.id, payloadSha256 } };
+  const identity: PaymentIdentity = {
+    payer: signed.authorization.from.toLowerCase(),
+    id: identified.id,
+    payloadSha256: await payloadDigest(payload as PaymentPayload),
+    validBefore: BigInt(signed.authorization.validBefore),
+  };
+  // An expired authorization repeats nothing: its answer is no longer the payer's to fetch again.
+  if (secondsLeft(signed.authorization) <= 0n) return { refusal: refuse("expired", "the authorization's validBefore has passed") };
+  const answer = await firstAnswer(env, identity, resource);
+  return answer ? { answer } : { remember: identity };
 }
 
 /** `settlement` with the signed receipt of the call booked as `callId` (receipts.ts), as the offer-receipt extension places it. */
@@ -134,7 +148,7 @@ export async function paidCall<T, R>(transport: PaymentTransport<R>, call: PaidC
   const offer = await offerFor(env, call.tool, resource, call.state ?? {}, transport.discovery());
   const payload = transport.payment();
   if (payload === undefined) return transport.required(offer.required);
-  const repeat = await repeatOf(env, payload);
+  const repeat = await repeatOf(env, payload, resource.url);
   if ("refusal" in repeat) return transport.refused(offer.required, repeat.refusal);
   if ("answer" in repeat) {
     const { answer } = repeat;

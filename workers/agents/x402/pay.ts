@@ -6,6 +6,7 @@ import { authorizationKey, eip3009, FACILITATOR_VALID_BEFORE_MARGIN_SECONDS, sec
 import { FACILITATOR_TIMEOUT_MS, type Facilitator } from "./facilitator";
 import { type Leg, recordSettledCall } from "./ledger";
 import { FACILITATOR_REASONS } from "./local-facilitator";
+import type { PaymentIdentity } from "./payment-ids";
 import { release, reserve } from "./reservations";
 
 /** Why a payment was refused. Nothing is settled or booked for any of them. */
@@ -97,7 +98,7 @@ export interface PaidCall<T> {
   agentId?: string;
   listenerId?: number | null;
   /** The payment's identifier (payment-ids.ts), under which the answer is remembered with the call's record. */
-  paymentId?: { id: string; payloadSha256: string };
+  paymentId?: PaymentIdentity;
   /**
    * When the payment is settled. "after_work": the work reads and writes nothing that lasts, so it runs
    * first and a call that fails is never charged (x402-specification-v2.md 2: verify, fulfil, settle).
@@ -157,7 +158,8 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
   const payer = payerOf(verified.payer, payload);
   if (!payer) return refuse("invalid_payload", "the payment names no paying address");
   const key = authorizationKey(requirements.network, requirements.asset, signed.authorization);
-  if (!(await reserve(call.env, key))) return refuse("replay", "this authorization was already taken by another call");
+  if (!(await reserve(call.env, key, BigInt(signed.authorization.validBefore))))
+    return refuse("replay", "this authorization was already taken by another call");
 
   const payment = { payer, network: requirements.network };
   let done: Awaited<ReturnType<PaidCall<T>["run"]>> | undefined;

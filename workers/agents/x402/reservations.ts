@@ -1,15 +1,32 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, lte } from "drizzle-orm";
 import { database, x402Reservations } from "../../db";
 import type { AuthorizationKey } from "./authorization";
+
+/**
+ * The longest a reservation is kept: the call that took it settled (the token contract, or the local
+ * facilitator's nonces, then refuse the authorization for ever) or gave it back long before.
+ */
+const KEPT_AT_MOST_MS = 24 * 3_600_000;
 
 /**
  * Takes the authorization for one call: true for exactly one of any number of concurrent or later calls
  * that present it (one insert against the unique index), false for every other. A facilitator's verify
  * does not spend an authorization (only the transfer does, EIP-3009 `authorizationState`), so without
- * this one signed payment would verify, and run its work, once per concurrent request.
+ * this one signed payment would verify, and run its work, once per concurrent request. The row is kept
+ * until `validBefore` (seconds), when the authorization verifies no more, at most a day; the reservations
+ * past theirs are pruned in the same batch (issue 40 item 7).
  */
-export async function reserve(env: Pick<Env, "DB">, key: AuthorizationKey): Promise<boolean> {
-  const [row] = await database(env).insert(x402Reservations).values(key).onConflictDoNothing().returning({ id: x402Reservations.id });
+export async function reserve(env: Pick<Env, "DB">, key: AuthorizationKey, validBefore: bigint, now = Date.now()): Promise<boolean> {
+  const db = database(env);
+  const expiresAt = new Date(Math.min(Number(validBefore) * 1000, now + KEPT_AT_MOST_MS));
+  const [, [row]] = await db.batch([
+    db.delete(x402Reservations).where(lte(x402Reservations.expiresAt, new Date(now))),
+    db
+      .insert(x402Reservations)
+      .values({ ...key, expiresAt })
+      .onConflictDoNothing()
+      .returning({ id: x402Reservations.id }),
+  ]);
   return row !== undefined;
 }
 

@@ -75,6 +75,11 @@ export const renderJobs = sqliteTable(
     warmListenerId: integer("warm_listener_id").references(() => listeners.id),
     /** Text to narrate for jobs not tied to an article (POST /v1/jobs with raw text). */
     text: text("text"),
+    /**
+     * The publisher whose key queued a raw-text job (null: an operator's, or an article's job, whose
+     * article names it): its render reuses only that publisher's stored audio (issue 40 item 3).
+     */
+    publisher: text("publisher"),
     /** A raw-text job's language and where it came from; an article's job takes its article's (null here). */
     language: text("language"),
     languageSource: text("language_source", { enum: LANGUAGE_SOURCES }),

@@ -65,9 +65,14 @@ export const x402Reservations = sqliteTable(
     /** Authorizer (`authorization.from`), lower-case hex. */
     payer: text("payer").notNull(),
     nonce: text("nonce").notNull(),
+    /**
+     * When the row may go (reservations.ts prunes it): the authorization's validBefore, at most a day on. Past
+     * it the authorization verifies no more, or its call long ended settled (the token contract refuses a spent nonce).
+     */
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull().default(new Date(0)),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("x402_reservations_authorization_idx").on(t.network, t.asset, t.payer, t.nonce)],
+  (t) => [uniqueIndex("x402_reservations_authorization_idx").on(t.network, t.asset, t.payer, t.nonce), index("x402_reservations_expires_idx").on(t.expiresAt)],
 );
 
 /**
@@ -87,18 +92,29 @@ export const siwxNonces = sqliteTable(
 
 /**
  * The first answer of each paid call that carried an x402 `payment-identifier` (workers/agents/x402/payment-ids.ts):
- * a repeat with the same identifier and the same payment gets it back, uncharged. Written in the batch of
- * its call's record and legs, so an answer is remembered exactly when its payment was booked.
+ * a repeat by the same payer, for the same resource, with the same payment gets it back, uncharged, while a
+ * retry can still come (issue 40 item 6). Written in the batch of its call's record and legs, so an answer is
+ * remembered exactly when its payment was booked.
  */
-export const x402PaymentIds = sqliteTable("x402_payment_ids", {
-  /** The client's identifier (16 to 128 of A-Z, a-z, 0-9, - and _). */
-  id: text("id").primaryKey(),
-  /** SHA-256 (hex) of the canonical JSON of the PaymentPayload that carried it: a different payment is a conflict. */
-  payloadSha256: text("payload_sha256").notNull(),
-  x402CallId: integer("x402_call_id")
-    .notNull()
-    .references(() => x402Calls.id),
-  /** The tool's answer, JSON. */
-  result: text("result").notNull(),
-  createdAt: createdAt(),
-});
+export const x402PaymentIds = sqliteTable(
+  "x402_payment_ids",
+  {
+    /** The paying wallet (`authorization.from`), lower-case hex: an identifier is the payer's own. */
+    payer: text("payer").notNull(),
+    /** The client's identifier (16 to 128 of A-Z, a-z, 0-9, - and _). */
+    id: text("id").notNull(),
+    /** The ResourceInfo.url the payment bought: a repeat at another resource is refused. */
+    resource: text("resource").notNull(),
+    /** SHA-256 (hex) of the canonical JSON of the PaymentPayload that carried it: a different payment is a conflict. */
+    payloadSha256: text("payload_sha256").notNull(),
+    x402CallId: integer("x402_call_id")
+      .notNull()
+      .references(() => x402Calls.id),
+    /** The tool's answer, JSON sealed with AES-GCM under TOKEN_ENCRYPTION_KEY (it may hold a private feed URL). */
+    result: text("result").notNull(),
+    /** When a retry can no longer come: the authorization's validBefore, at most an hour after the call. Pruned then. */
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.payer, t.id] }), index("x402_payment_ids_expires_idx").on(t.expiresAt)],
+);

@@ -10,13 +10,16 @@ import { articleFor, audioState, inFlightJobOf } from "../article-audio-service"
 import { ArticleAudio, articleAudio } from "../article-audio-view";
 import { VoiceField } from "../fields";
 import { enqueueJob, newJobRow } from "../jobs-service";
-import { checkRenderVoice, dailyRenderBudget, FIRST_DAY_RENDERS, FREE_VOICES, MAX_RENDERS_PER_DAY, RENDERS_GAINED_PER_DAY } from "../render-now-policy";
+import {
+  checkRenderVoice,
+  dailyRenderBudget,
+  RENDER_SLOT_LEASE_MS,
+  FIRST_DAY_RENDERS,
+  FREE_VOICES,
+  MAX_RENDERS_PER_DAY,
+  RENDERS_GAINED_PER_DAY,
+} from "../render-now-policy";
 
-/**
- * A slot is a lease: long enough for a render with its Queue retries, short enough that a
- * render which never reports back frees its slot.
- */
-export const RENDER_SLOT_LEASE_MS = 30 * 60_000;
 /** Renders finish in seconds; the lease only bounds a crash, so Retry-After suggests at most this. */
 const MAX_RETRY_AFTER_SECONDS = 15;
 /**

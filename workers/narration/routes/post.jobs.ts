@@ -10,6 +10,7 @@ import { type AudioReach, audioReachOf } from "../../kernel/public-urls";
 import { MAX_NARRATED_CHARS } from "../../kernel/render-contract";
 import { JobView, jobView } from "../job-view";
 import { createJob } from "../jobs-service";
+import { requireKnownVoice } from "../known-voice";
 import { LanguageField, type NarrationLanguage } from "../../kernel/language";
 import { narrationLanguage } from "../../kernel/language-detect";
 
@@ -70,10 +71,13 @@ export const postJob = route({
       spoken = { language: article.language, language_source: article.languageSource };
       voice ??= article.voice;
     }
+    await requireKnownVoice(env, body.voice);
     // A raw text's language is the job's own; an article's stays on the article.
     const own = spoken ? null : narrationLanguage(body.language, body.text!);
     const language = { language: own?.language ?? null, languageSource: own?.language_source ?? null };
-    const job = await createJob(env, { articleId, text: body.text ?? null, voice, priority: "normal", requestId, ...language }, ctx);
+    // Raw text is the sending publisher's: its render reuses only that publisher's stored audio (issue 40 item 3).
+    const publisher = articleId === null && caller.kind === "publisher" ? caller.publisher : null;
+    const job = await createJob(env, { articleId, text: body.text ?? null, voice, priority: "normal", requestId, publisher, ...language }, ctx);
     return Response.json(jobView(env, job, slug, reach, spoken ?? own!), { status: 202, headers: { Location: `/v1/jobs/${job.id}` } });
   },
 });

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { FallbackField, MAX_RENDER_CHARS, QualityField, RequestedVoiceField, renderFailure, VoiceField } from "../fields";
-import { MAX_NARRATED_CHARS, renderService } from "../../kernel/render-contract";
+import { MAX_NARRATED_CHARS, renderService, renderTenant } from "../../kernel/render-contract";
 import { AudioUrlFields, audioUrls } from "../audio-urls";
 import { LanguageField, LanguageFields } from "../../kernel/language";
 import { narrationLanguage } from "../../kernel/language-detect";
@@ -55,10 +55,12 @@ export const postRender = route({
     503: { description: "No provider available for the voice", headers: { "Retry-After": "seconds" } },
   },
   async handle({ env, body, caller }) {
-    // A publisher's key renders with that publisher's pronunciation lexicon over the global one.
+    // A publisher's key renders with that publisher's pronunciation lexicon over the global one, and
+    // reuses only that publisher's stored audio (issue 40 item 3).
     const publisher = caller.kind === "publisher" ? caller.publisher : null;
     const spoken = narrationLanguage(body.language, body.text);
-    const result = await renderService(env).render({ text: body.text, voice: body.voice, language: spoken.language, publisher }).catch(renderFailure);
+    const tenant = renderTenant(null, publisher);
+    const result = await renderService(env).render({ text: body.text, voice: body.voice, language: spoken.language, publisher, tenant }).catch(renderFailure);
     const response: v.InferOutput<typeof RenderResponse> = {
       key: result.key,
       provider: result.provider,

@@ -39,6 +39,8 @@ export interface RenderOptions {
  * cool-down. Throws "unknown_voice: ...", "too_long: ..." or "no_provider: ..." (render-contract.ts); the message
  * names providers and reasons only, since it becomes the job's visible error, and the providers'
  * own messages go to the log.
+ * Stored audio, whole or by the paragraph, is looked up only under the keys of `input.tenant`
+ * (cache-key.ts): a render never reuses, and so never reveals, another tenant's audio (issue 40 item 3).
  * The pronunciation lexicon of `input.publisher` (the global one without) is read from the store;
  * the entries that apply to the text for each engine are part of that engine's cache key. A text
  * not found whole is voiced paragraph by paragraph, each paragraph found under its own key reused
@@ -61,6 +63,7 @@ export async function renderText(
   const text = paragraphs.join("\n");
   const voice = input.voice;
   const publisher = input.publisher ?? null;
+  const tenant = input.tenant ?? null;
   const names: Pick<AudioAbout, "title" | "publisher" | "url"> = { title: input.title, publisher, url: input.url };
   const now = await availability(synthesizers);
   const offers = candidates(voice, (o) => now.reason(o) === null, now.offers, input.language, input.defaultVoice);
@@ -78,7 +81,7 @@ export async function renderText(
   const answering = (wanted === undefined ? defaultOffers(now.offers, input.language) : offersOf(wanted, now.offers)).filter(
     (o) => !offers[0] || atLeastAsGood(o, offers[0]),
   );
-  const cached = await findCached(store, answering, text, requested, pronounce);
+  const cached = await findCached(store, answering, text, requested, pronounce, tenant);
   // Every paragraph of audio found whole came from the cache.
   if (cached) return { ...cached, characters_synthesized: 0, paragraphs_reused: paragraphs.filter(Boolean).length };
 
@@ -92,12 +95,12 @@ export async function renderText(
     if (failed.has(offer.provider)) continue;
     const synthesizer = synthesizers[offer.provider]!; // candidates() kept only providers with one
     const { digest } = await pronounce(offer, text);
-    const key = await cacheKey(offer.provider, offer.id, text, digest);
+    const key = await cacheKey(offer.provider, offer.id, text, digest, tenant);
     const fallback = failures.length > 0 || (wanted !== undefined && offer.id !== wanted);
     const stored = { key, provider: offer.provider, voice: offer.id, requestedVoice: requested, fallback, lexiconDigest: digest };
     const writer = await renderWriter(store, stored, segments.length, phases, names, listener);
     const tally: ParagraphTally = { charactersSynthesized: 0, paragraphsReused: 0, markIds: new Set() };
-    const result = await voiceSegments(store, segments, paragraphs.length, offer, synthesizer, (t) => pronounce(offer, t), tally, writer, {
+    const result = await voiceSegments(store, segments, paragraphs.length, offer, tenant, synthesizer, (t) => pronounce(offer, t), tally, writer, {
       phases,
       seat,
     }).catch((err: unknown) => {
@@ -138,6 +141,7 @@ async function voiceSegments(
   segments: Passage[][],
   paragraphs: number,
   offer: VoiceOffer,
+  tenant: string | null,
   synthesizer: Synthesizer,
   pronounce: Pronounce,
   tally: ParagraphTally,
@@ -146,7 +150,7 @@ async function voiceSegments(
 ): Promise<{ ok: true; paragraphStarts: number[]; words: RenderedWord[] } | SynthFailure> {
   const timeline = new ParagraphTimeline(paragraphs);
   for (const segment of segments) {
-    const voiced = await voiceSegment(store, segment, offer, synthesizer, pronounce, tally, (parts) => writer.add(parts), phases, seat);
+    const voiced = await voiceSegment(store, segment, offer, tenant, synthesizer, pronounce, tally, (parts) => writer.add(parts), phases, seat);
     if (!voiced.ok) return voiced;
     timeline.add(segment, voiced.starts, voiced.samples, voiced.words);
     await writer.endSegment();
@@ -166,15 +170,16 @@ async function pronunciations(store: RenderStoreRpc, publisher: string | null): 
   };
 }
 
-/** The first of `offers` whose audio of `text` (with the pronunciations that apply) is stored, as a cache hit. */
+/** The first of `offers` whose audio of `text` (with the pronunciations that apply) is stored for `tenant`, as a cache hit. */
 async function findCached(
   store: RenderStoreRpc,
   offers: VoiceOffer[],
   text: string,
   requested: string | null,
   pronounce: Pronunciations,
+  tenant: string | null,
 ): Promise<Omit<RenderResult, "characters_synthesized" | "paragraphs_reused"> | null> {
-  const keys = await Promise.all(offers.map(async (o) => cacheKey(o.provider, o.id, text, (await pronounce(o, text)).digest)));
+  const keys = await Promise.all(offers.map(async (o) => cacheKey(o.provider, o.id, text, (await pronounce(o, text)).digest, tenant)));
   const rows = await store.findAudio(keys);
   for (const key of keys) {
     const row = rows.find((r) => r.key === key);

@@ -55,7 +55,7 @@ export type Pronounce = (text: string) => Promise<{ entries: LexiconEntry[]; dig
 
 /**
  * Voices a segment's passages with one offer, in order, reusing each passage already stored under its
- * own key (provider, voice, the pronunciations that apply to it, its text: cache-key.ts paragraphKey)
+ * own key (provider, voice, the pronunciations that apply to it, its text, `tenant`: cache-key.ts paragraphKey)
  * and voicing and storing the others, and hands each to `emit` as soon as it and the ones before it
  * are ready, as the parts that lay it out (the pause its break calls for, then its samples): a
  * listener hears the first paragraph while the rest is voiced (render-stream.ts). Stored passages
@@ -67,6 +67,7 @@ export async function voiceSegment(
   store: RenderStoreRpc,
   segment: Passage[],
   offer: VoiceOffer,
+  tenant: string | null,
   synthesizer: Synthesizer,
   pronounce: Pronounce,
   tally: ParagraphTally,
@@ -75,7 +76,7 @@ export async function voiceSegment(
   seat?: Seat,
 ): Promise<({ ok: true } & Omit<VoicedSegment, "parts">) | SynthFailure> {
   const lexicons = await Promise.all(segment.map((p) => pronounce(p.text)));
-  const keys = await Promise.all(segment.map((p, i) => paragraphKey(offer.provider, offer.id, p.text, lexicons[i].digest)));
+  const keys = await Promise.all(segment.map((p, i) => paragraphKey(offer.provider, offer.id, p.text, lexicons[i].digest, tenant)));
   for (const key of keys) tally.markIds.add(markId(key));
   const reads = atMost(OBJECTS_IN_FLIGHT);
   const writes = atMost(OBJECTS_IN_FLIGHT);
