@@ -43,7 +43,7 @@ const IN_BODIES = ["\u0000", "\u0007", "\u001b", "\u007f", "\u0085", "\uffff", "
 const BAD: Record<Where, string[]> = { path: IN_URLS, query: IN_URLS, header: IN_HEADERS, body: IN_BODIES };
 
 function credentials(r: Route): Record<string, string> {
-  if (r.auth === "api_key" || r.auth === "api_key_or_admin") return apiKeyHeaders;
+  if (r.auth === "api_key" || r.auth === "api_key_or_admin" || r.auth === "api_key_or_member") return apiKeyHeaders;
   if (r.auth === "admin") return adminHeaders;
   return {};
 }

@@ -53,7 +53,7 @@ describe("GET /v1/agent/articles/{slug} (get_article)", () => {
 describe("GET /v1/agent/articles/{slug}/audio (get_audio_url)", () => {
   it("answers 402 without payment or token, and 422 for a malformed voice", async () => {
     await addArticle({ slug: "lark" });
-    const res = await call("/v1/agent/articles/lark/audio?voice=en-gb");
+    const res = await call("/v1/agent/articles/lark/audio?voice=en-GB-female");
     expect(res.status).toBe(402);
     expect(res.headers.get("PAYMENT-REQUIRED")).toBeTruthy();
     expect(await res.json()).toMatchObject({ x402Version: 2, accepts: [{ scheme: "exact" }] });
