@@ -140,7 +140,8 @@ test("an editor reviews a narration before release: it waits out of the feed, is
   await page.getByRole("heading", { name: "Narrations" }).waitFor();
   await page.getByRole("link", { name: "Settings" }).click();
   await page.getByLabel("Review narrations before release").check();
-  await page.getByRole("button", { name: "Save" }).click();
+  // The form posts and comes back to the page: check the page that came back, not the one leaving.
+  await Promise.all([page.waitForEvent("load"), page.getByRole("button", { name: "Save" }).click()]);
   await checkEverywhere(page, "/studio/{publisher}/settings");
   assert.equal(await page.getByLabel("Review narrations before release").isChecked(), true);
 
