@@ -17,7 +17,9 @@ const LISTENER_EMAIL = "screenshots@example.test";
 const LISTENER_PAGES = ["", "/queue", "/flo", "/account", "/delete", "/share?text=https%3A%2F%2Fexample.com%2F2026%2Fan-article"];
 
 let platform;
-const base = process.env.BASE ?? (platform = await startPlatform(Number(process.env.PORT ?? 8806), ".wrangler/screenshots-state")).base;
+const base = process.env.BASE ?? (platform = await startPlatform(Number(process.env.PORT ?? 8806), ".wrangler/screenshots-state", {}, { languages: true })).base;
+/** A demo article written right to left (Arabic), taken as it is: narrated or still waiting. */
+const RTL_ARTICLE = "maktaba-mutanaqqila-fi-al-qura";
 const browser = await launchBrowser();
 
 /** A demo article, once narrated (seeding is idempotent: a running platform keeps its renders). */
@@ -81,6 +83,7 @@ try {
     const context = await browser.newContext();
     await shoot(context, "home", "/", size);
     await shoot(context, "article", `/articles/${slug}`, size);
+    await shoot(context, "article-rtl", `/articles/${RTL_ARTICLE}`, size);
     // The embed as a publisher's iframe shows it: the snippet's height.
     await shoot(context, "embed", `/embed/article/${slug}`, size, { fullPage: false, height: 420 });
     if (signedIn) await shoot(context, "listen-signed-out", "/listen", size);
