@@ -17,7 +17,8 @@ const LISTENER_EMAIL = "screenshots@example.test";
 const LISTENER_PAGES = ["", "/queue", "/flo", "/account", "/delete", "/share?text=https%3A%2F%2Fexample.com%2F2026%2Fan-article"];
 
 let platform;
-const base = process.env.BASE ?? (platform = await startPlatform(Number(process.env.PORT ?? 8806), ".wrangler/screenshots-state", {}, { languages: true })).base;
+const base =
+  process.env.BASE ?? (platform = await startPlatform(Number(process.env.PORT ?? 8806), ".wrangler/screenshots-state", {}, { languages: true })).base;
 /** A demo article written right to left (Arabic), taken as it is: narrated or still waiting. */
 const RTL_ARTICLE = "maktaba-mutanaqqila-fi-al-qura";
 const browser = await launchBrowser();
