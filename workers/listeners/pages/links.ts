@@ -13,18 +13,22 @@ import { LISTEN_PATHS } from "./paths";
  * the phone shared; both post to /listen/links, which adds the page as POST /v1/listeners/{token}/links does.
  */
 
-/** The form: a field for the address, prefilled when a page was shared. */
-export async function addLinkForm(env: Pick<Env, "DB">, who: SignedIn, url = ""): Promise<string> {
+/**
+ * The form: a field for the address, prefilled when a page was shared. Under its own heading on the
+ * queue page; the share page is the form alone, so its heading is the page's.
+ */
+export async function addLinkForm(env: Pick<Env, "DB">, who: SignedIn, url = "", heading = true): Promise<string> {
   const used = await linksToday(env, who.listener);
   const left = Math.max(0, LINKS_PER_DAY - used);
   const quota =
     left === 0
       ? `<p class="note" role="status">You have added ${LINKS_PER_DAY} links in the last 24 hours, the most a day allows. Try again tomorrow.</p>`
       : `<p class="note">Paste the address of an article: it is read aloud and arrives in your private feed. ${left} of ${LINKS_PER_DAY} links left today.</p>`;
-  return `<section aria-labelledby="add-link"><h2 id="add-link">Add a link</h2>${quota}
+  const form = `${quota}
 <form method="post" action="${LISTEN_PATHS.links}">${hiddenInputs({ csrf: who.session.csrf })}
 <p><label>Article address<br><input type="url" name="url" required inputmode="url" autocomplete="url" placeholder="https://" value="${escapeHtml(url)}"></label></p>
-<p><button class="primary" type="submit"${left === 0 ? " disabled" : ""}>Add to my feed</button></p></form></section>`;
+<p><button class="primary" type="submit"${left === 0 ? " disabled" : ""}>Add to my feed</button></p></form>`;
+  return heading ? `<section aria-labelledby="add-link"><h2 id="add-link">Add a link</h2>${form}</section>` : form;
 }
 
 /** GET /listen/share: what another app shared (a URL, or text holding one), ready to add with one press. */
@@ -33,7 +37,7 @@ export async function sharePage(request: Request, env: Env, who: SignedIn): Prom
   // Android puts a shared page's address in `text` more often than in `url` (Web Share Target, "params").
   const shared = [params.get("url"), params.get("text"), params.get("title")].map((v) => (v ? firstUrl(v) : null)).find(Boolean) ?? "";
   const intro = shared ? "" : "<p>Nothing to add was shared: paste the address below.</p>";
-  return listenPage(env, LISTEN_PATHS.share, "Add a shared page", who.session, intro + (await addLinkForm(env, who, shared)));
+  return listenPage(env, LISTEN_PATHS.share, "Add a shared page", who.session, intro + (await addLinkForm(env, who, shared, false)));
 }
 
 /** POST /listen/links: adds the page, then back to the queue; a page that cannot be used says why. */

@@ -92,6 +92,14 @@ describe("listener pages: what they show", () => {
     expect(html).not.toContain("Listen now");
   });
 
+  it("shows a shared page ready to add, under the page's one heading (the share target of the installed app)", async () => {
+    const { browser } = await signedInListener("share@example.test", ["science"]);
+    const shared = `${LISTEN_PATHS.share}?title=Briefe&text=${encodeURIComponent("Lies das: https://blog.example/briefe")}`;
+    const html = await (await browser.get(shared)).text();
+    expect(html.match(/<h[12][ >][^<]*/g)).toEqual(["<h1>Add a shared page"]);
+    expect(html).toContain('value="https://blog.example/briefe"');
+  });
+
   it("offers the listener's own link at once: its stream while it renders (issue 44 item 1, issue 45 item 4)", async () => {
     const { browser, subscription } = await signedInListener("queue-link@example.test", ["science"]);
     const added = await addLinkInDevelopment(subscription.token, sitePage("/news/harbour-ferries-wind"));
