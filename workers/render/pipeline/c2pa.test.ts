@@ -34,18 +34,19 @@ const base64Sha256 = async (bytes: Uint8Array) => btoa(String.fromCharCode(...ne
 /** The size of an MP3's ID3 tag: its header and the synchsafe size after it (ID3v2.4 §3.1). */
 const tagLength = (mp3: Uint8Array) => 10 + ((mp3[6] << 21) | (mp3[7] << 14) | (mp3[8] << 7) | mp3[9]);
 
+/** ARTICLE rendered in `voice` with signing on. */
+async function signedArticle(voice: string) {
+  useC2pa(testVars);
+  const input = { text: narratedText(ARTICLE), voice, title: ARTICLE.title, publisher: ARTICLE.publisher, url: URL_OF_ARTICLE };
+  return renderText(store, input, { offline: offlineSynthesizer });
+}
+
 // Other tests of this isolate render unsigned, as before: signing is switched on here only.
 afterEach(() => useC2pa({}));
 
 describe("C2PA manifests (c2pa-rs in WebAssembly), read back with c2pa-rs's Reader", () => {
   it("a rendered MP3 carries a signed manifest: created by an algorithm, from the article, naming the engine, the voice and the article's address", async () => {
-    useC2pa(testVars);
-    const text = narratedText(ARTICLE);
-    const result = await renderText(
-      store,
-      { text, voice: "en-US-female", title: ARTICLE.title, publisher: ARTICLE.publisher, url: URL_OF_ARTICLE },
-      { offline: offlineSynthesizer },
-    );
+    const result = await signedArticle("en-US-female");
     const mp3 = await object(result.key, "mp3");
     const [row] = await store.findAudio([result.key]);
     expect(row.mp3Bytes).toBe(mp3.byteLength); // the feeds' enclosure length counts the manifest
@@ -135,13 +136,7 @@ describe("C2PA manifests (c2pa-rs in WebAssembly), read back with c2pa-rs's Read
   });
 
   it("the Opus has its manifest beside it: signed, naming the narration, bound to every byte of the Opus by its SHA-256", async () => {
-    useC2pa(testVars);
-    const text = narratedText(ARTICLE);
-    const result = await renderText(
-      store,
-      { text, voice: "en-GB-male", title: ARTICLE.title, publisher: ARTICLE.publisher, url: URL_OF_ARTICLE },
-      { offline: offlineSynthesizer },
-    );
+    const result = await signedArticle("en-GB-male");
     const opus = await object(result.key, "opus");
     const sidecar = new Uint8Array(await (await env.AUDIO.get(c2paSidecarPath(result.key)))!.arrayBuffer());
 
