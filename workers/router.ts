@@ -9,6 +9,7 @@ import { getVersion } from "./health/routes/get.version";
 
 import { getArticleAudio } from "./narration/routes/get.articles.{slug}.audio";
 import { audioRoutes } from "./narration/routes/get.audio.{key}.{format}";
+import { getAudioManifest } from "./narration/routes/get.audio.{key}.c2pa";
 import { getJob } from "./narration/routes/get.jobs.{job_id}";
 import { getJobStream } from "./narration/routes/get.jobs.{job_id}.stream.mp3";
 import { getVoices } from "./narration/routes/get.voices";
@@ -206,6 +207,7 @@ export const routes: Route[] = [
   postRenderNow,
   getArticleAudio,
   ...audioRoutes,
+  getAudioManifest,
   getVoices,
   // The audio watermark: anyone may ask whether a recording carries it
   postMarksDetect,

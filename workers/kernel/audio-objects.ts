@@ -26,9 +26,20 @@ export function wordTimingsPath(key: string): string {
   return `timings/${key}.json`;
 }
 
+/**
+ * R2 path of the C2PA manifest of the Opus of `key` (render/pipeline/c2pa.ts): Ogg is not a format C2PA
+ * embeds in, so the manifest is a file of its own beside the audio, served by GET /v1/audio/{key}.c2pa.
+ */
+export function c2paSidecarPath(key: string): string {
+  return `audio/${key}.c2pa`;
+}
+
+/** The media type of a C2PA manifest store on its own (C2PA 2.2 §11.3). */
+export const C2PA_CONTENT_TYPE = "application/c2pa";
+
 /** Every R2 path that may exist for `key` rendered in `segments` segments (for deletion). */
 export function allObjectPaths(key: string, segments = 1): string[] {
-  return [...AUDIO_FORMATS.map((f) => audioObjectPath(key, f)), ...masterObjectPaths(key, segments), wordTimingsPath(key)];
+  return [...AUDIO_FORMATS.map((f) => audioObjectPath(key, f)), c2paSidecarPath(key), ...masterObjectPaths(key, segments), wordTimingsPath(key)];
 }
 
 /** Sample rate of the master and of every encoding (Opus supports it natively; RFC 7845 §5.1 records it). */

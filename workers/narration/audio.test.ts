@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sha256Hex } from "../core/crypto";
 import { mp3RedirectUrl } from "./audio-redirect";
-import { audioObjectPath } from "../kernel/audio-objects";
+import { audioObjectPath, c2paSidecarPath } from "../kernel/audio-objects";
 import { forgetCopies } from "../core/edge-cache";
 import { callWith, FakeRender, fakeBytes } from "../../test/support/narration";
 import { testVars } from "../../test/vars";
@@ -284,6 +284,47 @@ describe("GET /v1/audio/{key}.opus|.wav built on first request", () => {
     await addArticle({ audioKey: key });
     expect((await callWith(render, `/v1/audio/${key}.opus`)).status).toBe(404);
     expect(render.encodes).toEqual([[key, "opus"]]);
+  });
+});
+
+describe("GET /v1/audio/{key}.c2pa: the Opus's C2PA manifest, named by its Link header", () => {
+  it("an Opus with a manifest names it (rel=c2pa-manifest, relative to its own URL), and the link answers the manifest", async () => {
+    const render = new FakeRender();
+    const key = await rendered(render);
+    const manifest = Uint8Array.from({ length: 300 }, (_, i) => i % 251);
+    await env.AUDIO.put(c2paSidecarPath(key), manifest);
+    for (const method of ["GET", "HEAD"]) {
+      const res = await callWith(render, `/v1/audio/${key}.opus`, { method });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("link")).toBe(`<${key}.c2pa>; rel="c2pa-manifest"`);
+      await res.body?.cancel();
+    }
+    const target = new URL(`${key}.c2pa`, `https://narration.test/v1/audio/${key}.opus`).pathname;
+    const res = await callWith(render, target);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/c2pa");
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(manifest);
+    // The MP3 embeds its own manifest: no link there.
+    const mp3 = await callWith(render, `/v1/audio/${key}.mp3`);
+    expect(mp3.headers.get("link")).toBeNull();
+    await mp3.body?.cancel();
+  });
+
+  it("no manifest stored (signing off): no Link on the Opus, and 404 for the manifest", async () => {
+    const render = new FakeRender();
+    const key = await rendered(render);
+    const res = await callWith(render, `/v1/audio/${key}.opus`);
+    expect(res.headers.get("link")).toBeNull();
+    await res.body?.cancel();
+    expect((await callWith(render, `/v1/audio/${key}.c2pa`)).status).toBe(404);
+  });
+
+  it("a private audio's manifest is no more reachable by its content key than the audio", async () => {
+    const { key } = await new FakeRender().render({ text: `private manifest ${crypto.randomUUID()}` });
+    await addArticle({ audioKey: key, visibility: "publisher_only" });
+    await env.AUDIO.put(c2paSidecarPath(key), new Uint8Array(64));
+    const res = await callWith(null, `/v1/audio/${key}.c2pa`);
+    expect(res.status).toBe(404);
   });
 });
 

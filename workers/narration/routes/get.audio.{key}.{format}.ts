@@ -6,8 +6,8 @@ import { ApiError } from "../../core/errors";
 import { route, type ResponseDoc } from "../../core/route";
 import { requireAudioAccess } from "../audio-access";
 import { mp3RedirectUrl } from "../audio-redirect";
-import { AUDIO_CAPABILITY_PATTERN } from "../../kernel/audio-capability";
-import { AUDIO_CONTENT_TYPES, AUDIO_KEY_PATTERN, audioObjectPath } from "../../kernel/audio-objects";
+import { AudioName } from "../audio-name";
+import { AUDIO_CONTENT_TYPES, audioObjectPath, c2paSidecarPath } from "../../kernel/audio-objects";
 import { countingDownloads } from "../../kernel/download-count";
 import { type LazyFormat, renderService } from "../../kernel/render-contract";
 import { AUDIO_FORMATS, type AudioFormat } from "../../kernel/public-urls";
@@ -23,26 +23,31 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 /** Private audio (audio-access.ts): no shared cache may keep it. */
 const IMMUTABLE_PRIVATE = "private, max-age=31536000, immutable";
 
-const AudioName = v.pipe(
-  v.string(),
-  v.check(
-    (name) => AUDIO_KEY_PATTERN.test(name) || AUDIO_CAPABILITY_PATTERN.test(name),
-    "must be a cache key (64 lower-case hex digits) or an audio capability",
-  ),
-  v.description(
-    "A public article's audio: its cache key, the SHA-256 hex of provider, voice and normalised text. Private audio " +
-      "(listener_private and publisher_only articles, raw renders): the capability the service handed out, which no text gives.",
-  ),
-);
-
-function headersFor(obj: R2Object, format: AudioFormat, shared = true): Headers {
-  return new Headers({
+function headersFor(obj: R2Object, format: AudioFormat, shared: boolean, link: string | null): Headers {
+  const headers = new Headers({
     "Content-Type": AUDIO_CONTENT_TYPES[format],
     "Cache-Control": shared ? IMMUTABLE : IMMUTABLE_PRIVATE,
     "Accept-Ranges": "bytes",
     ETag: obj.httpEtag,
     "Last-Modified": obj.uploaded.toUTCString(),
   });
+  if (link) headers.set("Link", link);
+  return headers;
+}
+
+/**
+ * The Opus's C2PA manifest is a file of its own (get.audio.{key}.c2pa.ts); its responses name it as C2PA says a
+ * validator finds a manifest that is not embedded: `Link: <...>; rel="c2pa-manifest"` (RFC 8288, the IANA-registered
+ * relation). Relative to the audio's own URL, so it keeps the name (key or capability) the audio was asked by. Null
+ * for the other formats, which embed theirs, and for an Opus without one.
+ */
+async function manifestLink(env: Env, request: Request, key: string, format: AudioFormat): Promise<string | null> {
+  if (format !== "opus" || !(await env.AUDIO.head(c2paSidecarPath(key)))) return null;
+  const name = new URL(request.url).pathname
+    .split("/")
+    .pop()!
+    .replace(/\.opus$/, "");
+  return `<${name}.c2pa>; rel="c2pa-manifest"`;
 }
 
 /** Reads an object, building a lazy encoding (Opus, WAV) from the master once when it is missing. */
@@ -79,7 +84,7 @@ async function ranged(env: Env, path: string, request: Request): Promise<R2Objec
 async function serve(env: Env, ctx: ExecutionContext, request: Request, key: string, format: AudioFormat, shared: boolean): Promise<Response> {
   if (request.method === "HEAD") {
     const obj = await load(env, key, format, (path) => env.AUDIO.head(path));
-    const headers = headersFor(obj, format, shared);
+    const headers = headersFor(obj, format, shared, await manifestLink(env, request, key, format));
     headers.set("Content-Length", String(obj.size));
     return evaluatePreconditions(request, headers) ?? new Response(null, { headers });
   }
@@ -97,7 +102,9 @@ async function serve(env: Env, ctx: ExecutionContext, request: Request, key: str
 
   const obj = await load(env, key, format, (path) => ranged(env, path, request));
   if (obj instanceof Response) return obj;
-  const headers = headersFor(obj, format, shared);
+  // After the load, which builds an older render's Opus, and with it its manifest, on first request.
+  const link = await manifestLink(env, request, key, format);
+  const headers = headersFor(obj, format, shared, link);
   // RFC 9110 §13.2.2: a failed If-Match or If-Unmodified-Since is a 412, a current copy a 304, before any range.
   const decided = evaluatePreconditions(request, headers);
   if (decided) {
@@ -115,7 +122,7 @@ async function serve(env: Env, ctx: ExecutionContext, request: Request, key: str
     if (shared) {
       ctx.waitUntil(
         env.AUDIO.get(audioObjectPath(key, format)).then((full) => {
-          if (full) return cachePut(request.url, new Response(full.body, { headers: withLength(headersFor(full, format), full.size) }));
+          if (full) return cachePut(request.url, new Response(full.body, { headers: withLength(headersFor(full, format, true, link), full.size) }));
         }),
       );
     }

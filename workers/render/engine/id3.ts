@@ -1,5 +1,5 @@
 // A minimal ID3v2.4 tag writer (https://id3.org/id3v2.4.0-structure, id3v2.4.0-frames): text frames,
-// TXXX and COMM, all UTF-8 (encoding 3), no padding, no extended header. Written here rather than
+// TXXX and COMM, all UTF-8 (encoding 3), and GEOB (where C2PA puts its manifest), no padding, no extended header. Written here rather than
 // taken from npm: browser-id3-writer (6.4) writes ID3v2.3 only and builds tag and audio as one new
 // buffer, a second copy of a long render's MP3, which the render keeps as parts to avoid; node-id3
 // (0.2.9) needs Node's Buffer and iconv-lite and is no longer kept up. A tag is a header and frames.
@@ -11,7 +11,8 @@ type TextFrameId = "TIT2" | "TPE1" | "TPUB" | "TALB" | "TCOP" | "TSSE" | "TLAN";
 export type Id3Frame =
   | { id: TextFrameId; text: string }
   | { id: "TXXX"; description: string; text: string }
-  | { id: "COMM"; language?: string; description: string; text: string };
+  | { id: "COMM"; language?: string; description: string; text: string }
+  | { id: "GEOB"; mimeType: string; filename: string; description: string; data: Uint8Array };
 
 const UTF8 = 3;
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -23,6 +24,18 @@ function synchsafe(n: number): number[] {
 }
 
 function frameBody(frame: Id3Frame): Uint8Array[] {
+  // GEOB (id3v2.4.0-frames §4.15): encoding, MIME type (Latin-1), file name, description, the object.
+  if (frame.id === "GEOB")
+    return [
+      Uint8Array.of(0),
+      utf8(frame.mimeType),
+      Uint8Array.of(0),
+      utf8(frame.filename),
+      Uint8Array.of(0),
+      utf8(frame.description),
+      Uint8Array.of(0),
+      frame.data,
+    ];
   if (frame.id === "TXXX") return [Uint8Array.of(UTF8), utf8(frame.description), Uint8Array.of(0), utf8(frame.text)];
   if (frame.id === "COMM")
     return [Uint8Array.of(UTF8), utf8((frame.language ?? "eng").slice(0, 3).padEnd(3, " ")), utf8(frame.description), Uint8Array.of(0), utf8(frame.text)];

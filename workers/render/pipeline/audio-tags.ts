@@ -4,7 +4,7 @@
 // as an ID3v2.4 tag before its first frame, the Opus as Vorbis comments in its OpusTags header; both
 // are part of the stored bytes, so the feeds' enclosure lengths include them.
 import { AI_NARRATION, engineName, syntheticVoice, syntheticVoiceStatement } from "../../kernel/synthetic-voice";
-import { id3v24 } from "../engine/id3";
+import { id3v24, type Id3Frame } from "../engine/id3";
 
 /** What a render narrates and who speaks it. Title and publisher are unknown for raw text and for audio rendered before tags. */
 export interface AudioAbout {
@@ -16,8 +16,11 @@ export interface AudioAbout {
   voice: string;
 }
 
-/** The ID3v2.4 tag of the MP3: TIT2, TPE1 and TPUB, COMM with the statement, TXXX frames that a program can match. */
-export function mp3Tag(about: AudioAbout): Uint8Array {
+/**
+ * The ID3v2.4 tag of the MP3: TIT2, TPE1 and TPUB, COMM with the statement, TXXX frames that a program can match,
+ * then `more` (the C2PA manifest's GEOB frame: c2pa.ts).
+ */
+export function mp3Tag(about: AudioAbout, more: Id3Frame[] = []): Uint8Array {
   const statement = syntheticVoiceStatement(about.provider, about.voice);
   return id3v24([
     ...(about.title ? [{ id: "TIT2", text: about.title } as const] : []),
@@ -26,6 +29,7 @@ export function mp3Tag(about: AudioAbout): Uint8Array {
     { id: "TXXX", description: AI_NARRATION, text: syntheticVoice(about.provider, about.voice) },
     { id: "TXXX", description: "TTS engine", text: engineName(about.provider) },
     { id: "TXXX", description: "TTS voice", text: about.voice },
+    ...more,
   ]);
 }
 

@@ -17,7 +17,8 @@ import c2paWasm from "../engine/vendor/c2pa.wasm";
 import { initSync, release, WasmBuilder, WasmReader } from "../engine/vendor/c2pa.js";
 import { PROVIDERS, type ProviderId } from "../../kernel/voice-catalogue";
 import { engineName, syntheticVoiceStatement } from "../../kernel/synthetic-voice";
-import type { AudioAbout } from "./audio-tags";
+import { mp3Tag, type AudioAbout } from "./audio-tags";
+import { id3v24 } from "../engine/id3";
 
 /** A signing credential: the private key and the certificates, signing certificate first. */
 export interface C2paCredentials {
@@ -25,14 +26,19 @@ export interface C2paCredentials {
   chain: Uint8Array[];
 }
 
-/** What C2PA signs here: the MP3 (the enclosure) and the WAV; Ogg is not a format c2pa-rs embeds in. */
-export type SignedFormat = "mp3" | "wav";
-const MEDIA_TYPES: Record<SignedFormat, string> = { mp3: "audio/mpeg", wav: "audio/wav" };
+/**
+ * What C2PA signs here: the MP3 (the manifest in a GEOB frame of its ID3 tag), the WAV (in a "C2PA"
+ * chunk) and the Opus (Ogg is not a format C2PA embeds in: its manifest is a file of its own beside
+ * it, the ".c2pa" sidecar of C2PA 2.2 §11.3 "External manifests").
+ */
+export type SignedFormat = "mp3" | "wav" | "opus";
+const MEDIA_TYPES: Record<SignedFormat, string> = { mp3: "audio/mpeg", wav: "audio/wav", opus: "audio/ogg" };
 
 /**
- * Largest file signed. c2pa-rs holds the asset and the signed copy in its own memory, which the
- * isolate gets back only when the instance is dropped; beside a render's audio (docs/narration.md "Memory and
- * long articles") 16 MB (33 minutes of MP3, 5.5 of WAV) leave room. Longer files go unsigned, logged.
+ * Largest WAV signed. c2pa-rs embeds in a WAV itself, holding the asset and the signed copy in its
+ * own memory, which the isolate gets back only when the instance is dropped; beside a render's audio
+ * (docs/narration.md "Memory and long articles") 16 MB (5.5 minutes) leave room. Longer WAVs go
+ * unsigned, logged. The MP3 and the Opus are hashed here, piece by piece, and signed at any size.
  */
 export const MAX_SIGNED_BYTES = 16 << 20;
 
@@ -112,23 +118,23 @@ export function narrationManifest(about: AudioAbout, format: SignedFormat): Reco
 }
 
 /**
- * `bytes` with a signed C2PA manifest embedded (an ID3 GEOB frame in an MP3, a "C2PA" chunk in a
- * WAV), or null when no credentials are configured or the file is over MAX_SIGNED_BYTES.
+ * The WAV `bytes` with a signed C2PA manifest in a "C2PA" chunk, or null when no credentials are
+ * configured or the file is over MAX_SIGNED_BYTES.
  */
-export async function signAudio(bytes: Uint8Array, format: SignedFormat, about: AudioAbout): Promise<Uint8Array | null> {
+export async function signWav(bytes: Uint8Array, about: AudioAbout): Promise<Uint8Array | null> {
   const credentials = await configured;
   if (!credentials) return null;
   if (bytes.byteLength > MAX_SIGNED_BYTES) {
-    console.warn(`C2PA: a ${format} of ${bytes.byteLength} bytes is over ${MAX_SIGNED_BYTES}: left unsigned`);
+    console.warn(`C2PA: a WAV of ${bytes.byteLength} bytes is over ${MAX_SIGNED_BYTES}: left unsigned`);
     return null;
   }
   initSync({ module: c2paWasm });
   try {
-    const builder = WasmBuilder.fromJson(JSON.stringify(narrationManifest(about, format)));
+    const builder = WasmBuilder.fromJson(JSON.stringify(narrationManifest(about, "wav")));
     try {
       const source = inMemory(bytes);
       const signer = { alg: "es256", reserveSize: RESERVE_BYTES, sign: (claim: Uint8Array) => coseSign1(claim, credentials) };
-      return await builder.sign(signer, [], MEDIA_TYPES[format], source as unknown as Blob);
+      return await builder.sign(signer, [], MEDIA_TYPES.wav, source as unknown as Blob);
     } finally {
       builder.free();
     }
@@ -138,18 +144,107 @@ export async function signAudio(bytes: Uint8Array, format: SignedFormat, about: 
   }
 }
 
+/** The ID3 tag of an MP3 of `about` whose frames are `frames`, with its signed C2PA manifest; null without credentials. */
+export async function signedMp3Tag(frames: Uint8Array[], about: AudioAbout): Promise<Uint8Array | null> {
+  const credentials = await configured;
+  if (!credentials) return null;
+  const tagWith = (data: Uint8Array) =>
+    mp3Tag(about, [{ id: "GEOB", mimeType: "application/c2pa", filename: "c2pa", description: "c2pa manifest store", data }]);
+  // The data hash excludes the manifest's own bytes (where c2pa-rs's reader finds them: sdk/src/asset_handlers/id3_helper.rs
+  // of github.com/contentauth/c2pa-rs), so their place and length are signed: the manifest is signed for a size, and
+  // again when it came out another size (the CBOR integers of the exclusion grow at 24, 256 and 65536).
+  let size = 0;
+  for (let tries = 0; tries < 4; tries++) {
+    const tag = tagWith(new Uint8Array(size));
+    const start = tag.length - size;
+    const hash = await sha256([tag.subarray(0, start), ...frames]);
+    const manifest = await signedManifest(credentials, about, "mp3", { hash, exclusions: size ? [{ start, length: size }] : [] });
+    if (manifest.length === size) {
+      tag.set(manifest, start);
+      return tag;
+    }
+    size = manifest.length;
+  }
+  throw new Error("C2PA: the MP3 manifest's size did not settle");
+}
+
+/**
+ * The sidecar manifest of an Opus file made of `pages` (C2PA 2.2 §11.3: the manifest store alone, in a ".c2pa" file,
+ * bound to the whole file by a data hash with no exclusions); null without credentials.
+ */
+export async function opusManifest(pages: Uint8Array[], about: AudioAbout): Promise<Uint8Array | null> {
+  const credentials = await configured;
+  if (!credentials) return null;
+  return signedManifest(credentials, about, "opus", { hash: await sha256(pages), exclusions: [] });
+}
+
+/** A hard binding (C2PA 2.2 §18.5 "Data hash", c2pa.hash.data): SHA-256 of the file but the excluded byte ranges. */
+interface DataHash {
+  hash: Uint8Array;
+  exclusions: { start: number; length: number }[];
+}
+
+/** What c2pa-rs is handed as the asset when it signs a data hash made here: it reads none of it, but the MP3 handler wants a tag to look in. */
+const STUBS: Record<"mp3" | "opus", Uint8Array> = { mp3: id3v24([]), opus: new Uint8Array(0) };
+
+/**
+ * The manifest store of a narration in `format`, bound by `binding`, signed. c2pa-rs takes the data hash as given
+ * (it hashes an asset only when the claim has no hash assertion) and returns the store without embedding it
+ * (no_embed), so the file itself never enters its memory.
+ */
+async function signedManifest(credentials: C2paCredentials, about: AudioAbout, format: "mp3" | "opus", binding: DataHash): Promise<Uint8Array> {
+  const definition = narrationManifest(about, format);
+  definition.assertions = [
+    ...(definition.assertions as unknown[]),
+    { label: "c2pa.hash.data", data: { name: "jumbf manifest", alg: "sha256", hash: Array.from(binding.hash), exclusions: binding.exclusions, pad: [] } },
+  ];
+  initSync({ module: c2paWasm });
+  try {
+    // Nothing to verify after signing: the asset handed over is not the file.
+    const builder = WasmBuilder.fromJson(JSON.stringify(definition), JSON.stringify({ verify: { verify_after_sign: false } }));
+    try {
+      builder.setNoEmbed(true);
+      const signer = { alg: "es256", reserveSize: RESERVE_BYTES, sign: (claim: Uint8Array) => coseSign1(claim, credentials) };
+      const { manifest } = (await builder.signAndGetManifestBytes(signer, [], MEDIA_TYPES[format], inMemory(STUBS[format]) as unknown as Blob)) as {
+        manifest: Uint8Array;
+      };
+      return Uint8Array.from(manifest);
+    } finally {
+      builder.free();
+    }
+  } finally {
+    release();
+  }
+}
+
+/** SHA-256 of `parts` one after the other, streamed: no copy of the whole file is made. */
+async function sha256(parts: Uint8Array[]): Promise<Uint8Array> {
+  const stream = new crypto.DigestStream("SHA-256");
+  const writer = stream.getWriter();
+  for (const part of parts) await writer.write(part);
+  await writer.close();
+  return new Uint8Array(await stream.digest);
+}
+
 /**
  * The manifest store of `bytes` as c2pa-rs's Reader reads and validates it (its JSON: active_manifest,
  * manifests, validation_state, validation_results), trusting the CA certificates of `trustAnchors`
- * (PEM) besides none; no network (no OCSP, no remote manifest).
+ * (PEM) besides none; no network (no OCSP, no remote manifest). `data_hash` adds the active manifest's
+ * c2pa.hash.data, which the JSON leaves out. For "opus", `bytes` is the sidecar: the WebAssembly
+ * build reads a manifest store alone (its Reader has no from_manifest_data_and_stream), so it checks
+ * the signature and the assertions, and the data hash against the sidecar's own bytes, which cannot
+ * match; `data_hash` is what to compare with the Opus's SHA-256.
  */
 export async function readC2pa(bytes: Uint8Array, format: SignedFormat, trustAnchors?: string): Promise<Record<string, unknown>> {
   initSync({ module: c2paWasm });
   try {
     const context = { verify: { ocsp_fetch: false, remote_manifest_fetch: false }, ...(trustAnchors ? { trust: { trust_anchors: trustAnchors } } : {}) };
-    const reader = await WasmReader.fromBytes(MEDIA_TYPES[format], bytes, JSON.stringify(context));
+    const reader = await WasmReader.fromBytes(format === "opus" ? "application/c2pa" : MEDIA_TYPES[format], bytes, JSON.stringify(context));
     try {
-      return JSON.parse(reader.json());
+      const store = JSON.parse(reader.json());
+      const cr = JSON.parse(reader.crJson()) as { manifests: { label: string; assertions: Record<string, { hash?: string; exclusions?: unknown }> }[] };
+      const binding = cr.manifests.find((m) => m.label === store.active_manifest)?.assertions["c2pa.hash.data"];
+      return { ...store, data_hash: binding ? { hash: binding.hash?.replace(/^b64'|'$/g, ""), exclusions: binding.exclusions } : null };
     } finally {
       reader.free();
     }

@@ -2,14 +2,22 @@ import { mp3Units } from "../engine/mp3";
 import { oggOpusStream, opusUnits } from "../engine/opus";
 import { int16LeBytes } from "../engine/pcm";
 import { wavHeader } from "../engine/wav";
-import { AUDIO_CONTENT_TYPES, audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPaths, wordTimingsPath } from "../../kernel/audio-objects";
+import {
+  AUDIO_CONTENT_TYPES,
+  audioObjectPath,
+  C2PA_CONTENT_TYPE,
+  c2paSidecarPath,
+  MASTER_SAMPLE_RATE,
+  masterObjectPaths,
+  wordTimingsPath,
+} from "../../kernel/audio-objects";
 import { renderStoreObjectUrl, type LazyFormat, type RenderStoreRpc, type StoredAudio } from "../../kernel/render-contract";
 import type { AudioFormat } from "../../kernel/public-urls";
 import { timed, type RenderPhases } from "../phases";
 import { timingsJson } from "../../kernel/word-timings";
 import type { RenderedWord } from "./timeline";
 import { mp3Tag, opusComments, type AudioAbout } from "./audio-tags";
-import { c2paCredentials, MAX_SIGNED_BYTES, signAudio, type SignedFormat } from "./c2pa";
+import { c2paCredentials, MAX_SIGNED_BYTES, opusManifest, signedMp3Tag, signWav } from "./c2pa";
 import { concatBytes } from "../engine/pcm";
 
 /** What a stored render is: its provider and voice, what was asked for, and its real duration. */
@@ -56,7 +64,8 @@ const opusSerial = (key: string) => parseInt(key.slice(0, 8), 16);
  * size from the start: podcast parsers drop an alternate enclosure without a length.
  * Both say what they are (audio-tags.ts): the MP3 starts with its ID3 tag, the Opus's comment
  * header carries the same, with the article's `title` and `publisher` where the render knows them.
- * With signing credentials configured (c2pa.ts), the MP3 also carries a C2PA manifest.
+ * With signing credentials configured (c2pa.ts), the MP3 also carries a C2PA manifest, and the Opus has
+ * one beside it (audio/<key>.c2pa).
  */
 export async function renderWriter(
   store: RenderStoreRpc,
@@ -99,10 +108,10 @@ export async function renderWriter(
     async finish(paragraphStarts, words = [], markIds = []) {
       if (added !== segments) throw new Error(`render ${render.key} got ${added} of ${segments} segments`);
       await timed(phases, "encodingMs", async () => pages.push(...(await ogg.end())));
-      const mp3Parts = await signed(parts, "mp3", about);
+      const mp3Tag = await signedMp3Tag(parts.slice(1), about);
       const [mp3Bytes, opusBytes] = await Promise.all([
-        putAudio(store, render.key, "mp3", mp3Parts),
-        putAudio(store, render.key, "opus", pages),
+        putAudio(store, render.key, "mp3", mp3Tag ? [mp3Tag, ...parts.slice(1)] : parts),
+        putOpus(store, render.key, pages, about),
         putParts(store, wordTimingsPath(render.key), [new TextEncoder().encode(timingsJson(words))], "application/json"),
       ]);
       const durationSeconds = samples / MASTER_SAMPLE_RATE;
@@ -140,7 +149,8 @@ export async function encodeStored(store: RenderStoreRpc, key: string, format: L
     // engine and voice.
     const parts = [wavHeader(dataBytes, MASTER_SAMPLE_RATE)];
     for (const path of paths) parts.push(await masterBytes(store, path));
-    bytes = await putAudio(store, key, "wav", await signed(parts, "wav", { provider: row.provider, voice: row.voice }));
+    const whole = concatBytes(parts);
+    bytes = await putAudio(store, key, "wav", [(await signWav(whole, { provider: row.provider, voice: row.voice })) ?? whole]);
   } else if (format === "wav") {
     bytes = await putStream(store, audioObjectPath(key, "wav"), 44 + dataBytes, AUDIO_CONTENT_TYPES.wav, async (write) => {
       await write(wavHeader(dataBytes, MASTER_SAMPLE_RATE));
@@ -158,7 +168,7 @@ export async function encodeStored(store: RenderStoreRpc, key: string, format: L
     } finally {
       pages.push(...opus.finish()); // also frees the encoder when a read failed
     }
-    bytes = await putAudio(store, key, "opus", pages);
+    bytes = await putOpus(store, key, pages, { provider: row.provider, voice: row.voice });
   }
   await store.recordEncoding(key, format, bytes);
   return { bytes };
@@ -170,20 +180,12 @@ async function masterBytes(store: RenderStoreRpc, path: string): Promise<Uint8Ar
   return new Uint8Array(await res.arrayBuffer());
 }
 
-/**
- * `parts` as one file with a C2PA manifest, when signing credentials are configured and the file is
- * small enough to sign (c2pa.ts MAX_SIGNED_BYTES); else `parts` as they are. The parts are joined
- * only to be signed, and dropped once they are.
- */
-async function signed(parts: Uint8Array[], format: SignedFormat, about: AudioAbout): Promise<Uint8Array[]> {
-  const size = parts.reduce((n, p) => n + p.byteLength, 0);
-  if (size > MAX_SIGNED_BYTES || !(await c2paCredentials())) {
-    if (size > MAX_SIGNED_BYTES) console.warn(`C2PA: ${format} of ${size} bytes left unsigned (over ${MAX_SIGNED_BYTES})`);
-    return parts;
-  }
-  const whole = concatBytes(parts);
-  const out = await signAudio(whole, format, about);
-  return out ? [out] : [whole];
+/** Stores the Opus of `key` from `pages`, and its C2PA manifest beside it when credentials are configured (c2pa.ts); returns its size. */
+async function putOpus(store: RenderStoreRpc, key: string, pages: Uint8Array[], about: AudioAbout): Promise<number> {
+  const manifest = await opusManifest(pages, about);
+  // The manifest first: an Opus whose audio_objects row exists always has its manifest when signing is on.
+  if (manifest) await putParts(store, c2paSidecarPath(key), [manifest], C2PA_CONTENT_TYPE);
+  return putAudio(store, key, "opus", pages);
 }
 
 /** Stores the public object of `key` in `format` from `parts`; returns its size. */
