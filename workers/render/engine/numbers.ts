@@ -1,6 +1,6 @@
 // Numbers and dates the way each language reads them, where eSpeak NG's own rules read them otherwise
 // (docs/narration.md "Numbers, dates and abbreviations"; each rule proven by eSpeak's phonemes in
-// workers/render/engine/numbers.test.ts). Everything else, French, Spanish, Italian and Portuguese
+// workers/render/engine/languages.test.ts). Everything else, French, Spanish, Italian and Portuguese
 // years, dates and decimals, German decimals and thousands, eSpeak already says right.
 import type { Replacement } from "../../kernel/lexicon";
 
