@@ -13,8 +13,13 @@ import { importWorkerModules } from "../scripts/worker-modules.mjs";
 
 const STATE = ".wrangler/bench-languages-state";
 const LANGUAGES = ["de", "ru", "ja", "ar"];
-const { prefix } = JSON.parse(readFileSync("workers/render/engine/vendor/espeak-data.json", "utf8"));
+const { prefix, readingFiles } = JSON.parse(readFileSync("workers/render/engine/vendor/espeak-data.json", "utf8"));
 const dataPath = (voice) => `workers/render/engine/vendor/espeak/${voice}.bin`;
+/** The R2 objects the languages need, and their vendored files: each voice's data, and the Japanese readings dictionary. */
+const objects = [
+  ...LANGUAGES.map((voice) => [`${prefix}${voice}.bin`, dataPath(voice)]),
+  ...readingFiles.map((name) => [`${prefix}${name}`, `workers/render/engine/vendor/espeak/${name}`]),
+];
 
 /** The demo article of each language (scripts/seed/articles.json), English's the first English one: a few paragraphs each. */
 function texts() {
@@ -33,13 +38,16 @@ async function live(gc) {
   return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
 }
 
-/** The MB each language's data keeps in an isolate once loaded. */
+/** The MB each language's data keeps in an isolate once loaded, and the Japanese readings dictionary's. */
 async function memory() {
   setFlagsFromString("--expose-gc");
   const gc = runInNewContext("gc");
-  const engine = await importWorkerModules(`export { languageData } from "./workers/render/engine/offline";`);
+  const engine = await importWorkerModules(
+    `export { languageData } from "./workers/render/engine/offline"; export { kanjiReadings } from "./workers/render/engine/readings";`,
+  );
+  const files = new Map(objects);
   const read = async (path) => {
-    const bytes = readFileSync(dataPath(path.slice(prefix.length, -".bin".length)));
+    const bytes = readFileSync(files.get(path));
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   };
   const mb = {};
@@ -48,27 +56,18 @@ async function memory() {
     await engine.languageData(voice, read);
     mb[voice] = (await live(gc)) - before;
   }
+  const before = await live(gc);
+  await engine.kanjiReadings("日本", read);
+  mb.readings = (await live(gc)) - before;
   return mb;
 }
 
 export async function run() {
   rmSync(STATE, { recursive: true, force: true });
-  for (const voice of LANGUAGES) {
+  for (const [key, file] of objects) {
     execFileSync(
       "wrangler",
-      [
-        "r2",
-        "object",
-        "put",
-        `bench-engine/${prefix}${voice}.bin`,
-        "--file",
-        dataPath(voice),
-        "--local",
-        "--persist-to",
-        STATE,
-        "-c",
-        "bench/engine-worker/wrangler.toml",
-      ],
+      ["r2", "object", "put", `bench-engine/${key}`, "--file", file, "--local", "--persist-to", STATE, "-c", "bench/engine-worker/wrangler.toml"],
       { stdio: "ignore", env: { ...process.env, CI: "true" } },
     );
   }
@@ -103,6 +102,14 @@ export async function run() {
     rows.push({ benchmark: bench, metric: "data kept in the isolate", value: (cold[voice].data_bytes / 2 ** 20).toFixed(2), unit: "MB" });
     rows.push({ benchmark: bench, metric: "live memory after loading (Node)", value: mb[voice].toFixed(2), unit: "MB" });
   }
+  const readings = "offline engine, ja: readings dictionary from R2 (kanji to kana)";
+  rows.push({
+    benchmark: readings,
+    metric: "cold load (R2 read + gunzip + build) and the demo article's readings",
+    value: cold.ja.readings_ms.toFixed(0),
+    unit: "ms",
+  });
+  rows.push({ benchmark: readings, metric: "live memory after loading (Node)", value: mb.readings.toFixed(2), unit: "MB" });
   for (const voice of ["en-us", ...LANGUAGES]) {
     const bench = `offline engine narrating a demo article, ${voice}`;
     rows.push({ benchmark: bench, metric: "engine real-time factor", value: speed[voice].rtf.toFixed(0), unit: "x real time" });

@@ -7,7 +7,10 @@ import satisfies from "spdx-satisfies";
  * SPDX ids the FSF lists as compatible with GPL-3.0 (https://www.gnu.org/licenses/license-list.html),
  * and the permissive BlueOak-1.0.0 and MIT-0 it does not list. spdx-satisfies reads an "-or-later"
  * id as a range, so GPL-3.0-only, GPL-2.0-or-later and LGPL-2.1-only pass; GPL-2.0-only (which
- * forbids the GPL-3.0 terms) and AGPL-3.0 (which would add its network clause) do not.
+ * forbids the GPL-3.0 terms) and AGPL-3.0 (which would add its network clause) do not. NAIST-2003,
+ * IPADIC's (the Japanese readings dictionary, data the render Worker reads from R2), asks only that
+ * its notice and no-warranty paragraphs go with every copy, as the permissive licences above do;
+ * Debian ships it in main.
  */
 export const ALLOWED = [
   "0BSD",
@@ -23,6 +26,7 @@ export const ALLOWED = [
   "MIT",
   "MIT-0",
   "MPL-2.0",
+  "NAIST-2003",
   "Python-2.0",
   "Unlicense",
 ];

@@ -31,6 +31,12 @@ const EMBEDDED = {
   },
   "wasm-media-encoders": { name: "LAME", what: "the MP3 encoder (mp3.wasm)", licence: "LGPL-2.0-or-later", source: "https://lame.sourceforge.io" },
   "@evan/opus": { name: "libopus", what: "the Opus codec (simd.wasm)", licence: "BSD-3-Clause", source: "https://opus-codec.org" },
+  "@patdx/kuromoji": {
+    name: "IPADIC (mecab-ipadic 2.7.0)",
+    what: "the Japanese dictionary (dict/, reduced by scripts/vendor-readings.mjs and put in R2 by npm run deploy)",
+    licence: "NAIST-2003",
+    source: "https://github.com/taku910/mecab/tree/master/mecab-ipadic",
+  },
   "@contentauth/c2pa-wasm": {
     name: "c2pa-rs",
     what: "the C2PA manifest builder and reader (c2pa.wasm)",

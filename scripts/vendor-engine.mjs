@@ -13,7 +13,8 @@
 //  - espeak-en.bin: the English voice data in one file, a Data module:
 //    [u32 LE length of the JSON index][JSON [{path, size}]][the files' bytes, in index order].
 //  - espeak/<voice>.bin (same format) for every other language, and espeak-data.json, the R2 prefix
-//    they are read from: not bundled (docs/narration.md "Languages").
+//    they are read from: not bundled (docs/narration.md "Languages"). Beside them, the Japanese
+//    readings dictionary (scripts/vendor-readings.mjs), whose file prefix espeak-data.json names too.
 //  - c2pa.js, c2pa.d.ts and c2pa.wasm: c2pa-rs's WebAssembly build (@contentauth/c2pa-wasm) for the
 //    C2PA manifests of the MP3 and WAV (workers/render/pipeline/c2pa.ts). Its Builder reads the asset
 //    from a Blob through FileReaderSync, which exists only in browser Web Workers: the glue is patched
@@ -33,6 +34,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { vendorReadings } from "./vendor-readings.mjs";
 
 const pkg = path.resolve("node_modules/text2wav");
 const out = path.resolve("workers/render/engine/vendor");
@@ -100,7 +102,11 @@ for (const { voice } of languages) {
   fs.writeFileSync(path.join(languagesOut, `${voice}.bin`), pack([file, ...dictionaries]));
 }
 const text2wavVersion = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8")).version;
-fs.writeFileSync(path.join(out, "espeak-data.json"), `${JSON.stringify({ prefix: `engine/espeak-ng/${text2wavVersion}/` })}\n`);
+const readings = vendorReadings(languagesOut);
+fs.writeFileSync(
+  path.join(out, "espeak-data.json"),
+  `${JSON.stringify({ prefix: `engine/espeak-ng/${text2wavVersion}/`, readings: readings.prefix, readingFiles: readings.files })}\n`,
+);
 
 const require = createRequire(import.meta.url);
 const c2pa = path.join(path.dirname(require.resolve("@contentauth/c2pa-wasm/package.json")), "pkg");

@@ -3,6 +3,8 @@ import { encodeMp3 } from "../../workers/render/engine/mp3";
 import { espeak, espeakTimed, languageData, offlineSynthesizer } from "../../workers/render/engine/offline";
 import { encodeOggOpus } from "../../workers/render/engine/opus";
 import { pcmDuration } from "../../workers/render/engine/pcm";
+import { hasKanji, kanjiReadings } from "../../workers/render/engine/readings";
+import { spokenText } from "../../workers/render/engine/spoken-text";
 import { resample } from "../../workers/render/engine/resample";
 import { MASTER_SAMPLE_RATE } from "../../workers/kernel/audio-objects";
 import { splitText } from "../../workers/render/pipeline/chunk";
@@ -72,22 +74,33 @@ async function measurePipeline(text: string) {
 
 /**
  * One language, for bench/languages.bench.mjs: its data read from R2 and unpacked (cold the first time
- * an isolate asks for the voice, as in the render Worker), the bytes it keeps in the isolate, then the
- * text narrated by the engine alone.
+ * an isolate asks for the voice, as in the render Worker), the bytes it keeps in the isolate, the
+ * Japanese readings dictionary likewise when the text has kanji, then the text made ready
+ * (spoken-text.ts) and narrated by the engine.
  */
 async function measureLanguage(env: Env, voice: string, text: string) {
+  const read = async (path: string) => (await env.AUDIO.get(path))?.arrayBuffer() ?? null;
   const t0 = await tick();
-  const extra = await languageData(voice, async (path) => (await env.AUDIO.get(path))?.arrayBuffer() ?? null);
+  const extra = await languageData(voice, read);
   const t1 = await tick();
-  const pieces = [];
-  for (const piece of splitText(text, PROVIDERS.offline.maxCharsPerRequest)) pieces.push((await espeakTimed(piece, voice, extra)).pcm);
+  let readingsMs: number | null = null;
+  if (voice === "ja" && hasKanji(text)) {
+    await kanjiReadings(text, read);
+    readingsMs = (await tick()) - t1;
+  }
   const t2 = await tick();
+  const pieces = [];
+  for (const piece of splitText(text, PROVIDERS.offline.maxCharsPerRequest)) {
+    pieces.push((await espeakTimed((await spokenText(piece, voice, [], read)).text, voice, extra)).pcm);
+  }
+  const t3 = await tick();
   return {
     load_ms: t1 - t0,
+    readings_ms: readingsMs,
     data_bytes: extra.reduce((n, f) => n + f.bytes.byteLength, 0),
     characters: text.length,
     audio_seconds: pieces.reduce((n, p) => n + pcmDuration(p), 0),
-    synth_ms: t2 - t1,
+    synth_ms: t3 - t2,
   };
 }
 

@@ -54,6 +54,21 @@ describe.each([
     await client.close();
   });
 
+  it("search_articles without a query lists the trending articles of the language asked for only", async () => {
+    const german = await addArticle({ title: "Die Fähre fährt wieder", bodyText: "Die Fähre fährt.", language: "de" });
+    const austrian = await addArticle({ title: "Die Bim fährt wieder", bodyText: "Die Bim fährt.", language: "de-AT" });
+    const english = await addArticle({ title: "The ferry runs again", bodyText: "The ferry runs.", language: "en" });
+    const client = await mcpClient({ modern });
+    const slugs = async (args: Record<string, unknown>) =>
+      ((await client.callTool({ name: "search_articles", arguments: args })).structuredContent as { articles: { slug: string }[] }).articles
+        .map((a) => a.slug)
+        .sort();
+    expect(await slugs({ language: "de" })).toEqual([german.slug, austrian.slug].sort());
+    expect(await slugs({ language: "en" })).toEqual([english.slug]);
+    expect(await slugs({})).toEqual([german.slug, austrian.slug, english.slug].sort());
+    await client.close();
+  });
+
   it("answers a call of a tool it does not have as the SDK does, naming the tool", async () => {
     const client = await mcpClient({ modern });
     const outcome = await client.callTool({ name: "get_weather", arguments: {} }).then(

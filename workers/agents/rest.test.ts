@@ -27,6 +27,20 @@ describe("GET /v1/agent/articles (search_articles)", () => {
     expect(narrow.headers.get("WWW-Authenticate")).toContain('error="insufficient_scope", scope="articles:read"');
   });
 
+  it("narrows to language without q too: the trending articles narrated in it", async () => {
+    const { tokens } = await tokensFor("linguist@example.com", "articles:read");
+    await addArticle({ slug: "fahre", title: "Die Fähre fährt wieder", bodyText: "Die Fähre fährt.", language: "de" });
+    await addArticle({ slug: "ferry", title: "The ferry runs again", bodyText: "The ferry runs.", language: "en" });
+    const list = async (query: string) => {
+      const res = await call(`/v1/agent/articles${query}`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+      expect(res.status).toBe(200);
+      return (await res.json<{ query: string | null; articles: { slug: string }[] }>()).articles.map((a) => a.slug).sort();
+    };
+    expect(await list("?language=de")).toEqual(["fahre"]);
+    expect(await list("?language=en")).toEqual(["ferry"]);
+    expect(await list("")).toEqual(["fahre", "ferry"]);
+  });
+
   it("answers 422 naming each bad parameter", async () => {
     const res = await call("/v1/agent/articles?q=x&limit=0&vertical=gardening");
     expect(res.status).toBe(422);

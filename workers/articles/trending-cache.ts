@@ -34,6 +34,7 @@ export async function cachedTrending(env: Pick<Env, "DB"> & object, opts: Trendi
     !!opts.audioReadyOnly,
     !!opts.curatedOnly,
     !!opts.excludeStubs,
+    opts.language ?? "",
   ]);
   if (!bypass) {
     const hit = cache.get(key, settings);

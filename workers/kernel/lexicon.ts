@@ -76,17 +76,18 @@ export interface Rewritten {
   origin(index: number): number;
 }
 
+/** A span [from, to) of a text said as `text` instead. */
+export interface Replacement {
+  from: number;
+  to: number;
+  text: string;
+}
+
 /**
- * Rewrites every occurrence of an entry's grapheme with `replace(entry, word)` and the text between
- * with `other` (which must keep its length, so offsets hold there).
+ * `text` with each replacement made (in order, not overlapping) and the text between passed through
+ * `other` (which must keep its length, so offsets hold there).
  */
-function rewrite(
-  text: string,
-  entries: readonly LexiconEntry[],
-  replace: (entry: LexiconEntry, word: string) => string,
-  other: (s: string) => string,
-): Rewritten {
-  const pattern = matcher(entries);
+export function splice(text: string, replacements: readonly Replacement[], other: (s: string) => string = (s) => s): Rewritten {
   // Each part: where it starts in the output, where it came from, whether it maps one to one.
   const parts: { out: number; from: number; exact: boolean }[] = [];
   let out = "";
@@ -95,10 +96,10 @@ function rewrite(
     parts.push({ out: out.length, from, exact });
     out += piece;
   };
-  for (const m of pattern ? text.matchAll(pattern) : []) {
-    if (m.index > at) push(other(text.slice(at, m.index)), at, true);
-    push(replace(entries.find((e) => e.grapheme === m[0])!, m[0]), m.index, false);
-    at = m.index + m[0].length;
+  for (const r of replacements) {
+    if (r.from > at) push(other(text.slice(at, r.from)), at, true);
+    push(r.text, r.from, false);
+    at = r.to;
   }
   if (at < text.length) push(other(text.slice(at)), at, true);
   return {
@@ -110,6 +111,22 @@ function rewrite(
       return part.exact ? part.from + (index - part.out) : part.from;
     },
   };
+}
+
+/** `second` rewritten from `first`'s text: its characters traced back to the text `first` rewrote. */
+export function composed(first: Rewritten, second: Rewritten): Rewritten {
+  return { text: second.text, origin: (index) => first.origin(second.origin(index)) };
+}
+
+/** Every whole-word occurrence of an entry's grapheme, replaced by `replace(entry)`. */
+function rewrite(text: string, entries: readonly LexiconEntry[], replace: (entry: LexiconEntry) => string, other: (s: string) => string): Rewritten {
+  const pattern = matcher(entries);
+  const replacements = Array.from(pattern ? text.matchAll(pattern) : [], (m) => ({
+    from: m.index,
+    to: m.index + m[0].length,
+    text: replace(entries.find((e) => e.grapheme === m[0])!),
+  }));
+  return splice(text, replacements, other);
 }
 
 /** For engines that take only words (OpenAI, ElevenLabs, Aura, self-hosted servers): each grapheme replaced by its alias. */

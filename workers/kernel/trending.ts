@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import { articles, type Database, database, plays } from "../db/index";
 import { listingColumns } from "./article-columns";
+import { narratedIn } from "./language-filter";
 import { listedFor, shownInFull } from "./visibility";
 
 /**
@@ -35,6 +36,8 @@ export interface TrendingOptions {
   curatedOnly?: boolean;
   /** Only articles shown in full to an anonymous viewer (no stubs). */
   excludeStubs?: boolean;
+  /** Only articles narrated in this language (a canonical BCP 47 tag; kernel/language-filter.ts). */
+  language?: string;
 }
 
 const trendingColumns = {
@@ -83,6 +86,7 @@ export function listingFilter(opts: Omit<TrendingOptions, "limit" | "offset">): 
   if (opts.audioReadyOnly) filters.push(isNotNull(articles.audioKey));
   if (opts.curatedOnly) filters.push(eq(articles.curated, true));
   if (opts.excludeStubs) filters.push(shownInFull);
+  if (opts.language) filters.push(narratedIn(articles.language, opts.language));
   return and(...filters)!;
 }
 

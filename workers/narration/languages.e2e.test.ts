@@ -29,9 +29,10 @@ const ARTICLES = [
   {
     language: "ja",
     dir: "ltr",
-    // In kana: eSpeak NG reads kana as Japanese but kanji as "Chinese letter" (docs/narration.md "Languages").
-    title: "かわのあたらしいはし",
-    body_text: "あたらしいはしができました。げつようびからバスがとおります。",
+    // Written as Japanese is, in kanji and kana: the render Worker reads the kanji's readings with the
+    // dictionary seeded in R2 (workers/render/engine/readings.ts); without it the render fails.
+    title: "川の新しい橋",
+    body_text: "新しい橋ができました。月曜日からバスが通ります。",
     query: "バス",
   },
   {

@@ -21,7 +21,7 @@ const Input = v.object({
       v.string(),
       v.maxLength(35),
       v.regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, "must be a BCP 47 language tag (de, pt-BR, ja)"),
-      v.description("BCP 47 tag: with a query, only the articles narrated in this language (de finds de and de-AT)."),
+      v.description("BCP 47 tag: only the articles narrated in this language (de finds de and de-AT), with a query or without."),
     ),
   ),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100), v.description("How many articles, 1 to 100.")), 20),
@@ -67,9 +67,9 @@ function pick(a: v.InferOutput<typeof ArticleListing>): v.InferOutput<typeof Art
   };
 }
 
-/** Without a query: the trending ranking of public articles, the summary as the snippet. */
-async function trendingNow(env: Env, vertical: string | undefined, limit: number): Promise<Found> {
-  const ranked = await cachedTrending(env, { limit, vertical, listenerId: null, excludeStubs: true });
+/** Without a query: the trending ranking of public articles (of `language` when given), the summary as the snippet. */
+async function trendingNow(env: Env, vertical: string | undefined, language: string | undefined, limit: number): Promise<Found> {
+  const ranked = await cachedTrending(env, { limit, vertical, language, listenerId: null, excludeStubs: true });
   return ranked.map((a) => {
     const shown = presentSummary(env, a, null);
     return { ...pick(shown), snippet: shown.summary };
@@ -81,7 +81,7 @@ export const search_articles = defineTool({
   title: "Search articles",
   description:
     "Full-text search of the public archive of narrated articles, best match first (without a query: the articles trending now). " +
-    "With a query, language (BCP 47: de, ja, ar) keeps only the articles narrated in it. " +
+    "language (BCP 47: de, ja, ar) keeps only the articles narrated in it, with a query or without. " +
     "Each result has slug, title, publisher, vertical, snippet, audio_url (MP3, null until rendered) and listen_seconds. Free.",
   input: Input,
   output: Output,
@@ -90,9 +90,10 @@ export const search_articles = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, _caller, env) {
     const vertical = input.vertical ? catalogueVertical(input.vertical) : undefined;
+    const language = input.language && (canonicalTag(input.language) ?? input.language);
     const articles = input.query
-      ? await publicHits(env, input.query, vertical, input.language && (canonicalTag(input.language) ?? input.language), input.limit)
-      : await trendingNow(env, vertical, input.limit);
+      ? await publicHits(env, input.query, vertical, language, input.limit)
+      : await trendingNow(env, vertical, language, input.limit);
     return { query: input.query ?? null, vertical: vertical ?? null, articles };
   },
 });

@@ -14,10 +14,11 @@ import runEspeak from "./vendor/espeak-ng.cjs";
 import espeakWasm from "./vendor/espeak-ng.wasm";
 import type { Synthesizer } from "../providers/synthesizer";
 import { fail } from "../providers/result";
-import { espeakText, type LexiconEntry } from "../../kernel/lexicon";
+import type { LexiconEntry } from "../../kernel/lexicon";
 import type { TimedSynthResult, WordMark } from "../pipeline/word-timings";
 import type { Pcm } from "./pcm";
 import { decodeWav } from "./wav";
+import { spokenText } from "./spoken-text";
 
 /** Speaking rate in words per minute (eSpeak's default is 175; a little slower reads better at length). */
 const WORDS_PER_MINUTE = 165;
@@ -171,10 +172,18 @@ interface EmscriptenFs {
 
 /**
  * What eSpeak NG says for `text`, as phoneme mnemonics (`espeak-ng -q -x`: one line per clause), with
- * the lexicon applied exactly as the offline provider applies it before speaking. Tests measure a
- * pronunciation entry by it (docs/narration-api.md "Pronunciation lexicon").
+ * the text made ready exactly as the offline provider makes it before speaking (spoken-text.ts: the
+ * lexicon, numbers, Japanese readings, read with `read`). Tests measure a pronunciation entry or a
+ * language's rule by it (docs/narration-api.md "Pronunciation lexicon").
  */
-export function espeakPhonemes(text: string, voice: string, lexicon: readonly LexiconEntry[] = [], extra: readonly DataFile[] = []): Promise<string> {
+export async function espeakPhonemes(
+  text: string,
+  voice: string,
+  lexicon: readonly LexiconEntry[] = [],
+  extra: readonly DataFile[] = [],
+  read: ObjectReader | null = null,
+): Promise<string> {
+  const spoken = (await spokenText(text, voice, lexicon, read)).text;
   const lines: string[] = [];
   return new Promise((resolve, reject) => {
     const module = {
@@ -188,7 +197,7 @@ export function espeakPhonemes(text: string, voice: string, lexicon: readonly Le
       preRun: [
         () => {
           const fs = mountVoiceData(module, extra);
-          fs.writeFile("/in.txt", new TextEncoder().encode(espeakText(text, lexicon).text));
+          fs.writeFile("/in.txt", new TextEncoder().encode(spoken));
         },
       ],
       postRun: [() => resolve(lines.join("\n").trim())],
@@ -207,9 +216,9 @@ export function offlineSynthesizerWith(read: ObjectReader | null): Synthesizer {
     async synthesize(text, offer, lexicon = []): Promise<TimedSynthResult> {
       try {
         const extra = await languageData(offer.native, read);
-        // The lexicon as eSpeak's phoneme input (kernel/lexicon.ts); the engine's word positions are
-        // in the text it was given, so they are read back onto the piece's own text.
-        const spoken = espeakText(text, lexicon);
+        // The text as eSpeak is to read it (spoken-text.ts: lexicon, numbers, Japanese readings); the
+        // engine's word positions are in the text it was given, so they are read back onto the piece's own text.
+        const spoken = await spokenText(text, offer.native, lexicon, read);
         const { pcm, words } = await espeakTimed(spoken.text, offer.native, extra);
         return { ok: true, pcm, words: words.map((w) => ({ ...w, char: spoken.origin(w.char) })) };
       } catch (err) {
