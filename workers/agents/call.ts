@@ -77,7 +77,7 @@ function paidWork(tool: Tool, input: Record<string, unknown>, caller: Caller, en
     run: async ({ payer }: { payer: `0x${string}` }) => {
       const listenerId = tool.actsForListener ? (await walletListener(env, payer)).id : caller.listenerId;
       const value = await perform(tool, input, walletCaller(caller, payer, listenerId, true), env, quote.plan);
-      return { value, publishers: quote.publishers ?? tool.publishersOf?.(value) ?? [], listenerId };
+      return { value, publishers: quote.publishers ?? tool.publishersOf?.(value) ?? [], listenerId, pendingJob: tool.pendingJobOf?.(value) ?? null };
     },
   };
 }

@@ -178,6 +178,7 @@ export const get_audio_url = defineTool({
    * pays the article's publisher. The lookup is `run`'s first step, so run takes it as found: the
    * paying caller sees what the quoting one saw (a payment changes the wallet, not the listener).
    */
+  pendingJobOf: (value) => (value.state === "pending" ? value.job_id : null),
   async quote(input: AudioInput, caller, env) {
     const plan = await locate(database(env), input, caller);
     return { state: { cached: hasAudio(plan.found) }, publishers: [plan.article.publisher], plan };

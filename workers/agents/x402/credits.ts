@@ -1,14 +1,15 @@
 import type { SettleResponse } from "@x402/core/types";
 import { canonicalize } from "@x402/extensions/offer-receipt";
-import { and, asc, eq, gt, gte, inArray, lte, type SQL } from "drizzle-orm";
-import { database, type Database, x402Calls, x402Credits } from "../../db";
+import { and, asc, eq, exists, gt, gte, inArray, isNull, lte, or, type SQL } from "drizzle-orm";
+import { database, type Database, renderJobs, x402Calls, x402Credits } from "../../db";
 
 /**
  * A refund in kind (issue 40 item 7). A paid call whose work fails after its payment settled (a render that
  * fails, a subscription refused) was charged for nothing, and x402 has no refund: the platform holds no key
  * to send USDC back. So the failure leaves the payer a credit for that tool, resource and arguments, kept a
  * day (CREDIT_KEPT_MS). The payer's next paid call for the same thing still brings a fresh payment, which is
- * verified (so the payer is the one who was charged) but never settled: the credit pays, once.
+ * verified (so the payer is the one who was charged) but never settled: the credit pays, once. A paid render
+ * answered pending may fail after the answer: its call leaves a credit that counts only once its job failed.
  */
 
 /** How long a credit waits for its payer to come back: a day, long enough for a retry after an outage. */
@@ -24,6 +25,8 @@ export interface CreditClaim {
   subject: string;
   /** The price of the new call: a credit of less does not cover it. */
   amountMicros: number;
+  /** For a call answered pending: its render job, and the credit is usable only once that job failed. */
+  jobId?: string;
 }
 
 /** The arguments of a call as credits compare them: canonical JSON (RFC 8785), whatever their key order. */
@@ -65,6 +68,15 @@ export async function takeCredit(env: Pick<Env, "DB">, claim: CreditClaim, now =
         eq(x402Credits.subject, claim.subject),
         gte(x402Credits.amountMicros, claim.amountMicros),
         gt(x402Credits.expiresAt, new Date(now)),
+        or(
+          isNull(x402Credits.jobId),
+          exists(
+            db
+              .select({ id: renderJobs.id })
+              .from(renderJobs)
+              .where(and(eq(renderJobs.id, x402Credits.jobId), inArray(renderJobs.state, ["failed", "cancelled"]))),
+          ),
+        ),
       ),
     )
     .orderBy(asc(x402Credits.expiresAt))
@@ -76,9 +88,14 @@ export async function takeCredit(env: Pick<Env, "DB">, claim: CreditClaim, now =
   return { row, call };
 }
 
-/** Gives a taken credit back: the call it paid for failed too, so it still owes the payer. */
-export async function restoreCredit(env: Pick<Env, "DB">, credit: Credit): Promise<void> {
-  await database(env).insert(x402Credits).values(credit.row);
+/**
+ * Gives a taken credit back: the call it paid for failed too, or (with `jobId`) answered pending with that
+ * render, so it still owes the payer should the render fail.
+ */
+export async function restoreCredit(env: Pick<Env, "DB">, credit: Credit, jobId?: string): Promise<void> {
+  await database(env)
+    .insert(x402Credits)
+    .values(jobId ? { ...credit.row, jobId } : credit.row);
 }
 
 /**

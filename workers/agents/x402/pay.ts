@@ -4,7 +4,7 @@ import { deepEqual } from "@x402/core/utils";
 import { getAddress, isAddress } from "viem";
 import { authorizationKey, eip3009, FACILITATOR_VALID_BEFORE_MARGIN_SECONDS, secondsLeft } from "./authorization";
 import { FACILITATOR_TIMEOUT_MS, type Facilitator } from "./facilitator";
-import { type Credit, creditedSettlement, restoreCredit, takeCredit } from "./credits";
+import { type Credit, type CreditClaim, creditedSettlement, restoreCredit, takeCredit } from "./credits";
 import { type Leg, recordSettledCall } from "./ledger";
 import { FACILITATOR_REASONS } from "./local-facilitator";
 import type { PaymentIdentity } from "./payment-ids";
@@ -123,9 +123,10 @@ export interface PaidCall<T> {
    * The work, given the verified payer. A throw before settlement is a failed call: never settled, the
    * authorization given back, the error goes on up; after settlement it is a FailedAfterSettlement.
    * `publishers` are those of the articles it returned (they share the publisher leg); `listenerId` is the
-   * listener the work turned out to act for (a wallet's subscription made by the call).
+   * listener the work turned out to act for (a wallet's subscription made by the call); `pendingJob` the render
+   * it answered pending with, which owes the payer a credit should it fail (credits.ts).
    */
-  run: (payment: Payment) => Promise<{ value: T; publishers: readonly string[]; listenerId?: number | null }>;
+  run: (payment: Payment) => Promise<{ value: T; publishers: readonly string[]; listenerId?: number | null; pendingJob?: string | null }>;
 }
 
 /**
@@ -185,7 +186,8 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
   }
   if (credit && done) {
     // Paid for by the failed call's settlement: this authorization stays taken (it bought this answer) and is
-    // never settled; nothing more is booked.
+    // never settled; nothing more is booked. An answer still pending keeps the credit owed should its render fail.
+    if (done.pendingJob) await restoreCredit(call.env, credit, done.pendingJob);
     const settlement = creditedSettlement(credit);
     return { ok: true, value: done.value, settlement, callId: credit.call.id, legs: [], settledAt: credit.call.createdAt, payer };
   }
@@ -201,7 +203,7 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
   }
   if (!settlement.success) return { ...refusal(settlement.errorReason, "settlement_failed"), settlement };
 
-  const record = (publishers: readonly string[], listenerId: number | null | undefined, answer?: { value: T }, owed?: typeof claim) =>
+  const record = (publishers: readonly string[], listenerId: number | null | undefined, answer?: { value: T }, owed?: CreditClaim) =>
     recordSettledCall(call.env, {
       tool: call.tool,
       resource: call.resource.url,
@@ -228,7 +230,8 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
       throw new FailedAfterSettlement(err, settlement);
     }
   }
-  const { callId, legs, settledAt } = await record(done.publishers, done.listenerId, done);
+  // An answer whose render is still pending is owed a credit should that render fail.
+  const { callId, legs, settledAt } = await record(done.publishers, done.listenerId, done, done.pendingJob ? { ...claim, jobId: done.pendingJob } : undefined);
   return { ok: true, value: done.value, settlement, callId, legs, settledAt, payer };
 }
 

@@ -140,7 +140,9 @@ export const x402Credits = sqliteTable(
     x402CallId: integer("x402_call_id")
       .notNull()
       .references(() => x402Calls.id),
-    /** A day after the failure; pruned with the reservations past theirs. */
+    /** For a call answered pending: its render job; the credit counts only once that job failed or was cancelled. */
+    jobId: text("job_id"),
+    /** A day after the failure (or the pending answer); pruned with the reservations past theirs. */
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
     createdAt: createdAt(),
   },
