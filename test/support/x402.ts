@@ -44,6 +44,7 @@ export function sampleOperation(options: SampleOptions = {}) {
       agentId: options.agentId,
       facilitator: options.facilitator,
       settle: options.settle ?? "after_work",
+      subject: "{}",
       run: async ({ payer }) => {
         counter.runs += 1;
         counter.payer = payer;

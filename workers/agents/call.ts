@@ -5,6 +5,7 @@ import { invoke, perform, spendBudget } from "./invoke";
 import type { Tool } from "./tools";
 import type { Quote } from "./tools/tool";
 import type { Scope } from "../oauth/scopes";
+import { subjectOf } from "./x402/credits";
 import { paidCall, type PaymentTransport } from "./x402/paid-call";
 import { isPaidTool, type PaidTool } from "./x402/prices";
 import { siwxChallenge, walletFromSiwx } from "./x402/siwx";
@@ -62,17 +63,21 @@ function accessOf(env: Env, tool: Tool, caller: Caller): Access {
  * payment settles. A tool acting for a listener acts for the subscription the wallet holds, created on
  * its first call; otherwise for the token's listener, if any. A read-only tool (MCP annotation
  * readOnlyHint: a digest) runs before settlement, so a failed one costs nothing; any other (a render,
- * a subscription) leaves something behind and runs only once the payment is settled. The call pays the
+ * a subscription) leaves something behind and runs only once the payment is settled, or on a credit its
+ * failure after settling left the payer for the same arguments (x402/credits.ts). The call pays the
  * publishers its quote named, else those of its result (subscribe_topic: none, booked under "*").
  */
 function paidWork(tool: Tool, input: Record<string, unknown>, caller: Caller, env: Env, quote: Quote) {
+  // How long an MCP task's call waits (get_audio_url's waitSeconds) is not part of what was bought.
+  const { waitSeconds: _, ...bought } = input;
   return {
     settle: tool.annotations.readOnlyHint ? ("after_work" as const) : ("before_work" as const),
+    subject: subjectOf(bought),
     admit: ({ payer }: { payer: `0x${string}` }) => spendBudget(env, walletCaller(caller, payer, null, true), tool),
     run: async ({ payer }: { payer: `0x${string}` }) => {
       const listenerId = tool.actsForListener ? (await walletListener(env, payer)).id : caller.listenerId;
       const value = await perform(tool, input, walletCaller(caller, payer, listenerId, true), env, quote.plan);
-      return { value, publishers: quote.publishers ?? tool.publishersOf?.(value) ?? [], listenerId };
+      return { value, publishers: quote.publishers ?? tool.publishersOf?.(value) ?? [], listenerId, pendingJob: tool.pendingJobOf?.(value) ?? null };
     },
   };
 }

@@ -17,11 +17,19 @@ export interface Caller {
   paid: boolean;
   /** The request the call came in (RouteInput.requestId): the render jobs it creates carry it. */
   requestId: string | null;
+  /**
+   * The client address as per-address budgets count it (clientIp of the request, CF-Connecting-IP): a
+   * tool's work reaches no request, so the address travels with the caller, into the MCP context too
+   * (mcp-server.ts McpContext). Absent for a caller made without a request: it then shares clientIp's budget
+   * of requests without an address.
+   */
+  address?: string;
 }
 
 /** The caller of a request that carries no credential: known only by its address. */
 function anonymousCaller(request: Request, requestId: string): Caller {
-  return { agentKey: `ip:${clientIp(request)}`, listenerId: null, scopes: [], paid: false, requestId };
+  const address = clientIp(request);
+  return { agentKey: `ip:${address}`, listenerId: null, scopes: [], paid: false, requestId, address };
 }
 
 /**
@@ -32,12 +40,12 @@ function anonymousCaller(request: Request, requestId: string): Caller {
  */
 export function callerOf(grant: OAuthGrant | null, request: Request, requestId: string): Caller {
   if (!grant) return anonymousCaller(request, requestId);
-  return { agentKey: `oauth:${grant.clientId}`, listenerId: grant.listenerId, scopes: grant.scopes, paid: false, requestId };
+  return { agentKey: `oauth:${grant.clientId}`, listenerId: grant.listenerId, scopes: grant.scopes, paid: false, requestId, address: clientIp(request) };
 }
 
 /** The caller a wallet becomes once it proved its address (x402 payment or Sign-In-With-X); `address` is checksummed. */
 export function walletCaller(from: Caller, address: string, listenerId: number | null, paid: boolean): Caller {
-  return { agentKey: `wallet:${address}`, listenerId, scopes: from.scopes, paid, requestId: from.requestId };
+  return { agentKey: `wallet:${address}`, listenerId, scopes: from.scopes, paid, requestId: from.requestId, address: from.address };
 }
 
 /** True for a wallet caller. */

@@ -37,8 +37,11 @@ export type RateBucket = keyof typeof BUCKETS;
  * (client-address.ts); local and test requests without it share one budget.
  */
 export function clientIp(request: Request): string {
-  return budgetKey(request.headers.get("cf-connecting-ip") ?? "local");
+  return budgetKey(request.headers.get("cf-connecting-ip") ?? NO_ADDRESS);
 }
+
+/** The one budget of requests that carry no client address (local and test requests). */
+export const NO_ADDRESS = "local";
 
 /**
  * Units this isolate may spend without asking the limiter again, by bucket and IP, until the
@@ -91,11 +94,19 @@ export async function spendUnits(
 }
 
 /** Counts the request against `bucket`; throws 429 with Retry-After when the budget is spent. */
-export async function enforceRateLimit(env: Pick<Env, "RATE_LIMITER"> & object, request: Request, bucket: RateBucket): Promise<void> {
+export function enforceRateLimit(env: Pick<Env, "RATE_LIMITER"> & object, request: Request, bucket: RateBucket): Promise<void> {
+  return enforceAddressLimit(env, clientIp(request), bucket);
+}
+
+/**
+ * Counts one unit of `bucket` for the client address `address` (clientIp of its request, carried where the
+ * request is not at hand: an MCP tool call's Caller); throws 429 with Retry-After when the budget is spent.
+ */
+export async function enforceAddressLimit(env: Pick<Env, "RATE_LIMITER"> & object, address: string, bucket: RateBucket): Promise<void> {
   const { per } = BUCKETS[bucket];
   const limit = BUCKETS[bucket].limit(env as Env);
   if (limit <= 0) return;
-  const refused = await spendUnits(env, clientIp(request), bucket, limit, 1, WINDOW_MS[per]);
+  const refused = await spendUnits(env, address, bucket, limit, 1, WINDOW_MS[per]);
   if (refused) {
     throw new ApiError("rate_limited", `rate limit of ${limit} requests per ${per} exceeded`, {
       "Retry-After": String(refused.retryAfter),

@@ -95,6 +95,26 @@ describe("the global lexicon (admin token)", () => {
     const listed = await (await call("/v1/lexicon/entries", { headers: adminHeaders })).json<{ entries: LexiconEntry[] }>();
     expect(listed.entries).toEqual([expect.objectContaining({ grapheme: "Nguyen" })]);
   });
+
+  // XML 1.0 allows DEL and the C1 controls (U+007F to U+009F, CSI among them), which no other input may hold (core/text.ts).
+  it.each([
+    ["DEL", "&#x7F;"],
+    ["a C1 control (CSI)", "&#x9B;"],
+    ["NEL", "&#133;"],
+  ])("refuses %s by character reference in a phoneme or an alias with a 422, and changes nothing (issue 40 item 13)", async (_, ref) => {
+    await put("/v1/lexicon/entries", [nguyen], adminHeaders);
+    for (const field of ["phoneme", "alias"]) {
+      const pls = `<lexicon version="1.0" alphabet="ipa"><lexeme><grapheme>Zed</grapheme><${field}>z${ref}d</${field}></lexeme></lexicon>`;
+      const res = await call("/v1/lexicon/import?replace=true", {
+        method: "POST",
+        body: pls,
+        headers: { ...adminHeaders, "content-type": "application/pls+xml" },
+      });
+      expect(res.status).toBe(422);
+    }
+    const listed = await (await call("/v1/lexicon/entries", { headers: adminHeaders })).json<{ entries: LexiconEntry[] }>();
+    expect(listed.entries).toEqual([expect.objectContaining({ grapheme: "Nguyen" })]);
+  });
 });
 
 describe("a publisher's lexicon (its key, or the operator's)", () => {

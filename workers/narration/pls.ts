@@ -3,7 +3,7 @@
 // lexicon holds is read: each <lexeme> (§4.4) with its <grapheme>s (§4.5), its first <phoneme> (§4.6:
 // the first is the preferred one) and its first <alias> (§4.7). Transcriptions must be in IPA, the
 // alphabet the lexicon and SSML engines share (§4.1 alphabet="ipa", or on the <phoneme>).
-import { escapeHtml as escapeXml } from "../core/text";
+import { escapeHtml as escapeXml, textProblem } from "../core/text";
 import type { LexiconEntry } from "../kernel/lexicon";
 
 export const PLS_NAMESPACE = "http://www.w3.org/2005/01/pronunciation-lexicon";
@@ -68,7 +68,8 @@ const ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"'
  * the other C0 controls, the surrogates (which alone are no character) and U+FFFE and U+FFFF. A
  * reference must name one (§4.1, "Well-formedness constraint: Legal Character"); taken as it is, a
  * reference such as &#xD800; or &#x1; put a lone surrogate or a control into the lexicon, which no
- * other input may hold (core/text.ts), and from there into SSML and feeds.
+ * other input may hold (core/text.ts), and from there into SSML and feeds. XML allows DEL and the C1
+ * controls, which no other input may hold either: a reference must also name a character any body may.
  */
 function isXmlChar(code: number): boolean {
   if (code === 0x9 || code === 0xa || code === 0xd) return true;
@@ -80,7 +81,8 @@ function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (ref, body: string) => {
     if (body.startsWith("#")) {
       const code = body[1] === "x" ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      if (!isXmlChar(code)) throw new PlsError(`a bad character reference ${ref}: XML allows no such character`);
+      if (!isXmlChar(code) || textProblem(String.fromCodePoint(code), true))
+        throw new PlsError(`a bad character reference ${ref}: XML allows no such character`);
       return String.fromCodePoint(code);
     }
     const named = ENTITIES[body];

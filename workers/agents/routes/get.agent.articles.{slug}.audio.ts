@@ -18,7 +18,14 @@ export const getAgentArticleAudio = route({
   responses: {
     ...toolResponses(get_audio_url),
     404: { description: "No such article, another listener's private one, or a publisher_only stub" },
-    503: { description: `The render failed (Retry-After); or ${PAID_TOOLS_OFF}`, headers: { "Retry-After": "seconds" } },
+    429: {
+      description: "The agent's per-minute budget is spent; or, with a token, the listener's render budget or the address's hourly renders (render-now's)",
+      headers: { "Retry-After": "seconds" },
+    },
+    503: {
+      description: `The render failed (Retry-After; a paid call's payer is owed a credit for the same call, docs/agents/payments.md); or ${PAID_TOOLS_OFF}`,
+      headers: { "Retry-After": "seconds" },
+    },
   },
   async handle({ params, query, grant, request, env, table, requestId }) {
     // Before any quote, payment or job: a voice nobody offers is a 422 (issue 40 item 4).

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { baseUrl, config } from "../../core/config";
+import { enforceAddressLimit, NO_ADDRESS } from "../../core/rate-limit";
 import { ApiError } from "../../core/errors";
 import { type ArticleRow, database, type Database, type JobRow, listeners, renderJobs } from "../../db";
 import { articleFor, doneJob } from "../../narration/article-audio-service";
@@ -132,7 +133,8 @@ async function locate(db: Database, input: AudioInput, caller: Caller): Promise<
 /**
  * Starts a render of `article` in `voice` (null: its own) for `caller`. A paid call has paid for it. A
  * token acting for a listener spends what render-now would (issue 40 item 7): a voice the listener's plan
- * allows and one of their render slots, against their daily budget; the job carries the listener, so the
+ * allows and one of their render slots, against their daily budget, and one of the caller's address's hourly
+ * renders (core/rate-limit.ts `renders`), however many tokens it holds; the job carries the listener, so the
  * slot is freed when it ends, and a job that never starts gives it back.
  */
 async function startRender(env: Env, article: ArticleRow, voice: string | null, caller: Caller): Promise<JobRow> {
@@ -145,6 +147,8 @@ async function startRender(env: Env, article: ArticleRow, voice: string | null, 
   const job = newJobRow({ ...fields, listenerId: listener.id });
   await takeRenderSlot(env, listener, job.id);
   try {
+    // And the caller's address spends render-now's hourly budget, counted, as there, only for a start the gate let through.
+    await enforceAddressLimit(env, caller.address ?? NO_ADDRESS, "renders");
     const [row] = await db.insert(renderJobs).values(job).returning();
     await enqueueJob(env, db, row.id);
     return row;
@@ -161,7 +165,7 @@ export const get_audio_url = defineTool({
     "A playable MP3 URL of an article's narration. When no audio exists yet it is rendered on demand: the call waits up to " +
     "20 seconds (AGENT_AUDIO_WAIT_SECONDS), then answers state pending with a poll_url. REST callers may pick a voice " +
     "(GET /v1/agent/articles/{slug}/audio?voice=<id from GET /v1/voices>). Paid (x402), cheaper when the audio is already " +
-    "rendered; free with an OAuth token holding articles:read, whose renders spend the listener's render-now budget " +
+    "rendered; free with an OAuth token holding articles:read, whose renders spend the listener's render-now budget and the address's hourly one " +
     "(429 when spent; a voice that costs money needs a plus or pro plan). Listeners on the free plan hear a short sponsor message first.",
   input: Input,
   output: Output,
@@ -174,6 +178,7 @@ export const get_audio_url = defineTool({
    * pays the article's publisher. The lookup is `run`'s first step, so run takes it as found: the
    * paying caller sees what the quoting one saw (a payment changes the wallet, not the listener).
    */
+  pendingJobOf: (value) => (value.state === "pending" ? value.job_id : null),
   async quote(input: AudioInput, caller, env) {
     const plan = await locate(database(env), input, caller);
     return { state: { cached: hasAudio(plan.found) }, publishers: [plan.article.publisher], plan };

@@ -55,6 +55,11 @@ export interface Tool<
   /** The publishers a paid call pays, from its result, when the quote did not name them (a digest's articles'). */
   publishersOf?(value: v.InferOutput<O>): readonly string[];
   /**
+   * The work a paid answer left still running, that may yet fail (get_audio_url's pending render): the
+   * payer is then owed a credit should it fail (x402/credits.ts).
+   */
+  pendingJobOf?(value: v.InferOutput<O>): string | null;
+  /**
    * Runs the tool for `caller`, with the plan of the quote when the call was quoted. Expected failures
    * throw ApiError (a tool error on MCP, its status on REST).
    */

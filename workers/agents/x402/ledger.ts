@@ -1,7 +1,8 @@
 import { and, eq, lte, sql } from "drizzle-orm";
-import { database, type LEDGER_PARTIES, ledgerEntries, x402Calls, x402PaymentIds } from "../../db";
+import { database, type LEDGER_PARTIES, ledgerEntries, x402Calls, x402Credits, x402PaymentIds } from "../../db";
 import { splitPlay } from "../../kernel/ledger-split";
 import { encryptToken } from "../../kernel/listener-tokens";
+import { type CreditClaim, creditRow } from "./credits";
 import { forgetAt, type PaymentIdentity } from "./payment-ids";
 
 type Party = (typeof LEDGER_PARTIES)[number];
@@ -27,6 +28,8 @@ export interface SettledCall {
   publishers: readonly string[];
   /** The payment's identifier and the answer a repeat of it gets (payment-ids.ts), when it carried one. */
   remember?: PaymentIdentity & { result: unknown };
+  /** The credit owed for a call that failed after settling (credits.ts), when it did. */
+  credit?: CreditClaim;
 }
 
 export interface Leg {
@@ -61,7 +64,8 @@ export function callLegs(amountMicros: number, publishers: readonly string[]): L
  * settlement) refuses to record one settlement twice, which rolls the whole batch back. A call that carried a
  * payment identifier remembers its answer in the same batch, so an answer is remembered exactly when it was booked;
  * when two first calls raced with one identifier, the second is still booked (its payment settled) and the
- * first answer stays the one remembered. Answers past their time are pruned in the same batch.
+ * first answer stays the one remembered. Answers past their time are pruned in the same batch. A call that failed
+ * after settling leaves its credit (credits.ts) in the same batch too: booked and owed, or neither.
  */
 export async function recordSettledCall(env: Pick<Env, "DB">, call: SettledCall): Promise<{ callId: number; legs: Leg[]; settledAt: Date }> {
   const db = database(env);
@@ -109,6 +113,7 @@ export async function recordSettledCall(env: Pick<Env, "DB">, call: SettledCall)
             .onConflictDoNothing(),
         ]
       : []),
+    ...(call.credit ? [db.insert(x402Credits).values(creditRow(call.credit, callId))] : []),
   ]);
   return { callId: row.id, legs, settledAt: row.createdAt };
 }

@@ -25,6 +25,7 @@ function sampleTool(audio: PriceState) {
       tool: "get_audio_url",
       state: audio,
       settle: "before_work",
+      subject: JSON.stringify(wire.arguments),
       run: async () => ({ value: { audio_url: `https://api.test/v1/audio/${wire.arguments.slug}.mp3` }, publishers: ["Daily Planet"] }),
       render: (value) => ({ structuredContent: value, content: [{ type: "text", text: JSON.stringify(value) }] }),
     });

@@ -85,6 +85,7 @@ export interface PaidCallOf<T, R> {
   agentId?: string;
   listenerId?: number | null;
   settle: PaidCall<T>["settle"];
+  subject: PaidCall<T>["subject"];
   admit?: PaidCall<T>["admit"];
   run: PaidCall<T>["run"];
   render: (value: T) => R | Promise<R>;
@@ -139,7 +140,8 @@ async function withReceipt(
 /**
  * One paid call over `transport`: the offer without a payment, the offer again with the reason for a
  * refused one, else `render(value)` with its settlement and signed receipt (payForCall: verify, reserve,
- * work, settle, record). A payment whose identifier was answered before gets that answer again, uncharged.
+ * work, settle, record). A payment whose identifier was answered before gets that answer again, uncharged;
+ * one whose payer is owed a credit for the same call is answered from it, verified and never settled (credits.ts).
  * A `run` failing before settlement throws through; after it, transport.failedAfterSettlement.
  */
 export async function paidCall<T, R>(transport: PaymentTransport<R>, call: PaidCallOf<T, R>): Promise<R> {

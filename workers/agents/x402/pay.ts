@@ -4,6 +4,7 @@ import { deepEqual } from "@x402/core/utils";
 import { getAddress, isAddress } from "viem";
 import { authorizationKey, eip3009, FACILITATOR_VALID_BEFORE_MARGIN_SECONDS, secondsLeft } from "./authorization";
 import { FACILITATOR_TIMEOUT_MS, type Facilitator } from "./facilitator";
+import { type Credit, type CreditClaim, creditedSettlement, restoreCredit, takeCredit } from "./credits";
 import { type Leg, recordSettledCall } from "./ledger";
 import { FACILITATOR_REASONS } from "./local-facilitator";
 import type { PaymentIdentity } from "./payment-ids";
@@ -100,6 +101,12 @@ export interface PaidCall<T> {
   /** The payment's identifier (payment-ids.ts), under which the answer is remembered with the call's record. */
   paymentId?: PaymentIdentity;
   /**
+   * What the call buys beyond its resource: its arguments as credits.ts compares them (subjectOf). A
+   * "before_work" call that fails after settling leaves its payer a credit for this subject, and one that
+   * finds such a credit is answered from it without settling.
+   */
+  subject: string;
+  /**
    * When the payment is settled. "after_work": the work reads and writes nothing that lasts, so it runs
    * first and a call that fails is never charged (x402-specification-v2.md 2: verify, fulfil, settle).
    * "before_work": the work leaves something behind (a render, a subscription), so it runs only on a
@@ -116,9 +123,10 @@ export interface PaidCall<T> {
    * The work, given the verified payer. A throw before settlement is a failed call: never settled, the
    * authorization given back, the error goes on up; after settlement it is a FailedAfterSettlement.
    * `publishers` are those of the articles it returned (they share the publisher leg); `listenerId` is the
-   * listener the work turned out to act for (a wallet's subscription made by the call).
+   * listener the work turned out to act for (a wallet's subscription made by the call); `pendingJob` the render
+   * it answered pending with, which owes the payer a credit should it fail (credits.ts).
    */
-  run: (payment: Payment) => Promise<{ value: T; publishers: readonly string[]; listenerId?: number | null }>;
+  run: (payment: Payment) => Promise<{ value: T; publishers: readonly string[]; listenerId?: number | null; pendingJob?: string | null }>;
 }
 
 /**
@@ -162,14 +170,26 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
     return refuse("replay", "this authorization was already taken by another call");
 
   const payment = { payer, network: requirements.network };
+  const claim = { payer, tool: call.tool, resource: call.resource.url, subject: call.subject, amountMicros: Number(requirements.amount) };
   let done: Awaited<ReturnType<PaidCall<T>["run"]>> | undefined;
+  let credit: Credit | null = null;
   try {
     await call.admit?.(payment);
-    if (call.settle === "after_work") done = await call.run(payment);
+    // Only work run after settling can fail after it, so only such a call can owe or use a credit.
+    if (call.settle === "before_work") credit = await takeCredit(call.env, claim);
+    if (call.settle === "after_work" || credit) done = await call.run(payment);
   } catch (err) {
-    // Nothing was settled or written: the authorization may pay for another call.
+    // Nothing was settled or written: the authorization may pay for another call, and the credit is still owed.
+    if (credit) await restoreCredit(call.env, credit);
     await release(call.env, key);
     throw err;
+  }
+  if (credit && done) {
+    // Paid for by the failed call's settlement: this authorization stays taken (it bought this answer) and is
+    // never settled; nothing more is booked. An answer still pending keeps the credit owed should its render fail.
+    if (done.pendingJob) await restoreCredit(call.env, credit, done.pendingJob);
+    const settlement = creditedSettlement(credit);
+    return { ok: true, value: done.value, settlement, callId: credit.call.id, legs: [], settledAt: credit.call.createdAt, payer };
   }
 
   // From here the authorization stays taken: a settlement may land even when its answer is lost.
@@ -183,7 +203,7 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
   }
   if (!settlement.success) return { ...refusal(settlement.errorReason, "settlement_failed"), settlement };
 
-  const record = (publishers: readonly string[], listenerId: number | null | undefined, answer?: { value: T }) =>
+  const record = (publishers: readonly string[], listenerId: number | null | undefined, answer?: { value: T }, owed?: CreditClaim) =>
     recordSettledCall(call.env, {
       tool: call.tool,
       resource: call.resource.url,
@@ -197,18 +217,21 @@ export async function payForCall<T>(call: PaidCall<T>): Promise<Paid<T> | Refusa
       settlement: settlement.transaction,
       publishers,
       remember: call.paymentId && answer && { ...call.paymentId, result: answer.value },
+      credit: owed,
     });
   if (!done) {
     // "before_work": the work runs now, on a settled payment.
     try {
       done = await call.run(payment);
     } catch (err) {
-      // Paid for and delivered nothing: booked, as every settlement is, with no article (publisher "*").
-      await record([], null);
+      // Paid for and delivered nothing: booked, as every settlement is, with no article (publisher "*"), and
+      // owed to the payer as a credit for the same call (credits.ts), in the same batch.
+      await record([], null, undefined, claim);
       throw new FailedAfterSettlement(err, settlement);
     }
   }
-  const { callId, legs, settledAt } = await record(done.publishers, done.listenerId, done);
+  // An answer whose render is still pending is owed a credit should that render fail.
+  const { callId, legs, settledAt } = await record(done.publishers, done.listenerId, done, done.pendingJob ? { ...claim, jobId: done.pendingJob } : undefined);
   return { ok: true, value: done.value, settlement, callId, legs, settledAt, payer };
 }
 

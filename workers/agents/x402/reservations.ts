@@ -1,6 +1,7 @@
 import { and, eq, lte } from "drizzle-orm";
 import { database, x402Reservations } from "../../db";
 import type { AuthorizationKey } from "./authorization";
+import { pruneCredits } from "./credits";
 
 /**
  * The longest a reservation is kept: the call that took it settled (the token contract, or the local
@@ -14,13 +15,14 @@ const KEPT_AT_MOST_MS = 24 * 3_600_000;
  * does not spend an authorization (only the transfer does, EIP-3009 `authorizationState`), so without
  * this one signed payment would verify, and run its work, once per concurrent request. The row is kept
  * until `validBefore` (seconds), when the authorization verifies no more, at most a day; the reservations
- * past theirs are pruned in the same batch (issue 40 item 7).
+ * past theirs are pruned in the same batch (issue 40 item 7), and so are the credits past theirs (credits.ts).
  */
 export async function reserve(env: Pick<Env, "DB">, key: AuthorizationKey, validBefore: bigint, now = Date.now()): Promise<boolean> {
   const db = database(env);
   const expiresAt = new Date(Math.min(Number(validBefore) * 1000, now + KEPT_AT_MOST_MS));
-  const [, [row]] = await db.batch([
+  const [, , [row]] = await db.batch([
     db.delete(x402Reservations).where(lte(x402Reservations.expiresAt, new Date(now))),
+    pruneCredits(db, now),
     db
       .insert(x402Reservations)
       .values({ ...key, expiresAt })

@@ -118,3 +118,33 @@ export const x402PaymentIds = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.payer, t.id] }), index("x402_payment_ids_expires_idx").on(t.expiresAt)],
 );
+
+/**
+ * What a paid call that failed after its payment settled is owed (workers/agents/x402/credits.ts): x402 has no
+ * refund, so the payer's next paid call for the same thing is answered from this row, once, and not settled.
+ */
+export const x402Credits = sqliteTable(
+  "x402_credits",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The settled payer of the failed call, lower-case hex: only a payment verified as theirs uses it. */
+    payer: text("payer").notNull(),
+    tool: text("tool").notNull(),
+    /** The ResourceInfo.url the failed call bought: a REST operation's URL, or mcp://tool/<name>. */
+    resource: text("resource").notNull(),
+    /** The call's arguments as canonical JSON (RFC 8785): the article, voice or topics it named. */
+    subject: text("subject").notNull(),
+    /** What the failed call paid, USDC atomic units: a later call priced higher is not covered. */
+    amountMicros: integer("amount_micros").notNull(),
+    /** The failed call's settled record: its settlement is what the credited answer names. */
+    x402CallId: integer("x402_call_id")
+      .notNull()
+      .references(() => x402Calls.id),
+    /** For a call answered pending: its render job; the credit counts only once that job failed or was cancelled. */
+    jobId: text("job_id"),
+    /** A day after the failure (or the pending answer); pruned with the reservations past theirs. */
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("x402_credits_payer_idx").on(t.payer, t.resource), index("x402_credits_expires_idx").on(t.expiresAt)],
+);
