@@ -12,7 +12,7 @@ export const SCOPE = [
   { module: "workers/core/studio-session.ts", tests: ["workers/studio/studio.test.ts"] },
   { module: "workers/core/crypto.ts", tests: ["workers/listeners/credentials.test.ts", "workers/admin/publisher-keys.test.ts"] },
   { module: "workers/kernel/listener-tokens.ts", tests: ["workers/listeners/credentials.test.ts", "workers/listeners/subscription.test.ts"] },
-  { module: "workers/oauth/bearer-credential.ts", tests: ["workers/oauth/oauth-flow.test.ts", "workers/agents/rest.test.ts"] },
+  { module: "workers/oauth/bearer.ts", tests: ["workers/oauth/oauth-flow.test.ts", "workers/agents/rest.test.ts"] },
   // OAuth and its fetcher.
   { module: "workers/oauth/client-metadata.ts", tests: ["workers/oauth/client-metadata.test.ts", "workers/oauth/client-metadata-fetch.test.ts"] },
   { module: "workers/kernel/guarded-fetch.ts", tests: ["workers/articles/links.test.ts", "workers/oauth/client-metadata-fetch.test.ts"] },

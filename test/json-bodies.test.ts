@@ -6,7 +6,7 @@ import { addArticle, addListener } from "./support/articles";
 import { SAMPLE_HINTS, sampleOf, stringLeaves, withLeaf, type SchemaNode } from "./support/sample-body";
 import { methodsOf } from "../workers/core/route";
 import { database, listeners, renderJobs } from "../workers/db";
-import { signWebhook } from "../workers/core/webhook-signature";
+import { signWebhook } from "../workers/core/auth";
 import { routes } from "../workers/router";
 import { adminHeaders, apiKeyHeaders, call } from "./support/client";
 import { testVars } from "./vars";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { methodsOf, type Route } from "../workers/core/route";
-import { signWebhook } from "../workers/core/webhook-signature";
+import { signWebhook } from "../workers/core/auth";
 import { routes } from "../workers/router";
 import { addListener } from "./support/articles";
 import { adminHeaders, apiKeyHeaders, call } from "./support/client";

@@ -1,6 +1,6 @@
 import { buildRouter } from "./core/http";
 import type { Route } from "./core/route";
-import { resolveBearer } from "./oauth/bearer-credential";
+import { resolveBearer } from "./oauth/bearer";
 
 import { getCacheHealth } from "./health/routes/get.health.cache";
 import { getHealth } from "./health/routes/get.health";

@@ -1,5 +1,5 @@
 import type { JobView } from "../../workers/narration/job-view";
-import { signWebhook } from "../../workers/core/webhook-signature";
+import { signWebhook } from "../../workers/core/auth";
 import { testVars } from "../vars";
 import { apiKeyHeaders, call } from "./client";
 

@@ -5,7 +5,7 @@ import { adminHeaders, apiKeyHeaders, call, jsonBody } from "../../test/support/
 import { callWith, FakeRender } from "../../test/support/narration";
 import { testVars } from "../../test/vars";
 import { sha256Hex } from "../core/crypto";
-import { signWebhook } from "../core/webhook-signature";
+import { signWebhook } from "../core/auth";
 
 /** Publisher API keys and webhook secrets (docs/security.md "Publisher keys"): issued by an admin, scoped to one publisher, revocable at once. */
 

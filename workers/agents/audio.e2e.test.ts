@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { call } from "../../test/support/client";
 import { addArticle, addListener } from "../../test/support/articles";
 import { audioAsTask, getTask, readerClient, taskResult } from "../../test/support/mcp-client";
-import { invoke } from "./invoke";
+import { invoke } from "./call";
 import { get_audio_url } from "./tools";
 
 // get_audio_url renders on demand with the real render Worker consuming the queue (vitest.config.ts, project narration-e2e).

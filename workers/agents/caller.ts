@@ -34,7 +34,7 @@ function anonymousCaller(request: Request, requestId: string): Caller {
 
 /**
  * The caller of a request: the OAuth client acting for the listener who granted its bearer token, or
- * anonymous without one. The route table resolved the token (auth "agent" or "bearer", oauth/bearer-credential.ts):
+ * anonymous without one. The route table resolved the token (auth "agent" or "bearer", oauth/bearer.ts resolveBearer):
  * an invalid, expired or revoked one never gets here, it is the 401 with
  * `WWW-Authenticate: Bearer resource_metadata=...` (RFC 9728 §5.1, RFC 6750 §3.1) on every surface.
  */

@@ -5,7 +5,7 @@ import { call } from "../../test/support/client";
 import { addArticle, addListener, addPlays, HOUR } from "../../test/support/articles";
 import { feedTokenOf } from "../../test/support/listeners";
 import type { Caller } from "./caller";
-import { invoke } from "./invoke";
+import { invoke } from "./call";
 import { digest, get_article, get_audio_url, list_subscriptions, search_articles, subscribe_topic } from "./tools";
 
 /**

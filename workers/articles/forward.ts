@@ -1,9 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { type ArticleRow, articles, type Database } from "../db";
 import type { Listener } from "../kernel/listener-tokens";
-import { contentHash } from "../kernel/article-text";
+import { contentHash, slugify } from "../kernel/article-text";
 import { detectedLanguage } from "../kernel/language-detect";
-import { slugify } from "../kernel/slug";
 import { cleanText } from "../core/text";
 import { refreshTasteVector } from "./taste";
 

@@ -1,3 +1,4 @@
+import * as v from "valibot";
 import { baseUrl, webUrl } from "../core/config";
 import { audioCapability } from "./audio-capability";
 
@@ -33,6 +34,28 @@ export function audioReachOf(article: { visibility: string | null }): AudioReach
 export function audioUrl(env: object, key: string, format: AudioFormat, reach: AudioReach): string {
   const name = reach === "public" ? key : audioCapability(env, key);
   return `${baseUrl(env)}/v1/audio/${name}.${format}`;
+}
+
+/** The three URLs of one audio key, as every narration response carries them. */
+export const AudioUrlFields = {
+  audio_url: v.pipe(v.nullable(v.string()), v.description("MP3 (canonical), when the audio exists.")),
+  opus_url: v.pipe(v.nullable(v.string()), v.description("Ogg Opus (built on first request), when the audio exists.")),
+  wav_url: v.pipe(v.nullable(v.string()), v.description("WAV (built on first request), when the audio exists.")),
+};
+
+export interface AudioUrls {
+  audio_url: string | null;
+  opus_url: string | null;
+  wav_url: string | null;
+}
+
+/** The URLs of `key` in each encoding, or nulls when there is no audio yet; `reach` as audioUrl takes it. */
+export function audioUrls(env: object, key: string | null, reach: AudioReach): AudioUrls {
+  return {
+    audio_url: key ? audioUrl(env, key, "mp3", reach) : null,
+    opus_url: key ? audioUrl(env, key, "opus", reach) : null,
+    wav_url: key ? audioUrl(env, key, "wav", reach) : null,
+  };
 }
 
 /**

@@ -1,8 +1,7 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import { type ArticleRow, isActiveJob, JOB_STATES, type JobRow } from "../db";
-import { audioReachOf, jobStreamUrl } from "../kernel/public-urls";
-import { AudioUrlFields, audioUrls } from "./audio-urls";
+import { AudioUrlFields, audioReachOf, audioUrls, jobStreamUrl } from "../kernel/public-urls";
 import { FallbackField, QualityField, spokenQuality, StreamUrlField } from "./fields";
 import { LanguageFields } from "../kernel/language";
 

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { ApiError } from "../core/errors";
-import { unknownVoice } from "./known-voice";
+import { unknownVoice } from "./jobs-service";
 import { renderErrorCode, SEGMENT_CHARS } from "../kernel/render-contract";
 import { PROVIDERS, QUALITIES, type ProviderId, type Quality } from "../kernel/voice-catalogue";
 

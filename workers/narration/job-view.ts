@@ -1,8 +1,7 @@
 import * as v from "valibot";
 import { named } from "../core/schema-registry";
 import { isActiveJob, JOB_PRIORITIES, JOB_STATES, type JobRow } from "../db";
-import { jobStreamUrl, type AudioReach } from "../kernel/public-urls";
-import { AudioUrlFields, audioUrls } from "./audio-urls";
+import { AudioUrlFields, audioUrls, jobStreamUrl, type AudioReach } from "../kernel/public-urls";
 import { FallbackField, QualityField, RequestedVoiceField, spokenQuality, StreamUrlField } from "./fields";
 import { LanguageFields, type NarrationLanguage } from "../kernel/language";
 

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
-import { ApiError } from "../core/errors";
+import { ApiError, ValidationError } from "../core/errors";
 import { articles, database, type Database, type JobRow, renderJobs } from "../db";
 import type { RenderMessage } from "../kernel/render-messages";
 import { type LanguageSource, type NarrationLanguage, primaryLanguage } from "../kernel/language";
-import { DEFAULT_LANGUAGE } from "../kernel/voice-catalogue";
+import { renderService } from "../kernel/render-contract";
+import { DEFAULT_LANGUAGE, VOICES } from "../kernel/voice-catalogue";
 
 /**
  * Creating render jobs, shared by POST /v1/jobs, the publish webhook and render-now. The row is
@@ -93,4 +94,25 @@ function jobLanguage(job: JobRow, article: { language: string | null; languageSo
   const language = article.language ?? job.language;
   const source = article.languageSource ?? job.languageSource;
   return language && source ? { language, language_source: source } : { language: primaryLanguage(DEFAULT_LANGUAGE), language_source: "detected" };
+}
+
+/** The 422 of a voice nobody offers, at `loc` (where the request named it). */
+export function unknownVoice(loc: (string | number)[] = ["body", "voice"]): ValidationError {
+  return new ValidationError([{ loc, msg: "unknown voice; see GET /v1/voices", type: "unknown_voice" }]);
+}
+
+/**
+ * Refuses, before anything is stored or queued, a voice that neither the catalogue nor the render Worker
+ * offers (a self-hosted server may list voices beyond the catalogue: GET /v1/voices shows them). A job
+ * for such a voice could only fail, and its failure would carry the caller's text (issue 40 item 4).
+ * The render Worker is asked only for a voice outside the catalogue; when it does not answer, the voice
+ * is refused too.
+ */
+export async function requireKnownVoice(env: object, voice: string | null | undefined, loc?: (string | number)[]): Promise<void> {
+  if (voice === null || voice === undefined || VOICES.some((o) => o.id === voice)) return;
+  const listed = await renderService(env)
+    .voices()
+    .then((c) => c.voices.some((o) => o.id === voice))
+    .catch(() => false);
+  if (!listed) throw unknownVoice(loc);
 }

@@ -2,11 +2,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
-import { signWebhook } from "../core/webhook-signature";
+import { signWebhook } from "../core/auth";
 
 /**
  * The signature's 300 s tolerance leaves a window in which a captured delivery verifies again
- * (publish-service.ts): an older delivery must not bring back the version a newer one replaced.
+ * (routes/post.webhook.publish.ts): an older delivery must not bring back the version a newer one replaced.
  */
 
 const SLUG = "harbour-dredging-plan";

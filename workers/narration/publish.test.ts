@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { call } from "../../test/support/client";
 import { testVars } from "../../test/vars";
-import { signWebhook, verifyWebhook } from "../core/webhook-signature";
+import { signWebhook, verifyWebhook } from "../core/auth";
 
 const encode = (s: string) => new TextEncoder().encode(s);
 

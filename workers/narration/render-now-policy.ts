@@ -1,6 +1,6 @@
 import { config } from "../core/config";
 import { ApiError } from "../core/errors";
-import { unknownVoice } from "./known-voice";
+import { unknownVoice } from "./jobs-service";
 import type { Listener } from "../kernel/listener-tokens";
 import { priceOf, VOICES } from "../kernel/voice-catalogue";
 

@@ -1,6 +1,6 @@
 import { bearerToken } from "../core/auth";
 import { ApiError } from "../core/errors";
-import type { OAuthGrant } from "../core/grant";
+import type { BearerResolver, OAuthGrant } from "../core/grant";
 import type { Scope } from "./scopes";
 import { authorizationServer, protectedResource, protectedResourceMetadataUrl } from "./server";
 
@@ -36,6 +36,20 @@ export async function bearerGrant(request: Request, env: Env): Promise<OAuthGran
   }
   return { listenerId: validated.props.listenerId, clientId: validated.clientId, scopes: validated.scope };
 }
+
+/**
+ * The OAuth credentials of the route table (core/route.ts AuthKind), resolved before anything else
+ * about the request is read. `bearer`: an access token is required, so without one it is 401 with the
+ * RFC 9728 §5.1 challenge (RFC 6750 §3.1: no error code for a request without credentials). `agent`:
+ * without an Authorization header the agent is anonymous (it may pay or sign in per call, in the call
+ * pipeline); a bad token is the 401 with error="invalid_token", never served as if it were absent.
+ * The router's BearerResolver (core/grant.ts), given to it by workers/router.ts.
+ */
+export const resolveBearer: BearerResolver = async (auth, env, request) => {
+  const grant = await bearerGrant(request, env);
+  if (!grant && auth === "bearer") throw new ApiError("unauthorized", "a bearer access token is required", bearerChallenge(env));
+  return grant;
+};
 
 /**
  * RFC 6750 §3.1: a valid token without the scope an operation needs is a 403 naming that scope, and (MCP

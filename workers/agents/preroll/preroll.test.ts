@@ -6,7 +6,7 @@ import { addArticle, addListener } from "../../../test/support/articles";
 import { keyOfCapability } from "../../kernel/audio-capability";
 import { renderService } from "../../kernel/render-contract";
 import type { Caller } from "../caller";
-import { invoke } from "../invoke";
+import { invoke } from "../call";
 import { get_audio_url } from "../tools";
 import { SPONSOR_TEXT } from "./sponsor";
 

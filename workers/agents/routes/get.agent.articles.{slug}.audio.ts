@@ -3,7 +3,7 @@ import { route } from "../../core/route";
 import { PAID_TOOLS_OFF, toolResponse, toolResponses } from "../rest";
 import { get_audio_url } from "../tools";
 import { VoiceParam } from "../tools/get_audio_url";
-import { requireKnownVoice } from "../../narration/known-voice";
+import { requireKnownVoice } from "../../narration/jobs-service";
 
 export const getAgentArticleAudio = route({
   method: "GET",

@@ -7,7 +7,7 @@ import { route } from "../../core/route";
 import { readBodyText } from "../../core/validate";
 import type { OAuthGrant } from "../../core/grant";
 import { callerOf } from "../caller";
-import { spendAgentBudget } from "../invoke";
+import { spendAgentBudget } from "../call";
 import { type McpContext, mcpContext, mcpServer } from "../mcp-server";
 
 /**

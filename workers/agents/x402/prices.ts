@@ -1,7 +1,7 @@
 /**
  * The one price concept of the agent tools (docs/rules.md 4 "Agent tools", part 5 "x402 micropayments"):
  * a tool is paid exactly when it has a row in PRICES; manifests, 402 answers, payment checks and the
- * last guard before a tool runs (invoke.ts) all read that row. Amounts are USDC atomic units (6
+ * last guard before a tool runs (call.ts perform) all read that row. Amounts are USDC atomic units (6
  * decimals), so one unit is one micro-dollar and every price lies between $0.001 (1000) and $0.30 (300000).
  */
 

@@ -9,8 +9,7 @@ import { VoiceField } from "../fields";
 import { type AudioReach, audioReachOf } from "../../kernel/public-urls";
 import { MAX_NARRATED_CHARS } from "../../kernel/render-contract";
 import { JobView, jobView } from "../job-view";
-import { createJob } from "../jobs-service";
-import { requireKnownVoice } from "../known-voice";
+import { createJob, requireKnownVoice } from "../jobs-service";
 import { LanguageField, type NarrationLanguage } from "../../kernel/language";
 import { narrationLanguage } from "../../kernel/language-detect";
 

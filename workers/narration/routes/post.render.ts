@@ -3,7 +3,7 @@ import { route } from "../../core/route";
 import { named } from "../../core/schema-registry";
 import { FallbackField, MAX_RENDER_CHARS, QualityField, RequestedVoiceField, renderFailure, VoiceField } from "../fields";
 import { MAX_NARRATED_CHARS, renderService, renderTenant } from "../../kernel/render-contract";
-import { AudioUrlFields, audioUrls } from "../audio-urls";
+import { AudioUrlFields, audioUrls } from "../../kernel/public-urls";
 import { LanguageField, LanguageFields } from "../../kernel/language";
 import { narrationLanguage } from "../../kernel/language-detect";
 
