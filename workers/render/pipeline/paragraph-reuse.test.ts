@@ -127,7 +127,8 @@ describe("audio by the paragraph", () => {
     expect(newMp3.subarray(newMp3.length - tail)).toEqual(oldMp3.subarray(oldMp3.length - tail));
     for (const format of ["mp3", "opus"] as const) {
       const probe = await probeAudio(await (await env.AUDIO.get(audioObjectPath(rerendered.key, format)))!.arrayBuffer(), format);
-      expect(probe.duration, format).toBeCloseTo(rerendered.duration_seconds, 2);
+      // The Opus within ffmpeg's 48-to-24 kHz rounding and its look-ahead (encoded-units.test.ts).
+      expect(Math.abs(probe.duration - rerendered.duration_seconds), format).toBeLessThan(format === "mp3" ? 0.001 : 0.01);
     }
 
     // The words of every unchanged paragraph moved with it (seconds to the millisecond).
@@ -140,7 +141,7 @@ describe("audio by the paragraph", () => {
         expect(w.start).toBeCloseTo(of(oldWords, p)[i].start + moved, 2);
       });
     }
-  }, 120_000);
+  }, 240_000);
 
   it("stores each paragraph self-contained (silence at both ends), and the joined MP3 is valid and as long as its paragraphs and pauses", async () => {
     const rendered = await renderText(store, { text: article(PARAGRAPHS.slice(0, 6)) }, { offline: offlineSynthesizer });
