@@ -42,6 +42,7 @@ export class FakeRender implements RenderRpc {
       // One paragraph, voiced unless it was known.
       characters_synthesized: known ? 0 : input.text.length,
       paragraphs_reused: known ? 1 : 0,
+      paragraphs_encoded: known ? 0 : 1,
     };
   }
 

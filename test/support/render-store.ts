@@ -23,6 +23,7 @@ function renderResult(over: Partial<RenderResult>): RenderResult {
     duration_seconds: 3,
     characters_synthesized: 0,
     paragraphs_reused: 0,
+    paragraphs_encoded: 0,
     ...over,
   };
 }

@@ -70,6 +70,8 @@ export interface RenderResult {
   characters_synthesized: number;
   /** Paragraphs whose stored audio this render reused rather than voiced (all of them when cached). */
   paragraphs_reused: number;
+  /** Paragraphs this render encoded; the others' MP3 frames and Opus packets were found stored (0 when cached). */
+  paragraphs_encoded: number;
 }
 
 /** One voice offer and whether it can be used now (GET /v1/voices). */

@@ -77,4 +77,17 @@ describe("turns at the render isolate's CPU", () => {
     expect(rest).toHaveLength(6);
     for (let i = 1; i < rest.length; i++) expect(rest[i][0]).not.toBe(rest[i - 1][0]);
   });
+
+  it("a listener's new stream takes its first step before a long stream of the same owner takes its next", async () => {
+    const order: string[] = [];
+    const long = seat("stream", "raw");
+    const fresh = seat("stream", "raw");
+    // While the long stream holds a turn, it asks for its next and the new stream for its first.
+    const held = inTurn(long, () => scheduler.wait(10));
+    const asked = [inTurn(long, () => order.push("long")), inTurn(fresh, () => order.push("fresh"))];
+    await Promise.all([held, ...asked]);
+    leave(long);
+    leave(fresh);
+    expect(order).toEqual(["fresh", "long"]);
+  });
 });

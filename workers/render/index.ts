@@ -63,6 +63,8 @@ export class RenderService extends WorkerEntrypoint<Env> implements RenderRpc {
   async stream(jobId: string): Promise<ReadableStream<Uint8Array> | null> {
     renderConfig(this.env);
     useC2pa(this.env);
+    // A stream can be the isolate's first render: the paragraphs it voices and stores are marked too.
+    useWatermark(this.env);
     return streamJob(renderStore(this.env), jobId, configuredProviders(this.env), (work) => this.ctx.waitUntil(work));
   }
 

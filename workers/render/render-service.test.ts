@@ -18,6 +18,7 @@ describe("RenderService over RPC", () => {
       cached: true,
       characters_synthesized: 0,
       paragraphs_reused: 1,
+      paragraphs_encoded: 0,
     });
   });
 

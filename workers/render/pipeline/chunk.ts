@@ -46,11 +46,20 @@ export interface Passage {
 }
 
 /**
+ * The most characters of the first passage of all: a render's first unit is voiced, marked and
+ * encoded whole before a listener hears anything (render-stream.ts), so a long first paragraph
+ * gives its first sentences (about ten seconds of speech) a passage of their own, and the stream
+ * starts once those are voiced (docs/narration.md "Listening while it renders").
+ */
+export const FIRST_PASSAGE_CHARS = 150;
+
+/**
  * Cuts paragraphs into segments of at most `maxChars` characters (one between passages), keeping
  * paragraphs whole where they fit: a paragraph longer than the limit is cut between sentences
  * (splitText) and continues in the next segment after a sentence break. The first passage of all
- * follows the "start", every other paragraph's first passage a paragraph break. An empty paragraph
- * has no passage. Segments are never empty.
+ * follows the "start", every other paragraph's first passage a paragraph break; it holds at most
+ * FIRST_PASSAGE_CHARS, the rest of its paragraph following after a sentence break. An empty
+ * paragraph has no passage. Segments are never empty.
  */
 export function segmentParagraphs(paragraphs: string[], maxChars: number): Passage[][] {
   const segments: Passage[][] = [];
@@ -58,6 +67,10 @@ export function segmentParagraphs(paragraphs: string[], maxChars: number): Passa
   let chars = 0;
   paragraphs.forEach((paragraph, index) => {
     const parts = paragraph.length <= maxChars ? (paragraph ? [paragraph] : []) : splitText(paragraph, maxChars);
+    if (segments.length === 0 && current.length === 0 && parts.length > 0) {
+      const [lead, ...rest] = splitText(parts[0], Math.min(FIRST_PASSAGE_CHARS, maxChars));
+      if (rest.length > 0) parts.splice(0, 1, lead, rest.join(" "));
+    }
     parts.forEach((text, k) => {
       const brk: Break = k > 0 ? "sentence" : segments.length === 0 && current.length === 0 ? "start" : "paragraph";
       if (current.length > 0 && chars + 1 + text.length > maxChars) {

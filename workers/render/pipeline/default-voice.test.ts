@@ -67,6 +67,7 @@ describe("the default voice is the best available one (issue 31, item 1)", () =>
       cached: true,
       characters_synthesized: 0,
       paragraphs_reused: 1,
+      paragraphs_encoded: 0,
     });
     // The voice asked for by name is still answered from its own cache.
     const named = await renderText(store, { text, voice: "en-US-female" }, configuredProviders({}));

@@ -51,6 +51,7 @@ describe("the pronunciation lexicon in the render and its cache key", () => {
       cached: true,
       characters_synthesized: 0,
       paragraphs_reused: 1,
+      paragraphs_encoded: 0,
     });
   });
 

@@ -93,6 +93,11 @@ describe("audio by the paragraph", () => {
     expect(rerendered).toMatchObject({ cached: false, paragraphs_reused: 19, characters_synthesized: edited[7].length });
     expect(again.texts).toEqual([edited[7]]);
     expect(rerendered.key).not.toBe(original.key);
+    // Encoded once too: the edit encodes its new paragraph and lays the 19 others' stored MP3 frames
+    // and Opus packets (unit-cache.ts).
+    expect(original.paragraphs_encoded).toBe(20);
+    expect(rerendered.paragraphs_encoded).toBe(1);
+    expect((await env.AUDIO.list({ prefix: "units/" })).objects).toHaveLength(21);
 
     // The 19 unchanged paragraphs are the very objects stored by the first render; one is new.
     const after = await storedParagraphs();
@@ -110,6 +115,22 @@ describe("audio by the paragraph", () => {
     expect(newMaster.subarray(newStarts[8])).toEqual(oldMaster.subarray(oldStarts[8]));
     expect(newMaster.length - oldMaster.length).toBe(shift);
 
+    // The joined files stay valid and exactly as long as the master; the MP3 frames of the paragraphs
+    // before the edit and after it are the first render's, byte for byte (192 bytes a 576-sample frame).
+    const mp3Of = async (key: string) => new Uint8Array(await (await env.AUDIO.get(audioObjectPath(key, "mp3")))!.arrayBuffer());
+    const [oldMp3, newMp3] = [await mp3Of(original.key), await mp3Of(rerendered.key)];
+    const tag = 10 + ((newMp3[6] << 21) | (newMp3[7] << 14) | (newMp3[8] << 7) | newMp3[9]);
+    const frames = (samples: number) => Math.floor(samples / 576) * 192;
+    const head = tag + frames(newStarts[7] - MASTER_SAMPLE_RATE);
+    expect(newMp3.subarray(0, head)).toEqual(oldMp3.subarray(0, head));
+    const tail = frames(newMaster.length - newStarts[8]);
+    expect(newMp3.subarray(newMp3.length - tail)).toEqual(oldMp3.subarray(oldMp3.length - tail));
+    for (const format of ["mp3", "opus"] as const) {
+      const probe = await probeAudio(await (await env.AUDIO.get(audioObjectPath(rerendered.key, format)))!.arrayBuffer(), format);
+      // The Opus within ffmpeg's 48-to-24 kHz rounding and its look-ahead (encoded-units.test.ts).
+      expect(Math.abs(probe.duration - rerendered.duration_seconds), format).toBeLessThan(format === "mp3" ? 0.001 : 0.01);
+    }
+
     // The words of every unchanged paragraph moved with it (seconds to the millisecond).
     const [oldWords, newWords] = [(await storedWords(env, original.key))!, (await storedWords(env, rerendered.key))!];
     const of = (words: typeof oldWords, p: number) => words.filter((w) => w.paragraph === p);
@@ -120,7 +141,7 @@ describe("audio by the paragraph", () => {
         expect(w.start).toBeCloseTo(of(oldWords, p)[i].start + moved, 2);
       });
     }
-  }, 120_000);
+  }, 240_000);
 
   it("stores each paragraph self-contained (silence at both ends), and the joined MP3 is valid and as long as its paragraphs and pauses", async () => {
     const rendered = await renderText(store, { text: article(PARAGRAPHS.slice(0, 6)) }, { offline: offlineSynthesizer });

@@ -69,7 +69,7 @@ describe("renderText", () => {
     const second = await renderText(store, { text: "  Cache\n me. ", voice: "en-GB-male" }, { offline: synthesizer });
     expect(stats.calls).toBe(calls);
     expect(first).toMatchObject({ characters_synthesized: "Cache me.".length, paragraphs_reused: 0 });
-    expect(second).toEqual({ ...first, cached: true, characters_synthesized: 0, paragraphs_reused: 1 });
+    expect(second).toEqual({ ...first, cached: true, characters_synthesized: 0, paragraphs_reused: 1, paragraphs_encoded: 0 });
   });
 
   // Planted bug: keep each render's promise in a module-level map and hand it to a concurrent

@@ -83,7 +83,7 @@ export async function renderText(
   );
   const cached = await findCached(store, answering, text, requested, pronounce, tenant);
   // Every paragraph of audio found whole came from the cache.
-  if (cached) return { ...cached, characters_synthesized: 0, paragraphs_reused: paragraphs.filter(Boolean).length };
+  if (cached) return { ...cached, characters_synthesized: 0, paragraphs_reused: paragraphs.filter(Boolean).length, paragraphs_encoded: 0 };
 
   // One segment's audio fits the isolate (render-contract.ts); the segments are voiced one at a time
   // and each is dropped once stored. Segments meet between paragraphs where they can, else between
@@ -99,7 +99,7 @@ export async function renderText(
     const fallback = failures.length > 0 || (wanted !== undefined && offer.id !== wanted);
     const stored = { key, provider: offer.provider, voice: offer.id, requestedVoice: requested, fallback, lexiconDigest: digest };
     const writer = await renderWriter(store, stored, segments.length, phases, names, listener);
-    const tally: ParagraphTally = { charactersSynthesized: 0, paragraphsReused: 0, markIds: new Set() };
+    const tally: ParagraphTally = { charactersSynthesized: 0, paragraphsReused: 0, paragraphsEncoded: 0, markIds: new Set() };
     const result = await voiceSegments(store, segments, paragraphs.length, offer, tenant, synthesizer, (t) => pronounce(offer, t), tally, writer, {
       phases,
       seat,
@@ -120,6 +120,7 @@ export async function renderText(
         duration_seconds: stored.durationSeconds,
         characters_synthesized: tally.charactersSynthesized,
         paragraphs_reused: tally.paragraphsReused,
+        paragraphs_encoded: tally.paragraphsEncoded,
       };
     }
     writer.discard();
@@ -150,7 +151,7 @@ async function voiceSegments(
 ): Promise<{ ok: true; paragraphStarts: number[]; words: RenderedWord[] } | SynthFailure> {
   const timeline = new ParagraphTimeline(paragraphs);
   for (const segment of segments) {
-    const voiced = await voiceSegment(store, segment, offer, tenant, synthesizer, pronounce, tally, (parts) => writer.add(parts), phases, seat);
+    const voiced = await voiceSegment(store, segment, offer, tenant, synthesizer, pronounce, tally, (parts, unit) => writer.add(parts, unit), phases, seat);
     if (!voiced.ok) return voiced;
     timeline.add(segment, voiced.starts, voiced.samples, voiced.words);
     await writer.endSegment();
@@ -178,7 +179,7 @@ async function findCached(
   requested: string | null,
   pronounce: Pronunciations,
   tenant: string | null,
-): Promise<Omit<RenderResult, "characters_synthesized" | "paragraphs_reused"> | null> {
+): Promise<Omit<RenderResult, "characters_synthesized" | "paragraphs_reused" | "paragraphs_encoded"> | null> {
   const keys = await Promise.all(offers.map(async (o) => cacheKey(o.provider, o.id, text, (await pronounce(o, text)).digest, tenant)));
   const rows = await store.findAudio(keys);
   for (const key of keys) {

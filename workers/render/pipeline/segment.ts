@@ -10,6 +10,8 @@ import { timed, type RenderPhases } from "../phases";
 import { paragraphKey } from "./cache-key";
 import type { Passage } from "./chunk";
 import { loadParagraph, storeParagraph } from "./paragraph-cache";
+import type { StoredUnit } from "./store";
+import { loadUnit, unitObjectPath } from "./unit-cache";
 import { synthesizePassages, type VoicedPassage } from "./synthesize";
 import { inTurn, type Seat } from "./turns";
 import { markId, markPassages } from "./watermark";
@@ -42,13 +44,18 @@ const OBJECTS_IN_FLIGHT = 6;
 
 /**
  * What a render did with its paragraphs: characters sent to the engine that spoke, paragraphs found
- * stored, and the watermark ids its paragraphs carry (watermark.ts markId), voiced or found.
+ * stored, paragraphs encoded (the others' encoded units were found stored: unit-cache.ts), and the
+ * watermark ids its paragraphs carry (watermark.ts markId), voiced or found.
  */
 export interface ParagraphTally {
   charactersSynthesized: number;
   paragraphsReused: number;
+  paragraphsEncoded: number;
   markIds: Set<string>;
 }
+
+/** Encodes a unit, or lays its stored encodings (store.ts RenderWriter.add); true when it encoded. */
+export type Emit = (parts: Int16Array[], unit: StoredUnit) => Promise<boolean>;
 
 /** The pronunciation entries that apply to a text for the offer's engine, and their digest (kernel/lexicon.ts). */
 export type Pronounce = (text: string) => Promise<{ entries: LexiconEntry[]; digest: string | null }>;
@@ -71,7 +78,7 @@ export async function voiceSegment(
   synthesizer: Synthesizer,
   pronounce: Pronounce,
   tally: ParagraphTally,
-  emit: (parts: Int16Array[]) => Promise<void>,
+  emit: Emit,
   phases?: RenderPhases,
   seat?: Seat,
 ): Promise<({ ok: true } & Omit<VoicedSegment, "parts">) | SynthFailure> {
@@ -85,6 +92,12 @@ export async function voiceSegment(
   stored.forEach((read, i) => {
     read.then((v) => (found[i] = v)).catch(() => {}); // a failed read fails the render where it is awaited
   });
+  // A stored paragraph's encoded unit, read ahead behind it: its address has the pause before the
+  // paragraph, which is its own break's unless a silent paragraph before it passes a stronger one on.
+  const unitReads = atMost(OBJECTS_IN_FLIGHT);
+  const expected = (i: number) => unitObjectPath(keys[i], joinGap(segment[i].brk, MASTER_SAMPLE_RATE));
+  const units = stored.map((read, i) => read.then((voiced) => (voiced ? unitReads(() => loadUnit(store, expected(i))) : null)));
+  for (const read of units) read.catch(() => {}); // as above
   // Pieces of every passage being voiced share the provider's own bound.
   const requests = atMost(PROVIDERS[offer.provider].concurrency);
   const limited: Synthesizer = { synthesize: (...args) => requests(() => synthesizer.synthesize(...args)) };
@@ -100,7 +113,8 @@ export async function voiceSegment(
   const layout = new Layout();
   const written: Promise<void>[] = [];
   for (let i = 0; i < segment.length; i++) {
-    let voiced = await stored[i];
+    const loaded = await stored[i];
+    let voiced = loaded;
     if (voiced === null && first(i) < i) voiced = layout.voicedAt(first(i)); // a repeated paragraph (a refrain) is voiced once
     if (voiced === null) {
       // This passage and the next missing ones known so far, up to the provider's concurrency.
@@ -124,8 +138,11 @@ export async function voiceSegment(
     } else {
       tally.paragraphsReused += 1;
     }
-    const parts = layout.add(segment[i], voiced, keys.indexOf(keys[i], i + 1) > i);
-    await inTurn(seat, () => emit(parts));
+    const { parts, gap } = layout.add(segment[i], voiced, keys.indexOf(keys[i], i + 1) > i);
+    const path = unitObjectPath(keys[i], gap);
+    // Encodings are reused only with the stored samples they were made from.
+    const unit: StoredUnit = { path, found: loaded && path === expected(i) ? await units[i] : null };
+    if (await inTurn(seat, () => emit(parts, unit))) tally.paragraphsEncoded += 1;
   }
   await Promise.all(written);
   return { ok: true, ...layout.result() };
@@ -165,15 +182,18 @@ class Layout {
   private offset = 0;
   private pending: Break | null = null;
 
-  /** The parts that lay out `voiced` after the passages before it; `keep` it for a repeat of it later. */
-  add(passage: Passage, voiced: VoicedPassage, keep = false): Int16Array[] {
+  /**
+   * The parts that lay out `voiced` after the passages before it, and the pause before it in
+   * samples; `keep` it for a repeat of it later.
+   */
+  add(passage: Passage, voiced: VoicedPassage, keep = false): { parts: Int16Array[]; gap: number } {
     const i = this.starts.length;
     if (keep) this.kept.set(i, voiced);
     const brk = stronger(this.pending, passage.brk);
     if (voiced.start === null) {
       this.starts.push(null);
       this.pending = brk;
-      return [];
+      return { parts: [], gap: 0 };
     }
     this.pending = null;
     const gap = joinGap(brk, MASTER_SAMPLE_RATE);
@@ -183,7 +203,7 @@ class Layout {
     this.offset += voiced.samples.length;
     const pad = unitPadding(gap + voiced.samples.length, MASTER_SAMPLE_RATE);
     this.offset += pad;
-    return [...(gap > 0 ? [new Int16Array(gap)] : []), voiced.samples, ...(pad > 0 ? [new Int16Array(pad)] : [])];
+    return { parts: [...(gap > 0 ? [new Int16Array(gap)] : []), voiced.samples, ...(pad > 0 ? [new Int16Array(pad)] : [])], gap };
   }
 
   /** A passage laid out earlier and kept for its repeats. */
@@ -199,6 +219,6 @@ class Layout {
 /** Lays voiced passages end to end (Layout), as the parts of one master. */
 export function layOut(passages: Passage[], voiced: VoicedPassage[]): VoicedSegment {
   const layout = new Layout();
-  const parts = passages.flatMap((passage, i) => layout.add(passage, voiced[i]));
+  const parts = passages.flatMap((passage, i) => layout.add(passage, voiced[i]).parts);
   return { parts, ...layout.result() };
 }

@@ -19,6 +19,7 @@ import type { RenderedWord } from "./timeline";
 import { mp3Tag, opusComments, type AudioAbout } from "./audio-tags";
 import { c2paCredentials, MAX_SIGNED_BYTES, opusManifest, signedMp3Tag, signWav } from "./c2pa";
 import { concatBytes } from "../engine/pcm";
+import { unitBytes, type EncodedUnit } from "./unit-cache";
 
 /** What a stored render is: its provider and voice, what was asked for, and its real duration. */
 export type StoredRender = Pick<StoredAudio, "key" | "provider" | "voice" | "requestedVoice" | "fallback" | "lexiconDigest" | "durationSeconds">;
@@ -38,9 +39,10 @@ export interface RenderWriter {
   /**
    * Encodes the next unit of the current segment's master (a paragraph, the pause before it and
    * the silence that ends it on a frame: engine/units.ts) as MP3 frames and Opus packets of its own,
-   * and hands the MP3 frames to the listener.
+   * and hands the MP3 frames to the listener. With `unit`, its encodings are taken as stored when
+   * found there, else stored once made (unit-cache.ts). True when it encoded the unit.
    */
-  add(parts: Int16Array[]): Promise<void>;
+  add(parts: Int16Array[], unit?: StoredUnit): Promise<boolean>;
   /** Stores the current segment's master, the parts added since the last one; they may be dropped then. */
   endSegment(): Promise<void>;
   /**
@@ -51,6 +53,12 @@ export interface RenderWriter {
   finish(paragraphStarts: number[], words?: RenderedWord[], markIds?: string[]): Promise<StoredRender>;
   /** Gives up a render (a provider failed): nothing is written, and the listener stops hearing it. */
   discard(): void;
+}
+
+/** Where a unit's encodings are stored (unit-cache.ts unitObjectPath), and what was found there (null: nothing). */
+export interface StoredUnit {
+  path: string;
+  found: EncodedUnit | null;
 }
 
 /** The Ogg serial of a key's Opus: derived from the key, so every build of it writes the same bytes. */
@@ -90,14 +98,28 @@ export async function renderWriter(
   let master: Int16Array[] = [];
   let added = 0;
   let samples = 0;
+  const unitWrites: Promise<number>[] = [];
   return {
-    async add(unit) {
+    async add(unit, stored) {
       if (added === segments) throw new Error(`render ${render.key} has only ${segments} segments`);
-      if (unit.length === 0) return;
-      // MP3 first: its frames are on their way to a listener while the Opus is encoded.
-      await timed(phases, "encodingMs", () => mp3Out(mp3(unit)));
-      await timed(phases, "encodingMs", async () => pages.push(...ogg.add(await opus.unit(unit))));
+      if (unit.length === 0) return false;
       master.push(...unit);
+      if (stored?.found) {
+        mp3Out(stored.found.mp3);
+        pages.push(...ogg.add(stored.found.opus));
+        return false;
+      }
+      // MP3 first: its frames are on their way to a listener while the Opus is encoded.
+      const frames = await timed(phases, "encodingMs", () => mp3(unit));
+      mp3Out(frames);
+      const packets = await timed(phases, "encodingMs", () => opus.unit(unit));
+      pages.push(...ogg.add(packets));
+      if (stored) {
+        const write = putParts(store, stored.path, unitBytes({ mp3: frames, opus: packets }));
+        write.catch(() => {}); // awaited by finish; a discarded render leaves it unawaited
+        unitWrites.push(write);
+      }
+      return true;
     },
     async endSegment() {
       // The parts' own bytes, not a copy: a segment's master is the largest thing in the isolate.
@@ -113,6 +135,7 @@ export async function renderWriter(
         putAudio(store, render.key, "mp3", mp3Tag ? [mp3Tag, ...parts.slice(1)] : parts),
         putOpus(store, render.key, pages, about),
         putParts(store, wordTimingsPath(render.key), [new TextEncoder().encode(timingsJson(words))], "application/json"),
+        ...unitWrites,
       ]);
       const durationSeconds = samples / MASTER_SAMPLE_RATE;
       await store.recordAudio({ ...render, durationSeconds, mp3Bytes, opusBytes, wavBytes: null, segments, paragraphStarts }, markIds);

@@ -10,7 +10,7 @@ import { joinPieces, PAUSE_MS } from "../engine/join";
 import type { Pcm16 } from "../engine/pcm";
 import type { FetchFn } from "../providers/http";
 import { openAiSynthesizer } from "../providers/openai";
-import { segmentParagraphs } from "./chunk";
+import { FIRST_PASSAGE_CHARS, segmentParagraphs } from "./chunk";
 import { renderText } from "./render";
 import { layOut } from "./segment";
 import { unitSamples } from "../engine/units";
@@ -95,6 +95,23 @@ describe("segmentParagraphs", () => {
         { paragraph: 1, text: "C d.", brk: "paragraph" },
       ],
     ]);
+  });
+
+  it("gives a long first paragraph's first sentences a passage of their own, so a listener's stream starts once they are voiced", () => {
+    const lead = "The council met on Tuesday evening to discuss the new cycling lanes.";
+    const rest = "Residents who had waited two years for the lanes came to the town hall to hear every word of it. The vote was close.";
+    const later = `${lead} ${rest} ${rest}`;
+    expect(`${lead} ${rest}`.length).toBeGreaterThan(FIRST_PASSAGE_CHARS);
+    expect(segmentParagraphs([`${lead} ${rest}`, later], 10_000)).toEqual([
+      [
+        { paragraph: 0, text: lead, brk: "start" },
+        { paragraph: 0, text: rest, brk: "sentence" },
+        // Only the first passage of all: every other paragraph stays whole.
+        { paragraph: 1, text: later, brk: "paragraph" },
+      ],
+    ]);
+    // A short first paragraph (a title) is left whole.
+    expect(segmentParagraphs(["Cycling lanes approved.", later], 10_000)[0].map((p) => p.text)).toEqual(["Cycling lanes approved.", later]);
   });
 });
 

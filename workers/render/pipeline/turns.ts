@@ -7,7 +7,9 @@
  * offline engine voices, a paragraph encoded). A turn goes to the best rank among the seated renders,
  * so a render waits while one of a better rank is seated at all: a stream runs alone, and its I/O
  * waits are its own. Among renders of the same rank, the turn goes to the owner (publisher) served
- * least recently, so one publisher's batch never holds back another's article for more than a step.
+ * least recently, so one publisher's batch never holds back another's article for more than a step;
+ * among one owner's renders, to the render served least recently, so a listener's new stream takes
+ * its first step before a long one already playing takes its next (a new render has had no turn).
  *
  * Waiters look again every WAIT_MS rather than await another request's promise: workerd cancels a
  * request that waits on another request's I/O (docs/testing.md).
@@ -24,8 +26,9 @@ export interface Seat {
 const WAIT_MS = 2;
 const seated = new Set<Seat>();
 const asking = new Set<Seat>();
-/** When each owner last had a turn (a counter, not a clock). */
+/** When each owner, and each seated render, last had a turn (a counter, not a clock). */
 const served = new Map<string, number>();
+const seatServed = new Map<Seat, number>();
 let turnsGiven = 0;
 let holder: Seat | null = null;
 
@@ -39,6 +42,7 @@ export function seat(rank: Rank, owner: string): Seat {
 export function leave(s: Seat): void {
   seated.delete(s);
   asking.delete(s);
+  seatServed.delete(s);
   if (holder === s) holder = null;
 }
 
@@ -47,7 +51,9 @@ function isNext(s: Seat): boolean {
   for (const other of seated) if (other.rank < s.rank) return false;
   for (const other of asking) {
     if (other === s || other.rank > s.rank) continue;
-    if ((served.get(other.owner) ?? 0) < (served.get(s.owner) ?? 0)) return false;
+    const [theirs, mine] = [served.get(other.owner) ?? 0, served.get(s.owner) ?? 0];
+    if (theirs < mine) return false;
+    if (other.owner === s.owner && (seatServed.get(other) ?? 0) < (seatServed.get(s) ?? 0)) return false;
   }
   return true;
 }
@@ -60,6 +66,7 @@ export async function inTurn<T>(s: Seat | undefined, work: () => T | Promise<T>)
   asking.delete(s);
   holder = s;
   served.set(s.owner, ++turnsGiven);
+  seatServed.set(s, turnsGiven);
   try {
     return await work();
   } finally {

@@ -1,0 +1,52 @@
+// A paragraph's encoded unit (its MP3 frames and Opus packets: engine/units.ts) is stored beside its
+// PCM (paragraph-cache.ts), so that a render which reuses the paragraph lays its frames as they are
+// instead of encoding them again: a one-paragraph edit encodes one paragraph (docs/narration.md
+// "Encoded by the paragraph"). A unit is the paragraph with the pause before it, so its address is
+// the paragraph's key and that pause's length. One object holds both encodings, so it is written
+// whole or not at all and needs no row: a 4-byte little-endian MP3 length, the MP3 frames, then each
+// Opus packet behind its 2-byte little-endian length (a packet is at most 1,275 bytes, RFC 6716).
+import { renderStoreObjectUrl, type RenderStoreRpc } from "../../kernel/render-contract";
+
+/** A unit's encodings, laid by the render writer exactly as if it had just encoded them (store.ts). */
+export interface EncodedUnit {
+  mp3: Uint8Array;
+  opus: Uint8Array[];
+}
+
+/**
+ * The encoders' settings the stored bytes depend on (engine/mp3.ts 64 kbit/s CBR, engine/opus.ts 32
+ * kbit/s at 24 kHz): a change to either must change this, so no unit made the old way is laid.
+ */
+const UNIT_FORMAT = "mp3-64-opus-32";
+
+/** R2 path of the unit of paragraph `key` after a pause of `gap` samples. Never served. */
+export const unitObjectPath = (key: string, gap: number) => `units/${UNIT_FORMAT}/${key}.${gap}.bin`;
+
+/** The stored unit at `path`, or null when it was never encoded. */
+export async function loadUnit(store: RenderStoreRpc, path: string): Promise<EncodedUnit | null> {
+  const res = await store.fetch(new Request(renderStoreObjectUrl(path)));
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`unit ${path}: the render store answered ${res.status}`);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const view = new DataView(bytes.buffer);
+  const mp3Length = view.getUint32(0, true);
+  const opus: Uint8Array[] = [];
+  for (let at = 4 + mp3Length; at < bytes.byteLength; ) {
+    const length = view.getUint16(at, true);
+    opus.push(bytes.subarray(at + 2, at + 2 + length));
+    at += 2 + length;
+  }
+  return { mp3: bytes.subarray(4, 4 + mp3Length), opus };
+}
+
+/** The object of a unit's encodings, as parts for the render writer to store (store.ts putParts). */
+export function unitBytes(unit: EncodedUnit): Uint8Array[] {
+  const head = new Uint8Array(4);
+  new DataView(head.buffer).setUint32(0, unit.mp3.byteLength, true);
+  const packets = unit.opus.flatMap((packet) => {
+    const length = new Uint8Array(2);
+    new DataView(length.buffer).setUint16(0, packet.byteLength, true);
+    return [length, packet];
+  });
+  return [head, unit.mp3, ...packets];
+}
