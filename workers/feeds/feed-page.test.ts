@@ -4,6 +4,7 @@ import { adminHeaders, call, jsonBody } from "../../test/support/client";
 import { feedListener, forgetEdgeCache, PUBLIC_FEED_PATHS, readyArticle } from "../../test/support/feeds";
 import { validatePodcastFeed } from "../../test/support/podcast-validator";
 import { podcastApps } from "../kernel/public-urls";
+import { feedPage } from "./feed-page";
 
 /**
  * A feed URL in a browser (docs/feeds.md "Feeds in a browser", issue 42 item 5): a request that accepts
@@ -107,5 +108,43 @@ describe("feeds in a browser", () => {
 
   it("no longer serves an XSL stylesheet", async () => {
     expect((await call("/v1/podcasts/feed.xsl")).status).toBe(404);
+  });
+});
+
+describe("a feed page writes every text of the feed as text (issue 46: no test transformed a feed with a hostile title)", () => {
+  /** XML text escaping, as the platform writes a feed. */
+  const xml = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+  const ESCAPED = "&lt;img src=&quot;x&quot; onerror=&quot;alert(1)&quot;&gt;";
+  const LINK = `https://example.com/a?"><script>alert(1)</script>`;
+  const page = () =>
+    feedPage(
+      `<?xml version="1.0" encoding="utf-8"?>
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+<channel><title>${xml(`Channel ${HOSTILE}`)}</title><description>${xml(`About ${HOSTILE}`)}</description><link>${xml(LINK)}</link>
+<language>${xml(`en"><script>alert(1)</script>`)}</language><itunes:image href="${xml(LINK)}"/>
+<atom:link href="${xml(`${LINK}&x=1`)}" rel="self" type="application/rss+xml"/>
+<item><title>${xml(`Episode ${HOSTILE}`)}</title><link>${xml(LINK)}</link></item>
+</channel></rss>`,
+      new Headers(),
+    ).text();
+
+  it("the channel's title in the page's <title> and <h1>, its description, and each episode's title", async () => {
+    const html = await page();
+    expect(html).toContain(`<title>Channel ${ESCAPED}</title>`);
+    expect(html).toContain(`<h1>Channel ${ESCAPED}</h1>`);
+    expect(html).toContain(`<p class="about">About ${ESCAPED}</p>`);
+    expect(html).toContain(`>Episode ${ESCAPED}</a>`);
+    expect(html).not.toContain(HOSTILE);
+  });
+
+  it("every address and the language inside their attributes: the cover, the links, the feed's own address", async () => {
+    const html = await page();
+    const attribute = "https://example.com/a?&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;";
+    expect(html).toContain(`<img class="cover" alt="" src="${attribute}">`);
+    expect(html).toContain(`<a href="${attribute}">Episode`);
+    expect(html).toContain(`<a href="${attribute}">Narration</a>`);
+    expect(html).toContain(`value="${attribute}&amp;x=1"`);
+    expect(html).toContain('<html lang="en&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+    expect(html).not.toContain("<script>");
   });
 });

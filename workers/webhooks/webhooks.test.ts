@@ -7,6 +7,7 @@ import { inject } from "vitest";
 import { addArticle } from "../../test/support/articles";
 import { adminHeaders, call, jsonBody } from "../../test/support/client";
 import { callWith } from "../../test/support/narration";
+import { sitePage } from "../../test/support/links-site";
 import { finishJob } from "../../test/support/render-store";
 import { studioBrowser } from "../../test/support/studio";
 import { database, publisherSettings, renderJobs, webhookDeliveries, webhookEndpoints } from "../db";
@@ -153,6 +154,25 @@ describe("deliveries", () => {
     expect(log.deliveries).toEqual([
       expect.objectContaining({ id: row.id, event: "narration.failed", state: "delivered", attempts: 3, last_status: 204, last_error: null }),
     ]);
+  });
+
+  it("follow no redirect: an endpoint answering 302 to a private address gets it recorded as an answer, and the address is never asked", async () => {
+    const key = await keyOf(PUBLISHER);
+    // The loopback site's /to-private redirects to http://10.0.0.7/admin (scripts/links-site.mjs).
+    const { id: endpoint } = (await (await register(key, sitePage("/to-private"))).json()) as { id: string };
+    const id = await pendingDelivery(endpoint, "narration.failed", { job_id: "job-r", error: "no_provider" });
+    expect((await attempt(id, 1)).retryMessages).toEqual([{ msgId: "m1" }]);
+    // Followed, the private address would have been asked: no answer, "could not connect" or a timeout.
+    expect((await deliveries())[0]).toMatchObject({ state: "pending", attempts: 1, lastStatus: 302, lastError: "answered 302" });
+  });
+
+  it("read no receiver's body: one whose answer never ends is delivered on its status, not waited for", async () => {
+    const key = await keyOf(PUBLISHER);
+    // /hang sends its headers and a first chunk, then nothing (scripts/links-site.mjs).
+    const { id: endpoint } = (await (await register(key, sitePage("/hang"))).json()) as { id: string };
+    const id = await pendingDelivery(endpoint, "narration.failed", { job_id: "job-h", error: "no_provider" });
+    expect((await attempt(id, 1)).explicitAcks).toEqual(["m1"]);
+    expect((await deliveries())[0]).toMatchObject({ state: "delivered", attempts: 1, lastStatus: 200, lastError: null });
   });
 
   it("a delivery whose every attempt failed is marked failed by the dead-letter queue", async () => {
