@@ -63,9 +63,10 @@ describe("the STORE round trips of one render", () => {
     expect(await database(env).select().from(audioObjects).where(eq(audioObjects.key, done!.audioKey!)).get()).toMatchObject({ segments: 1 });
     expect((await database(env).select().from(articles).where(eq(articles.id, article.id)).get())?.audioKey).toBe(done!.audioKey);
     // Before (main 496051c): claimJob, lexiconFor, findAudio, recordAudio and completeJob, five calls (17 in all).
-    // Objects: the title and each paragraph looked for and stored (2 × 4), the master, the MP3, the Opus and
-    // the word timings.
-    expect(calls).toEqual({ claimJob: 1, findAudio: 1, completeJob: 1, fetch: 2 * 4 + 4 });
+    // Objects: the title and each paragraph looked for and stored (2 × 4), each one's encoded unit stored
+    // (4: pipeline/unit-cache.ts, looked for only beside a stored paragraph), the master, the MP3, the Opus
+    // and the word timings.
+    expect(calls).toEqual({ claimJob: 1, findAudio: 1, completeJob: 1, fetch: 2 * 4 + 4 + 4 });
   });
 
   it("audio found stored: one claim, one look, one completion, and no object moved", async () => {
