@@ -14,6 +14,11 @@
 //   FAULT_TRUNCATE   a WAVE header for the whole speech, then half of it, then a clean end
 //   FAULT_RESET      Content-Length for the whole file, half of it, then the connection is dropped
 //   FAULT_ONCE_<id>  503 for the first request carrying it, speech afterwards (a retry succeeds)
+//   FAULT_REDIRECT_<id>  302 to /private/audio?from=<id> on this server, which stands for a private
+//                    address (it is one: loopback) and answers real speech to whoever follows; each
+//                    visit is listed at GET /v1/requests as {"redirected": "<id>"}
+//   FAULT_HUGE       a WAVE header, then 25 MiB of silence streamed without a Content-Length
+// /redirect/v1 answers GET /audio/voices with a 302 to /v1/audio/voices.
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 
@@ -75,12 +80,51 @@ function pcm24k(wav) {
   return out;
 }
 
+/** Calls `done` once, at the response's next drain or its close, and leaves no listener behind. */
+function setDrainOrClose(res, done) {
+  const both = () => {
+    res.off("drain", both).off("close", both);
+    done();
+  };
+  res.on("drain", both).on("close", both);
+}
+
+/** A 16-bit mono WAVE at 22,050 Hz of `bytes` of silence, streamed in chunks until done or the client leaves. */
+async function streamSilence(res, bytes) {
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0);
+  header.writeUInt32LE(36 + bytes, 4);
+  header.write("WAVEfmt ", 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(22_050, 24);
+  header.writeUInt32LE(44_100, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write("data", 36);
+  header.writeUInt32LE(bytes, 40);
+  res.writeHead(200, { "content-type": "audio/wav" });
+  res.write(header);
+  const chunk = Buffer.alloc(64 * 1024);
+  for (let sent = 0; sent < bytes && !res.destroyed; sent += chunk.length) {
+    if (!res.write(chunk)) await new Promise((resolve) => setDrainOrClose(res, resolve));
+  }
+  res.end();
+}
+
 export default async function setup({ provide }) {
   const once = new Set();
   const hanging = new Set();
   const recent = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://x");
+    if (url.pathname === "/private/audio") {
+      recent.push({ redirected: url.searchParams.get("from") });
+      const wav = await speak("You followed a redirect.", "af_heart");
+      return res.writeHead(200, { "content-type": "audio/wav", "content-length": String(wav.length) }).end(wav);
+    }
+    if (url.pathname === "/redirect/v1/audio/voices") return res.writeHead(302, { location: "/v1/audio/voices" }).end();
     const prefix = Object.keys(SERVERS).find((p) => url.pathname.startsWith(`${p}/`));
     const json = (status, body) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     if (!prefix) return json(404, { detail: "Not Found" });
@@ -105,8 +149,13 @@ export default async function setup({ provide }) {
     if (!known.includes(voice)) return json(400, { detail: { error: "validation_error", message: `Voice '${voice}' not found` } });
     if (format !== "wav" && format !== "pcm") return json(400, { detail: `response_format ${format} is not served here` });
 
-    const fault = /\bFAULT_(503|HANG|TRUNCATE|RESET|ONCE_\w+)\b/.exec(input)?.[1];
+    const fault = /\bFAULT_(503|HANG|TRUNCATE|RESET|HUGE|ONCE_\w+|REDIRECT_\w+)\b/.exec(input)?.[1];
     if (fault === "503") return json(503, { detail: "model overloaded" });
+    if (fault?.startsWith("REDIRECT_")) {
+      const location = `http://127.0.0.1:${server.address().port}/private/audio?from=${fault.slice("REDIRECT_".length)}`;
+      return res.writeHead(302, { location }).end();
+    }
+    if (fault === "HUGE") return streamSilence(res, 25 * 1024 * 1024);
     if (fault === "HANG") {
       hanging.add(res);
       res.on("close", () => hanging.delete(res));

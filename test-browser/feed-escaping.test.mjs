@@ -6,31 +6,26 @@
 // drawn by the module itself (bundled) from a hostile feed and served on loopback, so no platform needs
 // to start; it is also checked with axe at 390 and 1280 px, in a left-to-right and a right-to-left language.
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { build } from "esbuild";
 import { checkEverywhere } from "./support/axe.mjs";
-import { launchBrowser } from "../scripts/browser.mjs";
+import { servedToBrowser } from "./support/loopback.mjs";
 
 const HOSTILE = `<img src="x" onerror="window.__pwned = (window.__pwned || 0) + 1">`;
 
 /** XML text escaping, as the platform writes a feed. */
 const xml = (s) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
-let server;
-let browser;
-let base;
-
 /** A hostile feed in `language`, as the platform writes one. */
 const feedXml = (language) => `<?xml version="1.0" encoding="utf-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0">
-<channel><title>${xml(`Channel ${HOSTILE}`)}</title><description>${xml(`About ${HOSTILE}`)}</description><link>${base}/</link><language>${language}</language>
-<atom:link href="${base}/feed.xml" rel="self" type="application/rss+xml"/>
-<item><title>${xml(`Episode ${HOSTILE}`)}</title><link>${base}/a</link><pubDate>Sat, 28 Nov 2026 10:00:00 GMT</pubDate></item>
+<channel><title>${xml(`Channel ${HOSTILE}`)}</title><description>${xml(`About ${HOSTILE}`)}</description><link>${at.base}/</link><language>${language}</language>
+<atom:link href="${at.base}/feed.xml" rel="self" type="application/rss+xml"/>
+<item><title>${xml(`Episode ${HOSTILE}`)}</title><link>${at.base}/a</link><pubDate>Sat, 28 Nov 2026 10:00:00 GMT</pubDate></item>
 <item><title>${xml("الجسر القديم")}</title><link>${xml(`javascript:alert(1)`)}</link><pubDate>Fri, 27 Nov 2026 10:00:00 GMT</pubDate></item>
 </channel></rss>`;
 
-before(async () => {
+const at = servedToBrowser(async () => {
   const bundled = await build({
     entryPoints: ["workers/feeds/feed-page.ts"],
     bundle: true,
@@ -41,23 +36,15 @@ before(async () => {
     logLevel: "error",
   });
   const { feedPage } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`);
-  server = createServer(async (req, res) => {
+  return async (req, res) => {
     const page = feedPage(feedXml(req.url === "/ar.xml" ? "ar" : "en"), new Headers({ "Cache-Control": "private, no-cache" }));
     res.writeHead(page.status, Object.fromEntries(page.headers)).end(await page.text());
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${server.address().port}`;
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  };
 });
 
 test("a feed page writes a hostile episode title, channel title and description as text, and runs none of it", async () => {
-  const page = await browser.newPage();
-  await page.goto(`${base}/feed.xml`);
+  const page = await at.browser.newPage();
+  await page.goto(`${at.base}/feed.xml`);
   await page.locator("h1").waitFor();
   // Give an injected image the time to fail and fire its handler.
   await page.waitForLoadState("load");
@@ -76,8 +63,8 @@ test("the feed page reads in its language's direction and has no axe finding at 
     ["/feed.xml", "en", "ltr"],
     ["/ar.xml", "ar", "rtl"],
   ]) {
-    const page = await browser.newPage();
-    await page.goto(`${base}${path}`);
+    const page = await at.browser.newPage();
+    await page.goto(`${at.base}${path}`);
     assert.deepEqual(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]), [lang, dir]);
     await checkEverywhere(page, path);
     for (const width of [390, 1280]) {

@@ -6,10 +6,9 @@
 // `<img onerror>` in the browser. The client module is bundled as the build does and served on loopback
 // with a search API that answers hostile results, so no platform needs to start.
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { build } from "esbuild";
-import { launchBrowser } from "../scripts/browser.mjs";
+import { servedToBrowser } from "./support/loopback.mjs";
 
 const HOSTILE = `<img src="x" onerror="window.__pwned = (window.__pwned || 0) + 1">`;
 /** HTML text escaping, as the search API writes a snippet around its <mark> runs. */
@@ -27,36 +26,24 @@ const RESULTS = [
   { slug: "raw", title: "Raw snippet", publisher: "P", snippet: `raw ${HOSTILE} <mark>${HOSTILE}</mark>` },
 ];
 
-let server;
-let browser;
-let base;
-
-before(async () => {
+const at = servedToBrowser(async () => {
   const bundled = await build({ entryPoints: ["workers/web/client/home.ts"], bundle: true, format: "esm", write: false, logLevel: "error" });
   const script = bundled.outputFiles[0].text;
-  server = createServer((req, res) => {
-    const url = new URL(req.url, base);
+  return (req, res) => {
+    const url = new URL(req.url, at.base);
     if (url.pathname === "/v1/stories/search") return res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ results: RESULTS }));
     if (url.pathname === "/home.js") return res.writeHead(200, { "Content-Type": "text/javascript" }).end(script);
     // The search section as workers/web/home.ts writes it.
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(`<!doctype html><html lang="en"><head><title>Search</title></head><body>
-<form class="search" role="search" data-search data-api="${base}" hidden><label for="q">Search the archive</label> <input type="search" id="q" name="q"></form>
+<form class="search" role="search" data-search data-api="${at.base}" hidden><label for="q">Search the archive</label> <input type="search" id="q" name="q"></form>
 <p class="visually-hidden" role="status" data-search-status></p><ol class="articles" data-search-results></ol>
 <script type="module" src="/home.js"></script></body></html>`);
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${server.address().port}`;
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  };
 });
 
 test("search results built in the browser write a hostile title, publisher, slug and snippet as text, and run none of it", async () => {
-  const page = await browser.newPage();
-  await page.goto(`${base}/`);
+  const page = await at.browser.newPage();
+  await page.goto(`${at.base}/`);
   await page.locator("input[name=q]").fill("match");
   const links = page.locator("[data-search-results] li > a");
   await links.nth(1).waitFor();

@@ -9,9 +9,9 @@ declare module "vitest" {
 /**
  * The loopback self-hosted speech server of scripts/selfhosted-tts-setup.mjs (Kokoro-FastAPI's API,
  * real eSpeak speech): its base URL, or that of one of its variants ("nolist": no voice list;
- * "custom": lists af_custom, af_heart and am_adam only).
+ * "custom": lists af_custom, af_heart and am_adam only; "redirect": its voice list is a 302 to the main one's).
  */
-export function selfhostedTtsUrl(variant?: "nolist" | "custom"): string {
+export function selfhostedTtsUrl(variant?: "nolist" | "custom" | "redirect"): string {
   const url = new URL(inject("selfhostedTtsUrl"));
   if (variant) url.pathname = `/${variant}${url.pathname}`;
   return url.toString().replace(/\/$/, "");

@@ -79,7 +79,8 @@ function refusalOf(env: object, url: URL, noun: string): FetchRefused | null {
   return null;
 }
 
-const isRedirect = (status: number) => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+/** The statuses that carry a Location to follow (RFC 9110 §15.4); 300 and 304 do not. */
+export const isRedirect = (status: number) => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 
 /** Fetches `url` within `limits` (see above); throws FetchRefused. */
 export async function guardedFetch(env: object, url: URL, limits: FetchLimits): Promise<Fetched> {

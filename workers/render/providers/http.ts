@@ -1,9 +1,21 @@
+import { ApiError } from "../../core/errors";
+import { readBodyBytes } from "../../core/validate";
+import { isRedirect } from "../../kernel/guarded-fetch";
 import { fromInt16Le } from "../engine/pcm";
 import { decodeWav } from "../engine/wav";
 import { fail, type FailureReason, type SynthFailure, type SynthResult } from "./result";
 
 /** Upper bound on one provider request; a long article is many requests, each with its own budget. */
 export const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * The most bytes of audio one answer may bring. The longest request (5,000 characters,
+ * kernel/voice-catalogue.ts) is about five and a half minutes of speech at 15 characters a second: as
+ * 16-bit mono that is 16 MB at 24 kHz (OpenAI's and Kokoro's rate), 32 MB at 48 kHz. 24 MiB holds any
+ * answer at 24 kHz with room for slow speech, and the body with its samples as Float32 (twice its
+ * size) stays within the render Worker's 128 MB; a larger one is refused as it streams, never held.
+ */
+export const MAX_AUDIO_BYTES = 24 * 1024 * 1024;
 
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -15,6 +27,9 @@ export function reasonForStatus(status: number): FailureReason {
   return "rejected";
 }
 
+/** An error status's message is read for its first words only: more than this is not a message. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
 export type Classify = (status: number, body: string) => FailureReason;
 
 /** OpenAI, Google and Azure all answer 400 with a message naming the voice when they do not have it. */
@@ -22,13 +37,18 @@ export const voiceAwareReason: Classify = (status, body) => (status === 400 && /
 
 /** The failure an error status stands for, with the first part of the provider's message. */
 export async function statusFailure(response: Response, classify: Classify = voiceAwareReason): Promise<SynthFailure> {
-  const body = await response.text().catch(() => "");
+  const body = await readBodyBytes(response, ERROR_BODY_BYTES)
+    .then((bytes) => new TextDecoder().decode(bytes))
+    .catch(() => "");
   return fail(classify(response.status, body), `HTTP ${response.status}: ${body.slice(0, 200)}`);
 }
 
 /**
  * POSTs with a deadline and returns the successful response, or the failure as a value: a timeout,
- * a network error, or an error status with the first part of the provider's message.
+ * a network error, a redirect, or an error status with the first part of the provider's message.
+ * A provider's address is the operator's, but not where its answer points: a redirect is never
+ * followed (it could lead the render Worker to a private address, kernel/guarded-fetch.ts), a
+ * provider must answer at the address configured.
  */
 export async function postWithTimeout(
   fetchFn: FetchFn,
@@ -40,20 +60,28 @@ export async function postWithTimeout(
   const signal = AbortSignal.timeout(timeoutMs);
   let response: Response;
   try {
-    response = await fetchFn(url, { ...init, method: "POST", signal });
+    response = await fetchFn(url, { ...init, method: "POST", redirect: "manual", signal });
   } catch (err) {
     if (signal.aborted) return fail("timeout", `no answer within ${timeoutMs} ms`);
     return fail("network", err instanceof Error ? err.message : String(err));
   }
   if (response.ok) return response;
+  if (isRedirect(response.status)) return redirectFailure(response);
   return statusFailure(response, classify);
 }
 
-/** Reads a successful body; the request's deadline still applies while it streams. */
-export async function readBytes(response: Response): Promise<Uint8Array | SynthFailure> {
+/** A redirect from a provider, refused unread: the request is wrong where it was sent, not the provider unwell. */
+export async function redirectFailure(response: Response): Promise<SynthFailure> {
+  await response.body?.cancel();
+  return fail("redirected", `HTTP ${response.status}: the provider redirects; a redirect is not followed`);
+}
+
+/** Reads a successful body within `limit` bytes as it streams; the request's deadline still applies. */
+export async function readBytes(response: Response, limit = MAX_AUDIO_BYTES): Promise<Uint8Array | SynthFailure> {
   try {
-    return new Uint8Array(await response.arrayBuffer());
+    return await readBodyBytes(response, limit);
   } catch (err) {
+    if (err instanceof ApiError && err.code === "payload_too_large") return fail("too_large", `the answer is larger than ${limit} bytes`);
     const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
     return fail(timedOut ? "timeout" : "network", err instanceof Error ? err.message : String(err));
   }

@@ -1,7 +1,21 @@
 import type { Pcm } from "../engine/pcm";
 
-/** Why a provider could not voice a request: expected failures, returned as values. */
-export type FailureReason = "rate_limited" | "invalid_voice" | "upstream_5xx" | "timeout" | "network" | "unauthorized" | "rejected" | "bad_audio";
+/**
+ * Why a provider could not voice a request: expected failures, returned as values. `redirected`: the
+ * provider answered with a redirect, never followed; `too_large`: its answer passed MAX_AUDIO_BYTES
+ * (http.ts) as it streamed.
+ */
+export type FailureReason =
+  | "rate_limited"
+  | "invalid_voice"
+  | "upstream_5xx"
+  | "timeout"
+  | "network"
+  | "unauthorized"
+  | "rejected"
+  | "bad_audio"
+  | "redirected"
+  | "too_large";
 
 export interface SynthFailure {
   ok: false;

@@ -9,7 +9,7 @@ import { consumeDeadLetters, consumeRenderBatch } from "../consumer";
 import { renderText } from "../pipeline/render";
 import { availability, voiceStatuses } from "./availability";
 import { resetHealth } from "./health";
-import type { FetchFn } from "./http";
+import { type FetchFn, MAX_AUDIO_BYTES } from "./http";
 import { configuredProviders, providerSetup } from "./registry";
 import { forgetVoiceLists, selfHostedSynthesizer } from "./selfhosted";
 
@@ -36,6 +36,12 @@ function recording() {
 /** The render Worker's providers with the loopback server configured (and the offline engine). */
 const withServer = (vars: Record<string, string> = {}, timeoutMs = 5_000, fetchFn?: FetchFn) =>
   configuredProviders({ SELFHOSTED_TTS_BASE_URL: selfhostedTtsUrl(), ...vars } as object, fetchFn, timeoutMs);
+
+/** Whether the loopback server's private address was visited by a client that followed FAULT_REDIRECT_<id>. */
+async function visitedAfterRedirect(id: string): Promise<boolean> {
+  const { requests } = (await (await fetch(`${selfhostedTtsUrl()}/requests`)).json()) as { requests: { redirected?: string }[] };
+  return requests.some((r) => r.redirected === id);
+}
 
 function rms(samples: ArrayLike<number>): number {
   let sum = 0;
@@ -117,6 +123,32 @@ describe("self-hosted speech server (OpenAI-compatible, on loopback)", () => {
     });
     const unknown = { ...heart, native: "zz_nobody" };
     expect(await synth.synthesize("Who?", unknown)).toMatchObject({ ok: false, reason: "invalid_voice" });
+  });
+
+  // The attacks of issue 46 item 3: a provider's answer must neither lead the render Worker to a
+  // private address nor exhaust its memory (http.ts postWithTimeout, MAX_AUDIO_BYTES).
+  it("does not follow a 302 to a private address, even one that answers real speech: the request fails as redirected", async () => {
+    const synth = selfHostedSynthesizer({ baseUrl: selfhostedTtsUrl() });
+    expect(await synth.synthesize("FAULT_REDIRECT_direct Speak, then go elsewhere.", heart)).toMatchObject({
+      ok: false,
+      reason: "redirected",
+      detail: "HTTP 302: the provider redirects; a redirect is not followed",
+    });
+    expect(await visitedAfterRedirect("direct")).toBe(false);
+  });
+
+  it("cuts off an answer larger than MAX_AUDIO_BYTES as it streams, with no Content-Length to warn, and refuses it", async () => {
+    const synth = selfHostedSynthesizer({ baseUrl: selfhostedTtsUrl() });
+    expect(await synth.synthesize("FAULT_HUGE An endless silence.", heart)).toEqual({
+      ok: false,
+      reason: "too_large",
+      detail: `the answer is larger than ${MAX_AUDIO_BYTES} bytes`,
+    });
+  });
+
+  it("does not follow a redirect of the voice list: the list is an error, not the list redirected to", async () => {
+    const listing = await selfHostedSynthesizer({ baseUrl: selfhostedTtsUrl("redirect") }).voices();
+    expect(listing).toEqual({ error: "GET /audio/voices answered HTTP 302, a redirect, not followed" });
   });
 });
 
@@ -211,5 +243,21 @@ describe("a self-hosted server's faults in the queue: retries, fallback, never a
     expect(await job(id)).toMatchObject({ state: "queued", error: expect.stringMatching(new RegExp(`^no_provider: selfhosted/af_heart: ${reason}`)) });
     await consumeDeadLetters(createMessageBatch("narration-render-dlq", [{ id: "d", timestamp: new Date(), attempts: 1, body: { job_id: id } }]), renderEnv);
     expect(await job(id)).toMatchObject({ state: "failed", error: expect.stringMatching(/^no_provider: /) });
+  });
+
+  it.each([
+    ["a 302 to a private address", "FAULT_REDIRECT_queue", "redirected"],
+    ["an answer past the size limit", "FAULT_HUGE", "too_large"],
+  ])("%s: the job fails with that reason, and no redirect is followed", async (_, fault, reason) => {
+    const { offline: _offline, ...onlyServer } = withServer();
+    const id = `job-sh-${fault}`;
+    await database(env)
+      .insert(renderJobs)
+      .values({ id, text: `${fault} A provider's answer to refuse.` });
+    await deliver(id, 1, onlyServer);
+    expect(await job(id)).toMatchObject({ error: `no_provider: selfhosted/af_heart: ${reason}` });
+    await consumeDeadLetters(createMessageBatch("narration-render-dlq", [{ id: "d", timestamp: new Date(), attempts: 1, body: { job_id: id } }]), renderEnv);
+    expect(await job(id)).toMatchObject({ state: "failed", error: `no_provider: selfhosted/af_heart: ${reason}` });
+    expect(await visitedAfterRedirect("queue")).toBe(false);
   });
 });

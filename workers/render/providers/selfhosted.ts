@@ -1,5 +1,7 @@
 import * as v from "valibot";
 import { audioBytes, postWithTimeout, REQUEST_TIMEOUT_MS, wavResult, type FetchFn } from "./http";
+import { readBodyBytes } from "../../core/validate";
+import { isRedirect } from "../../kernel/guarded-fetch";
 import { fail, type SynthFailure, type SynthResult } from "./result";
 import type { Synthesizer, VoiceListing } from "./synthesizer";
 import { aliasText } from "../../kernel/lexicon";
@@ -13,6 +15,8 @@ export const VOICE_LIST_TTL_MS = 60_000;
 const FAILED_LIST_TTL_MS = 10_000;
 /** The voice list is a small JSON document: a server that takes longer is not answering. */
 const LIST_TIMEOUT_MS = 5_000;
+/** Kokoro-FastAPI's list of some sixty voices is 2 kB; a list larger than this is not one. */
+const LIST_MAX_BYTES = 256 * 1024;
 
 export interface SelfHostedOptions {
   /** The server's OpenAI-compatible base, e.g. http://127.0.0.1:8880/v1. */
@@ -113,7 +117,8 @@ async function listVoices(fetchFn: FetchFn, url: string, auth: Record<string, st
   const signal = AbortSignal.timeout(timeoutMs);
   let response: Response;
   try {
-    response = await fetchFn(url, { method: "GET", headers: auth, signal });
+    // Never followed: the server must list its voices where it is configured (http.ts postWithTimeout).
+    response = await fetchFn(url, { method: "GET", headers: auth, redirect: "manual", signal });
   } catch (err) {
     if (signal.aborted) return { error: `no answer to GET /audio/voices within ${timeoutMs} ms` };
     // The reason is public (GET /v1/voices): the network error's text, which can name internal hosts
@@ -128,9 +133,12 @@ async function listVoices(fetchFn: FetchFn, url: string, auth: Record<string, st
   }
   if (!response.ok) {
     await response.body?.cancel();
-    return { error: `GET /audio/voices answered HTTP ${response.status}` };
+    return { error: `GET /audio/voices answered HTTP ${response.status}${isRedirect(response.status) ? ", a redirect, not followed" : ""}` };
   }
-  const parsed = v.safeParse(VoiceList, await response.json().catch(() => null));
+  const document = await readBodyBytes(response, LIST_MAX_BYTES)
+    .then((bytes) => JSON.parse(new TextDecoder().decode(bytes)))
+    .catch(() => null);
+  const parsed = v.safeParse(VoiceList, document);
   return parsed.success && parsed.output.length > 0 ? { names: parsed.output } : unlisted;
 }
 

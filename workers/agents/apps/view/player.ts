@@ -4,7 +4,7 @@
 // calling get_audio_url again through the host, with the wait shown, and plays as soon as the audio exists.
 import { type AudioAnswer, answerOf, renderedAudio, ToolFailed } from "./lib/audio";
 import { connectToHost, type Host } from "./lib/host";
-import { apiBase, element, renderingStatus, speedControl } from "./lib/page";
+import { apiBase, element, renderingStatus, speedControl, webAddress } from "./lib/page";
 import { follow, layOut, transcriptWords } from "./lib/transcript";
 
 /** What get_article answers, as far as the player reads it. */
@@ -48,7 +48,12 @@ async function showArticle(host: Host, slug: string): Promise<void> {
 
 /** Plays `answer`'s audio; `now`: start it at once (the listener's wait is over). */
 function play(answer: AudioAnswer, now: boolean): void {
-  audio.src = answer.audio_url!;
+  const url = webAddress(answer.audio_url);
+  if (!url) {
+    status.textContent = "The narration could not be loaded.";
+    return;
+  }
+  audio.src = url;
   controls.hidden = false;
   status.textContent = "";
   if (now) void audio.play().catch(() => (status.textContent = "Press play to listen."));

@@ -4,7 +4,7 @@
 // render is done.
 import { type AudioAnswer, answerOf, renderedAudio, ToolFailed } from "./lib/audio";
 import { connectToHost, type Host } from "./lib/host";
-import { element, renderingStatus, speedControl } from "./lib/page";
+import { element, renderingStatus, speedControl, webAddress } from "./lib/page";
 
 /** A result of search_articles (its output schema, workers/agents/tools/search_articles.ts), as far as the list reads it. */
 interface Found {
@@ -35,6 +35,7 @@ function snippetOf(snippet: string): HTMLParagraphElement {
 
 /** Plays `url` in `item`, where the player moves. */
 function playIn(item: HTMLElement, url: string): void {
+  if (!webAddress(url)) return;
   item.append(controls);
   if (audio.src !== url) audio.src = url;
   void audio.play().catch(() => undefined);

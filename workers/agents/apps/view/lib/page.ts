@@ -7,6 +7,18 @@ export function apiBase(): string {
   return (meta?.content ?? "").replace(/\/+$/, "");
 }
 
+/**
+ * `url` when it is an http(s) address, else null: an audio address comes in a tool result, and a
+ * `javascript:` or `data:` one never becomes an audio element's source.
+ */
+export function webAddress(url: string | null): string | null {
+  try {
+    return url && /^https?:$/.test(new URL(url).protocol) ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A new element of `tag` with `className` and `text`. */
 export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = ""): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
