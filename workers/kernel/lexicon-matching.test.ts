@@ -50,3 +50,28 @@ describe("the lexicon escapes graphemes before they become a regular expression"
     expect(aliasText("Nguyen writes C++.", [cpp, nguyen, us])).toBe("Win writes C plus plus.");
   });
 });
+
+describe("the longest grapheme wins where two start at the same word", () => {
+  const york: LexiconEntry = { grapheme: "New York", phoneme: null, alias: "the Big Apple" };
+  const newer: LexiconEntry = { grapheme: "New", phoneme: null, alias: "Fresh" };
+
+  it("whatever the order of the lexicon", () => {
+    const text = "New York is New.";
+    for (const lexicon of [
+      [newer, york],
+      [york, newer],
+    ]) {
+      expect(aliasText(text, lexicon)).toBe("the Big Apple is Fresh.");
+      expect(ssmlText(text, lexicon)).toBe('<sub alias="the Big Apple">New York</sub> is <sub alias="Fresh">New</sub>.');
+      expect(espeakText(text, lexicon).text).toBe("the Big Apple is Fresh.");
+    }
+  });
+});
+
+describe("a lexicon with no entry for an engine leaves the text as it is", () => {
+  it("for eSpeak, where only the text's own [[ is kept from starting phoneme input", () => {
+    expect(espeakText("Plain text.", []).text).toBe("Plain text.");
+    expect(espeakText("a [[b]] c.", []).text).toBe("a [ b]] c.");
+    expect(entriesFor([], "Plain text.", "espeak")).toEqual([]);
+  });
+});
