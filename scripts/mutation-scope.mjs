@@ -64,6 +64,23 @@ export const SCOPE = [
     equivalent: {
       "40:20 regex i added": "the class holds only punctuation, which has no case",
       "155:20 regex i added": "[ has no case",
+      "60:81 < to <=":
+        "mergeLexicons keeps one entry per grapheme (an own entry replaces the global one, and each list is unique by its index in workers/db/tables/lexicon.ts), so no two graphemes compare equal, and Array.prototype.sort reads only whether a comparison is below zero",
+      "60:101 condition true":
+        "mergeLexicons keeps one entry per grapheme (an own entry replaces the global one, and each list is unique by its index in workers/db/tables/lexicon.ts), so no two graphemes compare equal, and Array.prototype.sort reads only whether a comparison is below zero",
+      "60:101 condition false":
+        "mergeLexicons keeps one entry per grapheme (an own entry replaces the global one, and each list is unique by its index in workers/db/tables/lexicon.ts), so no two graphemes compare equal, and Array.prototype.sort reads only whether a comparison is below zero",
+      "60:112 > to >=":
+        "mergeLexicons keeps one entry per grapheme (an own entry replaces the global one, and each list is unique by its index in workers/db/tables/lexicon.ts), so no two graphemes compare equal, and Array.prototype.sort reads only whether a comparison is below zero",
+      "60:112 > to <=":
+        "mergeLexicons keeps one entry per grapheme (an own entry replaces the global one, and each list is unique by its index in workers/db/tables/lexicon.ts), so no two graphemes compare equal, and Array.prototype.sort reads only whether a comparison is below zero",
+      "100:9 condition true":
+        "an empty part pushed before a replacement starts where that replacement starts, and origin() takes the last part starting at or before the index: the replacement always wins",
+      "100:16 > to >=": "the same empty part before a replacement, as above",
+      "104:7 condition true":
+        "an empty last part starts at the rewritten text's length, where no character is: origin() is asked for characters (a word's first one, workers/render/engine/offline.ts), so it never reads that part",
+      "104:10 < to <=": "the same empty last part, as above",
+      "58:7 condition false": "matcher() is null only when no entry is usable, and the filter over no entries gives [] whatever the text matched",
     },
   },
 ];
