@@ -80,6 +80,8 @@ export const SCOPE = [
       "104:7 condition true":
         "an empty last part starts at the rewritten text's length, where no character is: origin() is asked for characters (a word's first one, workers/render/engine/offline.ts), so it never reads that part",
       "104:10 < to <=": "the same empty last part, as above",
+      "135:10 condition false":
+        "rewrite() with no entries has no pattern, so no replacement, and gives the text back through the identity: the shortcut only saves work",
       "58:7 condition false": "matcher() is null only when no entry is usable, and the filter over no entries gives [] whatever the text matched",
     },
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { aliasText, entriesFor, espeakText, type LexiconEntry, ssmlText } from "./lexicon";
+import { aliasText, composed, entriesFor, espeakText, type LexiconEntry, ssmlText } from "./lexicon";
 
 /**
  * How a grapheme is found in a text (issue 46). Every engine's rewriter looks up the entry of each match
@@ -73,5 +73,34 @@ describe("a lexicon with no entry for an engine leaves the text as it is", () =>
     expect(espeakText("Plain text.", []).text).toBe("Plain text.");
     expect(espeakText("a [[b]] c.", []).text).toBe("a [ b]] c.");
     expect(entriesFor([], "Plain text.", "espeak")).toEqual([]);
+    // "null" is what a missing pattern becomes if it ever reaches matchAll().
+    expect(espeakText("A null result.", []).text).toBe("A null result.");
+  });
+
+  it("for SSML engines, where the text is still XML-escaped", () => {
+    expect(ssmlText("A null result: a < b & c.", [])).toBe("A null result: a &lt; b &amp; c.");
+  });
+
+  it("for engines that take only words, where an entry with only a phoneme says its word as written", () => {
+    expect(aliasText("Nguyen met.", [{ ...nguyen, alias: null }])).toBe("Nguyen met.");
+  });
+});
+
+describe("each character of a rewritten text traces back to the original", () => {
+  it("every character outside a replacement to its own, a replacement's to the start of its word", () => {
+    const original = "Say Nguyen, now.";
+    const spoken = espeakText(original, [{ ...nguyen, phoneme: null }]);
+    expect(spoken.text).toBe("Say Win, now.");
+    const origins = Array.from(spoken.text, (_, i) => spoken.origin(i));
+    expect(origins).toEqual([0, 1, 2, 3, 4, 4, 4, 10, 11, 12, 13, 14, 15]);
+    expect(espeakText("", [nguyen]).origin(0)).toBe(0);
+  });
+
+  it("through two rewrites in turn", () => {
+    const first = espeakText("Say Nguyen, now.", [{ ...nguyen, phoneme: null }]);
+    const second = espeakText(first.text, [{ grapheme: "now", phoneme: null, alias: "today" }]);
+    const both = composed(first, second);
+    expect(both.text).toBe("Say Win, today.");
+    expect(Array.from(both.text, (_, i) => both.origin(i))).toEqual([0, 1, 2, 3, 4, 4, 4, 10, 11, 12, 12, 12, 12, 12, 15]);
   });
 });
