@@ -86,6 +86,13 @@ describe("a lexicon with no entry for an engine leaves the text as it is", () =>
   });
 });
 
+describe("SSML is escaped inside a phoneme element as around it", () => {
+  it("the grapheme as its text and the transcription as its attribute", () => {
+    const att: LexiconEntry = { grapheme: "AT&T", phoneme: 'eɪ"><x', alias: null };
+    expect(ssmlText("AT&T <3", [att])).toBe('<phoneme alphabet="ipa" ph="eɪ&quot;&gt;&lt;x">AT&amp;T</phoneme> &lt;3');
+  });
+});
+
 describe("each character of a rewritten text traces back to the original", () => {
   it("every character outside a replacement to its own, a replacement's to the start of its word", () => {
     const original = "Say Nguyen, now.";
