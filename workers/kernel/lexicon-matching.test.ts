@@ -86,10 +86,15 @@ describe("a lexicon with no entry for an engine leaves the text as it is", () =>
   });
 });
 
-describe("SSML is escaped inside a phoneme element as around it", () => {
+describe("SSML is escaped inside a phoneme or sub element as around it", () => {
   it("the grapheme as its text and the transcription as its attribute", () => {
     const att: LexiconEntry = { grapheme: "AT&T", phoneme: 'eɪ"><x', alias: null };
     expect(ssmlText("AT&T <3", [att])).toBe('<phoneme alphabet="ipa" ph="eɪ&quot;&gt;&lt;x">AT&amp;T</phoneme> &lt;3');
+  });
+
+  it("the grapheme as its text and the alias as its attribute", () => {
+    const rd: LexiconEntry = { grapheme: "R&D", phoneme: null, alias: 'R "and" <D>' };
+    expect(ssmlText("R&D", [rd])).toBe('<sub alias="R &quot;and&quot; &lt;D&gt;">R&amp;D</sub>');
   });
 });
 
