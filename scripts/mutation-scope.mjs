@@ -63,7 +63,7 @@ export const SCOPE = [
     tests: ["workers/kernel/lexicon.test.ts", "workers/kernel/lexicon-matching.test.ts"],
     equivalent: {
       "40:20 regex i added": "the class holds only punctuation, which has no case",
-      "155:20 regex i added": "[ has no case",
+      "172:20 regex i added": "[ has no case",
       "60:81 < to <=":
         "mergeLexicons keeps one entry per grapheme (an own entry replaces the global one, and each list is unique by its index in workers/db/tables/lexicon.ts), so no two graphemes compare equal, and Array.prototype.sort reads only whether a comparison is below zero",
       "60:101 condition true":
