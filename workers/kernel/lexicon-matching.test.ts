@@ -81,6 +81,10 @@ describe("a lexicon with no entry for an engine leaves the text as it is", () =>
     expect(ssmlText("A null result: a < b & c.", [])).toBe("A null result: a &lt; b &amp; c.");
   });
 
+  it("for eSpeak, where an alias is words, never phoneme input", () => {
+    expect(espeakText("Nguyen met.", [{ ...nguyen, phoneme: null, alias: "[[w'In]]" }]).text).toBe("[ w'In]] met.");
+  });
+
   it("for eSpeak, where an entry with only a transcription eSpeak cannot read says its word as written", () => {
     expect(espeakText("Nguyen met.", [{ ...nguyen, phoneme: "☃", alias: null }]).text).toBe("Nguyen met.");
   });
