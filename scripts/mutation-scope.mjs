@@ -55,7 +55,11 @@ export const SCOPE = [
   { module: "workers/feeds/feed-page.ts", tests: ["workers/feeds/feed-page.test.ts"] },
   { module: "workers/web/page-errors.ts", tests: ["workers/web/safe-next.test.ts", "test/route-security.test.ts"] },
   // Range and conditional requests.
-  { module: "workers/core/byte-ranges.ts", tests: ["workers/core/byte-ranges.test.ts"] },
+  {
+    module: "workers/core/byte-ranges.ts",
+    tests: ["workers/core/byte-ranges.test.ts"],
+    equivalent: { "17:20 regex i added": "whitespace, a hyphen and digits have no case" },
+  },
   { module: "workers/core/conditional.ts", tests: ["workers/core/conditional.test.ts"] },
   // The lexicon.
   {
