@@ -70,6 +70,15 @@ describe("answers from a whole body in memory (RFC 9110 §13, §14)", () => {
     expect(answer({ Range: "bytes=0-1", "If-Range": '"v1"' }).status).toBe(206);
   });
 
+  it("one range from adjacent or overlapping ones, as one 206 (RFC 9110 §14.2 lets a server combine them)", async () => {
+    for (const range of ["bytes=0-1,2-3", "bytes=2-3, 0-2"]) {
+      const res = answer({ Range: range });
+      expect(res.status).toBe(206);
+      expect(res.headers.get("content-range")).toBe("bytes 0-3/100");
+      expect(await bytes(res)).toEqual([0, 1, 2, 3]);
+    }
+  });
+
   it("304 for a matching If-None-Match (weak or listed) or an If-Modified-Since at or after Last-Modified", () => {
     const cases: Record<string, string>[] = [
       { "If-None-Match": '"v1"' },
