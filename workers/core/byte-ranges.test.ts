@@ -129,5 +129,7 @@ describe("the bytes R2 served for a ranged get", () => {
     expect(servedSpan({ offset: 995 }, 1000)).toEqual([995, 999]);
     expect(servedSpan({ offset: 990, length: 100 }, 1000)).toEqual([990, 999]);
     expect(servedSpan({ length: 10 }, 1000)).toEqual([0, 9]);
+    // A range object that names every field, the suffix left undefined, is still an offset range.
+    expect(servedSpan({ offset: 100, length: 10, suffix: undefined } as R2Range, 1000)).toEqual([100, 109]);
   });
 });
