@@ -68,6 +68,15 @@ describe("answers from a whole body in memory (RFC 9110 §13, §14)", () => {
       expect(res.headers.get("content-length")).toBe("100");
     }
     expect(answer({ Range: "bytes=0-1", "If-Range": '"v1"' }).status).toBe(206);
+    expect(answer({ Range: "bytes=0-1", "If-Range": "Mon, 23 Nov 2026 10:00:00 GMT" }).status).toBe(206);
+    expect(answer({ Range: "bytes=0-1", "If-Range": "Sun, 22 Nov 2026 10:00:00 GMT" }).status).toBe(200);
+  });
+
+  it("a 206's Content-Length is the length of its range", async () => {
+    const res = answer({ Range: "bytes=10-19" });
+    expect(res.headers.get("content-range")).toBe("bytes 10-19/100");
+    expect(res.headers.get("content-length")).toBe("10");
+    expect(await bytes(res)).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
   });
 
   it("one range from adjacent or overlapping ones, as one 206 (RFC 9110 §14.2 lets a server combine them)", async () => {
