@@ -72,6 +72,12 @@ describe("answers from a whole body in memory (RFC 9110 §13, §14)", () => {
     expect(answer({ Range: "bytes=0-1", "If-Range": "Sun, 22 Nov 2026 10:00:00 GMT" }).status).toBe(200);
   });
 
+  it("a whole body states its length, also when the stored headers did not", () => {
+    const res = answerFromBytes(new Request("https://byte-ranges.test/a.mp3"), BODY, new Headers({ ETag: '"v1"' }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBe("100");
+  });
+
   it("a 206's Content-Length is the length of its range", async () => {
     const res = answer({ Range: "bytes=10-19" });
     expect(res.headers.get("content-range")).toBe("bytes 10-19/100");
