@@ -65,6 +65,7 @@ export const SCOPE = [
       "18:63 > to >=": "a suffix of exactly the size is replaced by the same suffix",
       "20:27 condition false": "a header without = is malformed either way: range-parser answers -2 before reading any spec",
       "61:45 String() skipped": "Headers.set() turns a number into the same decimal text",
+      "66:39 String() skipped": "the same for the whole body's length",
     },
   },
   { module: "workers/core/conditional.ts", tests: ["workers/core/conditional.test.ts"] },
