@@ -239,7 +239,7 @@ export function decodeBody(bytes: Uint8Array): string {
 }
 
 /** The body as UTF-8 text (decodeBody), read within `limit` by readBodyBytes. */
-export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+export async function readBodyText(request: Pick<Request, "headers" | "body">, limit = MAX_BODY_BYTES): Promise<string> {
   return decodeBody(await readBodyBytes(request, limit));
 }
 

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { audioBytes, postWithTimeout, REQUEST_TIMEOUT_MS, wavResult, type FetchFn } from "./http";
-import { readBodyBytes } from "../../core/validate";
+import { readBodyText } from "../../core/validate";
 import { isRedirect } from "../../kernel/guarded-fetch";
 import { fail, type SynthFailure, type SynthResult } from "./result";
 import type { Synthesizer, VoiceListing } from "./synthesizer";
@@ -135,8 +135,8 @@ async function listVoices(fetchFn: FetchFn, url: string, auth: Record<string, st
     await response.body?.cancel();
     return { error: `GET /audio/voices answered HTTP ${response.status}${isRedirect(response.status) ? ", a redirect, not followed" : ""}` };
   }
-  const document = await readBodyBytes(response, LIST_MAX_BYTES)
-    .then((bytes) => JSON.parse(new TextDecoder().decode(bytes)))
+  const document = await readBodyText(response, LIST_MAX_BYTES)
+    .then(JSON.parse)
     .catch(() => null);
   const parsed = v.safeParse(VoiceList, document);
   return parsed.success && parsed.output.length > 0 ? { names: parsed.output } : unlisted;
