@@ -106,9 +106,11 @@ export async function voiceSegment(
   // The offline engine runs on this isolate's thread: its passages are voiced in turns (turns.ts).
   // A cloud provider's wait is not CPU, so its passages are voiced ahead outside them.
   const onThread = offer.provider === "offline";
+  // Its synthesis time is the turn's for the offline engine, whose work runs when the turn starts,
+  // maybe while an earlier passage is encoded; a cloud voice's is the render's wait for its answer.
   const startVoicing = (i: number) => {
     const make = () => synthesizePassages([{ text: segment[i].text, lexicon: lexicons[i].entries }], offer, limited);
-    if (!voicing.has(i)) voicing.set(i, onThread ? inTurn(seat, make) : make());
+    if (!voicing.has(i)) voicing.set(i, onThread ? inTurn(seat, () => timed(phases, "synthesisMs", make)) : make());
   };
   const layout = new Layout();
   const written: Promise<void>[] = [];
@@ -124,7 +126,7 @@ export async function voiceSegment(
           n++;
         }
       }
-      const made = await timed(phases, "synthesisMs", () => voicing.get(i)!);
+      const made = await (onThread ? voicing.get(i)! : timed(phases, "synthesisMs", () => voicing.get(i)!));
       voicing.delete(i);
       if (!made.ok) {
         await Promise.allSettled(written);
