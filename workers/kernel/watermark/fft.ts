@@ -42,18 +42,21 @@ export class Fft {
     for (let i = 0; i < n; i++) {
       const j = this.rev[i];
       if (j > i) {
-        [re[i], re[j]] = [re[j], re[i]];
-        [im[i], im[j]] = [im[j], im[i]];
+        const r = re[i];
+        re[i] = re[j];
+        re[j] = r;
+        const m = im[i];
+        im[i] = im[j];
+        im[j] = m;
       }
     }
     for (let len = 2; len <= n; len <<= 1) {
       const half = len >> 1;
       const step = n / len;
-      for (let start = 0; start < n; start += len) {
-        for (let k = 0; k < half; k++) {
-          const wr = this.cos[k * step];
-          const wi = sign * this.sin[k * step];
-          const a = start + k;
+      for (let k = 0; k < half; k++) {
+        const wr = this.cos[k * step];
+        const wi = sign * this.sin[k * step];
+        for (let a = k; a < n; a += len) {
           const b = a + half;
           const xr = re[b] * wr - im[b] * wi;
           const xi = re[b] * wi + im[b] * wr;

@@ -25,43 +25,44 @@ const ROOT_HANN = Float64Array.from({ length: FRAME }, (_, i) => Math.sqrt(0.5 -
  */
 export function markSamples(samples: Int16Array, layout: MarkLayout, payload: MarkPayload): Int16Array {
   const signs = blockSigns(layout, payload);
-  const delta = new Float64Array(samples.length + FRAME);
+  const delta = new Float64Array(samples.length + 2 * FRAME);
   const re = new Float64Array(FRAME);
   const im = new Float64Array(FRAME);
-  const gain = new Float64Array(FRAME / 2 + 1);
-  // Windows start a quarter frame early, so each window's centre falls inside one frame, never on a frame's edge.
-  for (let start = -FRAME / 4; start < samples.length; start += FRAME / 2) {
-    const frame = Math.floor((start + FRAME / 2) / FRAME) % BLOCK_FRAMES;
+  const gain = new Float64Array(FRAME);
+  const windowed = (out: Float64Array, start: number) => {
     let energy = 0;
     for (let i = 0; i < FRAME; i++) {
       const at = start + i;
-      re[i] = at >= 0 && at < samples.length ? samples[at] * ROOT_HANN[i] : 0;
-      im[i] = 0;
-      energy += re[i] * re[i];
+      out[i] = at >= 0 && at < samples.length ? samples[at] * ROOT_HANN[i] : 0;
+      energy += out[i] * out[i];
     }
-    if (energy === 0) continue;
-    gain.fill(0);
+    return energy;
+  };
+  // Windows start a quarter frame early, so each window's centre falls inside one frame, never on a
+  // frame's edge: the two windows of a frame, at its quarter and three quarters, share its gains. A
+  // real gain symmetric in frequency scales the two real windows alike when they are the real and
+  // imaginary parts of one complex transform, so each frame takes one transform each way, not two.
+  for (let start = -FRAME / 4; start < samples.length; start += FRAME) {
+    if (windowed(re, start) + windowed(im, start + FRAME / 2) === 0) continue;
+    const frame = Math.floor((start + FRAME / 2) / FRAME) % BLOCK_FRAMES;
     for (let pair = 0; pair < PAIRS; pair++) {
       const sign = signs[frame * BITS_PER_FRAME + layout.slot[pair]] * layout.orientation[pair] * MARK_STRENGTH;
       const low = BAND_START(2 * pair);
       for (let b = 0; b < BAND_WIDTH; b++) {
-        gain[low + b] = sign;
-        gain[low + BAND_WIDTH + b] = -sign;
+        gain[low + b] = gain[FRAME - low - b] = sign;
+        gain[low + BAND_WIDTH + b] = gain[FRAME - low - BAND_WIDTH - b] = -sign;
       }
     }
     fft.forward(re, im);
-    for (let k = 0; k <= FRAME / 2; k++) {
+    for (let k = 0; k < FRAME; k++) {
       re[k] *= gain[k];
       im[k] *= gain[k];
-      if (k > 0 && k < FRAME / 2) {
-        re[FRAME - k] = re[k];
-        im[FRAME - k] = -im[k];
-      }
     }
     fft.inverse(re, im);
     for (let i = 0; i < FRAME; i++) {
       const at = start + i;
       if (at >= 0) delta[at] += re[i] * ROOT_HANN[i];
+      delta[at + FRAME / 2] += im[i] * ROOT_HANN[i];
     }
   }
   // Digital silence stays digital silence: a window over a paragraph's first word would otherwise
