@@ -133,7 +133,8 @@ async function allNarrated(expected) {
     const [health, worker] = await Promise.all([json("/v1/health"), json("/v1/health/worker")]);
     assert.equal(health.status, "ok", `health: ${health.reasons?.join("; ")}`);
     // Issue 44's "demo narrated within 60 s of Ready" reads this line (bench/results.md).
-    if (worker.active_queue === 0) return expected && step(`all ${expected} demo articles narrated ${((Date.now() - started) / 1000).toFixed(0)} s after Ready`);
+    if (worker.active_queue === 0)
+      return expected && step(`all ${expected} demo articles narrated ${((Date.now() - started) / 1000).toFixed(0)} s after Ready`);
     assert.ok(worker.last_render_at || Date.now() - started < FIRST_RENDER_MS, `no render succeeded within ${FIRST_RENDER_MS / 1000} s (${worker.diagnosis})`);
     await new Promise((r) => setTimeout(r, 2000));
   }

@@ -36,6 +36,8 @@ export const MARK_STRENGTH = 0.12;
 const PLATFORM_BITS = 7;
 const ID_BITS = 32;
 const PAYLOAD_BITS = 1 + PLATFORM_BITS + ID_BITS;
+/** The payload's bits that are the same in every mark of this platform: the synthetic flag and platform id. */
+const PREFIX_BITS = 1 + PLATFORM_BITS;
 const MESSAGE_BITS = PAYLOAD_BITS + 16;
 export const DATA_BITS = codedLength(MESSAGE_BITS);
 /** Frames per block: room for the coded payload and at least 32 sync bits. */
@@ -67,6 +69,13 @@ export interface MarkLayout {
   dataPositions: Uint16Array;
   /** The sync pattern, +-1 per sync bit. */
   sync: Int8Array;
+  /**
+   * Block positions whose sign every paragraph's mark shares, and that sign (scrambling included): the
+   * sync bits and the coded bits of the synthetic flag and platform id, which the convolutional code
+   * writes before any bit of the id enters its register. Marks of two paragraphs add up on these.
+   */
+  knownPositions: Uint16Array;
+  knownSigns: Int8Array;
 }
 
 /** The layout keyed by `key` (WATERMARK_KEY): HMAC-SHA-256 of a label seeds the generator that draws it. */
@@ -91,14 +100,16 @@ export async function markLayout(key: string): Promise<MarkLayout> {
   const orientation = Int8Array.from({ length: PAIRS }, sign);
   const scramble = Int8Array.from({ length: BLOCK_BITS }, sign);
   const positions = shuffle(BLOCK_BITS);
-  return {
-    slot,
-    orientation,
-    scramble,
-    syncPositions: Uint16Array.from(positions.slice(0, SYNC_BITS)),
-    dataPositions: Uint16Array.from(positions.slice(SYNC_BITS)),
-    sync: Int8Array.from({ length: SYNC_BITS }, sign),
-  };
+  const syncPositions = Uint16Array.from(positions.slice(0, SYNC_BITS));
+  const dataPositions = Uint16Array.from(positions.slice(SYNC_BITS));
+  const sync = Int8Array.from({ length: SYNC_BITS }, sign);
+  const prefix = payloadBits({ synthetic: true, platform: PLATFORM_ID, id: "0" }).slice(0, PREFIX_BITS);
+  const prefixCoded = convolve(prefix).slice(0, codedLength(PREFIX_BITS) - codedLength(0));
+  const knownPositions = Uint16Array.from([...syncPositions, ...dataPositions.slice(0, prefixCoded.length)]);
+  const knownSigns = Int8Array.from(knownPositions, (pos, i) =>
+    i < SYNC_BITS ? sync[i] * scramble[pos] : (prefixCoded[i - SYNC_BITS] ? 1 : -1) * scramble[pos],
+  );
+  return { slot, orientation, scramble, syncPositions, dataPositions, sync, knownPositions, knownSigns };
 }
 
 /** The signs (+-1) a block writes at each position for `payload`, scrambling included. */

@@ -27,6 +27,8 @@ export interface MarkReading {
  * chance that an unmarked ten seconds passes is below 1e-6 even over the speed search's tries.
  */
 const SYNC_THRESHOLD = 4.5;
+/** False positives per recording a clip across a paragraph boundary may have: the issue's 1 in 10,000. */
+export const PRESENCE_FALSE_POSITIVES = 1e-4;
 /** Sync score from which a stretch's payload is decoded at all. */
 const DECODE_FROM = 3;
 /** Candidates decoded per scan, best sync first. */
@@ -43,6 +45,8 @@ const SPEEDS = Array.from({ length: 61 }, (_, i) => Math.round((0.85 + i * 0.005
 const SPEED_SEARCH_SECONDS = 12;
 /** Silence that parts two paragraphs: 0.4 s of it between them (render/engine/join.ts PAUSE_MS), 0.3 s between sentences. */
 const LONG_PAUSE_SECONDS = 0.4;
+/** How long before a paragraph's first loud tenth of a second its first block may start (render/engine/join.ts PAUSE_MS.start). */
+const PARAGRAPH_LEAD_SECONDS = 0.1;
 
 const fft = new Fft(FRAME);
 const HANN = Float64Array.from({ length: FRAME }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FRAME));
@@ -54,7 +58,9 @@ const HANN = Float64Array.from({ length: FRAME }, (_, i) => 0.5 - 0.5 * Math.cos
  */
 export function detectMark(samples: Float32Array, layout: MarkLayout, { speeds = true } = {}): MarkReading {
   const direct = scan(samples, layout, FRAME, 1);
-  if (direct.marked || !speeds) return direct;
+  if (direct.marked) return direct;
+  const joined = acrossPauses(samples, layout);
+  if (joined.marked || !speeds) return joined.marked || joined.confidence > direct.confidence ? joined : direct;
   const excerpt = loudest(samples, SPEED_SEARCH_SECONDS * MARK_RATE);
   let best = direct;
   for (const speed of SPEEDS) {
@@ -119,8 +125,12 @@ function bandPower(re: Float64Array, im: Float64Array, from: number): number {
   return p;
 }
 
-interface Candidate {
+export interface Candidate {
   z: number;
+  /** The score's standard deviation over noise: z times it is the raw correlation, which adds up across stretches. */
+  weight: number;
+  /** The block phase it was read at: blocks start at the frames whose index modulo BLOCK_FRAMES it is. */
+  phase: number;
   /** Per block position: the summed score, centred. */
   sums: Float64Array;
   /** Per block position: the frames summed. */
@@ -151,11 +161,7 @@ function scan(samples: Float32Array, layout: MarkLayout, hop: number, tries: num
   const trials = Math.max(1, tests * tries);
   let best: MarkReading = { marked: false, confidence: candidates[0] ? confidenceOf(candidates[0].z, trials) : 0, payload: null };
   for (const candidate of candidates.slice(0, MAX_DECODES)) {
-    const soft = Float64Array.from(
-      layout.dataPositions,
-      (pos) => (candidate.sums[pos] * layout.scramble[pos]) / Math.sqrt(candidate.counts[pos] * candidate.variance || 1),
-    );
-    const payload = payloadOf(viterbi(soft, MESSAGE_LENGTH));
+    const payload = decode(candidate, layout);
     if (!payload) continue;
     if (candidate.z >= SYNC_THRESHOLD) return { marked: true, confidence: confidenceOf(candidate.z, trials / 65_536), payload };
     // A payload whose CRC holds under a weak sync: likelier than noise, not enough to say marked.
@@ -165,8 +171,125 @@ function scan(samples: Float32Array, layout: MarkLayout, hop: number, tries: num
   return best;
 }
 
-/** Adds the window's block phases whose sync score reaches DECODE_FROM. */
-function windowCandidates(scores: Scores, layout: MarkLayout, from: number, width: number, out: Candidate[]): void {
+function decode(candidate: Candidate, layout: MarkLayout): MarkPayload | null {
+  const soft = Float64Array.from(
+    layout.dataPositions,
+    (pos) => (candidate.sums[pos] * layout.scramble[pos]) / Math.sqrt(candidate.counts[pos] * candidate.variance || 1),
+  );
+  return payloadOf(viterbi(soft, MESSAGE_LENGTH));
+}
+
+/**
+ * A clip across paragraph boundaries: each paragraph's blocks start at its own first sample and carry
+ * its own id, so the stretches between long pauses are scored each on its own, on the positions every
+ * mark shares (MarkLayout.knownPositions), and two neighbours' scores add up. The first is read at
+ * every alignment and phase; the second's blocks start where its paragraph does, its lead-in silence
+ * (PAUSE_MS.start, render/engine/join.ts) before its first loud tenth of a second, so only those are
+ * tried. Each score is divided by the spread of the phases that cannot hold its block, since another
+ * key's mark or the speech's own rhythm folds into the block sums and widens every phase alike. Marked
+ * when the pair's score is as unlikely from unmarked audio, over every combination tried, as
+ * PRESENCE_FALSE_POSITIVES per recording; the payload is the one either side decodes, or none.
+ */
+function acrossPauses(samples: Float32Array, layout: MarkLayout): MarkReading {
+  const sides = sidesOf(samples, layout);
+  const trials = Math.max(
+    1,
+    sides.slice(1).reduce((n, side, i) => n + sides[i].all * side.tried, 0),
+  );
+  let best: { chance: number; a: Candidate; b: Candidate } | null = null;
+  for (let i = 0; i + 1 < sides.length; i++) {
+    const pair = acrossPause(sides[i], sides[i + 1], trials);
+    if (pair && (!best || pair.chance < best.chance)) best = pair;
+  }
+  if (!best) return { marked: false, confidence: 0, payload: null };
+  const marked = best.chance < PRESENCE_FALSE_POSITIVES;
+  return { marked, confidence: rounded(1 - best.chance), payload: marked ? (decode(best.a, layout) ?? decode(best.b, layout)) : null };
+}
+
+/** A stretch between long pauses, scored on its own (acrossPauses). */
+export interface Side {
+  /** Its best score at any alignment and phase: the first of two paragraphs. */
+  any: Candidate | undefined;
+  /** Its best score with a block starting at its onset: the second of two paragraphs. */
+  atOnset: Candidate | undefined;
+  /** Alignments and phases tried for `any`, and for `atOnset`. */
+  all: number;
+  tried: number;
+}
+
+/** The stretches of `samples` between pauses of LONG_PAUSE_SECONDS or more, each scored on its own. */
+export function sidesOf(samples: Float32Array, layout: MarkLayout): Side[] {
+  return stretches(samples).map((range) => {
+    const part = samples.subarray(...range);
+    const found: { candidate: Candidate; start: number }[] = [];
+    for (let o = 0; o < OFFSETS; o++) {
+      const scores = frameScores(part, layout, (o * FRAME) / OFFSETS, FRAME);
+      const read: Candidate[] = [];
+      if (scores.frames >= BLOCK_FRAMES) windowCandidates(scores, layout, 0, scores.frames, read, Number.NEGATIVE_INFINITY);
+      for (const candidate of read) found.push({ candidate, start: (o * FRAME) / OFFSETS + candidate.phase * FRAME });
+    }
+    const block = BLOCK_FRAMES * FRAME;
+    const lead = PARAGRAPH_LEAD_SECONDS * MARK_RATE;
+    const all = found.map((f) => f.candidate);
+    const atOnset = found.filter(({ start }) => (start + lead) % block <= lead).map((f) => f.candidate);
+    return { any: normalised(all), atOnset: normalised(atOnset, all), all: all.length, tried: atOnset.length };
+  });
+}
+
+/**
+ * `a` then `b` across a pause: the chance that unmarked audio scores as high over `trials` tries
+ * (every combination of alignment and phase the recording's pairs were read at), or null when
+ * either side is too short to hold a block.
+ */
+export function acrossPause(a: Side, b: Side, trials: number): { chance: number; a: Candidate; b: Candidate } | null {
+  if (!a.any || !b.atOnset) return null;
+  const [x, y] = [a.any, b.atOnset];
+  const z = (x.z * x.weight + y.z * y.weight) / Math.sqrt(x.weight ** 2 + y.weight ** 2);
+  return { chance: chanceOf(z, trials), a: x, b: y };
+}
+
+/** The best of `candidates`, its score divided by the spread of `all`'s scores at phases at least two frames from it. */
+function normalised(candidates: Candidate[], all = candidates): Candidate | undefined {
+  const top = candidates.reduce<Candidate | undefined>((best, c) => (best && best.z >= c.z ? best : c), undefined);
+  if (!top) return undefined;
+  const apart = all.filter((c) => Math.min((c.phase - top.phase + BLOCK_FRAMES) % BLOCK_FRAMES, (top.phase - c.phase + BLOCK_FRAMES) % BLOCK_FRAMES) > 1);
+  const spread = Math.sqrt(apart.reduce((sum, c) => sum + c.z * c.z, 0) / Math.max(1, apart.length));
+  return { ...top, z: top.z / Math.max(1, spread) };
+}
+
+/** Energy per `bin` samples (a tenth of a second), and the loud level pauses are measured against. */
+const bin = 2_400;
+function binEnergies(samples: Float32Array): { energy: number[]; loud: number } {
+  const energy: number[] = [];
+  for (let s = 0; s < samples.length; s += bin) {
+    let e = 0;
+    for (let i = s; i < Math.min(samples.length, s + bin); i++) e += samples[i] * samples[i];
+    energy.push(e);
+  }
+  return { energy, loud: [...energy].sort((a, b) => a - b)[Math.floor(energy.length * 0.9)] ?? 0 };
+}
+
+/** [start, end) of the stretches between pauses of LONG_PAUSE_SECONDS or more. */
+function stretches(samples: Float32Array): [number, number][] {
+  const { energy, loud } = binEnergies(samples);
+  const pauseBins = Math.round((LONG_PAUSE_SECONDS * MARK_RATE) / bin);
+  const out: [number, number][] = [];
+  let start = 0;
+  let quiet = 0;
+  energy.forEach((e, k) => {
+    quiet = e < loud * QUIET ? quiet + 1 : 0;
+    if (quiet === pauseBins) {
+      const end = (k - pauseBins + 1) * bin;
+      if (end > start) out.push([start, end]);
+    }
+    if (quiet >= pauseBins) start = (k + 1) * bin;
+  });
+  if (start < samples.length) out.push([start, samples.length]);
+  return out;
+}
+
+/** Adds the window's block phases whose sync score (over the known positions) reaches `least`. */
+function windowCandidates(scores: Scores, layout: MarkLayout, from: number, width: number, out: Candidate[], least = DECODE_FROM): void {
   const L = BLOCK_FRAMES;
   const K = BITS_PER_FRAME;
   // Per frame class (frame mod L) and bit: summed scores and active frames.
@@ -200,13 +323,14 @@ function windowCandidates(scores: Scores, layout: MarkLayout, from: number, widt
   for (let phase = 0; phase < L; phase++) {
     let dot = 0;
     let n = 0;
-    layout.syncPositions.forEach((pos, i) => {
+    layout.knownPositions.forEach((pos, i) => {
       const c = (Math.floor(pos / K) + phase) % L;
-      dot += sums[c * K + (pos % K)] * layout.sync[i] * layout.scramble[pos];
+      dot += sums[c * K + (pos % K)] * layout.knownSigns[i];
       n += counts[c];
     });
-    const z = dot / Math.sqrt(n * variance);
-    if (z < DECODE_FROM) continue;
+    const weight = Math.sqrt(n * variance);
+    const z = dot / weight;
+    if (z < least) continue;
     const blockSums = new Float64Array(L * K);
     const blockCounts = new Float64Array(L * K);
     for (let pos = 0; pos < L * K; pos++) {
@@ -214,14 +338,23 @@ function windowCandidates(scores: Scores, layout: MarkLayout, from: number, widt
       blockSums[pos] = sums[c * K + (pos % K)];
       blockCounts[pos] = counts[c];
     }
-    out.push({ z, sums: blockSums, counts: blockCounts, variance });
+    out.push({ z, weight, phase, sums: blockSums, counts: blockCounts, variance });
   }
 }
 
 /** 1 minus the chance that at least one of `trials` unmarked tries scores `z` or more (normal tail). */
 function confidenceOf(z: number, trials: number): number {
-  const p = Math.min(1, trials * 0.5 * erfc(z / Math.SQRT2));
-  return Math.round((1 - p) * 10_000) / 10_000;
+  return rounded(1 - chanceOf(z, trials));
+}
+
+/** The chance that noise scores `z` or more in one of `trials` tries (a union bound). */
+function chanceOf(z: number, trials: number): number {
+  return Math.min(1, trials * 0.5 * erfc(z / Math.SQRT2));
+}
+
+/** A confidence as reported: four decimals. */
+function rounded(confidence: number): number {
+  return Math.round(confidence * 10_000) / 10_000;
 }
 
 /** erfc by Numerical Recipes' Chebyshev fit (relative error under 1.2e-7). */
@@ -262,14 +395,7 @@ function stretch(samples: Float32Array, speed: number): Float32Array {
  */
 function loudest(samples: Float32Array, length: number): Float32Array {
   if (samples.length <= length) return samples;
-  const bin = 2_400;
-  const energy: number[] = [];
-  for (let s = 0; s < samples.length; s += bin) {
-    let e = 0;
-    for (let i = s; i < Math.min(samples.length, s + bin); i++) e += samples[i] * samples[i];
-    energy.push(e);
-  }
-  const loud = [...energy].sort((a, b) => a - b)[Math.floor(energy.length * 0.9)];
+  const { energy, loud } = binEnergies(samples);
   // Per bin: how many quiet bins in a row end there.
   const quietRun: number[] = [];
   for (const e of energy) quietRun.push(e < loud * QUIET ? (quietRun.at(-1) ?? 0) + 1 : 0);

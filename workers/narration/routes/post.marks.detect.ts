@@ -14,7 +14,12 @@ const MAX_AUDIO_BYTES = 16 << 20;
 const MarkReading = named(
   "MarkReading",
   v.object({
-    marked: v.pipe(v.boolean(), v.description("Whether the audio carries this service's watermark with a payload whose checksum holds.")),
+    marked: v.pipe(
+      v.boolean(),
+      v.description(
+        "Whether the audio carries this service's watermark: a payload whose checksum holds, or, in a clip across a paragraph boundary too short on either side for its payload, the part every mark of this platform shares (then `payload` is null).",
+      ),
+    ),
     confidence: v.pipe(
       v.number(),
       v.description("0..1: one minus the chance that unmarked audio would score as high over as many tries; near 0 for unmarked audio."),
@@ -54,7 +59,9 @@ const MarkReading = named(
           ),
         }),
       ),
-      v.description("What the mark says; null when no mark was read."),
+      v.description(
+        "What the mark says; null when no mark was read, or when only the part every mark shares was (`marked` true: synthetic, this platform, no id).",
+      ),
     ),
   }),
 );
