@@ -14,7 +14,18 @@ export const SCOPE = [
   { module: "workers/kernel/listener-tokens.ts", tests: ["workers/listeners/credentials.test.ts", "workers/listeners/subscription.test.ts"] },
   { module: "workers/oauth/bearer.ts", tests: ["workers/oauth/oauth-flow.test.ts", "workers/agents/rest.test.ts"] },
   // OAuth and its fetcher.
-  { module: "workers/oauth/client-metadata.ts", tests: ["workers/oauth/client-metadata.test.ts", "workers/oauth/client-metadata-fetch.test.ts"] },
+  {
+    module: "workers/oauth/client-metadata.ts",
+    tests: ["workers/oauth/client-metadata.test.ts", "workers/oauth/client-metadata-fetch.test.ts"],
+    equivalent: {
+      "82:11 condition true":
+        "guardedFetch (workers/kernel/guarded-fetch.ts) throws nothing but FetchRefused: every failure of the address, the fetch, a redirect, the status, the type and the body is one",
+      "96:28 Number() skipped": "Math.max and Math.min turn the digits into a number themselves",
+      "158:48 string emptied": "the allowance is read as present or not (!== null), never by its value",
+      "175:56 .startsWith to .endsWith":
+        "the provider answers the metadata at its exact path only (the issuer has no path), so the one successful answer whose path starts with it is the one whose path ends with it",
+    },
+  },
   { module: "workers/kernel/guarded-fetch.ts", tests: ["workers/articles/links.test.ts", "workers/oauth/client-metadata-fetch.test.ts"] },
   // x402 and the ledger.
   {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { testVars } from "../../test/vars";
-import { authorizationRequest, discover, open, REDIRECT } from "../../test/support/oauth-agent";
+import { authorizationRequest, discover, open, REDIRECT, register } from "../../test/support/oauth-agent";
 
 /**
  * Client ID Metadata Documents (MCP authorization 2025-11-25) outside development: the tests' WEB_URL
@@ -33,6 +33,11 @@ describe("authorization server metadata (RFC 8414)", () => {
     const as = await discover();
     expect(as.client_id_metadata_document_supported).toBe(true);
     expect(as.registration_endpoint).toBe(`${testVars.WEB_URL}/oauth/register`);
+  });
+
+  it("adds the member to the metadata only: a registration's answer is left as the provider made it", async () => {
+    const client = await register(await discover(), REDIRECT);
+    expect(client).not.toHaveProperty("client_id_metadata_document_supported");
   });
 });
 
