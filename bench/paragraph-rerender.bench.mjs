@@ -27,9 +27,19 @@ async function narrate(base, vars, persistTo, title, body) {
   await untilDone(base, vars, job_id);
   const total = Date.now() - t0;
   const db = new DatabaseSync(d1File(persistTo), { readOnly: true });
-  const job = db.prepare("SELECT synthesis_ms, encoding_ms, characters_synthesized, paragraphs_reused FROM render_jobs WHERE id = ?").get(job_id);
+  const job = db
+    .prepare("SELECT synthesis_ms, encoding_ms, characters_synthesized, paragraphs_reused, created_at, started_at, finished_at FROM render_jobs WHERE id = ?")
+    .get(job_id);
   db.close();
-  return { total, ...job };
+  // Where the wall time went: before the job existed, in the Queue, in the render, and after it until seen done.
+  const { created_at, started_at, finished_at, ...rest } = job;
+  const split = {
+    before_job_ms: created_at - t0,
+    queued_ms: started_at - created_at,
+    render_ms: finished_at - started_at,
+    seen_after_ms: t0 + total - finished_at,
+  };
+  return { total, ...rest, ...split };
 }
 
 export async function run({ base, vars, persistTo }) {

@@ -238,6 +238,7 @@ describe("how long a fetched document is trusted: its Cache-Control max-age, fro
     ["a max-age under a minute: a minute", "max-age=5", 60],
     ["a max-age over a day: a day", "max-age=999999", 86_400],
     ["no-store: a minute", "no-store", 60],
+    ["No-Store in capitals: a minute", "No-Store, max-age=3600", 60],
     ["no-cache beside a max-age: a minute", "no-cache, max-age=3600", 60],
   ])("%s", async (_what, cacheControl, seconds) => {
     const headers = new Headers({ "Content-Type": "application/json" });
