@@ -87,6 +87,10 @@ describe("the client metadata document fetcher", () => {
     const expiration = async (clientId: string) => (await env.OAUTH_KV.list({ prefix: `client:${clientId}` })).keys[0].expiration;
     expect(await expiration(CLIENT_ID)).toBeUndefined();
     expect(await expiration(second)).toBeGreaterThan(Date.now() / 1000);
+    // Fetched again, the other client is still not allowed by the first one's allowance.
+    await env.OAUTH_KV.delete(`cimd-fresh:${second}`);
+    await resolveClientMetadataDocument(env, second);
+    expect(await expiration(second)).toBeGreaterThan(Date.now() / 1000);
   });
 
   it("names the rule of a document that is not an object, without a path", async () => {
