@@ -22,6 +22,9 @@ export const SCOPE = [
         "guardedFetch (workers/kernel/guarded-fetch.ts) throws nothing but FetchRefused: every failure of the address, the fetch, a redirect, the status, the type and the body is one",
       "96:28 Number() skipped": "Math.max and Math.min turn the digits into a number themselves",
       "158:48 string emptied": "the allowance is read as present or not (!== null), never by its value",
+      "178:5 call removed":
+        "the provider's answer carries no Content-Length header in workerd (the runtime states the length of a body it sends), so there is none to delete today; it is deleted so that the longer body never goes out under a length the provider once stated",
+      "178:20 string emptied": 'as 178:5: there is no Content-Length header to delete, and deleting the header named "" deletes nothing either',
       "175:56 .startsWith to .endsWith":
         "the provider answers the metadata at its exact path only (the issuer has no path), so the one successful answer whose path starts with it is the one whose path ends with it",
     },
