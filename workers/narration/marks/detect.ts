@@ -52,9 +52,10 @@ const fft = new Fft(FRAME);
 const HANN = Float64Array.from({ length: FRAME }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FRAME));
 
 /**
- * Looks for the mark keyed by `layout` in mono audio at MARK_RATE (any scale): first as it is, then,
- * when it is not found and `speeds` is not false, over a grid of speed changes from 0.85x to 1.15x on the loudest
- * SPEED_SEARCH_SECONDS. Returns the strongest reading.
+ * Looks for the mark keyed by `layout` in mono audio at MARK_RATE (any scale): first as it is, then
+ * across paragraph boundaries (acrossPauses), then, when it is not found and `speeds` is not false,
+ * over a grid of speed changes from 0.85x to 1.15x on the loudest SPEED_SEARCH_SECONDS. Returns the
+ * strongest reading.
  */
 export function detectMark(samples: Float32Array, layout: MarkLayout, { speeds = true } = {}): MarkReading {
   const direct = scan(samples, layout, FRAME, 1);
@@ -171,6 +172,7 @@ function scan(samples: Float32Array, layout: MarkLayout, hop: number, tries: num
   return best;
 }
 
+/** The payload a candidate's data positions decode to (Viterbi), or null when its CRC does not hold. */
 function decode(candidate: Candidate, layout: MarkLayout): MarkPayload | null {
   const soft = Float64Array.from(
     layout.dataPositions,
