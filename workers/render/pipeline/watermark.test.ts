@@ -9,11 +9,10 @@ import { testVars } from "../../../test/vars";
 import { audioObjects, database } from "../../db/index";
 import { audioObjectPath, MASTER_SAMPLE_RATE } from "../../kernel/audio-objects";
 import { keyedParagraphs } from "../../kernel/normalize-text";
-import { readWav } from "../../narration/marks/wav";
 import { PLATFORM_ID } from "../../kernel/watermark/scheme";
 import { espeak, offlineSynthesizer } from "../engine/offline";
 import { floatToInt16, int16LeBytes } from "../engine/pcm";
-import { wavFromInt16 } from "../engine/wav";
+import { decodeWav, wavFromInt16 } from "../engine/wav";
 
 import { paragraphKey } from "./cache-key";
 import { renderText } from "./render";
@@ -81,7 +80,7 @@ describe('the audio watermark (docs/narration.md "The watermark")', () => {
     // the two sides carry different ids (bench/results.md "Watermark" has the ten seconds).
     const row = await database(env).select().from(audioObjects).where(eq(audioObjects.key, rendered.key)).get();
     const boundary = row!.paragraphStarts![1];
-    const master = Int16Array.from(readWav(wav)!.samples, floatToInt16);
+    const master = Int16Array.from(decodeWav(wav).samples, floatToInt16);
     const cut = (from: number, to: number) =>
       wavFromInt16(int16LeBytes(master.slice(boundary + from * MASTER_SAMPLE_RATE, boundary + to * MASTER_SAMPLE_RATE)), MASTER_SAMPLE_RATE);
     expect(await detect(cut(-4.5, 0)), "the first side alone").toMatchObject({ marked: false });
