@@ -259,13 +259,15 @@ function normalised(candidates: Candidate[], all = candidates): Candidate | unde
   return { ...top, z: top.z / Math.max(1, spread) };
 }
 
-/** Energy per `bin` samples (a tenth of a second), and the loud level pauses are measured against. */
-const bin = 2_400;
+/** Samples per bin of the pause finder: a tenth of a second. */
+const BIN = MARK_RATE / 10;
+
+/** Energy per BIN samples, and the loud level pauses are measured against. */
 function binEnergies(samples: Float32Array): { energy: number[]; loud: number } {
   const energy: number[] = [];
-  for (let s = 0; s < samples.length; s += bin) {
+  for (let s = 0; s < samples.length; s += BIN) {
     let e = 0;
-    for (let i = s; i < Math.min(samples.length, s + bin); i++) e += samples[i] * samples[i];
+    for (let i = s; i < Math.min(samples.length, s + BIN); i++) e += samples[i] * samples[i];
     energy.push(e);
   }
   return { energy, loud: [...energy].sort((a, b) => a - b)[Math.floor(energy.length * 0.9)] ?? 0 };
@@ -274,17 +276,17 @@ function binEnergies(samples: Float32Array): { energy: number[]; loud: number } 
 /** [start, end) of the stretches between pauses of LONG_PAUSE_SECONDS or more. */
 function stretches(samples: Float32Array): [number, number][] {
   const { energy, loud } = binEnergies(samples);
-  const pauseBins = Math.round((LONG_PAUSE_SECONDS * MARK_RATE) / bin);
+  const pauseBins = Math.round((LONG_PAUSE_SECONDS * MARK_RATE) / BIN);
   const out: [number, number][] = [];
   let start = 0;
   let quiet = 0;
   energy.forEach((e, k) => {
     quiet = e < loud * QUIET ? quiet + 1 : 0;
     if (quiet === pauseBins) {
-      const end = (k - pauseBins + 1) * bin;
+      const end = (k - pauseBins + 1) * BIN;
       if (end > start) out.push([start, end]);
     }
-    if (quiet >= pauseBins) start = (k + 1) * bin;
+    if (quiet >= pauseBins) start = (k + 1) * BIN;
   });
   if (start < samples.length) out.push([start, samples.length]);
   return out;
@@ -401,8 +403,8 @@ function loudest(samples: Float32Array, length: number): Float32Array {
   // Per bin: how many quiet bins in a row end there.
   const quietRun: number[] = [];
   for (const e of energy) quietRun.push(e < loud * QUIET ? (quietRun.at(-1) ?? 0) + 1 : 0);
-  const pauseBins = Math.round((LONG_PAUSE_SECONDS * MARK_RATE) / bin);
-  const span = Math.floor(length / bin);
+  const pauseBins = Math.round((LONG_PAUSE_SECONDS * MARK_RATE) / BIN);
+  const span = Math.floor(length / BIN);
   let best = { at: 0, sum: -1, paused: true };
   let sum = energy.slice(0, span).reduce((a, b) => a + b, 0);
   for (let s = 0; s + span <= energy.length; s++) {
@@ -412,5 +414,5 @@ function loudest(samples: Float32Array, length: number): Float32Array {
     for (let i = s + pauseBins - 1; i < s + span && !paused; i++) paused = quietRun[i] >= pauseBins && i - pauseBins + 1 >= s;
     if ((best.paused && !paused) || (paused === best.paused && sum > best.sum)) best = { at: s, sum, paused };
   }
-  return samples.subarray(best.at * bin, best.at * bin + length);
+  return samples.subarray(best.at * BIN, best.at * BIN + length);
 }

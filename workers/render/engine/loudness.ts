@@ -26,8 +26,8 @@ const MAX_PASSES = 5;
 const TOLERANCE_LU = 0.1;
 /**
  * The share of an added gain the first re-aim expects to hear: at this target and ceiling the limiter
- * takes about half of it from speech (slopes of 0.24 to 0.43 measured on the offline engine's voices),
- * so aiming as if none were taken needed four trials where this needs two or three.
+ * takes about half of it from speech (slopes of 0.24 to 0.43 measured on the offline engine's voices):
+ * aiming as if none were taken used all five trials there, this four.
  */
 const FIRST_SLOPE = 0.5;
 /** Limiter look-ahead, attack and release window. */
@@ -253,7 +253,7 @@ export function truePeak(samples: Int16Array): number {
 function limit(x: Int16Array, gain: number, ceiling: number, window: number, emit: (i: number, y: number) => void): void {
   const n = x.length;
   // Read before any sample is written back: peakAt(x, j) reads up to 5 samples before j, and
-  // emit has then written only samples before j - window.
+  // emit has then written only samples up to j - window - half, far behind them.
   const blocks = blockPeaks(x);
   const half = window >> 1;
   // Ring positions are taken by a mask: a power of two at least 2 * window + 2.
