@@ -89,9 +89,6 @@ export async function voiceSegment(
   const writes = atMost(OBJECTS_IN_FLIGHT);
   const stored = keys.map((key) => reads(() => loadParagraph(store, key)));
   const found: (VoicedPassage | null | undefined)[] = keys.map(() => undefined);
-  stored.forEach((read, i) => {
-    read.then((v) => (found[i] = v)).catch(() => {}); // a failed read fails the render where it is awaited
-  });
   // A stored paragraph's encoded unit, read ahead behind it: its address has the pause before the
   // paragraph, which is its own break's unless a silent paragraph before it passes a stronger one on.
   const unitReads = atMost(OBJECTS_IN_FLIGHT);
@@ -112,6 +109,16 @@ export async function voiceSegment(
     const make = () => synthesizePassages([{ text: segment[i].text, lexicon: lexicons[i].entries }], offer, limited);
     if (!voicing.has(i)) voicing.set(i, onThread ? inTurn(seat, () => timed(phases, "synthesisMs", make)) : make());
   };
+  // A passage found missing starts to be voiced at once, while the stored ones before it are laid:
+  // an edit voices its changed paragraph without waiting for the reads of all the others.
+  stored.forEach((read, i) => {
+    read
+      .then((v) => {
+        found[i] = v;
+        if (v === null && first(i) === i && voicing.size < PROVIDERS[offer.provider].concurrency) startVoicing(i);
+      })
+      .catch(() => {}); // a failed read fails the render where it is awaited
+  });
   const layout = new Layout();
   const written: Promise<void>[] = [];
   for (let i = 0; i < segment.length; i++) {

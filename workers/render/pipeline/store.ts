@@ -43,7 +43,10 @@ export interface RenderWriter {
    * found there, else stored once made (unit-cache.ts). True when it encoded the unit.
    */
   add(parts: Int16Array[], unit?: StoredUnit): Promise<boolean>;
-  /** Stores the current segment's master, the parts added since the last one; they may be dropped then. */
+  /**
+   * Starts storing the current segment's master, the parts added since the last one, once the
+   * previous segment's is stored; `finish` waits for it.
+   */
   endSegment(): Promise<void>;
   /**
    * Stores the MP3, the Opus and the word timings, then the audio_objects row with where each
@@ -99,6 +102,7 @@ export async function renderWriter(
   let added = 0;
   let samples = 0;
   const unitWrites: Promise<number>[] = [];
+  let masterWrite: Promise<number> = Promise.resolve(0);
   return {
     async add(unit, stored) {
       if (added === segments) throw new Error(`render ${render.key} has only ${segments} segments`);
@@ -122,8 +126,12 @@ export async function renderWriter(
       return true;
     },
     async endSegment() {
+      // A master is written while the next segment is voiced, or while the render finishes; the one
+      // before it is out of the isolate first, so at most two segments' audio are held at once.
+      await masterWrite;
       // The parts' own bytes, not a copy: a segment's master is the largest thing in the isolate.
-      await putParts(store, masters[added++], master.map(int16LeBytes));
+      masterWrite = putParts(store, masters[added++], master.map(int16LeBytes));
+      masterWrite.catch(() => {}); // awaited by the next endSegment or by finish; a discarded render leaves it unawaited
       samples += master.reduce((n, part) => n + part.length, 0);
       master = [];
     },
@@ -135,6 +143,7 @@ export async function renderWriter(
         putAudio(store, render.key, "mp3", mp3Tag ? [mp3Tag, ...parts.slice(1)] : parts),
         putOpus(store, render.key, pages, about),
         putParts(store, wordTimingsPath(render.key), [new TextEncoder().encode(timingsJson(words))], "application/json"),
+        masterWrite,
         ...unitWrites,
       ]);
       const durationSeconds = samples / MASTER_SAMPLE_RATE;
