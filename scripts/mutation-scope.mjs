@@ -29,7 +29,10 @@ export const SCOPE = [
         "the provider answers the metadata at its exact path only (the issuer has no path), so the one successful answer whose path starts with it is the one whose path ends with it",
     },
   },
-  { module: "workers/kernel/guarded-fetch.ts", tests: ["workers/articles/links.test.ts", "workers/oauth/client-metadata-fetch.test.ts"] },
+  {
+    module: "workers/kernel/guarded-fetch.ts",
+    tests: ["workers/kernel/guarded-fetch.test.ts", "workers/articles/links.test.ts", "workers/oauth/client-metadata-fetch.test.ts"],
+  },
   // x402 and the ledger.
   {
     module: "workers/agents/x402/paid-call.ts",
