@@ -148,3 +148,63 @@ describe("a feed page writes every text of the feed as text (issue 46: no test t
     expect(html).not.toContain("<script>");
   });
 });
+
+describe("the feed page's own rules, one at a time (issue 46: mutants of feed-page.ts that no test saw)", () => {
+  /** A feed with `channel` inside its channel and one item of `item`. */
+  const feed = (item: string, channel = "") =>
+    feedPage(
+      `<?xml version="1.0" encoding="utf-8"?>
+<rss version="2.0"><channel><title>T</title>${channel}<item><title>E</title>${item}</item></channel></rss>`,
+      new Headers({ "Cache-Control": "private, no-store", ETag: '"x"', "Last-Modified": "Mon, 02 Nov 2026 00:00:00 GMT", "Content-Length": "9" }),
+    );
+
+  it("runs no script, loads only the cover, may not be framed and is never sniffed; keeps the feed's caching, not its validators", async () => {
+    const res = feed("");
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    for (const name of ["etag", "last-modified", "content-length"]) expect(res.headers.get(name), name).toBeNull();
+    // Its look is inline (the policy allows no sheet from elsewhere): light and dark, a visible focus.
+    const style = /<style>([^<]*)<\/style>/.exec(await res.text())![1];
+    expect(style).toContain("prefers-color-scheme:dark");
+    expect(style).toContain(":focus-visible{outline:3px solid #0b57d0");
+  });
+
+  it("links only an http(s) address, whatever its case; anything else is shown as text", async () => {
+    for (const [link, linked] of [
+      ["https://example.com/a", true],
+      ["HTTP://EXAMPLE.COM/A", true],
+      ["javascript:alert(1)", false],
+      ["ftp://example.com/a", false],
+      ["/relative/page", false],
+      ["see https://example.com/a", false],
+    ] as const) {
+      const html = await feed(`<link>${link}</link>`).text();
+      expect(html.includes(`<a href="${link}">E</a>`), link).toBe(linked);
+      if (!linked) expect(html, link).toContain("<li>E</li>");
+    }
+  });
+
+  it("dates an episode in UTC, in the feed's language, and leaves out a date that is not one", async () => {
+    const dated = async (pubDate: string | null, language = "en") =>
+      /<li>E(.*)<\/li>/.exec(await feed(pubDate === null ? "" : `<pubDate>${pubDate}</pubDate>`, `<language>${language}</language>`).text())![1];
+    // 23:30 in New York is the next day in UTC.
+    expect(await dated("Mon, 02 Nov 2026 23:30:00 -0500")).toBe(' <span class="note">· <time datetime="2026-11-03T04:30:00.000Z">Nov 3, 2026</time></span>');
+    expect(await dated("Mon, 02 Nov 2026 23:30:00 -0500", "de")).toContain(">03.11.2026</time>");
+    // A language Intl cannot read dates it in English.
+    expect(await dated("Mon, 02 Nov 2026 12:00:00 GMT", "not a language")).toContain(">Nov 2, 2026</time>");
+    expect(await dated("yesterday")).toBe("");
+    expect(await dated(null)).toBe("");
+  });
+
+  it("a feed that names no language is read as English, left to right, its dates too", async () => {
+    const html = await feed("<pubDate>Mon, 02 Nov 2026 12:00:00 GMT</pubDate>").text();
+    expect(html).toMatch(/^<!doctype html><html lang="en" dir="ltr">/);
+    expect(html).toContain(">Nov 2, 2026</time>");
+    // Nor its own address: no app is offered one.
+    expect(html).toContain('<ul class="apps" aria-labelledby="subscribe"></ul>');
+  });
+});

@@ -137,14 +137,14 @@ describe("redirects, statuses and types", () => {
     const asked = serve(async (url) =>
       url.endsWith("/a")
         ? new Response(null, { status: 303, headers: { Location: "/b" } })
-        : new Response("<p>hi</p>", { headers: { "Content-Type": "Text/HTML; charset=utf-8" } }),
+        : new Response("<p>hi</p>", { headers: { "Content-Type": "Text/HTML ; charset=utf-8" } }),
     );
     const fetched = await guardedFetch(env, new URL("https://example.com/a"), LIMITS);
     expect(asked).toEqual(["https://example.com/a", "https://example.com/b"]);
     expect(fetched.url.href).toBe("https://example.com/b");
     expect(fetched.mediaType).toBe("text/html");
     expect(new TextDecoder().decode(fetched.bytes)).toBe("<p>hi</p>");
-    expect(fetched.headers.get("content-type")).toBe("Text/HTML; charset=utf-8");
+    expect(fetched.headers.get("content-type")).toBe("Text/HTML ; charset=utf-8");
   });
 
   it("a redirect's body is cancelled, not read; with no redirect allowed, the address must answer itself", async () => {
@@ -230,12 +230,14 @@ describe("decodeText", () => {
   const decoded = (contentType: string, body: Uint8Array, mediaType = contentType.split(";")[0].trim().toLowerCase()) =>
     decodeText({ headers: new Headers({ "Content-Type": contentType }), mediaType, bytes: body });
 
-  it("reads the charset the Content-Type names, before any the page declares", () => {
+  it("reads the charset the Content-Type names, before any the page declares, in any case and spacing", () => {
     expect(decoded('text/html; charset="ISO-8859-1"', bytes('<meta charset="utf-8">', 0xe9))).toBe('<meta charset="utf-8">é');
+    expect(decoded("text/html; Charset = ISO-8859-1", bytes("", 0xe9))).toBe("é");
   });
 
   it("else the one an HTML page declares in its first 1024 bytes, and only an HTML page", () => {
     expect(decoded("text/html", bytes('<meta charset="windows-1252">', 0x80))).toBe('<meta charset="windows-1252">€');
+    expect(decoded("text/html", bytes("<META http-equiv=Content-Type content='text/html; CHARSET = windows-1252'>", 0x80))).toContain("€");
     expect(decoded("text/html", bytes(`${" ".repeat(1024)}<meta charset="windows-1252">`, 0xc3, 0xa9))).toBe(
       `${" ".repeat(1024)}<meta charset="windows-1252">é`,
     );

@@ -135,7 +135,7 @@ export function decodeText(fetched: Pick<Fetched, "headers" | "mediaType" | "byt
   const fromHeader = /charset\s*=\s*"?([\w.:-]+)/i.exec(fetched.headers.get("Content-Type") ?? "")?.[1];
   const head = fetched.mediaType === "text/html" ? new TextDecoder("latin1").decode(fetched.bytes.subarray(0, 1024)) : "";
   const fromMeta = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1];
-  for (const label of [fromHeader, fromMeta, "utf-8"]) {
+  for (const label of [fromHeader, fromMeta]) {
     if (!label) continue;
     try {
       return new TextDecoder(label).decode(fetched.bytes);
