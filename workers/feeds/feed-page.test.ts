@@ -208,3 +208,52 @@ describe("the feed page's own rules, one at a time (issue 46: mutants of feed-pa
     expect(html).toContain('<ul class="apps" aria-labelledby="subscribe"></ul>');
   });
 });
+
+describe("what the feed page shows (issue 46: its mutation run)", () => {
+  const SELF = "https://narration.example.com/v1/podcasts/service.xml";
+  /** The page of a feed with `channel` inside its channel (and nothing else but its title). */
+  const page = (channel: string) =>
+    feedPage(
+      `<?xml version="1.0" encoding="utf-8"?>
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0">
+<channel><title>T</title>${channel}</channel></rss>`,
+      new Headers(),
+    ).text();
+
+  it("shows the cover only at an http(s) address", async () => {
+    expect(await page('<itunes:image href="https://example.com/c.png"/>')).toContain('<img class="cover" alt="" src="https://example.com/c.png">');
+    for (const channel of ['<itunes:image href="javascript:alert(1)"/>', ""]) expect(await page(channel), channel).not.toContain("<img");
+  });
+
+  it("names every podcast app beside its link to the feed's own address", async () => {
+    const html = await page(`<atom:link href="${SELF}" rel="self" type="application/rss+xml"/>`);
+    const apps = podcastApps(SELF);
+    expect(apps.length).toBeGreaterThan(3);
+    for (const app of apps) expect(html).toContain(`<li><a href="${app.href.replaceAll("&", "&amp;")}">${app.name}</a></li>`);
+  });
+
+  it("says so when there are no episodes, and links the platform's site only at an http(s) address", async () => {
+    const html = await page("<link>https://narration.example.com/</link>");
+    expect(html).toContain('<p lang="en" dir="ltr">No episodes yet.</p>');
+    expect(html).not.toContain("<ol");
+    expect(html).toContain('<p class="note" lang="en" dir="ltr"><a href="https://narration.example.com/">Narration</a>: articles, read aloud.</p>');
+    for (const channel of ["<link>javascript:alert(1)</link>", ""]) expect(await page(channel), channel).not.toContain(">Narration</a>");
+  });
+
+  it("marks its own English words as English, left to right, on the page of a feed in another language", async () => {
+    const html = await page("<language>ar</language><podcast:locked>yes</podcast:locked><link>https://narration.example.com/</link>");
+    expect(html).toMatch(/^<!doctype html><html lang="ar" dir="rtl">/);
+    for (const own of [
+      '<p class="kind" lang="en" dir="ltr">Podcast feed</p>',
+      '<p class="warn" lang="en" dir="ltr">This is a private feed',
+      '<h2 id="subscribe" lang="en" dir="ltr">Subscribe</h2>',
+      '<p lang="en" dir="ltr">This address is a podcast feed',
+      '<p lang="en" dir="ltr"><label for="feed-url">',
+      '<h2 id="episodes" lang="en" dir="ltr">Episodes</h2>',
+      '<p lang="en" dir="ltr">No episodes yet.</p>',
+      '<p class="note" lang="en" dir="ltr"><a href=',
+    ]) {
+      expect(html).toContain(own);
+    }
+  });
+});
