@@ -85,8 +85,9 @@ export const SCOPE = [
     equivalent: {
       "52:74 escapeHtml() skipped":
         "a medium date Intl formats has none of & < > \" ' (checked in 134 locales of ICU, three dates each); it is escaped as every text of the page is",
-      "71:64 escapeHtml() skipped": "the apps' names are the platform's own words (kernel/public-urls.ts podcastApps), none with a character to escape",
-      "91:23 string emptied": "the page's Content-Type is set from PAGE_HEADERS right after, whatever the feed's was",
+      "44:16 condition true": "new Date(undefined) is an invalid date, which the next line leaves out as it does a missing one",
+      "72:64 escapeHtml() skipped": "the apps' names are the platform's own words (kernel/public-urls.ts podcastApps), none with a character to escape",
+      "92:23 string emptied": "the page's Content-Type is set from PAGE_HEADERS right after, whatever the feed's was",
     },
   },
   { module: "workers/web/page-errors.ts", tests: ["workers/web/safe-next.test.ts", "test/route-security.test.ts"] },

@@ -59,6 +59,7 @@ export function feedPage(xml: string, headers: Headers): Response {
   const self = feed.atom?.links?.find((l) => l.rel === "self")?.href ?? "";
   const title = feed.title ?? "";
   const cover = webLink(feed.itunes?.image);
+  const site = webLink(feed.link);
   const episodes = (feed.items ?? [])
     .map((item) => {
       const link = webLink(item.link);
@@ -85,7 +86,7 @@ ${feed.podcast?.locked?.value ? `<p class="warn" ${EN}>This is a private feed: i
 <input id="feed-url" type="text" readonly value="${escapeHtml(self)}" dir="ltr">
 <h2 id="episodes" ${EN}>Episodes</h2>
 ${episodes ? `<ol aria-labelledby="episodes">${episodes}</ol>` : `<p ${EN}>No episodes yet.</p>`}
-${webLink(feed.link) ? `<p class="note" ${EN}><a href="${escapeHtml(webLink(feed.link)!)}">Narration</a>: articles, read aloud.</p>` : ""}
+${site ? `<p class="note" ${EN}><a href="${escapeHtml(site)}">Narration</a>: articles, read aloud.</p>` : ""}
 </main></body></html>`;
   const out = new Headers(headers);
   for (const name of ["Content-Type", "ETag", "Last-Modified", "Content-Length"]) out.delete(name);
