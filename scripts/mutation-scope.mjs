@@ -51,7 +51,7 @@ export const SCOPE = [
   { module: "workers/agents/x402/ledger.ts", tests: ["workers/agents/paid-tools.test.ts", "workers/admin/ledger-report.test.ts"] },
   { module: "workers/kernel/ledger-split.ts", tests: ["workers/listeners/plays.test.ts"] },
   // Render gating and rate limits.
-  { module: "workers/narration/review-gate.ts", tests: ["workers/studio/studio.test.ts"] },
+  { module: "workers/narration/review-gate.ts", tests: ["workers/narration/review-gate.test.ts", "workers/studio/studio.test.ts"] },
   { module: "workers/core/rate-limit.ts", tests: ["test/rate-limit.test.ts"] },
   {
     module: "workers/core/client-address.ts",

@@ -10,8 +10,14 @@ export async function entityTag(body: string): Promise<string> {
   return `"${(await sha256Hex(body)).slice(0, 32)}"`;
 }
 
-function etagsOf(header: string): string[] {
-  return header.split(",").map((t) => t.trim().replace(/^W\//, ""));
+/** An entity tag without its weak indicator, for the weak comparison (§13.1.2): `W/` is case-sensitive. */
+function opaqueTag(tag: string): string {
+  return tag.replace(/^W\//, "");
+}
+
+/** The tags a header lists. Headers have no leading or trailing whitespace (Fetch normalizes them). */
+function tagsOf(header: string): string[] {
+  return header.split(",").map((t) => t.trim());
 }
 
 /**
@@ -24,11 +30,10 @@ export function notModified(request: Request, headers: Headers): Response | null
   const ims = request.headers.get("If-Modified-Since");
   let unchanged = false;
   if (inm !== null) {
-    unchanged = etag !== null && (inm.trim() === "*" || etagsOf(inm).includes(etag.replace(/^W\//, "")));
+    unchanged = etag !== null && (inm === "*" || tagsOf(inm).map(opaqueTag).includes(opaqueTag(etag)));
   } else if (ims !== null) {
-    const since = Date.parse(ims);
-    const modified = Date.parse(headers.get("Last-Modified") ?? "");
-    unchanged = !Number.isNaN(since) && !Number.isNaN(modified) && modified <= since;
+    // An invalid or missing date parses to NaN, and no comparison with NaN holds.
+    unchanged = Date.parse(headers.get("Last-Modified") ?? "") <= Date.parse(ims);
   }
   if (!unchanged) return null;
   // §15.4.5: a 304 carries the validators and caching headers a 200 would have.
@@ -52,11 +57,10 @@ export function preconditionFailed(request: Request, headers: Headers): Response
   const ium = request.headers.get("If-Unmodified-Since");
   let failed = false;
   if (im !== null) {
-    failed = im.trim() !== "*" && (etag === null || etag.startsWith("W/") || !im.split(",").some((t) => t.trim() === etag));
+    failed = im !== "*" && (etag === null || etag.startsWith("W/") || !tagsOf(im).includes(etag));
   } else if (ium !== null) {
-    const since = Date.parse(ium);
-    const modified = Date.parse(headers.get("Last-Modified") ?? "");
-    failed = !Number.isNaN(since) && !Number.isNaN(modified) && modified > since;
+    // As for If-Modified-Since: an invalid or missing date is NaN, so the header is ignored.
+    failed = Date.parse(headers.get("Last-Modified") ?? "") > Date.parse(ium);
   }
   if (!failed) return null;
   const kept = new Headers({ "Cache-Control": "no-store" });
