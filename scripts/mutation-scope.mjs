@@ -8,10 +8,10 @@
 // listed with the unit tests that state its rules where they exist.
 export const SCOPE = [
   // Credentials and sessions.
-  { module: "workers/core/web-session.ts", tests: ["workers/oauth/consent.test.ts", "workers/listeners/pages/pages.test.ts"] },
-  { module: "workers/core/studio-session.ts", tests: ["workers/studio/studio.test.ts"] },
-  { module: "workers/core/crypto.ts", tests: ["workers/listeners/credentials.test.ts", "workers/admin/publisher-keys.test.ts"] },
-  { module: "workers/kernel/listener-tokens.ts", tests: ["workers/listeners/credentials.test.ts", "workers/listeners/subscription.test.ts"] },
+  { module: "workers/core/web-session.ts", tests: ["workers/core/sessions.test.ts", "workers/oauth/consent.test.ts", "workers/listeners/pages/pages.test.ts"] },
+  { module: "workers/core/studio-session.ts", tests: ["workers/core/sessions.test.ts", "workers/studio/studio.test.ts"] },
+  { module: "workers/core/crypto.ts", tests: ["workers/core/crypto.test.ts", "workers/listeners/credentials.test.ts", "workers/admin/publisher-keys.test.ts"] },
+  { module: "workers/kernel/listener-tokens.ts", tests: ["workers/kernel/listener-tokens.test.ts", "workers/listeners/credentials.test.ts", "workers/listeners/subscription.test.ts"] },
   { module: "workers/oauth/bearer.ts", tests: ["workers/oauth/oauth-flow.test.ts", "workers/agents/rest.test.ts"] },
   // OAuth and its fetcher.
   {
