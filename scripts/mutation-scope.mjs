@@ -90,7 +90,7 @@ export const SCOPE = [
       "92:23 string emptied": "the page's Content-Type is set from PAGE_HEADERS right after, whatever the feed's was",
     },
   },
-  { module: "workers/web/page-errors.ts", tests: ["workers/web/safe-next.test.ts", "test/route-security.test.ts"] },
+  { module: "workers/web/page-errors.ts", tests: ["workers/web/page-errors.test.ts", "workers/web/safe-next.test.ts", "test/route-security.test.ts"] },
   // Range and conditional requests.
   {
     module: "workers/core/byte-ranges.ts",
