@@ -52,7 +52,7 @@ export const SCOPE = [
   { module: "workers/kernel/ledger-split.ts", tests: ["workers/listeners/plays.test.ts"] },
   // Render gating and rate limits.
   { module: "workers/narration/review-gate.ts", tests: ["workers/narration/review-gate.test.ts", "workers/studio/studio.test.ts"] },
-  { module: "workers/core/rate-limit.ts", tests: ["test/rate-limit.test.ts"] },
+  { module: "workers/core/rate-limit.ts", tests: ["workers/core/rate-limit.test.ts", "test/rate-limit.test.ts"] },
   {
     module: "workers/core/client-address.ts",
     tests: ["workers/core/client-address-key.test.ts"],

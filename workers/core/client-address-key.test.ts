@@ -28,4 +28,46 @@ describe("the budget key of an address", () => {
     expect(budgetKey("2001:db8::1::2")).toBe("2001:db8::1::2");
     expect(budgetKey("unknown")).toBe("unknown");
   });
+
+  it("reads every notation of RFC 4291 §2.2 and writes the /64 one way (RFC 5952: lower case, no leading zeros)", () => {
+    const key = "2001:db8:abcd:12::/64";
+    for (const written of [
+      "2001:db8:abcd:12::1",
+      "2001:DB8:ABCD:0012:0000:0000:0000:0001",
+      " 2001:db8:abcd:12:0:0:0:1 ",
+      "2001:db8:abcd:12:1::",
+      "2001:db8:abcd:12:0:0:192.0.2.1",
+      "2001:db8:abcd:12::192.0.2.1",
+    ]) {
+      expect(budgetKey(written), written).toBe(key);
+    }
+    expect(budgetKey("::")).toBe("0:0:0:0::/64");
+    expect(budgetKey("::1")).toBe("0:0:0:0::/64");
+    expect(budgetKey("1:2:3:4:5:6:7:8")).toBe("1:2:3:4::/64");
+    expect(budgetKey("1::8")).toBe("1:0:0:0::/64");
+    expect(budgetKey("ffff:1:2:3::")).toBe("ffff:1:2:3::/64");
+  });
+
+  it("takes the mapped IPv4 in its dotted notation too, in any case, its bytes in order", () => {
+    expect(budgetKey("::FFFF:203.0.113.7")).toBe("203.0.113.7");
+    expect(budgetKey("0:0:0:0:0:ffff:1.2.3.4")).toBe("1.2.3.4");
+    expect(budgetKey("::ffff:0102:0304")).toBe("1.2.3.4");
+  });
+
+  it("keeps as written what is no IPv6 address: too many or too few groups, a group too long or not hex, a byte over 255", () => {
+    for (const written of [
+      "1:2:3:4:5:6:7:8:9",
+      "1:2:3:4:5:6:7",
+      "1:2:3:4::5:6:7:8",
+      "12345::1",
+      "2001:db8::g",
+      "::ffff:256.0.0.1",
+      "::ffff:1.2.3.999",
+      "2001:db8::1:",
+      ":",
+    ]) {
+      expect(budgetKey(written), written).toBe(written);
+    }
+  });
 });
+
