@@ -48,7 +48,7 @@ export const SCOPE = [
     module: "workers/agents/x402/paid-call.ts",
     tests: ["workers/agents/x402/receipt-time.test.ts", "workers/agents/x402/mcp-transport.test.ts", "workers/agents/x402/pay.test.ts"],
   },
-  { module: "workers/agents/x402/ledger.ts", tests: ["workers/agents/paid-tools.test.ts", "workers/admin/ledger-report.test.ts"] },
+  { module: "workers/agents/x402/ledger.ts", tests: ["workers/agents/x402/ledger.test.ts", "workers/agents/paid-tools.test.ts", "workers/admin/ledger-report.test.ts"] },
   { module: "workers/kernel/ledger-split.ts", tests: ["workers/listeners/plays.test.ts"] },
   // Render gating and rate limits.
   { module: "workers/narration/review-gate.ts", tests: ["workers/narration/review-gate.test.ts", "workers/studio/studio.test.ts"] },
