@@ -11,7 +11,10 @@ export const SCOPE = [
   { module: "workers/core/web-session.ts", tests: ["workers/core/sessions.test.ts", "workers/oauth/consent.test.ts", "workers/listeners/pages/pages.test.ts"] },
   { module: "workers/core/studio-session.ts", tests: ["workers/core/sessions.test.ts", "workers/studio/studio.test.ts"] },
   { module: "workers/core/crypto.ts", tests: ["workers/core/crypto.test.ts", "workers/listeners/credentials.test.ts", "workers/admin/publisher-keys.test.ts"] },
-  { module: "workers/kernel/listener-tokens.ts", tests: ["workers/kernel/listener-tokens.test.ts", "workers/listeners/credentials.test.ts", "workers/listeners/subscription.test.ts"] },
+  {
+    module: "workers/kernel/listener-tokens.ts",
+    tests: ["workers/kernel/listener-tokens.test.ts", "workers/listeners/credentials.test.ts", "workers/listeners/subscription.test.ts"],
+  },
   { module: "workers/oauth/bearer.ts", tests: ["workers/oauth/oauth-flow.test.ts", "workers/agents/rest.test.ts"] },
   // OAuth and its fetcher.
   {
@@ -46,9 +49,18 @@ export const SCOPE = [
   // x402 and the ledger.
   {
     module: "workers/agents/x402/paid-call.ts",
-    tests: ["workers/agents/x402/receipt-time.test.ts", "workers/agents/x402/mcp-transport.test.ts", "workers/agents/x402/pay.test.ts"],
+    tests: [
+      "workers/agents/x402/receipt-time.test.ts",
+      "workers/agents/x402/mcp-transport.test.ts",
+      "workers/agents/x402/pay.test.ts",
+      "workers/agents/x402/extensions.test.ts",
+      "workers/agents/x402/payment-ids.security.test.ts",
+    ],
   },
-  { module: "workers/agents/x402/ledger.ts", tests: ["workers/agents/x402/ledger.test.ts", "workers/agents/paid-tools.test.ts", "workers/admin/ledger-report.test.ts"] },
+  {
+    module: "workers/agents/x402/ledger.ts",
+    tests: ["workers/agents/x402/ledger.test.ts", "workers/agents/paid-tools.test.ts", "workers/admin/ledger-report.test.ts"],
+  },
   { module: "workers/kernel/ledger-split.ts", tests: ["workers/listeners/plays.test.ts"] },
   // Render gating and rate limits.
   { module: "workers/narration/review-gate.ts", tests: ["workers/narration/review-gate.test.ts", "workers/studio/studio.test.ts"] },
