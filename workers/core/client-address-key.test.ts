@@ -70,4 +70,3 @@ describe("the budget key of an address", () => {
     }
   });
 });
-

@@ -1,7 +1,16 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./errors";
-import { clientIp, enforceAddressLimit, FORWARDS_PER_HOUR_PER_ADDRESS, leaseSize, NO_ADDRESS, RENDERS_PER_HOUR_PER_ADDRESS, spendUnits, type RateBucket } from "./rate-limit";
+import {
+  clientIp,
+  enforceAddressLimit,
+  FORWARDS_PER_HOUR_PER_ADDRESS,
+  leaseSize,
+  NO_ADDRESS,
+  RENDERS_PER_HOUR_PER_ADDRESS,
+  spendUnits,
+  type RateBucket,
+} from "./rate-limit";
 
 /**
  * The budgets and their leases, against the real RateLimiter object (durable-objects/rate-limiter.ts)
