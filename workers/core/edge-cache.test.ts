@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { cacheDelete, cacheMatch, cachePut, forgetCopies } from "./edge-cache";
+import { cacheDelete, cacheMatch, cachePut, forgetCopies, MAX_COPY_BYTES } from "./edge-cache";
 
 const KEY = "https://edge-cache.test/feed.xml";
 const GET = new Request(KEY);
@@ -66,5 +66,75 @@ describe("the edge cache with the isolate's copy in front", () => {
     await cachePut(KEY, feed("<rss>three</rss>"));
     await cacheDelete(KEY);
     expect(await cacheMatch(KEY, GET)).toBeUndefined();
+  });
+
+  it("reads max-age wherever the header lists it, and s-maxage is not it", async () => {
+    for (const [cacheControl, copied] of [
+      ["max-age=60", true],
+      ["public,max-age=60", true],
+      ["public, max-age=60, must-revalidate", true],
+      ["s-maxage=60", false],
+      ["public, max-age=0", false],
+    ] as const) {
+      forgetCopies();
+      await cachePut(KEY, feed("<rss/>", { "Cache-Control": cacheControl }));
+      expect(await edgeReads(() => cacheMatch(KEY, GET)), cacheControl).toBe(copied ? 0 : 1);
+    }
+  });
+
+  it("keeps a response's own Date, and stamps one only where there is none", async () => {
+    const date = new Date(Date.now() - 60_000).toUTCString();
+    await cachePut(KEY, feed("<rss/>", { Date: date }));
+    expect((await cacheMatch(KEY, GET))!.headers.get("Date")).toBe(date);
+  });
+
+  it("lets a copy go exactly when its Date plus max-age is reached", async () => {
+    const date = new Date(Math.floor(Date.now() / 1000) * 1000);
+    await cachePut(KEY, feed("<rss/>", { Date: date.toUTCString(), "Cache-Control": "max-age=60" }));
+    const now = vi.spyOn(Date, "now").mockReturnValue(date.getTime() + 59_999);
+    expect(await edgeReads(() => cacheMatch(KEY, GET))).toBe(0);
+    now.mockReturnValue(date.getTime() + 60_000);
+    // The edge copy has expired for this clock too: nothing is copied back.
+    expect(await edgeReads(() => cacheMatch(KEY, GET))).toBe(1);
+  });
+
+  it("answers a failed If-Match with a 412 from the copy, and keeps the copy's headers and status", async () => {
+    await cachePut(KEY, feed("<rss/>"));
+    const res = (await cacheMatch(KEY, new Request(KEY, { headers: { "If-Match": '"e0"' } })))!;
+    expect(res.status).toBe(412);
+    const whole = (await cacheMatch(KEY, GET))!;
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("Content-Type")).toBe("application/rss+xml");
+  });
+
+  it("keeps the copy when the edge refuses to store: the caches are an optimisation", async () => {
+    vi.spyOn(caches.default, "put").mockRejectedValue(new Error("edge down"));
+    await cachePut(KEY, feed("<rss>kept</rss>"));
+    expect(await (await cacheMatch(KEY, GET))!.text()).toBe("<rss>kept</rss>");
+  });
+
+  it("copies a body of at most a quarter of the budget, whether or not its length is stated", async () => {
+    const key = (n: number) => `${KEY}?size=${n}`;
+    await cachePut(key(1), feed("x".repeat(MAX_COPY_BYTES)));
+    expect(await edgeReads(() => cacheMatch(key(1), GET))).toBe(0);
+    await cachePut(key(2), feed("x".repeat(MAX_COPY_BYTES + 1)));
+    expect(await edgeReads(() => cacheMatch(key(2), GET))).toBe(1);
+    await cachePut(key(3), feed("small", { "Content-Length": String(MAX_COPY_BYTES + 1) }));
+    expect(await edgeReads(() => cacheMatch(key(3), new Request(key(3))))).toBe(1);
+    expect(MAX_COPY_BYTES).toBe(6 * 1024 * 1024);
+  });
+
+  it("lets the least recently used copy go once the copies pass 24 MB, and counts a replaced copy once", async () => {
+    const key = (n: number) => `${KEY}?n=${n}`;
+    const big = () => feed("x".repeat(MAX_COPY_BYTES));
+    for (const n of [1, 2, 3]) await cachePut(key(n), big());
+    // Replacing a copy frees its bytes: four puts of key 4 hold 6 MB, not 24.
+    for (let i = 0; i < 4; i++) await cachePut(key(4), big());
+    // 24 MB exactly: all four are kept. Key 1 read again is the most recently used.
+    for (const n of [1, 2, 3, 4]) expect(await edgeReads(() => cacheMatch(key(n), GET)), `key ${n}`).toBe(0);
+    await cacheMatch(key(1), GET);
+    await cachePut(key(5), feed("y"));
+    for (const n of [3, 4, 5, 1]) expect(await edgeReads(() => cacheMatch(key(n), GET)), `key ${n}`).toBe(0);
+    expect(await edgeReads(() => cacheMatch(key(2), GET))).toBe(1);
   });
 });
