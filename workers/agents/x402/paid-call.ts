@@ -10,7 +10,7 @@ import { facilitatorFor, type Facilitator } from "./facilitator";
 import { paymentRequiredResponse, readPaymentSignature, refusalResponse, withPaymentResponse } from "./http-transport";
 import { paymentRequiredResult, readMcpPayment, refusalResult, type ToolResult, withSettlement } from "./mcp-transport";
 import { FailedAfterSettlement, payForCall, type PaidCall, type Refusal, refuse } from "./pay";
-import { eip3009, secondsLeft } from "./authorization";
+import { eip3009 } from "./authorization";
 import { type FirstAnswer, firstAnswer, payloadDigest, paymentIdOf, type PaymentIdentity } from "./payment-ids";
 import { acceptedAmounts, type PaidTool, priceOf, type PriceState } from "./prices";
 import { signedOffers, signedReceipt } from "./receipts";
@@ -137,7 +137,7 @@ async function repeatOf(env: Pick<Env, "DB">, payload: unknown, resource: string
   const signed = eip3009((payload as PaymentPayload).payload);
   if (!signed) return {};
   const identified = paymentIdOf(payload as PaymentPayload);
-  if ("invalid" in identified) return { refusal: refuse("invalid_payload", `payment-identifier: ${identified.invalid}`) };
+  if ("invalid" in identified) return { refusal: refuse("invalid_payload", identified.invalid) };
   if (identified.id === null) return {};
   const identity: PaymentIdentity = {
     payer: signed.authorization.from.toLowerCase(),
@@ -145,8 +145,8 @@ async function repeatOf(env: Pick<Env, "DB">, payload: unknown, resource: string
     payloadSha256: await payloadDigest(payload as PaymentPayload),
     validBefore: BigInt(signed.authorization.validBefore),
   };
-  // An expired authorization repeats nothing: its answer is no longer the payer's to fetch again.
-  if (secondsLeft(signed.authorization) <= 0n) return { refusal: refuse("expired", "the authorization's validBefore has passed") };
+  // An expired authorization repeats nothing: its answer was forgotten at its validBefore at the latest
+  // (payment-ids.ts forgetAt), and payForCall refuses it as expired.
   const answer = await firstAnswer(env, identity, resource);
   return answer ? { answer } : { remember: identity };
 }

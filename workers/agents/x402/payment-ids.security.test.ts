@@ -63,10 +63,12 @@ describe("a payment-identifier answers only its payer, at its resource, while a 
   });
 
   it("keeps the answer sealed, not in the clear, and only until the authorization's validBefore (an hour at most)", async () => {
-    const { http } = walletAgent();
+    const { http, account } = walletAgent();
     const payload = await subscriptionPayment(http, generatePaymentId());
     const { feed_url } = await (await send(http, "/v1/agent/subscriptions", { verticals: ["tech"] }, payload)).json<{ feed_url: string }>();
     const [row] = await database(env).select().from(x402PaymentIds);
+    // The payer as one spelling: an identifier is one wallet's, however its address is written (EIP-55 or not).
+    expect(row.payer).toBe(account.address.toLowerCase());
     expect(row.result).not.toContain(feed_url);
     expect(row.result).not.toContain(new URL(feed_url).pathname.split("/").pop());
     // x402 clients sign validBefore = now + 300 s: the answer goes then.
@@ -90,5 +92,21 @@ describe("a payment-identifier answers only its payer, at its resource, while a 
     const { http: attacker } = walletAgent();
     const res = await send(attacker, "/v1/agent/subscriptions", { verticals: ["tech"] }, await subscriptionPayment(attacker, id));
     expect(await res.text()).not.toContain(feed_url);
+  });
+
+  it("a payment of another version or scheme is refused by the payment's own rules, never answered from a first payment", async () => {
+    const { http } = walletAgent();
+    const id = generatePaymentId();
+    const payload = await subscriptionPayment(http, id);
+    const { feed_url } = await (await send(http, "/v1/agent/subscriptions", { verticals: ["tech"] }, payload)).json<{ feed_url: string }>();
+    for (const [name, altered] of [
+      ["version 1", { ...payload, x402Version: 1 }],
+      ["no EIP-3009 authorization", { ...payload, payload: { signature: (payload.payload as { signature: string }).signature } }],
+    ] as const) {
+      const res = await send(http, "/v1/agent/subscriptions", { verticals: ["tech"] }, altered as PaymentPayload);
+      const text = await res.text();
+      expect(res.status, name).toBe(402);
+      expect(text, name).not.toContain(feed_url);
+    }
   });
 });
