@@ -50,6 +50,7 @@ export const SCOPE = [
   {
     module: "workers/agents/x402/paid-call.ts",
     tests: [
+      "workers/agents/x402/paid-call.test.ts",
       "workers/agents/x402/receipt-time.test.ts",
       "workers/agents/x402/mcp-transport.test.ts",
       "workers/agents/x402/pay.test.ts",
@@ -117,7 +118,14 @@ export const SCOPE = [
       "66:39 String() skipped": "the same for the whole body's length",
     },
   },
-  { module: "workers/core/conditional.ts", tests: ["workers/core/conditional.test.ts"] },
+  {
+    module: "workers/core/conditional.ts",
+    tests: ["workers/core/conditional.test.ts"],
+    equivalent: {
+      "34:14 condition true": 'without If-Modified-Since, Date.parse(null) reads "null", an invalid date, and no comparison with NaN holds',
+      "61:14 condition true": "the same for If-Unmodified-Since: NaN fails every comparison, so nothing fails",
+    },
+  },
   // The lexicon.
   {
     module: "workers/kernel/lexicon.ts",

@@ -6,6 +6,7 @@ import { probeAudio } from "../../../test/support/audio-probe";
 import { audioObjects, database, lexiconEntries } from "../../db/index";
 import { audioObjectPath, MASTER_SAMPLE_RATE, masterObjectPaths } from "../../kernel/audio-objects";
 import { storedWords } from "../../kernel/word-timings";
+import type { RenderStoreRpc } from "../../kernel/render-contract";
 import type { VoiceOffer } from "../../kernel/voice-catalogue";
 import type { LexiconEntry } from "../../kernel/lexicon";
 import { unitSamples } from "../engine/units";
@@ -151,9 +152,11 @@ describe("audio by the paragraph", () => {
     let samples = 0;
     for (const path of stored.keys()) {
       const voiced = (await loadParagraph(store, path.slice("paragraphs/".length, -".pcm".length)))!;
-      expect(voiced.samples.subarray(0, edge).every((s) => s === 0)).toBe(true);
-      expect(voiced.samples.subarray(-edge).every((s) => s === 0)).toBe(true);
-      samples += voiced.samples.length;
+      const pcm = await voiced.samples();
+      expect(pcm).toHaveLength(voiced.length);
+      expect(pcm.subarray(0, edge).every((s) => s === 0)).toBe(true);
+      expect(pcm.subarray(-edge).every((s) => s === 0)).toBe(true);
+      samples += voiced.length;
     }
     // The master is the paragraphs laid end to end with a paragraph pause between each two, each
     // paragraph's unit ended with less than one unit of silence (engine/units.ts).
@@ -181,6 +184,22 @@ describe("audio by the paragraph", () => {
     const samples = await master(rendered.key);
     const edge = MASTER_SAMPLE_RATE / 10;
     expect(samples.subarray(last - edge)).toEqual(samples.subarray(first - edge, first - edge + samples.length - (last - edge)));
+  }, 120_000);
+
+  it("voices missing paragraphs in their order, whichever read comes back first: a listener waits for the first", async () => {
+    // Each read of a stored paragraph answers later than the one asked after it.
+    let reads = 0;
+    const slow = Object.create(store) as RenderStoreRpc;
+    slow.fetch = async (request) => {
+      if (request.method === "GET" && new URL(request.url).pathname.includes("/paragraphs/")) {
+        const wait = 300 - 100 * reads++;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
+      }
+      return store.fetch(request);
+    };
+    const { synthesizers, texts } = recording();
+    await renderText(slow, { text: article(PARAGRAPHS.slice(0, 3)) }, synthesizers);
+    expect(texts).toEqual(PARAGRAPHS.slice(0, 3));
   }, 120_000);
 
   it("a pronunciation entry added for a word re-voices only the paragraphs that contain it", async () => {

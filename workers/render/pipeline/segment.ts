@@ -9,8 +9,8 @@ import { PROVIDERS, type VoiceOffer } from "../../kernel/voice-catalogue";
 import { timed, type RenderPhases } from "../phases";
 import { paragraphKey } from "./cache-key";
 import type { Passage } from "./chunk";
-import { loadParagraph, storeParagraph } from "./paragraph-cache";
-import type { StoredUnit } from "./store";
+import { type LaidParagraph, loadParagraph, storeParagraph, voicedParagraph } from "./paragraph-cache";
+import type { MasterUnit, StoredUnit } from "./store";
 import { loadUnit, unitObjectPath } from "./unit-cache";
 import { synthesizePassages, type VoicedPassage } from "./synthesize";
 import { inTurn, type Seat } from "./turns";
@@ -25,9 +25,9 @@ export interface VoicedWord {
 }
 
 /**
- * A voiced segment: its master as parts laid end to end (stored paragraphs and the silences
- * between them, never copied into one array) and its length in samples; per passage, the sample at
- * which it starts (null: nothing audible in it); every word of its passages in order.
+ * A voiced segment: its master as parts laid end to end (the paragraphs and the silences between
+ * them, never copied into one array) and its length in samples; per passage, the sample at which it
+ * starts (null: nothing audible in it); every word of its passages in order.
  */
 export interface VoicedSegment {
   parts: Int16Array[];
@@ -55,7 +55,7 @@ export interface ParagraphTally {
 }
 
 /** Encodes a unit, or lays its stored encodings (store.ts RenderWriter.add); true when it encoded. */
-export type Emit = (parts: Int16Array[], unit: StoredUnit) => Promise<boolean>;
+export type Emit = (unit: MasterUnit, stored: StoredUnit) => Promise<boolean>;
 
 /** The pronunciation entries that apply to a text for the offer's engine, and their digest (kernel/lexicon.ts). */
 export type Pronounce = (text: string) => Promise<{ entries: LexiconEntry[]; digest: string | null }>;
@@ -88,7 +88,7 @@ export async function voiceSegment(
   const reads = atMost(OBJECTS_IN_FLIGHT);
   const writes = atMost(OBJECTS_IN_FLIGHT);
   const stored = keys.map((key) => reads(() => loadParagraph(store, key)));
-  const found: (VoicedPassage | null | undefined)[] = keys.map(() => undefined);
+  const found: (LaidParagraph | null | undefined)[] = keys.map(() => undefined);
   // A stored paragraph's encoded unit, read ahead behind it: its address has the pause before the
   // paragraph, which is its own break's unless a silent paragraph before it passes a stronger one on.
   const unitReads = atMost(OBJECTS_IN_FLIGHT);
@@ -105,21 +105,32 @@ export async function voiceSegment(
   const onThread = offer.provider === "offline";
   // Its synthesis time is the turn's for the offline engine, whose work runs when the turn starts,
   // maybe while an earlier passage is encoded; a cloud voice's is the render's wait for its answer.
+  const begun = new Set<number>();
   const startVoicing = (i: number) => {
+    if (begun.has(i)) return;
+    begun.add(i);
     const make = () => synthesizePassages([{ text: segment[i].text, lexicon: lexicons[i].entries }], offer, limited);
-    if (!voicing.has(i)) voicing.set(i, onThread ? inTurn(seat, () => timed(phases, "synthesisMs", make)) : make());
+    voicing.set(i, onThread ? inTurn(seat, () => timed(phases, "synthesisMs", make)) : make());
   };
-  // A passage found missing starts to be voiced at once, while the stored ones before it are laid:
-  // an edit voices its changed paragraph without waiting for the reads of all the others.
+  // Missing passages start to be voiced as soon as their reads and those of the passages before them
+  // are back, while the stored ones before them are laid (an edit voices its changed paragraph
+  // without waiting for the reads after it), and in their order, whichever read comes back first: a
+  // listener waits for the first paragraph, not for a later one voiced ahead of it.
+  const startKnown = () => {
+    for (let j = 0; j < segment.length && voicing.size < PROVIDERS[offer.provider].concurrency; j++) {
+      if (found[j] === undefined) return;
+      if (found[j] === null && first(j) === j) startVoicing(j);
+    }
+  };
   stored.forEach((read, i) => {
     read
       .then((v) => {
         found[i] = v;
-        if (v === null && first(i) === i && voicing.size < PROVIDERS[offer.provider].concurrency) startVoicing(i);
+        startKnown();
       })
       .catch(() => {}); // a failed read fails the render where it is awaited
   });
-  const layout = new Layout();
+  const layout = new Layout<LaidParagraph>();
   const written: Promise<void>[] = [];
   for (let i = 0; i < segment.length; i++) {
     const loaded = await stored[i];
@@ -140,18 +151,26 @@ export async function voiceSegment(
         return made;
       }
       await markPassages(made.passages, [keys[i]]);
-      voiced = made.passages[0];
+      const mine = made.passages[0];
+      voiced = voicedParagraph(keys[i], mine);
       tally.charactersSynthesized += segment[i].text.length;
-      const mine = voiced;
       written.push(writes(() => storeParagraph(store, keys[i], mine)));
     } else {
       tally.paragraphsReused += 1;
     }
-    const { parts, gap } = layout.add(segment[i], voiced, keys.indexOf(keys[i], i + 1) > i);
+    const laid = layout.add(segment[i], voiced, keys.indexOf(keys[i], i + 1) > i);
+    if (laid === null) continue; // silent: it takes no room, and has no unit
+    const { gap, pad } = laid;
     const path = unitObjectPath(keys[i], gap);
     // Encodings are reused only with the stored samples they were made from.
     const unit: StoredUnit = { path, found: loaded && path === expected(i) ? await units[i] : null };
-    if (await inTurn(seat, () => emit(parts, unit))) tally.paragraphsEncoded += 1;
+    const paragraph = voiced;
+    const master: MasterUnit = {
+      pieces: [...(gap > 0 ? [{ zeros: gap * 2 }] : []), paragraph.piece, ...(pad > 0 ? [{ zeros: pad * 2 }] : [])],
+      samples: gap + paragraph.length + pad,
+      parts: async () => unitParts(gap, await paragraph.samples(), pad),
+    };
+    if (await inTurn(seat, () => emit(master, unit))) tally.paragraphsEncoded += 1;
   }
   await Promise.all(written);
   return { ok: true, ...layout.result() };
@@ -176,6 +195,9 @@ function atMost(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
   };
 }
 
+/** What Layout needs of a passage: where its speech starts, its words and its length in samples. */
+type Laid = Pick<LaidParagraph, "start" | "words" | "length">;
+
 /**
  * Lays voiced passages end to end, one at a time: each carries its own lead-in and tail, and the
  * silence between two makes up the pause of the later one's break (engine/join.ts joinGap). Each
@@ -184,39 +206,39 @@ function atMost(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
  * passage takes no room, and its break passes to the next passage when stronger, as in a join of
  * pieces.
  */
-class Layout {
+class Layout<T extends Laid> {
   private readonly starts: (number | null)[] = [];
   private readonly words: VoicedWord[] = [];
-  private readonly kept = new Map<number, VoicedPassage>();
+  private readonly kept = new Map<number, T>();
   private offset = 0;
   private pending: Break | null = null;
 
   /**
-   * The parts that lay out `voiced` after the passages before it, and the pause before it in
-   * samples; `keep` it for a repeat of it later.
+   * The pause before `voiced` and the silence after it that ends its unit on a frame, both in
+   * samples, laid after the passages before it; null for a silent passage. `keep` it for a repeat of it later.
    */
-  add(passage: Passage, voiced: VoicedPassage, keep = false): { parts: Int16Array[]; gap: number } {
+  add(passage: Passage, voiced: T, keep = false): { gap: number; pad: number } | null {
     const i = this.starts.length;
     if (keep) this.kept.set(i, voiced);
     const brk = stronger(this.pending, passage.brk);
     if (voiced.start === null) {
       this.starts.push(null);
       this.pending = brk;
-      return { parts: [], gap: 0 };
+      return null;
     }
     this.pending = null;
     const gap = joinGap(brk, MASTER_SAMPLE_RATE);
     this.offset += gap;
     this.starts.push(this.offset + voiced.start);
     for (const w of voiced.words) this.words.push({ passage: i, text: w.text, start: this.offset + w.start, end: this.offset + w.end });
-    this.offset += voiced.samples.length;
-    const pad = unitPadding(gap + voiced.samples.length, MASTER_SAMPLE_RATE);
+    this.offset += voiced.length;
+    const pad = unitPadding(gap + voiced.length, MASTER_SAMPLE_RATE);
     this.offset += pad;
-    return { parts: [...(gap > 0 ? [new Int16Array(gap)] : []), voiced.samples, ...(pad > 0 ? [new Int16Array(pad)] : [])], gap };
+    return { gap, pad };
   }
 
   /** A passage laid out earlier and kept for its repeats. */
-  voicedAt(i: number): VoicedPassage {
+  voicedAt(i: number): T {
     return this.kept.get(i)!;
   }
 
@@ -225,9 +247,17 @@ class Layout {
   }
 }
 
+/** A unit's samples: the pause, the passage, the silence that ends it on a frame (empty ones left out). */
+function unitParts(gap: number, samples: Int16Array, pad: number): Int16Array[] {
+  return [...(gap > 0 ? [new Int16Array(gap)] : []), samples, ...(pad > 0 ? [new Int16Array(pad)] : [])];
+}
+
 /** Lays voiced passages end to end (Layout), as the parts of one master. */
 export function layOut(passages: Passage[], voiced: VoicedPassage[]): VoicedSegment {
-  const layout = new Layout();
-  const parts = passages.flatMap((passage, i) => layout.add(passage, voiced[i]).parts);
+  const layout = new Layout<Laid>();
+  const parts = passages.flatMap((passage, i) => {
+    const laid = layout.add(passage, { ...voiced[i], length: voiced[i].samples.length });
+    return laid ? unitParts(laid.gap, voiced[i].samples, laid.pad) : [];
+  });
   return { parts, ...layout.result() };
 }
