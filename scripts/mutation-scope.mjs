@@ -10,7 +10,17 @@ export const SCOPE = [
   // Credentials and sessions.
   { module: "workers/core/web-session.ts", tests: ["workers/core/sessions.test.ts", "workers/oauth/consent.test.ts", "workers/listeners/pages/pages.test.ts"] },
   { module: "workers/core/studio-session.ts", tests: ["workers/core/sessions.test.ts", "workers/studio/studio.test.ts"] },
-  { module: "workers/core/crypto.ts", tests: ["workers/core/crypto.test.ts", "workers/listeners/credentials.test.ts", "workers/admin/publisher-keys.test.ts"] },
+  {
+    module: "workers/core/crypto.ts",
+    tests: ["workers/core/crypto.test.ts", "workers/listeners/credentials.test.ts", "workers/admin/publisher-keys.test.ts"],
+    equivalent: {
+      "20:114 false to true": "the HMAC key never leaves the function: extractable only lets exportKey read it, and nothing calls exportKey",
+      "28:14 regex i added": "+ has no case",
+      "29:14 regex i added": "/ has no case",
+      "30:14 regex $ removed": "base64 has = only at its end, so every run of = is the padding",
+      "30:14 regex i added": "= has no case",
+    },
+  },
   {
     module: "workers/kernel/listener-tokens.ts",
     tests: ["workers/kernel/listener-tokens.test.ts", "workers/listeners/credentials.test.ts", "workers/listeners/subscription.test.ts"],

@@ -27,9 +27,10 @@ function toSignIn(request: Request, env: Env, url: URL): Response {
   return seeOther(`${SIGN_IN_PATHS.request}?${new URLSearchParams({ next: safeNext(back, env) })}`);
 }
 
-function refererPath(request: Request): string {
+/** The path and query of the form's page, or null without a Referer to read: safeNext sends that home. */
+function refererPath(request: Request): string | null {
   const referer = URL.parse(request.headers.get("Referer") ?? "");
-  return referer ? `${referer.pathname}${referer.search}` : "/";
+  return referer && `${referer.pathname}${referer.search}`;
 }
 
 /** Title, message, status and headers of a failure; an unexpected one is logged and shown as a 500 without detail. */
