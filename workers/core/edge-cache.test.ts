@@ -68,11 +68,12 @@ describe("the edge cache with the isolate's copy in front", () => {
     expect(await cacheMatch(KEY, GET)).toBeUndefined();
   });
 
-  it("reads max-age wherever the header lists it, and s-maxage is not it", async () => {
+  it("reads max-age wherever the header lists it, in any case (RFC 9111 §5.2), and s-maxage is not it", async () => {
     for (const [cacheControl, copied] of [
       ["max-age=60", true],
       ["public,max-age=60", true],
       ["public, max-age=60, must-revalidate", true],
+      ["Public, Max-Age=60", true],
       ["s-maxage=60", false],
       ["public, max-age=0", false],
     ] as const) {

@@ -31,9 +31,9 @@ function drop(key: string): void {
   bytes -= copy.body.byteLength;
 }
 
-/** When `response` stops being fresh: its Date plus its max-age (RFC 9111 §4.2.1), in ms. */
+/** When `response` stops being fresh: its Date plus its max-age (RFC 9111 §4.2.1; directives in any case, §5.2), in ms. */
 function freshUntil(response: Response): number {
-  const maxAge = /(?:^|[,\s])max-age=(\d+)/.exec(response.headers.get("Cache-Control") ?? "")?.[1];
+  const maxAge = /(?:^|[,\s])max-age=(\d+)/i.exec(response.headers.get("Cache-Control") ?? "")?.[1];
   const date = Date.parse(response.headers.get("Date") ?? "");
   return maxAge === undefined || Number.isNaN(date) ? 0 : date + Number(maxAge) * 1000;
 }
