@@ -25,7 +25,7 @@ export const SCOPE = [
     module: "workers/kernel/listener-tokens.ts",
     tests: ["workers/kernel/listener-tokens.test.ts", "workers/listeners/credentials.test.ts", "workers/listeners/subscription.test.ts"],
   },
-  { module: "workers/oauth/bearer.ts", tests: ["workers/oauth/oauth-flow.test.ts", "workers/agents/rest.test.ts"] },
+  { module: "workers/oauth/bearer.ts", tests: ["workers/oauth/bearer.test.ts", "workers/oauth/oauth-flow.test.ts", "workers/agents/rest.test.ts"] },
   // OAuth and its fetcher.
   {
     module: "workers/oauth/client-metadata.ts",
