@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { cacheDelete, cacheMatch, cachePut, forgetCopies, MAX_COPY_BYTES } from "./edge-cache";
+import { cacheDelete, cacheMatch, cachePut, forgetCopies, keepCopy, MAX_COPY_BYTES } from "./edge-cache";
 
 const KEY = "https://edge-cache.test/feed.xml";
 const GET = new Request(KEY);
@@ -137,5 +137,38 @@ describe("the edge cache with the isolate's copy in front", () => {
     await cachePut(key(5), feed("y"));
     for (const n of [3, 4, 5, 1]) expect(await edgeReads(() => cacheMatch(key(n), GET)), `key ${n}`).toBe(0);
     expect(await edgeReads(() => cacheMatch(key(2), GET))).toBe(1);
+  });
+
+  it("copies a body whose stated length is exactly the limit", async () => {
+    await cachePut(KEY, feed("x".repeat(MAX_COPY_BYTES), { "Content-Length": String(MAX_COPY_BYTES) }));
+    expect(await edgeReads(() => cacheMatch(KEY, GET))).toBe(0);
+  });
+
+  it("keeps no copy of a response that stops being fresh the moment it arrives, so it takes no room", async () => {
+    const key = (n: number) => `${KEY}?fresh=${n}`;
+    const big = (headers: Record<string, string> = {}) => feed("x".repeat(MAX_COPY_BYTES), headers);
+    for (const n of [1, 2, 3]) await cachePut(key(n), big());
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    vi.spyOn(Date, "now").mockReturnValue(now);
+    await keepCopy(key(4), big({ Date: new Date(now - 60_000).toUTCString(), "Cache-Control": "max-age=60" }));
+    await keepCopy(key(5), feed("y", { Date: new Date(now).toUTCString() }));
+    // Had the stale copy been kept, the copies would pass 24 MB and the first would go.
+    expect(await edgeReads(() => cacheMatch(key(1), GET))).toBe(0);
+  });
+
+  it("cancels the body of a response it does not copy, unread", async () => {
+    let cancelled = false;
+    const body = new ReadableStream({ cancel: () => void (cancelled = true) });
+    await keepCopy(KEY, new Response(body, { headers: { "Cache-Control": "no-store" } }));
+    expect(cancelled).toBe(true);
+  });
+
+  it("counts one copy once when two keep it at the same time", async () => {
+    const key = (n: number) => `${KEY}?same=${n}`;
+    const big = () => feed("x".repeat(MAX_COPY_BYTES), { Date: new Date().toUTCString() });
+    await Promise.all([keepCopy(key(1), big()), keepCopy(key(1), big())]);
+    for (const n of [2, 3, 4]) await keepCopy(key(n), big());
+    // 24 MB exactly, had key 1 been counted once: every copy is still there.
+    for (const n of [1, 2, 3, 4]) expect(await edgeReads(() => cacheMatch(key(n), GET)), `key ${n}`).toBe(0);
   });
 });
