@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { cacheDelete, cacheMatch, cachePut, forgetCopies, keepCopy, MAX_COPY_BYTES } from "./edge-cache";
+import { cacheDelete, cacheMatch, cachedCopy, cachePut, forgetCopies, keepCopy, MAX_COPY_BYTES } from "./edge-cache";
 
 const KEY = "https://edge-cache.test/feed.xml";
 const GET = new Request(KEY);
@@ -170,5 +170,19 @@ describe("the edge cache with the isolate's copy in front", () => {
     for (const n of [2, 3, 4]) await keepCopy(key(n), big());
     // 24 MB exactly, had key 1 been counted once: every copy is still there.
     for (const n of [1, 2, 3, 4]) expect(await edgeReads(() => cacheMatch(key(n), GET)), `key ${n}`).toBe(0);
+  });
+
+  it("lets an expired copy go when it is asked for, so its room is free again", async () => {
+    const key = (n: number) => `${KEY}?expired=${n}`;
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    const clock = vi.spyOn(Date, "now").mockReturnValue(now);
+    const big = (maxAge: number) => feed("x".repeat(MAX_COPY_BYTES), { Date: new Date(now).toUTCString(), "Cache-Control": `max-age=${maxAge}` });
+    await keepCopy(key(1), big(300));
+    await keepCopy(key(2), big(1));
+    clock.mockReturnValue(now + 1000);
+    expect(cachedCopy(key(2))).toBeUndefined();
+    for (const n of [3, 4, 5]) await keepCopy(key(n), big(300));
+    // 24 MB with key 2 gone: key 1, the oldest, stays.
+    expect(cachedCopy(key(1))).toBeDefined();
   });
 });
