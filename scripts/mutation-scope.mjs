@@ -24,6 +24,12 @@ export const SCOPE = [
   {
     module: "workers/kernel/listener-tokens.ts",
     tests: ["workers/kernel/listener-tokens.test.ts", "workers/listeners/credentials.test.ts", "workers/listeners/subscription.test.ts"],
+    equivalent: {
+      "27:15 config() skipped": "config() hands TOKEN_ENCRYPTION_KEY back as env holds it, and the text only names the cached key",
+      "29:7 condition true": "the key is imported again from the same secret: the cache only saves work",
+      "31:5 call removed": "nothing cached, each call imports the same key: the cache only saves work",
+      "30:106 false to true": "the AES key never leaves the module: extractable only lets exportKey read it, and nothing calls exportKey",
+    },
   },
   { module: "workers/oauth/bearer.ts", tests: ["workers/oauth/bearer.test.ts", "workers/oauth/oauth-flow.test.ts", "workers/agents/rest.test.ts"] },
   // OAuth and its fetcher.

@@ -32,6 +32,11 @@ describe("listener tokens", () => {
     await expect(decryptToken(env, c)).rejects.toThrow();
   });
 
+  it("stores no credential without TOKEN_ENCRYPTION_KEY, and says what cannot be done", async () => {
+    const { TOKEN_ENCRYPTION_KEY: _, ...unset } = env as Env & { TOKEN_ENCRYPTION_KEY?: string };
+    await expect(mintToken(unset)).rejects.toThrow("TOKEN_ENCRYPTION_KEY is not configured: credentials cannot be stored");
+  });
+
   it("refuses a copy changed by one bit", async () => {
     const bytes = Uint8Array.from(atob(await encryptToken(env, "token")), (ch) => ch.charCodeAt(0));
     bytes[bytes.length - 1] ^= 1;
