@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { appendPaymentIdentifierToExtensions, generatePaymentId } from "@x402/extensions/payment-identifier";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -103,7 +104,11 @@ describe("a payment-identifier answers only its payer, at its resource, while a 
       ["version 1", { ...payload, x402Version: 1 }],
       ["no EIP-3009 authorization", { ...payload, payload: { signature: (payload.payload as { signature: string }).signature } }],
     ] as const) {
-      const res = await send(http, "/v1/agent/subscriptions", { verticals: ["tech"] }, altered as PaymentPayload);
+      // In PAYMENT-SIGNATURE whatever its version: a client would send version 1 as X-PAYMENT, never read here.
+      const res = await call(
+        "/v1/agent/subscriptions",
+        json({ verticals: ["tech"] }, { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(altered as PaymentPayload) }),
+      );
       const text = await res.text();
       expect(res.status, name).toBe(402);
       expect(text, name).not.toContain(feed_url);
