@@ -284,8 +284,7 @@ export interface RenderStoreRpc {
   recordEncoding(key: string, format: LazyFormat, bytes: number): Promise<void>;
   /**
    * Objects travel as HTTP bodies: `PUT {RENDER_STORE_ORIGIN}/objects/{path}` stores the body, whose
-   * Content-Length R2 needs before the bytes, and `GET` of the same URL answers the object or 404
-   * (with `Range: bytes=0-{last}`, its first bytes: a 206 whose Content-Range names the whole size). A
+   * Content-Length R2 needs before the bytes, and `GET` of the same URL answers the object or 404. A
    * body streams with no message limit and keeps its length across the binding (an RPC argument
    * stream would not).
    */
@@ -293,21 +292,11 @@ export interface RenderStoreRpc {
   /** The size of each object, null where one is missing. */
   objectSizes(paths: string[]): Promise<(number | null)[]>;
   /**
-   * Stores at `path` the bytes of `pieces` in order (a range of a stored object, or silence), built
-   * where the objects are: a master is its stored paragraphs and the pauses between them
-   * (render/pipeline/store.ts), so their samples never cross the binding a second time. Returns its
-   * size, or null, storing nothing, when a piece's object is missing or shorter than the piece.
-   */
-  composeObject(path: string, pieces: ObjectPiece[]): Promise<number | null>;
-  /**
    * The pronunciation lexicon for `publisher`'s narrations (the global one, with its own entries over it);
    * the global one for null. A claimed job carries its own (ClaimedJob.lexicon).
    */
   lexiconFor(publisher: string | null): Promise<LexiconEntry[]>;
 }
-
-/** A piece of a composed object (RenderStoreRpc.composeObject): `length` bytes of `object` from `offset`, or `zeros` zero bytes. */
-export type ObjectPiece = { object: string; offset: number; length: number } | { zeros: number };
 
 /** The origin of RenderStore's object URLs; only its path is read. */
 export const RENDER_STORE_ORIGIN = "https://render-store.internal";

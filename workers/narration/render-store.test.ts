@@ -45,60 +45,6 @@ describe("RenderStore objects, the render Worker's only way to R2", () => {
   });
 });
 
-describe("RenderStore composed objects (a master made of its stored paragraphs)", () => {
-  const bytesOf = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * seed + 7) % 256);
-
-  it("answers a GET with a range by its first bytes, naming the whole size, and fewer at the end", async () => {
-    const bytes = bytesOf(1000, 3);
-    await env.AUDIO.put("paragraphs/r.pcm", bytes);
-    const head = await store.fetch(new Request(renderStoreObjectUrl("paragraphs/r.pcm"), { headers: { range: "bytes=0-99" } }));
-    expect(head.status).toBe(206);
-    expect(head.headers.get("content-range")).toBe("bytes 0-99/1000");
-    expect(new Uint8Array(await head.arrayBuffer())).toEqual(bytes.subarray(0, 100));
-    const tail = await store.fetch(new Request(renderStoreObjectUrl("paragraphs/r.pcm"), { headers: { range: "bytes=900-1999" } }));
-    expect(tail.headers.get("content-range")).toBe("bytes 900-999/1000");
-    expect(tail.headers.get("content-length")).toBe("100");
-    expect(new Uint8Array(await tail.arrayBuffer())).toEqual(bytes.subarray(900));
-    // Any other form is not a range the render Worker sends: the whole object.
-    const whole = await store.fetch(new Request(renderStoreObjectUrl("paragraphs/r.pcm"), { headers: { range: "bytes=-10" } }));
-    expect(whole.status).toBe(200);
-    expect((await whole.arrayBuffer()).byteLength).toBe(1000);
-  });
-
-  it("stores ranges of stored objects and silences, in order, as one object of their total size", async () => {
-    const [a, b] = [bytesOf(300_000, 5), bytesOf(200_000, 11)];
-    await env.AUDIO.put("paragraphs/a.pcm", a);
-    await env.AUDIO.put("paragraphs/b.pcm", b);
-    const pieces = [
-      { zeros: 70_000 },
-      { object: "paragraphs/a.pcm", offset: 4, length: 299_996 },
-      { object: "paragraphs/b.pcm", offset: 100, length: 150_000 },
-      { zeros: 2 },
-      { object: "paragraphs/a.pcm", offset: 4, length: 299_996 },
-    ];
-    const size = 70_000 + 299_996 + 150_000 + 2 + 299_996;
-    expect(await store.composeObject("masters/k/0.pcm", pieces)).toBe(size);
-    const expected = new Uint8Array(size);
-    expected.set(a.subarray(4), 70_000);
-    expected.set(b.subarray(100, 150_100), 369_996);
-    expected.set(a.subarray(4), 519_998);
-    const object = await env.AUDIO.get("masters/k/0.pcm");
-    expect(object?.size).toBe(size);
-    expect(await digest(await object!.arrayBuffer())).toBe(await digest(expected));
-  });
-
-  it("stores nothing when a piece's object is missing or shorter than the piece", async () => {
-    await env.AUDIO.put("paragraphs/short.pcm", bytesOf(100, 3));
-    for (const piece of [
-      { object: "paragraphs/gone.pcm", offset: 0, length: 10 },
-      { object: "paragraphs/short.pcm", offset: 50, length: 51 },
-    ]) {
-      expect(await store.composeObject("masters/broken/0.pcm", [{ zeros: 10 }, piece])).toBeNull();
-      expect(await env.AUDIO.head("masters/broken/0.pcm")).toBeNull();
-    }
-  });
-});
-
 describe("RenderStore jobs", () => {
   const english = { language: "en", language_source: "detected" } as const;
   it("records what a finished render synthesised and reused, which the job view reports once done (null before)", async () => {

@@ -29,7 +29,6 @@ import {
   type JobStreamed,
   STREAM_LEASE_MS,
   type LazyFormat,
-  type ObjectPiece,
   type RenderStoreRpc,
   renderTenant,
   type StoredAudio,
@@ -81,10 +80,6 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
 
   objectSizes(paths: string[]) {
     return objectSizes(this.env, paths);
-  }
-
-  composeObject(path: string, pieces: ObjectPiece[]) {
-    return composeObject(this.env, path, pieces);
   }
 
   lexiconFor(publisher: string | null) {
@@ -291,16 +286,8 @@ async function serveObject(env: StoreEnv, request: Request): Promise<Response> {
   if (!pathname.startsWith(OBJECTS)) return new Response("not found", { status: 404 });
   const path = pathname.slice(OBJECTS.length);
   if (request.method === "GET") {
-    const range = byteRange(request.headers.get("range"));
-    const object = await env.AUDIO.get(path, range ? { range } : undefined);
-    if (!object) return new Response("no such object", { status: 404 });
-    if (!range) return new Response(object.body, { headers: { "content-length": String(object.size) } });
-    // R2 answers a range that runs past the end with the bytes there are.
-    const length = Math.max(0, Math.min(range.length, object.size - range.offset));
-    return new Response(object.body, {
-      status: 206,
-      headers: { "content-length": String(length), "content-range": `bytes ${range.offset}-${range.offset + length - 1}/${object.size}` },
-    });
+    const object = await env.AUDIO.get(path);
+    return object ? new Response(object.body, { headers: { "content-length": String(object.size) } }) : new Response("no such object", { status: 404 });
   }
   if (request.method !== "PUT") return new Response("method not allowed", { status: 405 });
   if (!request.body || request.headers.get("content-length") === null) return new Response("a length is required", { status: 411 });
@@ -308,64 +295,6 @@ async function serveObject(env: StoreEnv, request: Request): Promise<Response> {
   await env.AUDIO.put(path, request.body, contentType ? { httpMetadata: { contentType } } : undefined);
   return new Response(null, { status: 201 });
 }
-
-/** The `bytes=first-last` range of a GET (the only form the render Worker sends), as R2 reads it; null for none. */
-function byteRange(header: string | null): { offset: number; length: number } | null {
-  const match = header ? /^bytes=(\d+)-(\d+)$/.exec(header) : null;
-  if (!match) return null;
-  const [first, last] = [Number(match[1]), Number(match[2])];
-  return last >= first ? { offset: first, length: last - first + 1 } : null;
-}
-
-/**
- * Writes `pieces` to `path` as one object (RenderStoreRpc.composeObject), streamed from R2 to R2: each
- * range is read while the one before it is written, so at most two pieces are in flight. A piece
- * whose object went away after the check (deleted meanwhile) aborts the write.
- */
-async function composeObject(env: StoreEnv, path: string, pieces: ObjectPiece[]): Promise<number | null> {
-  const length = pieces.reduce((n, p) => n + ("zeros" in p ? p.zeros : p.length), 0);
-  // Every piece is checked before the write starts: a put given up halfway is noisier than one never begun.
-  const objects = [...new Set(pieces.flatMap((p) => ("zeros" in p ? [] : [p.object])))];
-  const sizes = new Map((await objectSizes(env, objects)).map((size, i) => [objects[i], size ?? -1]));
-  if (pieces.some((p) => !("zeros" in p) && sizes.get(p.object)! < p.offset + p.length)) return null;
-  const read = (p: ObjectPiece) => ("zeros" in p ? null : env.AUDIO.get(p.object, { range: { offset: p.offset, length: p.length } }));
-  const { readable, writable } = new FixedLengthStream(length);
-  const writer = writable.getWriter();
-  const written = (async () => {
-    let next = pieces.length > 0 ? read(pieces[0]) : null;
-    for (let i = 0; i < pieces.length; i++) {
-      const piece = pieces[i];
-      const current = next;
-      next = i + 1 < pieces.length ? read(pieces[i + 1]) : null;
-      next?.catch(() => {}); // awaited in its turn
-      if ("zeros" in piece) {
-        for (let left = piece.zeros; left > 0; left -= SILENCE.byteLength) await writer.write(SILENCE.subarray(0, Math.min(left, SILENCE.byteLength)));
-        continue;
-      }
-      const object = await current;
-      if (!object || object.size < piece.offset + piece.length) throw new MissingPiece();
-      for await (const chunk of object.body) await writer.write(chunk);
-    }
-    await writer.close();
-  })();
-  // An aborted stream fails the put, so nothing is stored.
-  written.catch((err) => writer.abort(err).catch(() => {}));
-  const put = env.AUDIO.put(path, readable);
-  put.catch(() => {});
-  try {
-    await written;
-  } catch (err) {
-    if (err instanceof MissingPiece) return null;
-    throw err;
-  }
-  await put;
-  return length;
-}
-
-class MissingPiece extends Error {}
-
-/** Zero bytes written for a silence piece, a slice at a time. */
-const SILENCE = new Uint8Array(64 * 1024);
 
 async function objectSizes(env: StoreEnv, paths: string[]): Promise<(number | null)[]> {
   const heads = await Promise.all(paths.map((p) => env.AUDIO.head(p)));

@@ -22,7 +22,6 @@ export function jobStore(store: RenderStoreRpc, claim: ClaimedJob): { store: Ren
     recordEncoding: (...args) => store.recordEncoding(...args),
     fetch: (request) => store.fetch(request),
     objectSizes: (paths) => store.objectSizes(paths),
-    composeObject: (path, pieces) => store.composeObject(path, pieces),
     lexiconFor: async () => claim.lexicon,
   };
   return { store: view, audio: () => kept };

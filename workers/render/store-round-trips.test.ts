@@ -33,7 +33,6 @@ function counted(through: RenderStoreRpc) {
     recordEncoding: count("recordEncoding", (...a: Parameters<RenderStoreRpc["recordEncoding"]>) => through.recordEncoding(...a)),
     fetch: count("fetch", (request: Request) => through.fetch(request)),
     objectSizes: count("objectSizes", (paths: string[]) => through.objectSizes(paths)),
-    composeObject: count("composeObject", (...a: Parameters<RenderStoreRpc["composeObject"]>) => through.composeObject(...a)),
     lexiconFor: count("lexiconFor", (publisher: string | null) => through.lexiconFor(publisher)),
   };
   return { env: { STORE: wrapped }, calls };
@@ -65,9 +64,9 @@ describe("the STORE round trips of one render", () => {
     expect((await database(env).select().from(articles).where(eq(articles.id, article.id)).get())?.audioKey).toBe(done!.audioKey);
     // Before (main 496051c): claimJob, lexiconFor, findAudio, recordAudio and completeJob, five calls (17 in all).
     // Objects: the title and each paragraph looked for and stored (2 × 4), each one's encoded unit stored
-    // (4: pipeline/unit-cache.ts, looked for only beside a stored paragraph), the MP3, the Opus and the
-    // word timings; the master is composed from the stored paragraphs where they are (one call).
-    expect(calls).toEqual({ claimJob: 1, findAudio: 1, completeJob: 1, fetch: 2 * 4 + 4 + 3, composeObject: 1 });
+    // (4: pipeline/unit-cache.ts, looked for only beside a stored paragraph), the master, the MP3, the Opus
+    // and the word timings.
+    expect(calls).toEqual({ claimJob: 1, findAudio: 1, completeJob: 1, fetch: 2 * 4 + 4 + 4 });
   });
 
   it("audio found stored: one claim, one look, one completion, and no object moved", async () => {

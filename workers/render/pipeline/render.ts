@@ -151,7 +151,7 @@ async function voiceSegments(
 ): Promise<{ ok: true; paragraphStarts: number[]; words: RenderedWord[] } | SynthFailure> {
   const timeline = new ParagraphTimeline(paragraphs);
   for (const segment of segments) {
-    const voiced = await voiceSegment(store, segment, offer, tenant, synthesizer, pronounce, tally, (unit, stored) => writer.add(unit, stored), phases, seat);
+    const voiced = await voiceSegment(store, segment, offer, tenant, synthesizer, pronounce, tally, (parts, unit) => writer.add(parts, unit), phases, seat);
     if (!voiced.ok) return voiced;
     timeline.add(segment, voiced.starts, voiced.samples, voiced.words);
     await writer.endSegment();

@@ -9,8 +9,8 @@ import { PROVIDERS, type VoiceOffer } from "../../kernel/voice-catalogue";
 import { timed, type RenderPhases } from "../phases";
 import { paragraphKey } from "./cache-key";
 import type { Passage } from "./chunk";
-import { type LaidParagraph, loadParagraph, storeParagraph, voicedParagraph } from "./paragraph-cache";
-import type { MasterUnit, StoredUnit } from "./store";
+import { loadParagraph, storeParagraph } from "./paragraph-cache";
+import type { StoredUnit } from "./store";
 import { loadUnit, unitObjectPath } from "./unit-cache";
 import { synthesizePassages, type VoicedPassage } from "./synthesize";
 import { inTurn, type Seat } from "./turns";
@@ -25,9 +25,9 @@ export interface VoicedWord {
 }
 
 /**
- * A voiced segment: its master as parts laid end to end (the paragraphs and the silences between
- * them, never copied into one array) and its length in samples; per passage, the sample at which it
- * starts (null: nothing audible in it); every word of its passages in order.
+ * A voiced segment: its master as parts laid end to end (stored paragraphs and the silences
+ * between them, never copied into one array) and its length in samples; per passage, the sample at
+ * which it starts (null: nothing audible in it); every word of its passages in order.
  */
 export interface VoicedSegment {
   parts: Int16Array[];
@@ -55,7 +55,7 @@ export interface ParagraphTally {
 }
 
 /** Encodes a unit, or lays its stored encodings (store.ts RenderWriter.add); true when it encoded. */
-export type Emit = (unit: MasterUnit, stored: StoredUnit) => Promise<boolean>;
+export type Emit = (parts: Int16Array[], unit: StoredUnit) => Promise<boolean>;
 
 /** The pronunciation entries that apply to a text for the offer's engine, and their digest (kernel/lexicon.ts). */
 export type Pronounce = (text: string) => Promise<{ entries: LexiconEntry[]; digest: string | null }>;
@@ -88,7 +88,7 @@ export async function voiceSegment(
   const reads = atMost(OBJECTS_IN_FLIGHT);
   const writes = atMost(OBJECTS_IN_FLIGHT);
   const stored = keys.map((key) => reads(() => loadParagraph(store, key)));
-  const found: (LaidParagraph | null | undefined)[] = keys.map(() => undefined);
+  const found: (VoicedPassage | null | undefined)[] = keys.map(() => undefined);
   // A stored paragraph's encoded unit, read ahead behind it: its address has the pause before the
   // paragraph, which is its own break's unless a silent paragraph before it passes a stronger one on.
   const unitReads = atMost(OBJECTS_IN_FLIGHT);
@@ -130,7 +130,7 @@ export async function voiceSegment(
       })
       .catch(() => {}); // a failed read fails the render where it is awaited
   });
-  const layout = new Layout<LaidParagraph>();
+  const layout = new Layout();
   const written: Promise<void>[] = [];
   for (let i = 0; i < segment.length; i++) {
     const loaded = await stored[i];
@@ -151,26 +151,18 @@ export async function voiceSegment(
         return made;
       }
       await markPassages(made.passages, [keys[i]]);
-      const mine = made.passages[0];
-      voiced = voicedParagraph(keys[i], mine);
+      voiced = made.passages[0];
       tally.charactersSynthesized += segment[i].text.length;
+      const mine = voiced;
       written.push(writes(() => storeParagraph(store, keys[i], mine)));
     } else {
       tally.paragraphsReused += 1;
     }
-    const laid = layout.add(segment[i], voiced, keys.indexOf(keys[i], i + 1) > i);
-    if (laid === null) continue; // silent: it takes no room, and has no unit
-    const { gap, pad } = laid;
+    const { parts, gap } = layout.add(segment[i], voiced, keys.indexOf(keys[i], i + 1) > i);
     const path = unitObjectPath(keys[i], gap);
     // Encodings are reused only with the stored samples they were made from.
     const unit: StoredUnit = { path, found: loaded && path === expected(i) ? await units[i] : null };
-    const paragraph = voiced;
-    const master: MasterUnit = {
-      pieces: [...(gap > 0 ? [{ zeros: gap * 2 }] : []), paragraph.piece, ...(pad > 0 ? [{ zeros: pad * 2 }] : [])],
-      samples: gap + paragraph.length + pad,
-      parts: async () => unitParts(gap, await paragraph.samples(), pad),
-    };
-    if (await inTurn(seat, () => emit(master, unit))) tally.paragraphsEncoded += 1;
+    if (await inTurn(seat, () => emit(parts, unit))) tally.paragraphsEncoded += 1;
   }
   await Promise.all(written);
   return { ok: true, ...layout.result() };
@@ -195,9 +187,6 @@ function atMost(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
   };
 }
 
-/** What Layout needs of a passage: where its speech starts, its words and its length in samples. */
-type Laid = Pick<LaidParagraph, "start" | "words" | "length">;
-
 /**
  * Lays voiced passages end to end, one at a time: each carries its own lead-in and tail, and the
  * silence between two makes up the pause of the later one's break (engine/join.ts joinGap). Each
@@ -206,39 +195,39 @@ type Laid = Pick<LaidParagraph, "start" | "words" | "length">;
  * passage takes no room, and its break passes to the next passage when stronger, as in a join of
  * pieces.
  */
-class Layout<T extends Laid> {
+class Layout {
   private readonly starts: (number | null)[] = [];
   private readonly words: VoicedWord[] = [];
-  private readonly kept = new Map<number, T>();
+  private readonly kept = new Map<number, VoicedPassage>();
   private offset = 0;
   private pending: Break | null = null;
 
   /**
-   * The pause before `voiced` and the silence after it that ends its unit on a frame, both in
-   * samples, laid after the passages before it; null for a silent passage. `keep` it for a repeat of it later.
+   * The parts that lay out `voiced` after the passages before it, and the pause before it in
+   * samples; `keep` it for a repeat of it later.
    */
-  add(passage: Passage, voiced: T, keep = false): { gap: number; pad: number } | null {
+  add(passage: Passage, voiced: VoicedPassage, keep = false): { parts: Int16Array[]; gap: number } {
     const i = this.starts.length;
     if (keep) this.kept.set(i, voiced);
     const brk = stronger(this.pending, passage.brk);
     if (voiced.start === null) {
       this.starts.push(null);
       this.pending = brk;
-      return null;
+      return { parts: [], gap: 0 };
     }
     this.pending = null;
     const gap = joinGap(brk, MASTER_SAMPLE_RATE);
     this.offset += gap;
     this.starts.push(this.offset + voiced.start);
     for (const w of voiced.words) this.words.push({ passage: i, text: w.text, start: this.offset + w.start, end: this.offset + w.end });
-    this.offset += voiced.length;
-    const pad = unitPadding(gap + voiced.length, MASTER_SAMPLE_RATE);
+    this.offset += voiced.samples.length;
+    const pad = unitPadding(gap + voiced.samples.length, MASTER_SAMPLE_RATE);
     this.offset += pad;
-    return { gap, pad };
+    return { parts: [...(gap > 0 ? [new Int16Array(gap)] : []), voiced.samples, ...(pad > 0 ? [new Int16Array(pad)] : [])], gap };
   }
 
   /** A passage laid out earlier and kept for its repeats. */
-  voicedAt(i: number): T {
+  voicedAt(i: number): VoicedPassage {
     return this.kept.get(i)!;
   }
 
@@ -247,17 +236,9 @@ class Layout<T extends Laid> {
   }
 }
 
-/** A unit's samples: the pause, the passage, the silence that ends it on a frame (empty ones left out). */
-function unitParts(gap: number, samples: Int16Array, pad: number): Int16Array[] {
-  return [...(gap > 0 ? [new Int16Array(gap)] : []), samples, ...(pad > 0 ? [new Int16Array(pad)] : [])];
-}
-
 /** Lays voiced passages end to end (Layout), as the parts of one master. */
 export function layOut(passages: Passage[], voiced: VoicedPassage[]): VoicedSegment {
-  const layout = new Layout<Laid>();
-  const parts = passages.flatMap((passage, i) => {
-    const laid = layout.add(passage, { ...voiced[i], length: voiced[i].samples.length });
-    return laid ? unitParts(laid.gap, voiced[i].samples, laid.pad) : [];
-  });
+  const layout = new Layout();
+  const parts = passages.flatMap((passage, i) => layout.add(passage, voiced[i]).parts);
   return { parts, ...layout.result() };
 }

@@ -1,5 +1,6 @@
 import { mp3Units } from "../engine/mp3";
 import { oggOpusStream, opusUnits } from "../engine/opus";
+import { int16LeBytes } from "../engine/pcm";
 import { wavHeader } from "../engine/wav";
 import {
   AUDIO_CONTENT_TYPES,
@@ -10,7 +11,7 @@ import {
   masterObjectPaths,
   wordTimingsPath,
 } from "../../kernel/audio-objects";
-import { type LazyFormat, type ObjectPiece, renderStoreObjectUrl, type RenderStoreRpc, type StoredAudio } from "../../kernel/render-contract";
+import { renderStoreObjectUrl, type LazyFormat, type RenderStoreRpc, type StoredAudio } from "../../kernel/render-contract";
 import type { AudioFormat } from "../../kernel/public-urls";
 import { timed, type RenderPhases } from "../phases";
 import { timingsJson } from "../../kernel/word-timings";
@@ -33,29 +34,18 @@ export interface Listener {
   drop(): void;
 }
 
-/**
- * A unit of a master (a paragraph, the pause before it and the silence that ends it on a frame:
- * engine/units.ts): the pieces it is made of, its stored paragraph's samples among silences
- * (segment.ts), its length in samples, and its samples, asked for only when it is to be encoded.
- */
-export interface MasterUnit {
-  pieces: ObjectPiece[];
-  samples: number;
-  parts(): Promise<Int16Array[]>;
-}
-
 /** Takes a render's segments in order (each a loudness-normalised master), then writes the rest. */
 export interface RenderWriter {
   /**
-   * Encodes the next unit of the current segment's master as MP3 frames and Opus packets of its own,
-   * and hands the MP3 frames to the listener. With `stored`, its encodings are taken as stored when
+   * Encodes the next unit of the current segment's master (a paragraph, the pause before it and
+   * the silence that ends it on a frame: engine/units.ts) as MP3 frames and Opus packets of its own,
+   * and hands the MP3 frames to the listener. With `unit`, its encodings are taken as stored when
    * found there, else stored once made (unit-cache.ts). True when it encoded the unit.
    */
-  add(unit: MasterUnit, stored?: StoredUnit): Promise<boolean>;
+  add(parts: Int16Array[], unit?: StoredUnit): Promise<boolean>;
   /**
-   * Starts storing the current segment's master, composed by the RenderStore from the pieces of the
-   * units added since the last one (their paragraphs must be stored by then: segment.ts waits for its
-   * writes), once the previous segment's is stored; `finish` waits for it.
+   * Starts storing the current segment's master, the parts added since the last one, once the
+   * previous segment's is stored; `finish` waits for it.
    */
   endSegment(): Promise<void>;
   /**
@@ -108,7 +98,7 @@ export async function renderWriter(
     listener?.hear(bytes);
   };
   mp3Out(mp3Tag(about));
-  let master: ObjectPiece[] = [];
+  let master: Int16Array[] = [];
   let added = 0;
   let samples = 0;
   const unitWrites: Promise<number>[] = [];
@@ -116,19 +106,17 @@ export async function renderWriter(
   return {
     async add(unit, stored) {
       if (added === segments) throw new Error(`render ${render.key} has only ${segments} segments`);
-      if (unit.samples === 0) return false;
-      master.push(...unit.pieces);
-      samples += unit.samples;
+      if (unit.length === 0) return false;
+      master.push(...unit);
       if (stored?.found) {
         mp3Out(stored.found.mp3);
         pages.push(...ogg.add(stored.found.opus));
         return false;
       }
-      const parts = await unit.parts();
       // MP3 first: its frames are on their way to a listener while the Opus is encoded.
-      const frames = await timed(phases, "encodingMs", () => mp3(parts));
+      const frames = await timed(phases, "encodingMs", () => mp3(unit));
       mp3Out(frames);
-      const packets = await timed(phases, "encodingMs", () => opus.unit(parts));
+      const packets = await timed(phases, "encodingMs", () => opus.unit(unit));
       pages.push(...ogg.add(packets));
       if (stored) {
         const write = putParts(store, stored.path, unitBytes({ mp3: frames, opus: packets }));
@@ -138,17 +126,13 @@ export async function renderWriter(
       return true;
     },
     async endSegment() {
-      // A master is composed while the next segment is voiced, or while the render finishes, where
-      // its paragraphs are stored: their samples cross the binding once, when a paragraph is voiced,
-      // and a reused one's not at all. One at a time, in order.
+      // A master is written while the next segment is voiced, or while the render finishes; the one
+      // before it is out of the isolate first, so at most two segments' audio are held at once.
       await masterWrite;
-      const path = masters[added++];
-      masterWrite = store.composeObject(path, master).then((size) => {
-        // A stored paragraph of this render was deleted meanwhile (R2's lifecycle rule: docs/deploy.md step 3).
-        if (size === null) throw new Error(`master ${path}: a paragraph it is made of is gone`);
-        return size;
-      });
+      // The parts' own bytes, not a copy: a segment's master is the largest thing in the isolate.
+      masterWrite = putParts(store, masters[added++], master.map(int16LeBytes));
       masterWrite.catch(() => {}); // awaited by the next endSegment or by finish; a discarded render leaves it unawaited
+      samples += master.reduce((n, part) => n + part.length, 0);
       master = [];
     },
     async finish(paragraphStarts, words = [], markIds = []) {
