@@ -2,7 +2,8 @@
 // articles". workerd reports no memory use, so the render's own modules run in Node instead: bundled
 // by esbuild with each .wasm as a compiled module and the .bin as an ArrayBuffer (as workerd imports
 // them), and garbage collected before every reading. The join cannot be read from inside, so its peak
-// is the pieces' reading plus the master's size. One text length (characters) per run, so no earlier
+// is the pieces' reading plus the master's size; likewise normalisation's is the master's reading plus
+// the 16-bit copy its limiter fills (loudness.ts normalizeLoudness). One text length (characters) per run, so no earlier
 // render's memory is still being released during the readings; prints one JSON line.
 //   for n in 2000 10000 20000; do node --expose-gc scripts/render-memory.mjs $n; done
 import { importWorkerModules } from "./worker-modules.mjs";
@@ -62,6 +63,7 @@ console.log(
     join_peak_mb: round(piecesHeld + masterMb),
     join_peak_bytes_per_sample: round(((piecesHeld + masterMb) * 2 ** 20) / master.samples.length),
     after_join_mb: round(joined),
+    normalise_peak_mb: round(joined + masterMb),
     after_normalise_mb: round(normalised),
     after_mp3_mb: round(encoded),
     mp3_mb: round(mp3.byteLength / 2 ** 20),

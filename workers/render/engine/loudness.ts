@@ -38,6 +38,8 @@ const RELATIVE_GATE_LU = -10;
 
 /** A 16-bit sample v stands for v / 32768 (pcm.ts). */
 const INT16_SCALE = 1 / 32768;
+/** Samples metered or emitted by the limiter at a time, as floats. */
+const CHUNK = 4096;
 
 const dbToLinear = (db: number) => 10 ** (db / 20);
 const powerToLufs = (z: number) => -0.691 + 10 * Math.log10(z);
@@ -73,7 +75,7 @@ function kWeightingCoefficients(rate: number): [number[], number[]][] {
 class LoudnessMeter {
   private readonly b: number[][];
   private readonly a: number[][];
-  private readonly state = [0, 0, 0, 0, 0, 0, 0, 0];
+  private state = [0, 0, 0, 0, 0, 0, 0, 0];
   private readonly hop: number;
   private readonly block: number;
   private readonly hopSums: number[] = [];
@@ -90,29 +92,44 @@ class LoudnessMeter {
     this.block = Math.round(0.4 * rate);
   }
 
-  push(x: number): void {
-    const st = this.state;
-    let v = x;
-    for (let f = 0; f < 2; f++) {
-      const b = this.b[f];
-      const a = this.a[f];
-      const o = 4 * f; // x1, x2, y1, y2 of filter f
-      const y = b[0] * v + b[1] * st[o] + b[2] * st[o + 1] - a[1] * st[o + 2] - a[2] * st[o + 3];
-      st[o + 1] = st[o];
-      st[o] = v;
-      st[o + 3] = st[o + 2];
-      st[o + 2] = y;
-      v = y;
+  /**
+   * Meters `length` samples of `chunk`. The filters' state and sums are read into locals once per
+   * chunk and written back after it, so the loop works in registers rather than in fields.
+   */
+  push(chunk: Float64Array, length: number): void {
+    const [b0, b1, b2] = this.b[0];
+    const [, a1, a2] = this.a[0];
+    const [c0, c1, c2] = this.b[1];
+    const [, d1, d2] = this.a[1];
+    let [x1, x2, y1, y2, u1, u2, v1, v2] = this.state;
+    let { total, hopSum, hopFill } = this;
+    const hop = this.hop;
+    for (let i = 0; i < length; i++) {
+      const x = chunk[i];
+      const y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2;
+      x2 = x1;
+      x1 = x;
+      y2 = y1;
+      y1 = y;
+      const v = c0 * y + c1 * u1 + c2 * u2 - d1 * v1 - d2 * v2;
+      u2 = u1;
+      u1 = y;
+      v2 = v1;
+      v1 = v;
+      const square = v * v;
+      total += square;
+      hopSum += square;
+      if (++hopFill === hop) {
+        this.hopSums.push(hopSum);
+        hopSum = 0;
+        hopFill = 0;
+      }
     }
-    const square = v * v;
-    this.total += square;
-    this.count++;
-    this.hopSum += square;
-    if (++this.hopFill === this.hop) {
-      this.hopSums.push(this.hopSum);
-      this.hopSum = 0;
-      this.hopFill = 0;
-    }
+    this.state = [x1, x2, y1, y2, u1, u2, v1, v2];
+    this.total = total;
+    this.hopSum = hopSum;
+    this.hopFill = hopFill;
+    this.count += length;
   }
 
   /** LUFS; -Infinity for silence. */
@@ -151,7 +168,12 @@ class LoudnessMeter {
 /** Integrated loudness in LUFS (-Infinity for silence). */
 export function integratedLoudness(samples: Int16Array, sampleRate: number): number {
   const meter = new LoudnessMeter(sampleRate);
-  for (let i = 0; i < samples.length; i++) meter.push(samples[i] * INT16_SCALE);
+  const chunk = new Float64Array(CHUNK);
+  for (let start = 0; start < samples.length; start += CHUNK) {
+    const length = Math.min(CHUNK, samples.length - start);
+    for (let k = 0; k < length; k++) chunk[k] = samples[start + k] * INT16_SCALE;
+    meter.push(chunk, length);
+  }
   return meter.integrated();
 }
 
@@ -243,18 +265,21 @@ export function truePeak(samples: Int16Array): number {
 }
 
 /**
- * `x` times `gain` through a look-ahead limiter on the oversampled peak, handed to `emit` sample by
- * sample in order: the gain each sample needs, a sliding minimum over +-window (a monotonic deque),
- * then a centred moving average of width window + 1. Every sample in the average around a peak
- * already carries that peak's gain or less, so the peak lands under the ceiling while the gain moves
- * smoothly (no clicks). Only rings of about 2 * window values are kept, and sample i is emitted
- * after every read of it, so `emit` may write the result back into `x`.
+ * `x` times `gain` through a look-ahead limiter on the oversampled peak, handed to `emit` in chunks
+ * in order: the gain each sample needs, a sliding minimum over +-window (a monotonic deque), then a
+ * centred moving average of width window + 1. Every sample in the average around a peak already
+ * carries that peak's gain or less, so the peak lands under the ceiling while the gain moves smoothly
+ * (no clicks). Only rings of about 2 * window values are kept. `blocks` is blockPeaks(x).
  */
-function limit(x: Int16Array, gain: number, ceiling: number, window: number, emit: (i: number, y: number) => void): void {
+function limit(
+  x: Int16Array,
+  blocks: Uint16Array,
+  gain: number,
+  ceiling: number,
+  window: number,
+  emit: (start: number, chunk: Float64Array, length: number) => void,
+): void {
   const n = x.length;
-  // Read before any sample is written back: peakAt(x, j) reads up to 5 samples before j, and
-  // emit has then written only samples up to j - window - half, far behind them.
-  const blocks = blockPeaks(x);
   const half = window >> 1;
   // Ring positions are taken by a mask: a power of two at least 2 * window + 2.
   const mask = 2 ** Math.ceil(Math.log2(2 * window + 2)) - 1;
@@ -266,61 +291,76 @@ function limit(x: Int16Array, gain: number, ceiling: number, window: number, emi
   const mins = new Float64Array(ring);
   let sum = 0;
   let count = 0;
-  // Moving-average stage: min[k] arrives in order; y[i] for i = k - half leaves.
-  const acceptMin = (k: number, value: number) => {
-    mins[k & mask] = value;
-    sum += value;
-    count++;
+  const out = new Float64Array(CHUNK);
+  let fill = 0;
+  let loud = false;
+  // One loop over plain locals, no closures (a closure's shared state lives in a context object):
+  // this runs several times over every sample of a narration (normalizeLoudness). Step j reads
+  // sample j, takes the minimum at k = j - window (all of its window read) into the moving average,
+  // and emits sample i = k - half (all of its average taken).
+  for (let j = 0; j < n + window + half; j++) {
+    if (j < n) {
+      // A block whose neighbours' samples too are all quiet holds no sample that needs a gain: its
+      // samples' taps read no other block.
+      if (j % BOUND_BLOCK === 0) {
+        const b = j / BOUND_BLOCK;
+        loud = Math.max(blocks[b], b > 0 ? blocks[b - 1] : 0, b + 1 < blocks.length ? blocks[b + 1] : 0) * TP_BOUND * gain > ceiling;
+      }
+      const peak = loud && peakBound(blocks, j) * gain > ceiling ? peakAt(x, j) * gain : 0;
+      const needed = peak > ceiling ? ceiling / peak : 1;
+      need[j & mask] = needed;
+      while (tail > head && need[deque[(tail - 1) & mask] & mask] >= needed) tail--;
+      deque[tail++ & mask] = j;
+    }
+    const k = j - window;
+    if (k >= 0 && k < n) {
+      while (deque[head & mask] < k - window) head++;
+      const value = need[deque[head & mask] & mask];
+      mins[k & mask] = value;
+      sum += value;
+      count++;
+    }
+    // The average around i = k - half loses the minimum that has left its width (at the end, only loses).
     const drop = k - 2 * half - 1;
-    if (drop >= 0) {
+    if (drop >= 0 && drop < n) {
       sum -= mins[drop & mask];
       count--;
     }
     const i = k - half;
-    if (i >= 0) emit(i, x[i] * INT16_SCALE * gain * (sum / count));
-  };
-  const minAt = (k: number) => {
-    while (deque[head & mask] < k - window) head++;
-    return need[deque[head & mask] & mask];
-  };
-  for (let j = 0; j < n; j++) {
-    const peak = peakBound(blocks, j) * gain > ceiling ? peakAt(x, j) * gain : 0;
-    need[j & mask] = peak > ceiling ? ceiling / peak : 1;
-    while (tail > head && need[deque[(tail - 1) & mask] & mask] >= need[j & mask]) tail--;
-    deque[tail++ & mask] = j;
-    const k = j - window;
-    if (k >= 0) acceptMin(k, minAt(k));
-  }
-  for (let k = Math.max(0, n - window); k < n; k++) acceptMin(k, minAt(k));
-  // The last `half` outputs: the average only loses values.
-  for (let i = Math.max(0, n - half); i < n; i++) {
-    const drop = i - half - 1;
-    if (drop >= 0) {
-      sum -= mins[drop & mask];
-      count--;
+    if (i < 0) continue;
+    out[fill++] = x[i] * INT16_SCALE * gain * (sum / count);
+    if (fill === CHUNK || i === n - 1) {
+      emit(i + 1 - fill, out, fill);
+      fill = 0;
     }
-    emit(i, x[i] * INT16_SCALE * gain * (sum / count));
   }
 }
 
 /**
  * Normalises `samples` in place to -16 LUFS integrated with true peak at most -4 dBTP, so every
- * encoding stays under -1 dBTP; silence is left as is. Each trial gain is measured through the
- * limiter without writing anything, and only the chosen one is written back: memory stays at the
- * signal itself, which matters for long articles in a 128 MB isolate.
+ * encoding stays under -1 dBTP; silence is left as is. Each trial gain runs the limiter into a 16-bit
+ * copy while it is metered, and the last trial is the chosen one, so its copy is the result: no pass
+ * is run again to write it. The copy doubles the paragraph's samples while it is normalised, which
+ * stays at the join's own peak (the pieces and the master, 4 bytes a sample: docs/narration.md
+ * "Memory and long articles").
  */
 export function normalizeLoudness(samples: Int16Array, sampleRate: number): Int16Array {
   const inputLufs = integratedLoudness(samples, sampleRate);
   if (!Number.isFinite(inputLufs)) return samples;
   const window = Math.max(1, Math.round((LIMITER_WINDOW_MS / 1000) * sampleRate));
   const ceiling = dbToLinear(TRUE_PEAK_CEILING_DBTP - CODEC_HEADROOM_DB);
+  const blocks = blockPeaks(samples);
+  const limited = new Int16Array(samples.length);
   let gainDb = TARGET_LUFS - inputLufs;
   // The limiter eats part of any added gain, so loudness grows slower than the gain: re-aim along
   // the slope of the last two passes (the secant method), which converges in two or three passes.
   let previous: { gainDb: number; lufs: number } | undefined;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const meter = new LoudnessMeter(sampleRate);
-    limit(samples, dbToLinear(gainDb), ceiling, window, (_, y) => meter.push(y));
+    limit(samples, blocks, dbToLinear(gainDb), ceiling, window, (start, chunk, length) => {
+      meter.push(chunk, length);
+      for (let k = 0; k < length; k++) limited[start + k] = floatToInt16(chunk[k]);
+    });
     const lufs = meter.integrated();
     const error = TARGET_LUFS - lufs;
     if (Math.abs(error) < TOLERANCE_LU || pass === MAX_PASSES - 1) break;
@@ -328,9 +368,7 @@ export function normalizeLoudness(samples: Int16Array, sampleRate: number): Int1
     previous = { gainDb, lufs };
     gainDb += error / Math.min(1, Math.max(0.2, slope));
   }
-  limit(samples, dbToLinear(gainDb), ceiling, window, (i, y) => {
-    samples[i] = floatToInt16(y);
-  });
+  samples.set(limited);
   // If a peak still pokes over the ceiling, trade loudness for it, never the other way round.
   const peak = truePeak(samples);
   if (peak > ceiling) {

@@ -82,7 +82,9 @@ function mountVoiceData(module: unknown, extra: readonly DataFile[]): Emscripten
   for (const { path, bytes } of [...voiceData(), ...extra]) {
     const full = `/usr/share/espeak-ng-data/${path}`;
     fs.mkdirTree(full.slice(0, full.lastIndexOf("/")));
-    fs.writeFile(full, bytes);
+    // canOwn: the file is the unpacked bytes themselves rather than a copy made on every run; eSpeak
+    // opens its data read-only, so bytes shared by every instance are never written.
+    fs.writeFile(full, bytes, { canOwn: true });
   }
   return fs;
 }
@@ -166,7 +168,7 @@ export function espeakTimed(text: string, voice: string, extra: readonly DataFil
 
 interface EmscriptenFs {
   mkdirTree(path: string): void;
-  writeFile(path: string, data: Uint8Array): void;
+  writeFile(path: string, data: Uint8Array, options?: { canOwn: boolean }): void;
   readFile(path: string): Uint8Array;
 }
 

@@ -31,6 +31,22 @@ function kernel(d: number, fc: number, span: number): number {
   return (d === 0 ? fc : (fc * Math.sin(x)) / x) * (bessel0(BETA * Math.sqrt(1 - r * r)) / I0_BETA);
 }
 
+/** Kernel tables by rate pair: a table is the same for every piece, and building one calls bessel0 up * width times. */
+const tables = new Map<string, Float32Array>();
+
+function tableFor(up: number, width: number, fc: number, span: number): Float32Array {
+  const key = `${up}:${width}:${fc}`;
+  let table = tables.get(key);
+  if (!table) {
+    table = new Float32Array(up * width);
+    for (let p = 0; p < up; p++) {
+      for (let k = 0; k < width; k++) table[p * width + k] = kernel(k - span + 1 - p / up, fc, span);
+    }
+    tables.set(key, table);
+  }
+  return table;
+}
+
 export function resample(input: Pcm, outRate: number): Pcm {
   const inRate = input.sampleRate;
   const x = input.samples;
@@ -44,13 +60,7 @@ export function resample(input: Pcm, outRate: number): Pcm {
   const width = 2 * span;
   const outLength = Math.round((x.length * outRate) / inRate);
   const y = new Float32Array(outLength);
-  let table: Float32Array | undefined;
-  if (up <= 4096) {
-    table = new Float32Array(up * width);
-    for (let p = 0; p < up; p++) {
-      for (let k = 0; k < width; k++) table[p * width + k] = kernel(k - span + 1 - p / up, fc, span);
-    }
-  }
+  const table = up <= 4096 ? tableFor(up, width, fc, span) : undefined;
   for (let n = 0; n < outLength; n++) {
     // Output n sits at input position n * down / up = base + phase / up, exactly in integers.
     const num = n * down;
@@ -58,10 +68,13 @@ export function resample(input: Pcm, outRate: number): Pcm {
     const phase = num - base * up;
     const k0 = Math.max(0, span - 1 - base);
     const k1 = Math.min(width, x.length - base + span - 1);
+    const from = base - span + 1; // the input sample under tap 0
     let s = 0;
-    for (let k = k0; k < k1; k++) {
-      const w = table ? table[phase * width + k] : kernel(k - span + 1 - phase / up, fc, span);
-      s += w * x[base + k - span + 1];
+    if (table) {
+      const row = phase * width;
+      for (let k = k0; k < k1; k++) s += table[row + k] * x[from + k];
+    } else {
+      for (let k = k0; k < k1; k++) s += kernel(k - span + 1 - phase / up, fc, span) * x[from + k];
     }
     y[n] = s;
   }
