@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "./errors";
 import {
   clientIp,
@@ -37,6 +37,27 @@ function counted(over: Record<string, string> = {}) {
   } as unknown as Env;
   return { env: counting, seen };
 }
+
+/**
+ * env whose RateLimiter is a stand-in granting `granted` units a call, its window ending a minute
+ * after the (mocked) clock of the call: for the lease's own rules, at any time and in any number.
+ */
+function granting(granted: number) {
+  const seen = { calls: 0 };
+  const limiter = {
+    getByName: () => ({
+      hit: async () => {
+        seen.calls++;
+        return { allowed: true, granted, remaining: 0, retryAfter: 0, windowEnds: Date.now() + 60_000 };
+      },
+    }),
+  };
+  return { env: { ...env, RATE_LIMITER: limiter } as unknown as Env, seen };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 async function refusal(run: () => Promise<void>): Promise<ApiError | null> {
   try {
@@ -95,6 +116,29 @@ describe("leases", () => {
     expect(refused?.retryAfter).toBeLessThanOrEqual(60);
   });
 
+  it("end with their window: spent from at its last millisecond, and the limiter asked at its end", async () => {
+    const { env: e, seen } = granting(20);
+    const clock = vi.spyOn(Date, "now").mockReturnValue(1_800_000_000_000);
+    await spendUnits(e, "window-end", "t", 1200); // a lease of 20 until a minute later
+    clock.mockReturnValue(1_800_000_059_999);
+    await spendUnits(e, "window-end", "t", 1200);
+    expect(seen.calls).toBe(1);
+    clock.mockReturnValue(1_800_000_060_000);
+    await spendUnits(e, "window-end", "t", 1200);
+    expect(seen.calls).toBe(2);
+  });
+
+  it("outlive a sweep of the map while their window lasts (a lost lease would refuse its client early)", async () => {
+    const { env: e, seen } = granting(20);
+    vi.spyOn(Date, "now").mockReturnValue(1_900_000_000_000);
+    await spendUnits(e, "sweep", "kept", 1200);
+    // Enough other leases that every later miss sweeps the map (10,000 entries).
+    for (let i = 0; i < 10_000; i++) await spendUnits(e, "sweep", `filler-${i}`, 1200);
+    const calls = seen.calls;
+    await spendUnits(e, "sweep", "kept", 1200);
+    expect(seen.calls).toBe(calls);
+  });
+
   it("add up when concurrent misses each take one, so no granted unit is lost", async () => {
     const { env: e, seen } = counted();
     const subject = fresh("concurrent");
@@ -113,6 +157,7 @@ describe("address budgets", () => {
     for (let i = 0; i < 60; i++) await enforceAddressLimit(env, address, "read");
     const refused = await refusal(() => enforceAddressLimit(env, address, "read"));
     expect(refused).toMatchObject({ status: 429, message: "rate limit of 60 requests per minute exceeded" });
+    expect(refused?.headers["Retry-After"]).toMatch(/^[1-9][0-9]*$/); // RFC 9110 §10.2.3: delay-seconds
     expect(Number(refused?.headers["Retry-After"])).toBeGreaterThanOrEqual(1);
     expect(Number(refused?.headers["Retry-After"])).toBeLessThanOrEqual(60);
   });
@@ -130,6 +175,20 @@ describe("address budgets", () => {
     // The window is the bucket's: an hour's budget waits more than a minute.
     expect(Number(refused?.headers["Retry-After"])).toBeGreaterThan(windowSeconds - 5);
     expect(Number(refused?.headers["Retry-After"])).toBeLessThanOrEqual(windowSeconds);
+  });
+
+  it.each([
+    ["read", "RATE_LIMIT_READ_PER_MINUTE", 60],
+    ["admin", "RATE_LIMIT_ADMIN_PER_MINUTE", 30],
+    ["feeds", "RATE_LIMIT_FEEDS_PER_MINUTE", 600],
+    ["pages", "RATE_LIMIT_PAGES_PER_MINUTE", 300],
+  ] as [RateBucket, string, number][])("%s: %s unset is its default, %i a minute", async (bucket, name, limit) => {
+    const unset: Record<string, unknown> = { ...env };
+    delete unset[name];
+    const address = fresh(`unset-${bucket}`);
+    for (let i = 0; i < limit; i++) await enforceAddressLimit(unset as unknown as Env, address, bucket);
+    const refused = await refusal(() => enforceAddressLimit(unset as unknown as Env, address, bucket));
+    expect(refused?.message).toBe(`rate limit of ${limit} requests per minute exceeded`);
   });
 
   it("a budget configured as 0 is no limit, and the limiter is never asked", async () => {
