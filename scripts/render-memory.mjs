@@ -17,9 +17,11 @@ import { encodeMp3 } from "./workers/render/engine/mp3";
 import { espeak } from "./workers/render/engine/offline";
 import { resample } from "./workers/render/engine/resample";
 import { MASTER_SAMPLE_RATE } from "./workers/kernel/audio-objects";
+import { markSamples } from "./workers/render/pipeline/watermark-embed";
+import { markLayout, PLATFORM_ID } from "./workers/kernel/watermark/scheme";
 import { splitText } from "./workers/render/pipeline/chunk";
 import { PROVIDERS } from "./workers/kernel/voice-catalogue";
-export { joinPieces, pieceToInt16, normalizeLoudness, encodeMp3, espeak, resample, MASTER_SAMPLE_RATE, splitText, PROVIDERS };
+export { joinPieces, pieceToInt16, normalizeLoudness, encodeMp3, espeak, resample, MASTER_SAMPLE_RATE, splitText, PROVIDERS, markSamples, markLayout, PLATFORM_ID };
 `;
 
 const engine = await importWorkerModules(PROBE);
@@ -51,6 +53,11 @@ const masterMb = master.samples.byteLength / 2 ** 20;
 const joined = (await live()) - before;
 engine.normalizeLoudness(master.samples, rate);
 const normalised = (await live()) - before;
+// Marked as a render marks each paragraph (pipeline/watermark.ts): the marked copy beside the master.
+const layout = await engine.markLayout("render-memory");
+const marked = engine.markSamples(master.samples, layout, { synthetic: true, platform: engine.PLATFORM_ID, id: "00000000" });
+const markPeak = (await live()) - before;
+master.samples = marked;
 const mp3 = await engine.encodeMp3(master);
 const encoded = (await live()) - before;
 const round = (x) => Math.round(x * 10) / 10;
@@ -65,6 +72,7 @@ console.log(
     after_join_mb: round(joined),
     normalise_peak_mb: round(joined + masterMb),
     after_normalise_mb: round(normalised),
+    mark_peak_mb: round(markPeak),
     after_mp3_mb: round(encoded),
     mp3_mb: round(mp3.byteLength / 2 ** 20),
   }),

@@ -11,6 +11,7 @@ import { splitText } from "../../workers/render/pipeline/chunk";
 import { PROVIDERS } from "../../workers/kernel/voice-catalogue";
 import { tick } from "../../workers/render/phases";
 import { renderText } from "../../workers/render/pipeline/render";
+import { useWatermark } from "../../workers/render/pipeline/watermark";
 import type { RenderStoreRpc, StoredAudio } from "../../workers/kernel/render-contract";
 
 /**
@@ -46,9 +47,11 @@ async function measureEngine(text: string) {
  * The render pipeline's own CPU (issue 44 item 2): the whole of renderText, offline engine, with a
  * RenderStore kept in this isolate's memory, so the time is the pipeline's work and not R2's or the
  * service binding's. Paragraphs are stored as a render stores them, and a new store per request
- * makes every paragraph voiced again.
+ * makes every paragraph voiced again. Every paragraph is watermarked, as every render's is (the
+ * render Worker requires WATERMARK_KEY); the key is the local one of .dev.vars.example.
  */
 async function measurePipeline(text: string) {
+  useWatermark(BENCH_WATERMARK);
   const objects = new Map<string, Uint8Array>();
   const rows: StoredAudio[] = [];
   const store = {
@@ -103,6 +106,8 @@ async function measureLanguage(env: Env, voice: string, text: string) {
     synth_ms: t3 - t2,
   };
 }
+
+const BENCH_WATERMARK = { WATERMARK_KEY: "dev-watermark-key-not-secret" };
 
 interface Env {
   AUDIO: R2Bucket;
