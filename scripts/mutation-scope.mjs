@@ -73,6 +73,10 @@ export const SCOPE = [
       "workers/agents/x402/extensions.test.ts",
       "workers/agents/x402/payment-ids.security.test.ts",
     ],
+    equivalent: {
+      "146:18 BigInt() skipped":
+        "validBefore is read only through Number() (payment-ids.ts forgetAt), which reads the authorization's decimal string as it reads the bigint",
+    },
   },
   {
     module: "workers/agents/x402/ledger.ts",

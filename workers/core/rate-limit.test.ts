@@ -182,6 +182,7 @@ describe("address budgets", () => {
     ["admin", "RATE_LIMIT_ADMIN_PER_MINUTE", 30],
     ["feeds", "RATE_LIMIT_FEEDS_PER_MINUTE", 600],
     ["pages", "RATE_LIMIT_PAGES_PER_MINUTE", 300],
+    ["audio", "RATE_LIMIT_READ_PER_MINUTE", 60 * 20],
   ] as [RateBucket, string, number][])("%s: %s unset is its default, %i a minute", async (bucket, name, limit) => {
     const unset: Record<string, unknown> = { ...env };
     delete unset[name];
