@@ -85,13 +85,33 @@ export const SCOPE = [
   { module: "workers/kernel/ledger-split.ts", tests: ["workers/listeners/plays.test.ts"] },
   // Render gating and rate limits.
   { module: "workers/narration/review-gate.ts", tests: ["workers/narration/review-gate.test.ts", "workers/studio/studio.test.ts"] },
-  { module: "workers/core/rate-limit.ts", tests: ["workers/core/rate-limit.test.ts", "test/rate-limit.test.ts"] },
+  {
+    module: "workers/core/rate-limit.ts",
+    tests: ["workers/core/rate-limit.test.ts", "test/rate-limit.test.ts"],
+    equivalent: {
+      "87:7 condition false":
+        "a grant of just the weight then leaves a lease of 0 units, which no call can spend from (held.left >= weight fails), so the next call asks the limiter as it does with none",
+      // The sweep bounds the map's memory only. An expired lease is never spent from (now < held.until
+      // fails) and is replaced by the next grant of its key, so whether and when expired leases leave
+      // the map changes no decision; deleting a live one does, and "outlive a sweep" kills those mutants.
+      "88:7 condition true": "sweeping on every miss deletes only expired leases, which no decision reads",
+      "88:7 condition false": "never sweeping keeps expired leases, which no decision reads: memory only",
+      "88:19 >= to >": "the sweep starts at 10,001 leases instead of 10,000: memory only",
+      "88:19 >= to <": "sweeps below 10,000 leases and not above: only expired leases are deleted either way, memory only",
+      "88:69 condition false": "the sweep deletes nothing: memory only",
+      "88:81 <= to <": "a lease expiring this very millisecond is kept by the sweep: it is never spent from (now < until fails)",
+      "88:89 call removed": "the sweep deletes nothing: memory only",
+    },
+  },
   {
     module: "workers/core/client-address.ts",
     tests: ["workers/core/client-address-key.test.ts"],
     equivalent: {
       "10:18 condition true": "ipv6Groups refuses text without a colon (eight groups need seven), so the guard only saves work",
       "10:35 string emptied": 'includes("") is always true: the same guard removed, as above',
+      "24:18 regex i added": "the text is lower-cased before it is read, and digits, dots and colons have no case",
+      "37:45 condition true": "without a :: the groups were already counted as exactly eight (missing is 0), so 0 more are filled in either way",
+      "38:28 regex i added": "the text is lower-cased before its groups are read",
     },
   },
   // Content addresses and caches.

@@ -38,6 +38,7 @@ describe("the budget key of an address", () => {
       "2001:db8:abcd:12:1::",
       "2001:db8:abcd:12:0:0:192.0.2.1",
       "2001:db8:abcd:12::192.0.2.1",
+      "2001:db8:abcd:12:0:0::1", // "::" for a single group (RFC 4291 §2.2 allows it; RFC 5952 §4.2.2 writes it out)
     ]) {
       expect(budgetKey(written), written).toBe(key);
     }
@@ -52,6 +53,7 @@ describe("the budget key of an address", () => {
     expect(budgetKey("::FFFF:203.0.113.7")).toBe("203.0.113.7");
     expect(budgetKey("0:0:0:0:0:ffff:1.2.3.4")).toBe("1.2.3.4");
     expect(budgetKey("::ffff:0102:0304")).toBe("1.2.3.4");
+    expect(budgetKey("::ffff:255.255.255.255")).toBe("255.255.255.255");
   });
 
   it("keeps as written what is no IPv6 address: too many or too few groups, a group too long or not hex, a byte over 255", () => {
@@ -65,6 +67,10 @@ describe("the budget key of an address", () => {
       "::ffff:1.2.3.999",
       "2001:db8::1:",
       ":",
+      "1:2:3:4:5:6:7:8::1::", // two "::"
+      "::ffff:1.2.3.4x", // the dotted quad must end the address
+      "::ffff:1.2.3.4567",
+      "junk\n::ffff:1.2.3.4", // ... and the address must start at the text's start
     ]) {
       expect(budgetKey(written), written).toBe(written);
     }
