@@ -53,7 +53,7 @@ const masterMb = master.samples.byteLength / 2 ** 20;
 const joined = (await live()) - before;
 engine.normalizeLoudness(master.samples, rate);
 const normalised = (await live()) - before;
-// Marked as a render marks each paragraph (pipeline/watermark.ts): the marked copy beside the master.
+// Marked as a render marks each paragraph (workers/render/pipeline/watermark.ts): the marked copy beside the master.
 const layout = await engine.markLayout("render-memory");
 const marked = engine.markSamples(master.samples, layout, { synthetic: true, platform: engine.PLATFORM_ID, id: "00000000" });
 const markPeak = (await live()) - before;
