@@ -39,7 +39,7 @@ export async function run() {
   const m = runs[0];
   const parts = median((r) => r.characters / ((r.synth_ms + r.mp3_ms + r.opus_ms) / 1000));
   const whole = median((r) => r.characters / (r.pipeline_ms / 1000), pipelineRuns);
-  const pipelineBench = `render pipeline (renderText, offline engine, store in memory), the same article as ${paragraphs.split("\n\n").length} paragraphs`;
+  const pipelineBench = `render pipeline (renderText, offline engine, store in memory, every paragraph watermarked), the same article as ${paragraphs.split("\n\n").length} paragraphs`;
   const bench = `offline engine (eSpeak NG WASM) + encoders, one ${m.characters}-character article`;
   return [
     { benchmark: bench, metric: "audio produced", value: m.audio_seconds.toFixed(1), unit: "s" },
