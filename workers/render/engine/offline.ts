@@ -2,10 +2,10 @@
 // scripts/vendor-engine.mjs. Workers cannot compile WebAssembly from bytes, so the .wasm is imported
 // as a module and handed to the glue through `instantiateWasm`. The glue is a command-line program
 // with global state: each call makes a fresh instance (instantiating the compiled module takes about
-// a millisecond), writes the voice data into its in-memory file system, runs main() with
-// `-w /out.wav` and reads the WAVE file back. While it speaks, the engine's own word events are read
-// from its synthesis callback (scripts/vendor-engine.mjs, espeak-hook): each word's position in the
-// text and the sample at which eSpeak starts it.
+// a millisecond), writes the voice data into its in-memory file system and runs main() with
+// `-w /out.wav`. Its synthesis callback is taken over (scripts/vendor-engine.mjs, espeak-hook): the
+// samples and the engine's own word events (each word's position in the text and the sample at which
+// eSpeak starts it) are read from it as they are made, and no WAVE file is written or read back.
 import espeakData from "./vendor/espeak-en.bin";
 import espeakLanguageData from "./vendor/espeak-data.json";
 import hook from "./vendor/espeak-hook.json";
@@ -17,7 +17,6 @@ import { fail } from "../providers/result";
 import type { LexiconEntry } from "../../kernel/lexicon";
 import type { TimedSynthResult, WordMark } from "../pipeline/word-timings";
 import type { Pcm } from "./pcm";
-import { decodeWav } from "./wav";
 import { spokenText } from "./spoken-text";
 
 /** Speaking rate in words per minute (eSpeak's default is 175; a little slower reads better at length). */
@@ -100,20 +99,28 @@ const EVENT_WORDS = 9;
 const EVENT = { type: 0, textPosition: 2, sample: 5, id: 7 } as const;
 const EVENT_TYPE = { listEnd: 0, word: 1, sampleRate: 8 } as const;
 
+/** eSpeak NG synthesises at this rate; it says so in its first event, which is taken when it comes. */
+const ESPEAK_RATE = 22_050;
+
 /**
  * Runs eSpeak NG once and keeps its word events: for each word it speaks, the UTF-16 offset in
  * `text` where the word starts and the time (seconds into the returned audio) at which eSpeak starts
- * it. The times come from the engine's own sample count, so they hold for the WAVE it writes.
+ * it. The times come from the engine's own sample count, so they hold for the samples it hands over.
  */
 export function espeakTimed(text: string, voice: string, extra: readonly DataFile[] = []): Promise<{ pcm: Pcm; words: WordMark[] }> {
   // Text goes through a file, so any text is safe (a leading "-", quotes, newlines). No -q: besides
-  // silencing playback it also stops the WAVE output.
+  // silencing playback it also stops the synthesis callback. -w makes the synthesis synchronous, with
+  // the samples handed to the callback (which never opens the file: the callback is ours).
   const args = ["-v", voice, "-s", String(WORDS_PER_MINUTE), "-w", "/out.wav", "-f", "/in.txt"];
   // eSpeak counts text positions in characters from 1; JavaScript strings index UTF-16 code units.
   const unitOf: number[] = [];
   for (let unit = 0; unit < text.length; unit += (text.codePointAt(unit) ?? 0) > 0xffff ? 2 : 1) unitOf.push(unit);
   const events: { position: number; sample: number }[] = [];
-  let sampleRate = 0;
+  const chunks: Int16Array[] = [];
+  let sampleRate = ESPEAK_RATE;
+  // eSpeak's last call of the callback (no samples) says the synthesis ran to its end; a program that
+  // stopped before (an unknown voice, missing data) never makes it.
+  let ended = false;
   return new Promise((resolve, reject) => {
     let lastError = "";
     const module = {
@@ -125,14 +132,17 @@ export function espeakTimed(text: string, voice: string, extra: readonly DataFil
       instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
         WebAssembly.instantiate(espeakWasm, imports).then((instance) => {
           const { table, memory } = imports.env as { table: WebAssembly.Table; memory: WebAssembly.Memory };
-          const original = table.get(hook.synthCallbackSlot) as (wav: number, samples: number, events: number) => number;
+          // speak_lib.h t_espeak_callback: `wav` points to `samples` 16-bit samples (null at the end);
+          // 0 asks for more.
           const heard = (wav: number, samples: number, list: number) => {
             const heap = new Int32Array(memory.buffer);
             for (let e = list >> 2; list !== 0 && heap[e + EVENT.type] !== EVENT_TYPE.listEnd; e += EVENT_WORDS) {
               if (heap[e + EVENT.type] === EVENT_TYPE.sampleRate) sampleRate = heap[e + EVENT.id];
               else if (heap[e + EVENT.type] === EVENT_TYPE.word) events.push({ position: heap[e + EVENT.textPosition], sample: heap[e + EVENT.sample] });
             }
-            return original(wav, samples, list);
+            if (wav === 0) ended = true;
+            else if (samples > 0) chunks.push(new Int16Array(memory.buffer, wav, samples).slice());
+            return 0;
           };
           table.set(hook.synthCallbackSlot, new WebAssembly.Instance(hookWasm, { e: { f: heard } }).exports.f);
           receive(instance, espeakWasm);
@@ -147,17 +157,16 @@ export function espeakTimed(text: string, voice: string, extra: readonly DataFil
       ],
       postRun: [
         () => {
-          try {
-            const pcm = decodeWav((module as unknown as { FS: EmscriptenFs }).FS.readFile("/out.wav"));
-            const rate = sampleRate || pcm.sampleRate;
-            const words = events.flatMap(({ position, sample }) => {
-              const char = unitOf[position - 1];
-              return char === undefined ? [] : [{ char, at: sample / rate }];
-            });
-            resolve({ pcm, words });
-          } catch (err) {
-            reject(new Error(`espeak-ng produced no audio (${lastError}): ${err}`));
+          if (!ended) {
+            reject(new Error(`espeak-ng produced no audio (${lastError})`));
+            return;
           }
+          const pcm = { samples: int16ToFloat(chunks), sampleRate };
+          const words = events.flatMap(({ position, sample }) => {
+            const char = unitOf[position - 1];
+            return char === undefined ? [] : [{ char, at: sample / sampleRate }];
+          });
+          resolve({ pcm, words });
         },
       ],
       onAbort: (what: unknown) => reject(new Error(`espeak-ng aborted: ${what}`)),
@@ -166,10 +175,17 @@ export function espeakTimed(text: string, voice: string, extra: readonly DataFil
   });
 }
 
+/** Samples handed over in chunks, as one float signal (v / 32768, as pcm.ts reads 16-bit PCM). */
+function int16ToFloat(chunks: Int16Array[]): Float32Array {
+  const out = new Float32Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) for (let i = 0; i < chunk.length; i++) out[at++] = chunk[i] / 32768;
+  return out;
+}
+
 interface EmscriptenFs {
   mkdirTree(path: string): void;
   writeFile(path: string, data: Uint8Array, options?: { canOwn: boolean }): void;
-  readFile(path: string): Uint8Array;
 }
 
 /**
