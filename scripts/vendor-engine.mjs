@@ -25,8 +25,9 @@
 //    is the command-line program, whose synthesis callback (SynthCallback in espeak-ng.c) receives
 //    each buffer's events (espeakEVENT_WORD: the word's text position and its sample) and keeps
 //    them to itself. The callback is called through the function table, which the glue imports,
-//    so the engine swaps that slot for a host function that reads the events and then calls the
-//    original. A table holds only WebAssembly functions, and Workers compile no WebAssembly at run
+//    so the engine swaps that slot for a host function that reads the events and takes the buffer's
+//    samples itself (workers/render/engine/offline.ts): the original, which writes them to the WAVE
+//    file, is never called. A table holds only WebAssembly functions, and Workers compile no WebAssembly at run
 //    time, so the host function goes through espeak-hook.wasm, a 34-byte module that imports a
 //    function of the callback's type (i32, i32, i32) -> i32 and exports it. Which slot holds the
 //    callback is found here, once: among the table's slots of that type, the one called with the
