@@ -25,6 +25,9 @@ describe("offline engine (eSpeak NG in WebAssembly)", () => {
     const pcm = await espeak('-v "quoted" text', "en+f2");
     expect(pcmDuration(pcm)).toBeGreaterThan(0.3);
   });
+  it("refuses a run that stopped before it spoke (a voice it has no data for), never an empty narration", async () => {
+    await expect(espeak("Hello.", "xx-no-such-voice")).rejects.toThrow(/espeak-ng produced no audio/);
+  });
 });
 
 describe("joining pieces", () => {

@@ -20,7 +20,7 @@ const TRUE_PEAK_CEILING_DBTP = -1;
  * guard, whose dips would otherwise be frequent enough on loud vowels to hear.
  */
 const CODEC_HEADROOM_DB = 3;
-/** Trial gains through the limiter at most, before the chosen one is written. */
+/** Trial gains through the limiter at most; the last one tried is kept. */
 const MAX_PASSES = 5;
 /** How near the target the trial passes stop: a tenth of a loudness unit, the meter's own resolution. */
 const TOLERANCE_LU = 0.1;
