@@ -123,14 +123,26 @@ export function buildVars() {
   };
 }
 
+/** `count` distinct free TCP ports on the loopback interface: each is held until all are found. */
+async function freePorts(count) {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise((resolve) => {
+          const server = createServer().listen(0, "127.0.0.1", () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => server.address().port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
 /** A free TCP port on the loopback interface. */
-export function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
+export async function freePort() {
+  const [port] = await freePorts(1);
+  return port;
 }
 
 /**
@@ -190,7 +202,7 @@ export async function startWorker({
 }
 
 /**
- * Both wrangler dev processes as one: killing it kills both, and it exits when either does. Their
+ * The wrangler dev processes as one: killing it kills them all, and it exits when any does. Their
  * private dev registry goes with them, on kill (callers often exit right after) or on exit.
  */
 class Platform extends EventEmitter {
@@ -217,41 +229,56 @@ class Platform extends EventEmitter {
 }
 
 /**
- * Starts the platform on `port`: the render Worker and the API Worker in two wrangler dev
- * processes, so that synthesis, which holds its thread for seconds, never stalls an API request
- * (on Cloudflare each Worker has its own isolates anyway). The render process runs below normal
+ * Starts the platform on `port`: the render Worker and the API Worker in wrangler dev processes of
+ * their own, so that synthesis, which holds its thread for seconds, never stalls an API request
+ * (on Cloudflare each Worker has its own isolates anyway). The render Worker runs in two processes,
+ * the Queue's consumer and its peer (workers/render/wrangler.toml's `peer` environment), which the
+ * consumer hands every other job to: workerd runs a Worker on one thread, so one process would
+ * narrate on one core however many the machine has. The render processes run below normal
  * priority: on a machine with few cores the API's requests are interactive and synthesis is not.
  * Only the API process holds state (D1, R2, the Durable Objects, the queue's broker), under
  * `persistTo`; the render Worker has no storage binding and reaches all of it through the API
  * Worker's RenderStore entrypoint, so no two processes ever open one SQLite file (they would fail
- * with SQLITE_BUSY under concurrent writes). Its own folder beside `persistTo` holds nothing of
- * the platform's. The two find each other through a dev registry of their own (service
+ * with SQLITE_BUSY under concurrent writes). Their own folders beside `persistTo` hold nothing of
+ * the platform's. The processes find each other through a dev registry of their own (service
  * bindings both ways, and the render Queue, whose messages the API side's broker hands to the
  * consumer in the render process); a registry shared with other wrangler sessions on the machine
- * could bind the API to someone else's render Worker. `renderPort` defaults to a free port.
- * Resolves with `child` (both processes) and the API's `base`.
+ * could bind the API to someone else's render Worker. `renderPort` defaults to a free port, and the
+ * peer's is always one. Resolves with `child` (every process) and the API's `base`.
  */
 export async function startDev({ port, renderPort, persistTo = DEFAULT_STATE, vars = {}, quiet = false, log, inspectorPort }) {
   // The pages' scripts and styles, current with workers/web/client (wrangler serves them as assets).
   buildWeb();
   const registry = mkdtempSync(join(tmpdir(), "narration-registry-"));
-  const render = await startWorker({
-    port: renderPort ?? (await freePort()),
-    persistTo: renderFolder(persistTo),
-    quiet,
-    log,
-    configs: CONFIGS.slice(2),
-    readyPath: "/",
-    readyStatus: 404,
-    registry,
-    priority: constants.priority.PRIORITY_BELOW_NORMAL,
-  });
+  // Started side by side, each with an inspector port of its own: wrangler's default one would be
+  // taken by whichever process looked for it first, and the other would fail to start.
+  const [firstPort, peerPort, ...inspectorPorts] = await freePorts(4);
+  const renderProcess = async (configs, port, persistTo, inspectorPort) =>
+    startWorker({
+      port,
+      persistTo,
+      quiet,
+      log,
+      configs,
+      readyPath: "/",
+      readyStatus: 404,
+      registry,
+      inspectorPort,
+      priority: constants.priority.PRIORITY_BELOW_NORMAL,
+    });
+  const renders = await Promise.allSettled([
+    renderProcess(CONFIGS.slice(2), renderPort ?? firstPort, renderFolder(persistTo), inspectorPorts[0]),
+    renderProcess([...CONFIGS.slice(2), "--env", "peer"], peerPort, `${renderFolder(persistTo)}-peer`, inspectorPorts[1]),
+  ]);
+  const started = renders.filter((r) => r.status === "fulfilled").map((r) => r.value.child);
   try {
+    const failed = renders.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
     const api = await startWorker({ port, persistTo, vars: { ...buildVars(), ...vars }, quiet, log, configs: CONFIGS.slice(0, 2), registry, inspectorPort });
-    const child = new Platform([api.child, render.child], registry);
+    const child = new Platform([api.child, ...started], registry);
     return { child, base: api.base };
   } catch (err) {
-    render.child.kill();
+    for (const render of started) render.kill();
     rmSync(registry, { recursive: true, force: true });
     throw err;
   }

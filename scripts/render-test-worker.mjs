@@ -46,8 +46,11 @@ export function renderTestWorker({ runnerName, consumeQueue, bindings = {} }) {
     modules: bundleModules(),
     compatibilityDate: config.compatibility_date,
     compatibilityFlags: config.compatibility_flags,
-    // Its services (STORE) are entrypoints of the Worker under test, which runs as `runnerName`.
-    serviceBindings: Object.fromEntries(config.services.map((s) => [s.binding, { name: runnerName, entrypoint: s.entrypoint }])),
+    // Its services (STORE) are entrypoints of the Worker under test, which runs as `runnerName`; the
+    // tests have no second render process (RENDER_PEER), so the consumer renders every job itself.
+    serviceBindings: Object.fromEntries(
+      config.services.filter((s) => s.binding !== "RENDER_PEER").map((s) => [s.binding, { name: runnerName, entrypoint: s.entrypoint }]),
+    ),
     queueConsumers: consumeQueue
       ? Object.fromEntries(
           config.queues.consumers.map((c) => [

@@ -38,7 +38,9 @@ const PARTS = {
   // The audio watermark's key (docs/narration.md "The watermark"): every paragraph voiced is marked with it.
   marking: { WATERMARK_KEY: watermarkKey },
   // No storage of its own: D1, R2 and the render gates are reached through the API Worker (STORE).
-  bindings: { STORE: binding },
+  // RENDER_PEER, bound only on one machine, is a second render process the consumer hands every other
+  // job to (docs/narration.md "Two render processes on one machine").
+  bindings: { STORE: binding, RENDER_PEER: v.optional(binding) },
 } as const;
 
 const RenderConfigSchema = v.object({ ...PARTS.providers, ...PARTS.signing, ...PARTS.marking, ...PARTS.bindings });

@@ -13,43 +13,74 @@ export function backoffSeconds(attempts: number): number {
 }
 
 /**
- * The owner (publisher) of the job this isolate's consumer rendered last: its next job waits behind
- * another owner's that is queued (RenderStoreRpc.claimJob, JobDeferred).
+ * A lane of the consumer: where it renders, and the owner (publisher) of the job it claimed last,
+ * whose next job there waits behind another owner's that is queued (RenderStoreRpc.claimJob,
+ * JobDeferred). Each lane keeps its own: with one owner for both, the second lane would send every
+ * job of the owner the first is rendering to the back, and a backlog of one publisher's would be
+ * rendered one job at a time.
  */
-let lastOwner: string | null = null;
+interface Lane {
+  render(claim: ClaimedJob): Promise<unknown>;
+  lastOwner: string | null;
+}
+
+/** The lanes' last owners, kept across batches: this isolate's, then the peer's. */
+const lastOwners: (string | null)[] = [null, null];
+
+/**
+ * A second render process on the same machine (RenderPeer, workers/render/index.ts): it renders a job
+ * the consumer claimed, as runJob does here, on a core of its own.
+ */
+export interface RenderPeerRpc {
+  run(claim: ClaimedJob): Promise<void>;
+}
 
 /**
  * The render Queue consumer. Delivery is at least once, so each message re-reads its job and a job
  * already finished is acked without work. A failed render goes back to "queued" with its error and
  * the message is retried with exponential backoff; after max_retries it lands in the dead-letter
- * queue (consumeDeadLetters).
+ * queue (consumeDeadLetters). With a `peer`, the batch is rendered in two lanes, this isolate and the
+ * peer's, each taking the next message when its render ends: an isolate runs on one thread, and the
+ * Queue hands out one batch at a time.
  */
-export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: object, synthesizers: Synthesizers): Promise<void> {
+export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: object, synthesizers: Synthesizers, peer?: RenderPeerRpc): Promise<void> {
   const store = renderStore(env);
-  for (const message of batch.messages) {
-    const parsed = v.safeParse(RenderMessage, message.body);
-    if (!parsed.success) {
-      console.error("render queue: malformed message dropped");
-      message.ack(); // can never succeed: retrying would only fill the dead-letter queue
-      continue;
+  const waiting = [...batch.messages];
+  const run = async (index: number, render: Lane["render"]) => {
+    const lane = { render, lastOwner: lastOwners[index] };
+    for (let message = waiting.shift(); message; message = waiting.shift()) {
+      await consumeMessage(store, message, lane);
+      lastOwners[index] = lane.lastOwner;
     }
-    try {
-      const claim = await store.claimJob(parsed.output.job_id, "queue", lastOwner);
-      if (claim && "streamedForSeconds" in claim) {
-        // A listener's stream is rendering it (render-stream.ts): look again once its lease is over,
-        // when the job is done, or back in the queue if the stream was cut off with its render.
-        message.retry({ delaySeconds: claim.streamedForSeconds });
-        continue;
-      }
-      if (claim && !("deferred" in claim)) {
-        lastOwner = claim.owner;
-        await runJob(store, claim, synthesizers);
-      }
-      message.ack();
-    } catch (err) {
-      if (await recordFailure(store, parsed.output.job_id, message.attempts, err)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
-      else message.ack();
+  };
+  const here = run(0, (claim) => runJob(store, claim, synthesizers));
+  await Promise.all(peer ? [here, run(1, (claim) => peer.run(claim))] : [here]);
+}
+
+/** Claims the job of one message and has `lane` render it; acks or retries the message. */
+async function consumeMessage(store: RenderStoreRpc, message: Message<unknown>, lane: Lane): Promise<void> {
+  const parsed = v.safeParse(RenderMessage, message.body);
+  if (!parsed.success) {
+    console.error("render queue: malformed message dropped");
+    message.ack(); // can never succeed: retrying would only fill the dead-letter queue
+    return;
+  }
+  try {
+    const claim = await store.claimJob(parsed.output.job_id, "queue", lane.lastOwner);
+    if (claim && "streamedForSeconds" in claim) {
+      // A listener's stream is rendering it (render-stream.ts): look again once its lease is over,
+      // when the job is done, or back in the queue if the stream was cut off with its render.
+      message.retry({ delaySeconds: claim.streamedForSeconds });
+      return;
     }
+    if (claim && !("deferred" in claim)) {
+      lane.lastOwner = claim.owner;
+      await lane.render(claim);
+    }
+    message.ack();
+  } catch (err) {
+    if (await recordFailure(store, parsed.output.job_id, message.attempts, err)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+    else message.ack();
   }
 }
 

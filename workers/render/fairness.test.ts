@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { addArticle } from "../../test/support/articles";
 import { renderEnv, store } from "../../test/support/render-store";
 import { database, renderJobs } from "../db/index";
-import { consumeRenderBatch } from "./consumer";
+import { consumeRenderBatch, runJob, type RenderPeerRpc } from "./consumer";
 import { offlineSynthesizer } from "./engine/offline";
 import { inTurn, leave, seat } from "./pipeline/turns";
 
@@ -52,6 +52,66 @@ describe('fairness between publishers in the render Queue (docs/narration.md "Pr
     await jobsOf("Backlog Press", ["n3"]);
     expect(await store.claimJob("n3", "stream")).toMatchObject({ owned: true });
   });
+});
+
+describe('two render processes on one machine (docs/narration.md "Two render processes on one machine")', () => {
+  it("renders a batch in two lanes at once, here and on the peer", async () => {
+    await jobsOf("Two Lanes Weekly", ["a1", "a2"]);
+    const onPeer: string[] = [];
+    let peerStarted = 0;
+    // The peer renders as RenderPeer does (runJob through the store), recording what it was handed and when.
+    const peer: RenderPeerRpc = {
+      async run(claim) {
+        onPeer.push(claim.jobId);
+        peerStarted = Date.now();
+        await runJob(store, claim, { offline: offlineSynthesizer });
+      },
+    };
+    const batch = batchOf("a1", "a2");
+    const acks = batch.messages.map((m) => vi.spyOn(m, "ack"));
+    await consumeRenderBatch(batch, renderEnv, { offline: offlineSynthesizer }, peer);
+    expect(onPeer).toEqual(["a2"]);
+    for (const id of ["a1", "a2"]) expect(await jobRow(id)).toMatchObject({ state: "done", attempts: 1 });
+    for (const ack of acks) expect(ack).toHaveBeenCalled();
+    // a1 was still rendering here when the peer started a2.
+    expect((await jobRow("a1"))!.finishedAt!.getTime()).toBeGreaterThan(peerStarted);
+  }, 120_000);
+
+  it("defers a job behind another publisher's only in the lane that rendered its publisher last", async () => {
+    const onPeer: string[] = [];
+    const peer: RenderPeerRpc = {
+      async run(claim) {
+        onPeer.push(claim.jobId);
+        await runJob(store, claim, { offline: offlineSynthesizer });
+      },
+    };
+    await jobsOf("Lane Ledger", ["l1", "l2", "l3"]);
+    // Only this isolate's lane renders l1 (a batch of one).
+    await consumeRenderBatch(batchOf("l1"), renderEnv, { offline: offlineSynthesizer }, peer);
+    await jobsOf("Newcomer News", ["n1"]);
+    // With another publisher's job queued, this lane sends l2 to the back; the peer's lane, which
+    // has not rendered Lane Ledger last, renders l3. One last publisher for both lanes would have
+    // deferred l3 too, and a backlog would render one job at a time.
+    await consumeRenderBatch(batchOf("l2", "l3"), renderEnv, { offline: offlineSynthesizer }, peer);
+    expect(await jobRow("l2")).toMatchObject({ state: "queued", attempts: 0 });
+    expect(onPeer).toEqual(["l3"]);
+    expect(await jobRow("l3")).toMatchObject({ state: "done" });
+  }, 120_000);
+
+  it("puts a job the peer failed back in the Queue with its error, as a failure here would", async () => {
+    await jobsOf("Peerless Post", ["p1", "p2"]);
+    const peer: RenderPeerRpc = {
+      run: async () => {
+        throw new Error("the peer process went away");
+      },
+    };
+    const batch = batchOf("p1", "p2");
+    const retry = vi.spyOn(batch.messages[1], "retry");
+    await consumeRenderBatch(batch, renderEnv, { offline: offlineSynthesizer }, peer);
+    expect(await jobRow("p1")).toMatchObject({ state: "done" });
+    expect(await jobRow("p2")).toMatchObject({ state: "queued", attempts: 1, error: "internal error while rendering" });
+    expect(retry).toHaveBeenCalledWith({ delaySeconds: 10 });
+  }, 120_000);
 });
 
 describe("turns at the render isolate's CPU", () => {

@@ -1,11 +1,19 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { consumeDeadLetters, consumeRenderBatch } from "./consumer";
+import { consumeDeadLetters, consumeRenderBatch, runJob, type RenderPeerRpc } from "./consumer";
 import { streamJob } from "./render-stream";
 import { encodeStored } from "./pipeline/store";
 import { renderText } from "./pipeline/render";
 import { voiceStatuses } from "./providers/availability";
 import { configuredProviders, providerSetup } from "./providers/registry";
-import { renderStore, type LazyFormat, type RenderInput, type RenderResult, type RenderRpc, type VoiceCatalogueStatus } from "../kernel/render-contract";
+import {
+  renderStore,
+  type ClaimedJob,
+  type LazyFormat,
+  type RenderInput,
+  type RenderResult,
+  type RenderRpc,
+  type VoiceCatalogueStatus,
+} from "../kernel/render-contract";
 import { renderConfig } from "./config";
 import { useC2pa } from "./pipeline/c2pa";
 import { useWatermark } from "./pipeline/watermark";
@@ -26,11 +34,11 @@ export default {
     return new Response("not found", { status: 404 });
   },
   async queue(batch, env) {
-    renderConfig(env);
+    const { RENDER_PEER } = renderConfig(env);
     useC2pa(env);
     useWatermark(env);
     if (batch.queue === DEAD_LETTER_QUEUE) await consumeDeadLetters(batch, env);
-    else await consumeRenderBatch(batch, env, configuredProviders(env));
+    else await consumeRenderBatch(batch, env, configuredProviders(env), RENDER_PEER as RenderPeerRpc | undefined);
   },
 } satisfies ExportedHandler<Env>;
 
@@ -70,5 +78,19 @@ export class RenderService extends WorkerEntrypoint<Env> implements RenderRpc {
 
   async decodeOpus(bytes: Uint8Array, maxSamples: number): Promise<Int16Array | null> {
     return decodeOggOpus(bytes, MASTER_SAMPLE_RATE, maxSamples);
+  }
+}
+
+/**
+ * The second render process of one machine (`npm start`: wrangler.toml's `peer` environment, bound to
+ * the first as RENDER_PEER): it renders the jobs the first one's consumer hands it, so that both cores
+ * narrate. On Cloudflare the Queue runs consumers side by side itself, and nothing binds a peer.
+ */
+export class RenderPeer extends WorkerEntrypoint<Env> implements RenderPeerRpc {
+  async run(claim: ClaimedJob): Promise<void> {
+    renderConfig(this.env);
+    useC2pa(this.env);
+    useWatermark(this.env);
+    await runJob(renderStore(this.env), claim, configuredProviders(this.env));
   }
 }
