@@ -252,13 +252,13 @@ export interface StoredAudio {
 export interface RenderStoreRpc {
   /**
    * Marks a queued or running job running and says what to narrate; null when it is gone or finished.
-   * By the Queue (the default): a job a stream is rendering answers JobStreamed; a job of `lastOwner`
-   * (whose render the consumer ran last) while another owner's job of at least its priority is
-   * queued is deferred (JobDeferred), so one publisher's backlog never holds back another's article
-   * for more than one render. By a stream: a queued job is claimed for STREAM_LEASE_MS; a running
-   * one is not owned (ClaimedJob.owned).
+   * By the Queue (the default): a job a stream is rendering answers JobStreamed; a job of one of
+   * `lastOwners` (whose jobs the consumer's lanes claimed last) while a job of at least its priority of
+   * an owner outside them is queued is deferred (JobDeferred), so one publisher's backlog never holds
+   * back another's article for more than the renders in progress. By a stream: a queued job is
+   * claimed for STREAM_LEASE_MS; a running one is not owned (ClaimedJob.owned).
    */
-  claimJob(jobId: string, by?: "queue" | "stream", lastOwner?: string | null): Promise<ClaimedJob | JobStreamed | JobDeferred | null>;
+  claimJob(jobId: string, by?: "queue" | "stream", lastOwners?: string[]): Promise<ClaimedJob | JobStreamed | JobDeferred | null>;
   /**
    * Records the job's new audio (JobOutcome.audio), marks the running job done and gives its article the
    * audio, in one batch; then releases the listener's render slot and tells the publisher's webhooks.

@@ -1,5 +1,5 @@
 import { publisherDefaultVoice } from "./default-voice";
-import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, notInArray, sql } from "drizzle-orm";
 import { WorkerEntrypoint } from "cloudflare:workers";
 import {
   ACTIVE_JOB_STATES,
@@ -46,8 +46,8 @@ const OBJECTS = new URL(renderStoreObjectUrl("")).pathname;
  * (two processes on one file fail with SQLITE_BUSY under concurrent writes).
  */
 export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc {
-  claimJob(jobId: string, by: "queue" | "stream" = "queue", lastOwner: string | null = null) {
-    return claimJob(this.env, jobId, by, lastOwner);
+  claimJob(jobId: string, by: "queue" | "stream" = "queue", lastOwners: string[] = []) {
+    return claimJob(this.env, jobId, by, lastOwners);
   }
 
   completeJob(claim: ClaimedJob, outcome: JobOutcome) {
@@ -87,12 +87,7 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
   }
 }
 
-async function claimJob(
-  env: StoreEnv,
-  jobId: string,
-  by: "queue" | "stream",
-  lastOwner: string | null,
-): Promise<ClaimedJob | JobStreamed | JobDeferred | null> {
+async function claimJob(env: StoreEnv, jobId: string, by: "queue" | "stream", lastOwners: string[]): Promise<ClaimedJob | JobStreamed | JobDeferred | null> {
   const db = database(env);
   const job = await db.select().from(renderJobs).where(eq(renderJobs.id, jobId)).get();
   if (!job) {
@@ -105,7 +100,7 @@ async function claimJob(
   if (by === "queue" && streamedFor > 0) return { streamedForSeconds: Math.ceil(streamedFor / 1000) };
   const article = job.articleId === null ? undefined : await db.select().from(articles).where(eq(articles.id, job.articleId)).get();
   const owner = article?.publisher ?? RAW_OWNER;
-  if (by === "queue" && owner === lastOwner && (await otherOwnerWaits(db, job, owner))) {
+  if (by === "queue" && lastOwners.includes(owner) && (await otherOwnerWaits(db, job, lastOwners))) {
     await enqueueJob(env, db, jobId);
     return { deferred: true };
   }
@@ -142,8 +137,8 @@ async function claimJob(
 /** The owner of raw-text jobs (POST /v1/jobs with text), which have no publisher. */
 const RAW_OWNER = "raw";
 
-/** Whether a job of another owner than `owner`, of at least `job`'s priority, is queued. */
-async function otherOwnerWaits(db: Database, job: JobRow, owner: string): Promise<boolean> {
+/** Whether a job of an owner outside `owners`, of at least `job`'s priority, is queued. */
+async function otherOwnerWaits(db: Database, job: JobRow, owners: string[]): Promise<boolean> {
   const other = await db
     .select({ id: renderJobs.id })
     .from(renderJobs)
@@ -152,7 +147,7 @@ async function otherOwnerWaits(db: Database, job: JobRow, owner: string): Promis
       and(
         eq(renderJobs.state, "queued"),
         ne(renderJobs.id, job.id),
-        sql`coalesce(${articles.publisher}, ${RAW_OWNER}) <> ${owner}`,
+        notInArray(sql`coalesce(${articles.publisher}, ${RAW_OWNER})`, owners),
         job.priority === "high" ? eq(renderJobs.priority, "high") : undefined,
       ),
     )

@@ -12,19 +12,18 @@ export function backoffSeconds(attempts: number): number {
   return Math.min(300, 10 * 2 ** Math.max(0, attempts - 1));
 }
 
-/**
- * A lane of the consumer: where it renders, and the owner (publisher) of the job it claimed last,
- * whose next job there waits behind another owner's that is queued (RenderStoreRpc.claimJob,
- * JobDeferred). Each lane keeps its own: with one owner for both, the second lane would send every
- * job of the owner the first is rendering to the back, and a backlog of one publisher's would be
- * rendered one job at a time.
- */
+/** A lane of the consumer: where it renders, and its place in lastOwners. */
 interface Lane {
   render(claim: ClaimedJob): Promise<unknown>;
-  lastOwner: string | null;
+  index: number;
 }
 
-/** The lanes' last owners, kept across batches: this isolate's, then the peer's. */
+/**
+ * The owner (publisher) of the job each lane claimed last, kept across batches: this isolate's lane,
+ * then the peer's. A job of one of them waits behind a queued job of any other owner
+ * (RenderStoreRpc.claimJob, JobDeferred), so a new publisher's article waits for no render that
+ * starts after it; a publisher alone, or two publishers each in a lane, renders in both lanes.
+ */
 const lastOwners: (string | null)[] = [null, null];
 
 /**
@@ -41,20 +40,20 @@ export interface RenderPeerRpc {
  * the message is retried with exponential backoff; after max_retries it lands in the dead-letter
  * queue (consumeDeadLetters). With a `peer`, the batch is rendered in two lanes, this isolate and the
  * peer's, each taking the next message when its render ends: an isolate runs on one thread, and the
- * Queue hands out one batch at a time.
+ * Queue hands out one batch at a time. The peer's lane renders high jobs here.
  */
 export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: object, synthesizers: Synthesizers, peer?: RenderPeerRpc): Promise<void> {
   const store = renderStore(env);
   const waiting = [...batch.messages];
   const run = async (index: number, render: Lane["render"]) => {
-    const lane = { render, lastOwner: lastOwners[index] };
-    for (let message = waiting.shift(); message; message = waiting.shift()) {
-      await consumeMessage(store, message, lane);
-      lastOwners[index] = lane.lastOwner;
-    }
+    for (let message = waiting.shift(); message; message = waiting.shift()) await consumeMessage(store, message, { render, index });
   };
-  const here = run(0, (claim) => runJob(store, claim, synthesizers));
-  await Promise.all(peer ? [here, run(1, (claim) => peer.run(claim))] : [here]);
+  const renderHere = (claim: ClaimedJob) => runJob(store, claim, synthesizers);
+  // A high job (render-now, an agent's) is the one a listener streams, and this isolate's render of it
+  // yields to the stream's at every step (turns.ts): on the peer it would take a core from the stream.
+  const lanes = [run(0, renderHere)];
+  if (peer) lanes.push(run(1, (claim) => (claim.priority === "high" ? renderHere(claim) : peer.run(claim))));
+  await Promise.all(lanes);
 }
 
 /** Claims the job of one message and has `lane` render it; acks or retries the message. */
@@ -66,7 +65,8 @@ async function consumeMessage(store: RenderStoreRpc, message: Message<unknown>, 
     return;
   }
   try {
-    const claim = await store.claimJob(parsed.output.job_id, "queue", lane.lastOwner);
+    const owners = lastOwners.filter((owner) => owner !== null);
+    const claim = await store.claimJob(parsed.output.job_id, "queue", owners);
     if (claim && "streamedForSeconds" in claim) {
       // A listener's stream is rendering it (render-stream.ts): look again once its lease is over,
       // when the job is done, or back in the queue if the stream was cut off with its render.
@@ -74,7 +74,7 @@ async function consumeMessage(store: RenderStoreRpc, message: Message<unknown>, 
       return;
     }
     if (claim && !("deferred" in claim)) {
-      lane.lastOwner = claim.owner;
+      lastOwners[lane.index] = claim.owner;
       await lane.render(claim);
     }
     message.ack();

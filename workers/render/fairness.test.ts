@@ -45,10 +45,10 @@ describe('fairness between publishers in the render Queue (docs/narration.md "Pr
     await jobsOf("Backlog Press", ["h1"], "high");
     await jobsOf("Other Gazette", ["n1"]);
     // A high job is not held back by another publisher's normal one.
-    expect(await store.claimJob("h1", "queue", "Backlog Press")).toMatchObject({ owner: "Backlog Press", owned: true });
+    expect(await store.claimJob("h1", "queue", ["Backlog Press"])).toMatchObject({ owner: "Backlog Press", owned: true });
     await jobsOf("Backlog Press", ["n2"]);
-    expect(await store.claimJob("n2", "queue", "Backlog Press")).toEqual({ deferred: true });
-    expect(await store.claimJob("n2", "queue", "Other Gazette")).toMatchObject({ owned: true });
+    expect(await store.claimJob("n2", "queue", ["Backlog Press"])).toEqual({ deferred: true });
+    expect(await store.claimJob("n2", "queue", ["Other Gazette"])).toMatchObject({ owned: true });
     await jobsOf("Backlog Press", ["n3"]);
     expect(await store.claimJob("n3", "stream")).toMatchObject({ owned: true });
   });
@@ -77,7 +77,7 @@ describe('two render processes on one machine (docs/narration.md "Two render pro
     expect((await jobRow("a1"))!.finishedAt!.getTime()).toBeGreaterThan(peerStarted);
   }, 120_000);
 
-  it("defers a job behind another publisher's only in the lane that rendered its publisher last", async () => {
+  it("defers a job of a publisher either lane rendered last behind a new publisher's, and lets two publishers' backlogs share the lanes", async () => {
     const onPeer: string[] = [];
     const peer: RenderPeerRpc = {
       async run(claim) {
@@ -85,17 +85,18 @@ describe('two render processes on one machine (docs/narration.md "Two render pro
         await runJob(store, claim, { offline: offlineSynthesizer });
       },
     };
+    const consume = (...ids: string[]) => consumeRenderBatch(batchOf(...ids), renderEnv, { offline: offlineSynthesizer }, peer);
     await jobsOf("Lane Ledger", ["l1", "l2", "l3"]);
-    // Only this isolate's lane renders l1 (a batch of one).
-    await consumeRenderBatch(batchOf("l1"), renderEnv, { offline: offlineSynthesizer }, peer);
+    await consume("l1"); // only this isolate's lane renders (a batch of one)
     await jobsOf("Newcomer News", ["n1"]);
-    // With another publisher's job queued, this lane sends l2 to the back; the peer's lane, which
-    // has not rendered Lane Ledger last, renders l3. One last publisher for both lanes would have
-    // deferred l3 too, and a backlog would render one job at a time.
-    await consumeRenderBatch(batchOf("l2", "l3"), renderEnv, { offline: offlineSynthesizer }, peer);
-    expect(await jobRow("l2")).toMatchObject({ state: "queued", attempts: 0 });
-    expect(onPeer).toEqual(["l3"]);
-    expect(await jobRow("l3")).toMatchObject({ state: "done" });
+    // The peer's lane rendered no Lane Ledger job last, but n1 must wait for no render that starts
+    // after it: both lanes send Lane Ledger's jobs to the back.
+    await consume("l2", "l3");
+    for (const id of ["l2", "l3"]) expect(await jobRow(id)).toMatchObject({ state: "queued", attempts: 0 });
+    expect(onPeer).toEqual([]);
+    // Two publishers, each the last of a lane, with nobody else waiting: neither is deferred.
+    expect(await store.claimJob("l2", "queue", ["Lane Ledger", "Newcomer News"])).toMatchObject({ owned: true });
+    expect(await store.claimJob("n1", "queue", ["Lane Ledger", "Newcomer News"])).toMatchObject({ owned: true });
   }, 120_000);
 
   it("puts a job the peer failed back in the Queue with its error, as a failure here would", async () => {
