@@ -99,6 +99,20 @@ describe('two render processes on one machine (docs/narration.md "Two render pro
     expect(await store.claimJob("n1", "queue", ["Lane Ledger", "Newcomer News"])).toMatchObject({ owned: true });
   }, 120_000);
 
+  it("renders a high job here whichever lane takes it, where it yields to a listener's stream", async () => {
+    await jobsOf("High Street Herald", ["h1", "h2"], "high");
+    const onPeer: string[] = [];
+    const peer: RenderPeerRpc = {
+      async run(claim) {
+        onPeer.push(claim.jobId);
+        await runJob(store, claim, { offline: offlineSynthesizer });
+      },
+    };
+    await consumeRenderBatch(batchOf("h1", "h2"), renderEnv, { offline: offlineSynthesizer }, peer);
+    expect(onPeer).toEqual([]);
+    for (const id of ["h1", "h2"]) expect(await jobRow(id)).toMatchObject({ state: "done", attempts: 1 });
+  }, 120_000);
+
   it("puts a job the peer failed back in the Queue with its error, as a failure here would", async () => {
     await jobsOf("Peerless Post", ["p1", "p2"]);
     const peer: RenderPeerRpc = {
