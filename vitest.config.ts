@@ -70,6 +70,9 @@ export default defineConfig(async () => {
   const all = ["workers/**/*.test.ts", "durable-objects/**/*.test.ts", "test/**/*.test.ts"];
   return {
     test: {
+      // Two runners (each a workerd of its own) take the files: workerd runs a Worker on one thread, and
+      // vitest's default of one fewer than the cores left one core of CI's two idle.
+      maxWorkers: 2,
       // The Worker's one line per request (workers/core/http.ts logRequest) is for operators, not test output.
       onConsoleLog: (log: string) => !/^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) \S+ \d{3} req=\S+\s*$/.test(log),
       projects: [project("narration", false, all, [E2E, "**/node_modules/**"]), project("narration-e2e", true, [`workers/${E2E}`])],

@@ -253,7 +253,7 @@ export async function startDev({ port, renderPort, persistTo = DEFAULT_STATE, va
   // Started side by side, each with an inspector port of its own: wrangler's default one would be
   // taken by whichever process looked for it first, and the other would fail to start.
   const [firstPort, peerPort, ...inspectorPorts] = await freePorts(4);
-  const renderProcess = async (configs, port, persistTo, inspectorPort) =>
+  const renderProcess = (configs, port, persistTo, inspectorPort) =>
     startWorker({
       port,
       persistTo,

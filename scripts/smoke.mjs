@@ -45,6 +45,11 @@ try {
   assert.equal(before.failed, 0, `${before.failed} render job(s) failed`);
   for (const slug of [...demo, published.slug, german]) assert.ok(before.audio[slug], `${slug} has no audio`);
   step(`stopped: ${demo.length + 2} articles narrated by ${before.jobs} jobs, none failed`);
+  // The Queue's consumer hands every other job to the second render process (docs/narration.md "Two
+  // render processes on one machine"): a broken hand-over would show only as retried renders.
+  const peerJobs = readFileSync(path.join(dir, ".wrangler/start.log"), "utf8").match(/runs in the second render process/g)?.length ?? 0;
+  assert.ok(peerJobs > 0, "the second render process rendered no job");
+  step(`the second render process rendered ${peerJobs} of them`);
 
   step("npm start again");
   platform = await npmStart();

@@ -185,9 +185,14 @@ export interface ClaimedJob {
   owner: string;
   /**
    * Whether this claim runs the job (marks it done or failed). False for a stream that found the job
-   * already running: it renders the same audio for its listener and leaves the job to its runner.
+   * being streamed already: it renders the same audio for its listener and leaves the job to that stream.
    */
   owned: boolean;
+  /**
+   * The attempt this claim made (render_jobs.attempts as it set them): a runner whose attempt is no
+   * longer the job's has lost the job to a listener's stream (RenderStoreRpc.holdsJob).
+   */
+  attempt: number;
 }
 
 /** What the render Queue gets for a job a listener's stream is rendering: try again after this. */
@@ -255,10 +260,14 @@ export interface RenderStoreRpc {
    * By the Queue (the default): a job a stream is rendering answers JobStreamed; a job of one of
    * `lastOwners` (whose jobs the consumer's lanes claimed last) while a job of at least its priority of
    * an owner outside them is queued is deferred (JobDeferred), so one publisher's backlog never holds
-   * back another's article for more than the renders in progress. By a stream: a queued job is
-   * claimed for STREAM_LEASE_MS; a running one is not owned (ClaimedJob.owned).
+   * back another's article for more than the renders in progress. By a stream: a queued job, or one the
+   * Queue is running, is claimed for STREAM_LEASE_MS (the Queue's render stops before its next
+   * paragraph: holdsJob), so a job is never voiced twice at once; one another stream holds is not
+   * owned (ClaimedJob.owned).
    */
   claimJob(jobId: string, by?: "queue" | "stream", lastOwners?: string[]): Promise<ClaimedJob | JobStreamed | JobDeferred | null>;
+  /** Whether the job is still running as `attempt` (ClaimedJob.attempt): false once a stream took it over, or it ended. */
+  holdsJob(jobId: string, attempt: number): Promise<boolean>;
   /**
    * Records the job's new audio (JobOutcome.audio), marks the running job done and gives its article the
    * audio, in one batch; then releases the listener's render slot and tells the publisher's webhooks.

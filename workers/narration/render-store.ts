@@ -1,5 +1,5 @@
 import { publisherDefaultVoice } from "./default-voice";
-import { and, eq, inArray, isNull, ne, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, ne, notInArray, or, sql } from "drizzle-orm";
 import { WorkerEntrypoint } from "cloudflare:workers";
 import {
   ACTIVE_JOB_STATES,
@@ -48,6 +48,10 @@ const OBJECTS = new URL(renderStoreObjectUrl("")).pathname;
 export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc {
   claimJob(jobId: string, by: "queue" | "stream" = "queue", lastOwners: string[] = []) {
     return claimJob(this.env, jobId, by, lastOwners);
+  }
+
+  holdsJob(jobId: string, attempt: number) {
+    return holdsJob(this.env, jobId, attempt);
   }
 
   completeJob(claim: ClaimedJob, outcome: JobOutcome) {
@@ -106,13 +110,23 @@ async function claimJob(env: StoreEnv, jobId: string, by: "queue" | "stream", la
   }
   const text = article ? narratedText(article) : job.text;
   if (!text) throw new Error("job has neither an article nor text");
-  // A stream takes only a job nobody runs: one the Queue or another stream is rendering stays theirs.
-  const claimable = by === "queue" ? ACTIVE_JOB_STATES : (["queued"] as const);
+  // A stream takes a job the Queue runs too: its render stops before its next paragraph (holdsJob), so
+  // the job is voiced once, with the listener waiting on it. One another stream holds stays that stream's.
+  const claimable =
+    by === "queue"
+      ? inArray(renderJobs.state, ACTIVE_JOB_STATES)
+      : or(
+          eq(renderJobs.state, "queued"),
+          and(eq(renderJobs.state, "running"), or(isNull(renderJobs.streamedUntil), lte(renderJobs.streamedUntil, new Date(now)))),
+        );
+  const attempt = job.attempts + 1;
   const claimed = await db
     .update(renderJobs)
-    .set({ state: "running", attempts: job.attempts + 1, startedAt: new Date(now), streamedUntil: by === "stream" ? new Date(now + STREAM_LEASE_MS) : null })
-    .where(and(eq(renderJobs.id, jobId), inArray(renderJobs.state, claimable)))
+    .set({ state: "running", attempts: attempt, startedAt: new Date(now), streamedUntil: by === "stream" ? new Date(now + STREAM_LEASE_MS) : null })
+    .where(and(eq(renderJobs.id, jobId), eq(renderJobs.attempts, job.attempts), claimable))
     .returning({ id: renderJobs.id });
+  // Claimed by someone else since it was read (a stream, or a second delivery of its message): theirs.
+  if (by === "queue" && claimed.length === 0) return null;
   const voice = job.voice ?? article?.voice ?? undefined;
   const language = article?.language ?? job.language ?? undefined;
   return {
@@ -130,8 +144,14 @@ async function claimJob(env: StoreEnv, jobId: string, by: "queue" | "stream", la
     requestId: job.requestId,
     priority: job.priority,
     owner,
-    owned: by === "queue" || claimed.length > 0,
+    owned: claimed.length > 0,
+    attempt,
   };
+}
+
+async function holdsJob(env: StoreEnv, jobId: string, attempt: number): Promise<boolean> {
+  const job = await database(env).select({ state: renderJobs.state, attempts: renderJobs.attempts }).from(renderJobs).where(eq(renderJobs.id, jobId)).get();
+  return job?.state === "running" && job.attempts === attempt;
 }
 
 /** The owner of raw-text jobs (POST /v1/jobs with text), which have no publisher. */
@@ -164,8 +184,9 @@ async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, audio, ma
   const db = database(env);
   const job = await db.select().from(renderJobs).where(eq(renderJobs.id, claim.jobId)).get();
   // The audio's row goes in the batch that marks the job done, so nobody reads a done job without it; a job
-  // gone meanwhile leaves its audio recorded all the same, for the next render of the text to find.
-  if (!job) {
+  // gone meanwhile, or taken over by a listener's stream (a later attempt, claimJob), leaves its audio
+  // recorded all the same, for the next render of the text to find, and the job to its new runner.
+  if (!job || job.attempts !== claim.attempt) {
     if (audio) await recordAudio(env, audio, markIds);
     return;
   }

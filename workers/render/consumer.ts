@@ -64,9 +64,10 @@ async function consumeMessage(store: RenderStoreRpc, message: Message<unknown>, 
     message.ack(); // can never succeed: retrying would only fill the dead-letter queue
     return;
   }
+  let claim: Awaited<ReturnType<RenderStoreRpc["claimJob"]>> = null;
   try {
     const owners = lastOwners.filter((owner) => owner !== null);
-    const claim = await store.claimJob(parsed.output.job_id, "queue", owners);
+    claim = await store.claimJob(parsed.output.job_id, "queue", owners);
     if (claim && "streamedForSeconds" in claim) {
       // A listener's stream is rendering it (render-stream.ts): look again once its lease is over,
       // when the job is done, or back in the queue if the stream was cut off with its render.
@@ -79,6 +80,11 @@ async function consumeMessage(store: RenderStoreRpc, message: Message<unknown>, 
     }
     message.ack();
   } catch (err) {
+    // A listener's stream took the job over (its render stopped here: segment.ts HoldsJob): the job is the stream's.
+    if (claim && "attempt" in claim && !(await store.holdsJob(claim.jobId, claim.attempt).catch(() => true))) {
+      message.ack();
+      return;
+    }
     if (await recordFailure(store, parsed.output.job_id, message.attempts, err)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     else message.ack();
   }
@@ -116,6 +122,8 @@ export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesiz
   // A listener waits on a stream: it goes before every job the Queue runs (turns.ts).
   const place = seat(listener ? "stream" : claim.priority, claim.owner);
   const job = jobStore(store, claim);
+  // A stream may take over a job the Queue runs (RenderStoreRpc.claimJob): this render then stops before its next paragraph.
+  const holdsJob = !listener && claim.owned ? () => store.holdsJob(claim.jobId, claim.attempt) : undefined;
   const result = await renderText(
     job.store,
     {
@@ -129,7 +137,7 @@ export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesiz
       tenant: claim.tenant,
     },
     synthesizers,
-    { phases, listener, seat: place },
+    { phases, listener, seat: place, holdsJob },
   ).finally(() => leave(place));
   if (!claim.owned) return result;
   // The phases of the render this job ran (none for audio found cached): docs/benchmarks.md "Benchmarks".

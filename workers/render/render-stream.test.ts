@@ -1,11 +1,16 @@
-import { env } from "cloudflare:test";
+import { createMessageBatch, env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { probeAudio } from "../../test/support/audio-probe";
 import { call } from "../../test/support/client";
 import { audioObjects, database, renderJobs } from "../db/index";
 import { audioObjectPath } from "../kernel/audio-objects";
+import type { ClaimedJob } from "../kernel/render-contract";
+import { renderEnv } from "../../test/support/render-store";
+import { consumeRenderBatch } from "./consumer";
+import { offlineSynthesizer } from "./engine/offline";
 import { concatBytes } from "./engine/pcm";
+import type { Synthesizer } from "./providers/synthesizer";
 
 /** The MPEG frames of an MP3: what follows its ID3v2 tag (the 10-byte header and a syncsafe size). */
 function afterTag(bytes: Uint8Array): Uint8Array {
@@ -90,10 +95,64 @@ describe("GET /v1/jobs/{job_id}/stream.mp3", () => {
     expect((queued as { streamedForSeconds: number }).streamedForSeconds).toBeLessThanOrEqual(600);
     // A second listener's stream renders too, but the job stays the first one's.
     expect(await store.claimJob("job-leased", "stream")).toMatchObject({ owned: false });
+    expect(await store.holdsJob("job-leased", 1)).toBe(true);
     // A failed stream gives the job back to the Queue at once.
     await store.retryJob("job-leased", "no_provider: offline/en-US-female: timeout", true);
     expect(await jobRow("job-leased")).toMatchObject({ state: "queued", streamedUntil: null });
-    expect(await store.claimJob("job-leased")).toMatchObject({ owned: true });
+    expect(await store.claimJob("job-leased")).toMatchObject({ owned: true, attempt: 2 });
+    // A stream takes over the job the Queue now runs; the Queue's attempt no longer holds it.
+    expect(await store.claimJob("job-leased", "stream")).toMatchObject({ owned: true, attempt: 3 });
+    expect(await store.holdsJob("job-leased", 2)).toBe(false);
+    expect(await store.holdsJob("job-leased", 3)).toBe(true);
+    expect(await store.claimJob("job-leased")).toMatchObject({ streamedForSeconds: expect.any(Number) });
+  });
+
+  it("takes over a job the render Queue is running: the Queue's render stops before its next paragraph, and the stream's is the job's", async () => {
+    await job("job-taken");
+    // The Queue's render runs here, its paragraphs counted as the engine voices them; the stream's runs in the render Worker.
+    const voicedByQueue: string[] = [];
+    const counted: Synthesizer = {
+      synthesize: (text, ...rest) => {
+        voicedByQueue.push(text);
+        return offlineSynthesizer.synthesize(text, ...rest);
+      },
+    };
+    const batch = createMessageBatch("narration-render", [{ id: "m-taken", timestamp: new Date(), attempts: 1, body: { job_id: "job-taken" } }]);
+    const ack = vi.spyOn(batch.messages[0], "ack");
+    const retry = vi.spyOn(batch.messages[0], "retry");
+    const send = vi.spyOn(env.RENDER_QUEUE, "send");
+    const queue = consumeRenderBatch(batch, renderEnv, { offline: counted });
+    while (voicedByQueue.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await jobRow("job-taken")).toMatchObject({ state: "running", attempts: 1, streamedUntil: null });
+
+    const res = await call("/v1/jobs/job-taken/stream.mp3");
+    expect(res.status).toBe(200);
+    const streamed = new Uint8Array(await res.arrayBuffer());
+    await queue;
+    // The Queue's render gave the job up without an error of its own, and voiced a few of the 20 paragraphs, not all.
+    expect(ack).toHaveBeenCalled();
+    expect(retry).not.toHaveBeenCalled();
+    expect(send).not.toHaveBeenCalled();
+    expect(voicedByQueue.length).toBeLessThan(10);
+    let done = await jobRow("job-taken");
+    for (let i = 0; done!.state !== "done" && i < 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      done = await jobRow("job-taken");
+    }
+    expect(done).toMatchObject({ state: "done", attempts: 2, error: null });
+    const stored = new Uint8Array(await (await env.AUDIO.get(audioObjectPath(done!.audioKey!, "mp3")))!.arrayBuffer());
+    expect(afterTag(streamed)).toEqual(afterTag(stored));
+  }, 120_000);
+
+  it("leaves a job taken over by a stream to the stream: the Queue's render, finishing first, only records its audio", async () => {
+    const { completeJob, store } = await import("../../test/support/render-store");
+    await job("job-raced", "A short one.");
+    const byQueue = (await store.claimJob("job-raced")) as ClaimedJob;
+    const byStream = (await store.claimJob("job-raced", "stream")) as ClaimedJob;
+    await completeJob(byQueue);
+    expect(await jobRow("job-raced")).toMatchObject({ state: "running", attempts: 2, audioKey: null });
+    await completeJob(byStream);
+    expect(await jobRow("job-raced")).toMatchObject({ state: "done", attempts: 2 });
   });
 
   it("answers 404 for an unknown job and for a failed one", async () => {

@@ -9,8 +9,10 @@ import type { Listener } from "./pipeline/store";
  * claims the queued job for a while (STREAM_LEASE_MS, so the Queue's delivery of it waits) and runs
  * it here, and the stream carries the ID3 tag and each paragraph's frames as soon as LAME makes
  * them: the bytes of the file stored when the render ends, after its tag (whose C2PA manifest is
- * signed over the finished file). A job the Queue is already running is rendered again for this
- * listener from the paragraphs stored so far, and left to its runner. The render goes on when the
+ * signed over the finished file). A job the Queue is already running is taken over: its render stops
+ * before its next paragraph (consumer.ts runJob), and this one reuses the paragraphs it stored, so the
+ * job is voiced once. A job another listener's stream holds is rendered again for this listener from
+ * the paragraphs stored so far, and left to that stream. The render goes on when the
  * listener leaves (`keepAlive`), so the job ends as if the Queue had run it; a render that fails goes
  * back to the Queue. Null when the job is unknown or finished.
  */

@@ -25,6 +25,7 @@ function counted(through: RenderStoreRpc) {
     };
   const wrapped: RenderStoreRpc = {
     claimJob: count("claimJob", (...a: Parameters<RenderStoreRpc["claimJob"]>) => through.claimJob(...a)),
+    holdsJob: count("holdsJob", (...a: Parameters<RenderStoreRpc["holdsJob"]>) => through.holdsJob(...a)),
     completeJob: count("completeJob", (...a: Parameters<RenderStoreRpc["completeJob"]>) => through.completeJob(...a)),
     retryJob: count("retryJob", (...a: Parameters<RenderStoreRpc["retryJob"]>) => through.retryJob(...a)),
     failJob: count("failJob", (...a: Parameters<RenderStoreRpc["failJob"]>) => through.failJob(...a)),
@@ -65,8 +66,9 @@ describe("the STORE round trips of one render", () => {
     // Before (main 496051c): claimJob, lexiconFor, findAudio, recordAudio and completeJob, five calls (17 in all).
     // Objects: the title and each paragraph looked for and stored (2 × 4), each one's encoded unit stored
     // (4: pipeline/unit-cache.ts, looked for only beside a stored paragraph), the master, the MP3, the Opus
-    // and the word timings.
-    expect(calls).toEqual({ claimJob: 1, findAudio: 1, completeJob: 1, fetch: 2 * 4 + 4 + 4 });
+    // and the word timings. Before each paragraph it voices, the render asks whether the job is still its
+    // own (a listener's stream may have taken it over: consumer.ts runJob).
+    expect(calls).toEqual({ claimJob: 1, holdsJob: 4, findAudio: 1, completeJob: 1, fetch: 2 * 4 + 4 + 4 });
   });
 
   it("audio found stored: one claim, one look, one completion, and no object moved", async () => {

@@ -11,7 +11,7 @@ import { entriesFor, lexiconDigest } from "../../kernel/lexicon";
 import { segmentParagraphs, type Passage } from "./chunk";
 import { renderWriter, type Listener, type RenderWriter } from "./store";
 import type { AudioAbout } from "./audio-tags";
-import { voiceSegment, type ParagraphTally, type Pronounce } from "./segment";
+import { voiceSegment, type ParagraphTally, type HoldsJob, type Pronounce } from "./segment";
 import { ParagraphTimeline, type RenderedWord } from "./timeline";
 import type { RenderPhases } from "../phases";
 import type { Seat } from "./turns";
@@ -20,13 +20,15 @@ export type { Synthesizers } from "../providers/synthesizer";
 
 /**
  * What a render is run with: `phases` adds up the time spent synthesising and encoding, a `listener`
- * hears the MP3 as each paragraph is encoded (store.ts Listener), and a `seat` takes the render's
- * turns at the isolate's CPU (turns.ts).
+ * hears the MP3 as each paragraph is encoded (store.ts Listener), a `seat` takes the render's
+ * turns at the isolate's CPU (turns.ts), and `holdsJob` says whether the render still holds its job
+ * (asked before each paragraph it voices: segment.ts).
  */
 export interface RenderOptions {
   phases?: RenderPhases;
   listener?: Listener;
   seat?: Seat;
+  holdsJob?: HoldsJob;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function renderText(
   store: RenderStoreRpc,
   input: RenderInput,
   synthesizers: Synthesizers,
-  { phases, listener, seat }: RenderOptions = {},
+  { phases, listener, seat, holdsJob }: RenderOptions = {},
 ): Promise<RenderResult> {
   // Paragraphs (kernel/paragraph-timings.ts) are normalised one by one and joined by a line break,
   // which normalised text never contains: the key covers the paragraph structure, since it changes
@@ -103,6 +105,7 @@ export async function renderText(
     const result = await voiceSegments(store, segments, paragraphs.length, offer, tenant, synthesizer, (t) => pronounce(offer, t), tally, writer, {
       phases,
       seat,
+      holdsJob,
     }).catch((err: unknown) => {
       writer.discard();
       throw err;
@@ -147,11 +150,15 @@ async function voiceSegments(
   pronounce: Pronounce,
   tally: ParagraphTally,
   writer: RenderWriter,
-  { phases, seat }: Pick<RenderOptions, "phases" | "seat">,
+  { phases, seat, holdsJob }: Pick<RenderOptions, "phases" | "seat" | "holdsJob">,
 ): Promise<{ ok: true; paragraphStarts: number[]; words: RenderedWord[] } | SynthFailure> {
   const timeline = new ParagraphTimeline(paragraphs);
   for (const segment of segments) {
-    const voiced = await voiceSegment(store, segment, offer, tenant, synthesizer, pronounce, tally, (parts, unit) => writer.add(parts, unit), phases, seat);
+    const voiced = await voiceSegment(store, segment, offer, tenant, synthesizer, pronounce, tally, (parts, unit) => writer.add(parts, unit), {
+      phases,
+      seat,
+      holdsJob,
+    });
     if (!voiced.ok) return voiced;
     timeline.add(segment, voiced.starts, voiced.samples, voiced.words);
     await writer.endSegment();

@@ -57,6 +57,12 @@ export interface ParagraphTally {
 /** Encodes a unit, or lays its stored encodings (store.ts RenderWriter.add); true when it encoded. */
 export type Emit = (parts: Int16Array[], unit: StoredUnit) => Promise<boolean>;
 
+/**
+ * Whether a render is still its job's: a Queue render of a job a listener's stream took over
+ * (RenderStoreRpc.claimJob) stops rather than voice the rest a second time.
+ */
+export type HoldsJob = () => Promise<boolean>;
+
 /** The pronunciation entries that apply to a text for the offer's engine, and their digest (kernel/lexicon.ts). */
 export type Pronounce = (text: string) => Promise<{ entries: LexiconEntry[]; digest: string | null }>;
 
@@ -79,8 +85,7 @@ export async function voiceSegment(
   pronounce: Pronounce,
   tally: ParagraphTally,
   emit: Emit,
-  phases?: RenderPhases,
-  seat?: Seat,
+  { phases, seat, holdsJob }: { phases?: RenderPhases; seat?: Seat; holdsJob?: HoldsJob } = {},
 ): Promise<({ ok: true } & Omit<VoicedSegment, "parts">) | SynthFailure> {
   const lexicons = await Promise.all(segment.map((p) => pronounce(p.text)));
   const keys = await Promise.all(segment.map((p, i) => paragraphKey(offer.provider, offer.id, p.text, lexicons[i].digest, tenant)));
@@ -137,6 +142,10 @@ export async function voiceSegment(
     let voiced = loaded;
     if (voiced === null && first(i) < i) voiced = layout.voicedAt(first(i)); // a repeated paragraph (a refrain) is voiced once
     if (voiced === null) {
+      if (holdsJob && !(await holdsJob())) {
+        await Promise.allSettled(written);
+        throw new Error(`taken_over: a listener's stream renders this job now`);
+      }
       // This passage and the next missing ones known so far, up to the provider's concurrency.
       for (let j = i, n = 0; j < segment.length && n < PROVIDERS[offer.provider].concurrency; j++) {
         if (j === i || (found[j] === null && first(j) === j)) {
