@@ -64,10 +64,9 @@ async function consumeMessage(store: RenderStoreRpc, message: Message<unknown>, 
     message.ack(); // can never succeed: retrying would only fill the dead-letter queue
     return;
   }
-  let claim: Awaited<ReturnType<RenderStoreRpc["claimJob"]>> = null;
   try {
     const owners = lastOwners.filter((owner) => owner !== null);
-    claim = await store.claimJob(parsed.output.job_id, "queue", owners);
+    const claim = await store.claimJob(parsed.output.job_id, "queue", owners);
     if (claim && "streamedForSeconds" in claim) {
       // A listener's stream is rendering it (render-stream.ts): look again once its lease is over,
       // when the job is done, or back in the queue if the stream was cut off with its render.
@@ -80,11 +79,6 @@ async function consumeMessage(store: RenderStoreRpc, message: Message<unknown>, 
     }
     message.ack();
   } catch (err) {
-    // A listener's stream took the job over (its render stopped here: segment.ts HoldsJob): the job is the stream's.
-    if (claim && "attempt" in claim && !(await store.holdsJob(claim.jobId, claim.attempt).catch(() => true))) {
-      message.ack();
-      return;
-    }
     if (await recordFailure(store, parsed.output.job_id, message.attempts, err)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     else message.ack();
   }
@@ -113,9 +107,11 @@ export async function recordFailure(store: RenderStoreRpc, jobId: string, attemp
 
 /**
  * Renders a claimed job and marks it done. With `listen`, the MP3 is also handed over as it is made
- * (render-stream.ts); a claim the caller does not own only renders.
+ * (render-stream.ts); a claim the caller does not own only renders. Null when a listener's stream took
+ * the job over meanwhile (RenderStoreRpc.claimJob): the render stopped before its next paragraph, and
+ * nothing failed.
  */
-export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesizers: Synthesizers, listener?: Listener): Promise<RenderResult> {
+export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesizers: Synthesizers, listener?: Listener): Promise<RenderResult | null> {
   // Ties the job's later lines (retries, failures) to the request that created it.
   console.log(`render job ${claim.jobId} started req=${claim.requestId}`);
   const phases = { synthesisMs: 0, encodingMs: 0 };
@@ -138,8 +134,14 @@ export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesiz
     },
     synthesizers,
     { phases, listener, seat: place, holdsJob },
-  ).finally(() => leave(place));
-  if (!claim.owned) return result;
+  )
+    .catch(async (err: unknown) => {
+      if (!holdsJob || (await holdsJob().catch(() => true))) throw err;
+      console.log(`render job ${claim.jobId} left to a listener's stream, which took it over`);
+      return null;
+    })
+    .finally(() => leave(place));
+  if (!result || !claim.owned) return result;
   // The phases of the render this job ran (none for audio found cached): docs/benchmarks.md "Benchmarks".
   const timing = result.cached ? { synthesisMs: null, encodingMs: null } : phases;
   await store.completeJob(claim, { result, ...job.audio(), ...timing });

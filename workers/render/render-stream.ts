@@ -49,7 +49,7 @@ export async function streamJob(
       try {
         const result = await runJob(store, claim, synthesizers, listener);
         // Audio found whole was not rendered here: the listener gets the stored file.
-        if (result.cached && heard === 0 && open) {
+        if (result?.cached && heard === 0 && open) {
           const stored = await store.fetch(new Request(renderStoreObjectUrl(audioObjectPath(result.key, "mp3"))));
           if (stored.ok && stored.body) {
             open = false;

@@ -144,7 +144,7 @@ export async function voiceSegment(
     if (voiced === null) {
       if (holdsJob && !(await holdsJob())) {
         await Promise.allSettled(written);
-        throw new Error(`taken_over: a listener's stream renders this job now`);
+        throw new Error("a listener's stream took the job over");
       }
       // This passage and the next missing ones known so far, up to the provider's concurrency.
       for (let j = i, n = 0; j < segment.length && n < PROVIDERS[offer.provider].concurrency; j++) {
