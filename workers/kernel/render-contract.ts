@@ -266,6 +266,13 @@ export interface RenderStoreRpc {
    * owned (ClaimedJob.owned).
    */
   claimJob(jobId: string, by?: "queue" | "stream", lastOwners?: string[]): Promise<ClaimedJob | JobStreamed | JobDeferred | null>;
+  /**
+   * Claims for the Queue, as claimJob does, the next queued job never tried: a high one first, then one
+   * of an owner outside `lastOwners`, then the oldest. For a lane of the consumer whose batch is taken
+   * while another lane still renders (the Queue sends its next batch only when this one ends); the
+   * job's own message, when it comes, finds it running or done. Null when no such job waits.
+   */
+  claimNext(lastOwners?: string[]): Promise<ClaimedJob | null>;
   /** Whether the job is still running as `attempt` (ClaimedJob.attempt): false once a stream took it over, or it ended. */
   holdsJob(jobId: string, attempt: number): Promise<boolean>;
   /**

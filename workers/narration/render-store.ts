@@ -50,6 +50,10 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
     return claimJob(this.env, jobId, by, lastOwners);
   }
 
+  claimNext(lastOwners: string[] = []) {
+    return claimNext(this.env, lastOwners);
+  }
+
   holdsJob(jobId: string, attempt: number) {
     return holdsJob(this.env, jobId, attempt);
   }
@@ -108,6 +112,25 @@ async function claimJob(env: StoreEnv, jobId: string, by: "queue" | "stream", la
     await enqueueJob(env, db, jobId);
     return { deferred: true };
   }
+  return claim(env, db, job, article, by, now);
+}
+
+type ArticleRow = typeof articles.$inferSelect;
+
+/**
+ * Marks `job` running for the Queue or for a stream, if nobody claimed it since it was read, and says
+ * what to narrate (claimJob).
+ */
+async function claim(
+  env: StoreEnv,
+  db: Database,
+  job: JobRow,
+  article: ArticleRow | undefined,
+  by: "queue" | "stream",
+  now: number,
+): Promise<ClaimedJob | null> {
+  const jobId = job.id;
+  const owner = article?.publisher ?? RAW_OWNER;
   const text = article ? narratedText(article) : job.text;
   if (!text) throw new Error("job has neither an article nor text");
   // A stream takes a job the Queue runs too: its render stops before its next paragraph (holdsJob), so
@@ -147,6 +170,25 @@ async function claimJob(env: StoreEnv, jobId: string, by: "queue" | "stream", la
     owned: claimed.length > 0,
     attempt,
   };
+}
+
+async function claimNext(env: StoreEnv, lastOwners: string[]): Promise<ClaimedJob | null> {
+  const db = database(env);
+  const ownerOf = sql`coalesce(${articles.publisher}, ${RAW_OWNER})`;
+  const [next] = await db
+    .select({ job: renderJobs, article: articles })
+    .from(renderJobs)
+    .leftJoin(articles, eq(articles.id, renderJobs.articleId))
+    // Never tried: a job that failed waits for its own message, which brings its retry's backoff.
+    .where(and(eq(renderJobs.state, "queued"), eq(renderJobs.attempts, 0)))
+    .orderBy(
+      sql`${renderJobs.priority} = 'high' desc`,
+      ...(lastOwners.length > 0 ? [sql`${inArray(ownerOf, lastOwners)}`] : []),
+      renderJobs.createdAt,
+      renderJobs.id,
+    )
+    .limit(1);
+  return next ? claim(env, db, next.job, next.article ?? undefined, "queue", Date.now()) : null;
 }
 
 async function holdsJob(env: StoreEnv, jobId: string, attempt: number): Promise<boolean> {

@@ -12,6 +12,9 @@ export function backoffSeconds(attempts: number): number {
   return Math.min(300, 10 * 2 ** Math.max(0, attempts - 1));
 }
 
+/** How often a lane whose batch is taken looks again while another lane is still claiming its job. */
+const CLAIM_WAIT_MS = 5;
+
 /** A lane of the consumer: where it renders, and its place in lastOwners. */
 interface Lane {
   render(claim: ClaimedJob): Promise<unknown>;
@@ -19,12 +22,21 @@ interface Lane {
 }
 
 /**
- * The owner (publisher) of the job each lane claimed last, kept across batches: this isolate's lane,
+ * The renders each of the two render processes of one machine runs at once (with a peer, below): a
+ * render waits on the store for about half its time (its rows and objects cross to the API process),
+ * and a second render in the same process fills those waits. The demo was narrated 75 s after Ready
+ * with two, 87 to 121 s with one, 68 s with three (bench/results.md); two keeps a process's memory at
+ * two renders' audio. Without a peer (on Cloudflare) the consumer renders one job at a time.
+ */
+const LANES_PER_PROCESS = 2;
+
+/**
+ * The owner (publisher) of the job each lane claimed last, kept across batches: this isolate's lanes,
  * then the peer's. A job of one of them waits behind a queued job of any other owner
  * (RenderStoreRpc.claimJob, JobDeferred), so a new publisher's article waits for no render that
- * starts after it; a publisher alone, or two publishers each in a lane, renders in both lanes.
+ * starts after it; a publisher alone, or publishers each the last of a lane, render in every lane.
  */
-const lastOwners: (string | null)[] = [null, null];
+const lastOwners: (string | null)[] = Array(2 * LANES_PER_PROCESS).fill(null);
 
 /**
  * A second render process on the same machine (RenderPeer, workers/render/index.ts): it renders a job
@@ -38,21 +50,50 @@ export interface RenderPeerRpc {
  * The render Queue consumer. Delivery is at least once, so each message re-reads its job and a job
  * already finished is acked without work. A failed render goes back to "queued" with its error and
  * the message is retried with exponential backoff; after max_retries it lands in the dead-letter
- * queue (consumeDeadLetters). With a `peer`, the batch is rendered in two lanes, this isolate and the
- * peer's, each taking the next message when its render ends: an isolate runs on one thread, and the
- * Queue hands out one batch at a time. The peer's lane renders high jobs here.
+ * queue (consumeDeadLetters). With a `peer`, the batch is rendered in lanes, LANES_PER_PROCESS in this
+ * isolate and as many on the peer, each taking the next message when its render ends: an isolate runs
+ * on one thread, and the Queue hands out one batch at a time. A lane whose batch is taken while another
+ * still renders takes the next job waiting in the store (renderNext). The peer's lanes render high jobs here.
  */
 export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: object, synthesizers: Synthesizers, peer?: RenderPeerRpc): Promise<void> {
   const store = renderStore(env);
   const waiting = [...batch.messages];
+  // What each lane is doing: "claiming" from taking a job until it renders it (or has acked its message).
+  const doing: ("idle" | "claiming" | "rendering")[] = [];
+  const others = (index: number, what: (typeof doing)[number]) => doing.some((d, i) => i !== index && d === what);
   const run = async (index: number, render: Lane["render"]) => {
-    for (let message = waiting.shift(); message; message = waiting.shift()) await consumeMessage(store, message, { render, index });
+    const lane: Lane = {
+      index,
+      async render(claim) {
+        doing[index] = "rendering";
+        return render(claim);
+      },
+    };
+    for (;;) {
+      const message = waiting.shift();
+      // The batch taken: while another lane still renders (the Queue sends its next batch only when this
+      // one ends), this one renders the next job waiting rather than idle until then. A lane still
+      // claiming is waited for first: its claim says whose job it renders (lastOwners).
+      if (!message) while (others(index, "claiming")) await scheduler.wait(CLAIM_WAIT_MS);
+      if (!message && !others(index, "rendering")) break;
+      doing[index] = "claiming";
+      try {
+        if (message) await consumeMessage(store, message, lane);
+        else if (!(await renderNext(store, lane))) break;
+      } finally {
+        doing[index] = "idle";
+      }
+    }
   };
   const renderHere = (claim: ClaimedJob) => runJob(store, claim, synthesizers);
   // A high job (render-now, an agent's) is the one a listener streams, and this isolate's render of it
   // yields to the stream's at every step (turns.ts): on the peer it would take a core from the stream.
   const lanes = [run(0, renderHere)];
-  if (peer) lanes.push(run(1, (claim) => (claim.priority === "high" ? renderHere(claim) : peer.run(claim))));
+  if (peer) {
+    const onPeer = (claim: ClaimedJob) => (claim.priority === "high" ? renderHere(claim) : peer.run(claim));
+    for (let i = 1; i < LANES_PER_PROCESS; i++) lanes.push(run(i, renderHere));
+    for (let i = 0; i < LANES_PER_PROCESS; i++) lanes.push(run(LANES_PER_PROCESS + i, onPeer));
+  }
   await Promise.all(lanes);
 }
 
@@ -82,6 +123,22 @@ async function consumeMessage(store: RenderStoreRpc, message: Message<unknown>, 
     if (await recordFailure(store, parsed.output.job_id, message.attempts, err)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     else message.ack();
   }
+}
+
+/**
+ * Has `lane` render the next queued job (RenderStoreRpc.claimNext, by the fairness rule); false when
+ * none waits. A failed render goes back to "queued" with its error, and its own message, still to
+ * come, retries it with the Queue's backoff (claimNext takes only jobs never tried).
+ */
+async function renderNext(store: RenderStoreRpc, lane: Lane): Promise<boolean> {
+  const claim = await store.claimNext(lastOwners.filter((owner) => owner !== null)).catch((err: unknown) => {
+    console.warn(`render queue: no next job taken: ${loggableError(err)}`);
+    return null;
+  });
+  if (!claim) return false;
+  lastOwners[lane.index] = claim.owner;
+  await lane.render(claim).catch((err: unknown) => recordFailure(store, claim.jobId, claim.attempt, err));
+  return true;
 }
 
 /**

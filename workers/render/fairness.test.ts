@@ -41,6 +41,23 @@ describe('fairness between publishers in the render Queue (docs/narration.md "Pr
     expect(send).toHaveBeenCalledTimes(2);
   }, 120_000);
 
+  it("gives a lane with nothing left in its batch the next job: high first, then an owner outside the lanes' last, then the oldest; never one tried before", async () => {
+    await jobsOf("Backlog Press", ["b1", "b2"]);
+    await jobsOf("Other Gazette", ["o1"]);
+    await database(env).update(renderJobs).set({ attempts: 1, error: "no_provider: offline/en-US-female: timeout" }).where(eq(renderJobs.id, "b1"));
+    // b1 failed once: its own message brings its retry. b2 is the oldest of the rest.
+    expect(await store.claimNext()).toMatchObject({ jobId: "b2", owner: "Backlog Press", owned: true, attempt: 1 });
+    await jobsOf("Backlog Press", ["b3"]);
+    await jobsOf("Other Gazette", ["o2"]);
+    expect(await store.claimNext(["Other Gazette"])).toMatchObject({ jobId: "b3" });
+    expect(await store.claimNext(["Backlog Press"])).toMatchObject({ jobId: "o1" });
+    await jobsOf("Late Leader", ["h1"], "high");
+    expect(await store.claimNext(["Late Leader"])).toMatchObject({ jobId: "h1", priority: "high" });
+    expect(await store.claimNext(["Other Gazette"])).toMatchObject({ jobId: "o2" });
+    expect(await store.claimNext()).toBeNull();
+    expect(await jobRow("b1")).toMatchObject({ state: "queued", attempts: 1 });
+  });
+
   it("defers a job only behind one of at least its priority, and never a stream's claim", async () => {
     await jobsOf("Backlog Press", ["h1"], "high");
     await jobsOf("Other Gazette", ["n1"]);
@@ -55,8 +72,8 @@ describe('fairness between publishers in the render Queue (docs/narration.md "Pr
 });
 
 describe('two render processes on one machine (docs/narration.md "Two render processes on one machine")', () => {
-  it("renders a batch in two lanes at once, here and on the peer", async () => {
-    await jobsOf("Two Lanes Weekly", ["a1", "a2"]);
+  it("renders a batch in four lanes at once, two here and two on the peer", async () => {
+    await jobsOf("Two Lanes Weekly", ["a1", "a2", "a3", "a4"]);
     const onPeer: string[] = [];
     let peerStarted = 0;
     // The peer renders as RenderPeer does (runJob through the store), recording what it was handed and when.
@@ -67,14 +84,14 @@ describe('two render processes on one machine (docs/narration.md "Two render pro
         await runJob(store, claim, { offline: offlineSynthesizer });
       },
     };
-    const batch = batchOf("a1", "a2");
+    const batch = batchOf("a1", "a2", "a3", "a4");
     const acks = batch.messages.map((m) => vi.spyOn(m, "ack"));
     await consumeRenderBatch(batch, renderEnv, { offline: offlineSynthesizer }, peer);
-    expect(onPeer).toEqual(["a2"]);
-    for (const id of ["a1", "a2"]) expect(await jobRow(id)).toMatchObject({ state: "done", attempts: 1 });
+    expect(onPeer.sort()).toEqual(["a3", "a4"]);
+    for (const id of ["a1", "a2", "a3", "a4"]) expect(await jobRow(id)).toMatchObject({ state: "done", attempts: 1 });
     for (const ack of acks) expect(ack).toHaveBeenCalled();
-    // a1 was still rendering here when the peer started a2.
-    expect((await jobRow("a1"))!.finishedAt!.getTime()).toBeGreaterThan(peerStarted);
+    // a1 and a2 were still rendering here when the peer started its last.
+    for (const id of ["a1", "a2"]) expect((await jobRow(id))!.finishedAt!.getTime()).toBeGreaterThan(peerStarted);
   }, 120_000);
 
   it("defers a job of a publisher either lane rendered last behind a new publisher's, and lets two publishers' backlogs share the lanes", async () => {
@@ -86,11 +103,12 @@ describe('two render processes on one machine (docs/narration.md "Two render pro
       },
     };
     const consume = (...ids: string[]) => consumeRenderBatch(batchOf(...ids), renderEnv, { offline: offlineSynthesizer }, peer);
-    await jobsOf("Lane Ledger", ["l1", "l2", "l3"]);
-    await consume("l1"); // only this isolate's lane renders (a batch of one)
+    await jobsOf("Lane Ledger", ["l1"]);
+    await consume("l1"); // only this isolate's lane renders (a batch of one, no other job waiting)
+    await jobsOf("Lane Ledger", ["l2", "l3"]);
     await jobsOf("Newcomer News", ["n1"]);
-    // The peer's lane rendered no Lane Ledger job last, but n1 must wait for no render that starts
-    // after it: both lanes send Lane Ledger's jobs to the back.
+    // The other lanes rendered no Lane Ledger job last, but n1 must wait for no render that starts
+    // after it: every lane sends Lane Ledger's jobs to the back.
     await consume("l2", "l3");
     for (const id of ["l2", "l3"]) expect(await jobRow(id)).toMatchObject({ state: "queued", attempts: 0 });
     expect(onPeer).toEqual([]);
@@ -99,8 +117,9 @@ describe('two render processes on one machine (docs/narration.md "Two render pro
     expect(await store.claimJob("n1", "queue", ["Lane Ledger", "Newcomer News"])).toMatchObject({ owned: true });
   }, 120_000);
 
-  it("renders a high job here whichever lane takes it, where it yields to a listener's stream", async () => {
-    await jobsOf("High Street Herald", ["h1", "h2"], "high");
+  it("has a lane whose batch is taken render the next job waiting while the other lane renders, a new publisher's first", async () => {
+    await jobsOf("Steady Press", ["s1", "s2", "s3"]);
+    await jobsOf("Fresh Tribune", ["f1"]);
     const onPeer: string[] = [];
     const peer: RenderPeerRpc = {
       async run(claim) {
@@ -108,23 +127,50 @@ describe('two render processes on one machine (docs/narration.md "Two render pro
         await runJob(store, claim, { offline: offlineSynthesizer });
       },
     };
-    await consumeRenderBatch(batchOf("h1", "h2"), renderEnv, { offline: offlineSynthesizer }, peer);
+    // The Queue has sent s1's message alone; the others' are still to come.
+    await consumeRenderBatch(batchOf("s1"), renderEnv, { offline: offlineSynthesizer }, peer);
+    // While s1 rendered here, the other lanes took f1 before the older s2: Fresh Tribune was no lane's last.
+    const rows = await Promise.all(["s1", "f1", "s2"].map(jobRow));
+    for (const row of rows.slice(0, 2)) expect(row).toMatchObject({ state: "done", attempts: 1 });
+    expect(rows[1]!.startedAt!.getTime()).toBeLessThanOrEqual(rows[2]!.startedAt?.getTime() ?? Number.POSITIVE_INFINITY);
+    expect(rows[1]!.startedAt!.getTime()).toBeLessThan(rows[0]!.finishedAt!.getTime());
+    // f1's own message, when it comes, finds it done: acked, nothing rendered again.
+    const later = batchOf("f1");
+    const ack = vi.spyOn(later.messages[0], "ack");
+    await consumeRenderBatch(later, renderEnv, { offline: offlineSynthesizer }, peer);
+    expect(ack).toHaveBeenCalled();
+    expect(onPeer.filter((id) => id === "f1").length).toBeLessThanOrEqual(1);
+    expect(await jobRow("f1")).toMatchObject({ attempts: 1 });
+  }, 120_000);
+
+  it("renders a high job here whichever lane takes it, where it yields to a listener's stream", async () => {
+    await jobsOf("High Street Herald", ["h1", "h2", "h3", "h4"], "high");
+    const onPeer: string[] = [];
+    const peer: RenderPeerRpc = {
+      async run(claim) {
+        onPeer.push(claim.jobId);
+        await runJob(store, claim, { offline: offlineSynthesizer });
+      },
+    };
+    // Four messages: the peer's two lanes take h3 and h4.
+    await consumeRenderBatch(batchOf("h1", "h2", "h3", "h4"), renderEnv, { offline: offlineSynthesizer }, peer);
     expect(onPeer).toEqual([]);
-    for (const id of ["h1", "h2"]) expect(await jobRow(id)).toMatchObject({ state: "done", attempts: 1 });
+    for (const id of ["h1", "h2", "h3", "h4"]) expect(await jobRow(id)).toMatchObject({ state: "done", attempts: 1 });
   }, 120_000);
 
   it("puts a job the peer failed back in the Queue with its error, as a failure here would", async () => {
-    await jobsOf("Peerless Post", ["p1", "p2"]);
+    await jobsOf("Peerless Post", ["p1", "p2", "p3"]);
     const peer: RenderPeerRpc = {
       run: async () => {
         throw new Error("the peer process went away");
       },
     };
-    const batch = batchOf("p1", "p2");
-    const retry = vi.spyOn(batch.messages[1], "retry");
+    // Three messages: the peer's first lane takes p3.
+    const batch = batchOf("p1", "p2", "p3");
+    const retry = vi.spyOn(batch.messages[2], "retry");
     await consumeRenderBatch(batch, renderEnv, { offline: offlineSynthesizer }, peer);
-    expect(await jobRow("p1")).toMatchObject({ state: "done" });
-    expect(await jobRow("p2")).toMatchObject({ state: "queued", attempts: 1, error: "internal error while rendering" });
+    for (const id of ["p1", "p2"]) expect(await jobRow(id)).toMatchObject({ state: "done" });
+    expect(await jobRow("p3")).toMatchObject({ state: "queued", attempts: 1, error: "internal error while rendering" });
     expect(retry).toHaveBeenCalledWith({ delaySeconds: 10 });
   }, 120_000);
 });

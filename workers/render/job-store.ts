@@ -11,6 +11,7 @@ export function jobStore(store: RenderStoreRpc, claim: ClaimedJob): { store: Ren
   let kept: Pick<JobOutcome, "audio" | "markIds"> = { audio: null, markIds: [] };
   const view: RenderStoreRpc = {
     claimJob: (...args) => store.claimJob(...args),
+    claimNext: (...args) => store.claimNext(...args),
     holdsJob: (...args) => store.holdsJob(...args),
     completeJob: (...args) => store.completeJob(...args),
     retryJob: (...args) => store.retryJob(...args),

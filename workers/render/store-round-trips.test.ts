@@ -25,6 +25,7 @@ function counted(through: RenderStoreRpc) {
     };
   const wrapped: RenderStoreRpc = {
     claimJob: count("claimJob", (...a: Parameters<RenderStoreRpc["claimJob"]>) => through.claimJob(...a)),
+    claimNext: count("claimNext", (...a: Parameters<RenderStoreRpc["claimNext"]>) => through.claimNext(...a)),
     holdsJob: count("holdsJob", (...a: Parameters<RenderStoreRpc["holdsJob"]>) => through.holdsJob(...a)),
     completeJob: count("completeJob", (...a: Parameters<RenderStoreRpc["completeJob"]>) => through.completeJob(...a)),
     retryJob: count("retryJob", (...a: Parameters<RenderStoreRpc["retryJob"]>) => through.retryJob(...a)),
