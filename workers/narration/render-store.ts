@@ -95,6 +95,17 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
   }
 }
 
+type ArticleRow = typeof articles.$inferSelect;
+
+/** The owner of raw-text jobs (POST /v1/jobs with text), which have no publisher. */
+const RAW_OWNER = "raw";
+
+/** Whose a job is, for fairness between owners: its article's publisher, RAW_OWNER for raw text. */
+const ownerOf = (article: ArticleRow | undefined) => article?.publisher ?? RAW_OWNER;
+
+/** ownerOf in SQL, over render_jobs left-joined with articles. */
+const JOB_OWNER = sql`coalesce(${articles.publisher}, ${RAW_OWNER})`;
+
 async function claimJob(env: StoreEnv, jobId: string, by: "queue" | "stream", lastOwners: string[]): Promise<ClaimedJob | JobStreamed | JobDeferred | null> {
   const db = database(env);
   const job = await db.select().from(renderJobs).where(eq(renderJobs.id, jobId)).get();
@@ -107,15 +118,13 @@ async function claimJob(env: StoreEnv, jobId: string, by: "queue" | "stream", la
   const streamedFor = job.streamedUntil ? job.streamedUntil.getTime() - now : 0;
   if (by === "queue" && streamedFor > 0) return { streamedForSeconds: Math.ceil(streamedFor / 1000) };
   const article = job.articleId === null ? undefined : await db.select().from(articles).where(eq(articles.id, job.articleId)).get();
-  const owner = article?.publisher ?? RAW_OWNER;
+  const owner = ownerOf(article);
   if (by === "queue" && lastOwners.includes(owner) && (await otherOwnerWaits(db, job, lastOwners))) {
     await enqueueJob(env, db, jobId);
     return { deferred: true };
   }
   return claim(env, db, job, article, by, now);
 }
-
-type ArticleRow = typeof articles.$inferSelect;
 
 /**
  * Marks `job` running for the Queue or for a stream, if nobody claimed it since it was read, and says
@@ -130,7 +139,6 @@ async function claim(
   now: number,
 ): Promise<ClaimedJob | null> {
   const jobId = job.id;
-  const owner = article?.publisher ?? RAW_OWNER;
   const text = article ? narratedText(article) : job.text;
   if (!text) throw new Error("job has neither an article nor text");
   // A stream takes a job the Queue runs too: its render stops before its next paragraph (holdsJob), so
@@ -166,7 +174,7 @@ async function claim(
     lexicon: await lexiconFor(env, article?.publisher ?? null),
     requestId: job.requestId,
     priority: job.priority,
-    owner,
+    owner: ownerOf(article),
     owned: claimed.length > 0,
     attempt,
   };
@@ -174,7 +182,6 @@ async function claim(
 
 async function claimNext(env: StoreEnv, lastOwners: string[]): Promise<ClaimedJob | null> {
   const db = database(env);
-  const ownerOf = sql`coalesce(${articles.publisher}, ${RAW_OWNER})`;
   const [next] = await db
     .select({ job: renderJobs, article: articles })
     .from(renderJobs)
@@ -183,7 +190,7 @@ async function claimNext(env: StoreEnv, lastOwners: string[]): Promise<ClaimedJo
     .where(and(eq(renderJobs.state, "queued"), eq(renderJobs.attempts, 0)))
     .orderBy(
       sql`${renderJobs.priority} = 'high' desc`,
-      ...(lastOwners.length > 0 ? [sql`${inArray(ownerOf, lastOwners)}`] : []),
+      ...(lastOwners.length > 0 ? [sql`${inArray(JOB_OWNER, lastOwners)}`] : []),
       renderJobs.createdAt,
       renderJobs.id,
     )
@@ -196,9 +203,6 @@ async function holdsJob(env: StoreEnv, jobId: string, attempt: number): Promise<
   return job?.state === "running" && job.attempts === attempt;
 }
 
-/** The owner of raw-text jobs (POST /v1/jobs with text), which have no publisher. */
-const RAW_OWNER = "raw";
-
 /** Whether a job of an owner outside `owners`, of at least `job`'s priority, is queued. */
 async function otherOwnerWaits(db: Database, job: JobRow, owners: string[]): Promise<boolean> {
   const other = await db
@@ -209,7 +213,7 @@ async function otherOwnerWaits(db: Database, job: JobRow, owners: string[]): Pro
       and(
         eq(renderJobs.state, "queued"),
         ne(renderJobs.id, job.id),
-        notInArray(sql`coalesce(${articles.publisher}, ${RAW_OWNER})`, owners),
+        notInArray(JOB_OWNER, owners),
         job.priority === "high" ? eq(renderJobs.priority, "high") : undefined,
       ),
     )
