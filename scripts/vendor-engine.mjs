@@ -8,6 +8,10 @@
 //    directory through NODEFS; the engine fills an in-memory file system instead. Its fcntl
 //    emulation repeats the case labels 12, 13 and 14 (F_GETLK64 and friends equal F_GETLK on
 //    wasm32); the repeats can never run, and dropping them keeps esbuild from warning on every build.
+//    Its file system's errors (FS.ErrnoError) no longer capture and demangle a stack trace: the
+//    engine's file system throws one for every directory that already exists and every file eSpeak
+//    looks for and does not find, dozens per paragraph, and their stacks were a fifth of eSpeak's
+//    start (bench/results.md "Issue 44: what the edit and the demo waited on"); nothing reads them.
 //  - espeak-ng.wasm: as shipped; wrangler bundles it as a CompiledWasm module (Workers refuse to
 //    compile WebAssembly from bytes at run time).
 //  - espeak-en.bin: the English voice data in one file, a Data module:
@@ -50,6 +54,7 @@ const patches = [
   ],
   [/case 12:\s*case 12: \{/, "case 12: {"],
   [/case 13:\s*case 14:\s*case 13:\s*case 14:/, "case 13:\n        case 14:"],
+  [/\s*\/\/ Node\.js compatibility[^\n]*\s*if \(this\.stack\) Object\.defineProperty\(this, "stack", \{ value: \(new Error\)\.stack, writable: true \}\);\s*if \(this\.stack\) this\.stack = demangleAll\(this\.stack\);/, ""],
 ];
 for (const [pattern, replacement] of patches) {
   if (!pattern.test(glue)) throw new Error(`text2wav changed: the eSpeak glue patch ${pattern} no longer applies`);

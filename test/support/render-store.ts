@@ -1,5 +1,5 @@
 import { exports } from "cloudflare:workers";
-import { type ClaimedJob, type JobOutcome, type RenderResult, renderStore } from "../../workers/kernel/render-contract";
+import { type ClaimedJob, type JobOutcome, type RenderResult, type RenderStoreRpc, renderStore } from "../../workers/kernel/render-contract";
 
 /**
  * The render Worker's `env` in tests that call its modules directly: STORE is the API Worker's own
@@ -9,6 +9,23 @@ export const renderEnv = { STORE: (exports as unknown as Record<string, unknown>
 
 /** The RenderStore of renderEnv. */
 export const store = renderStore(renderEnv);
+
+/**
+ * `store` with every write of a master held until `release()`: what a reader sees while a render's
+ * master is still being stored (workers/render/pipeline/store.ts renderWriter `later`).
+ */
+export function holdingMasters(): { store: RenderStoreRpc; release: () => void } {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const holding = Object.create(store) as RenderStoreRpc;
+  holding.fetch = async (request) => {
+    if (request.method === "PUT" && new URL(request.url).pathname.includes("/master/")) await held;
+    return store.fetch(request);
+  };
+  return { store: holding, release };
+}
 
 /** The result of a render of the offline engine's female voice, found nowhere (not cached); `over` changes it. */
 function renderResult(over: Partial<RenderResult>): RenderResult {

@@ -39,6 +39,18 @@ describe("RenderStore objects, the render Worker's only way to R2", () => {
     expect((await store.fetch(new Request(renderStoreObjectUrl("audio/k.mp3"), { method: "DELETE" }))).status).toBe(405);
   });
 
+  it("reads a byte range of an object (a stored paragraph's header without its samples), with the object's size", async () => {
+    await env.AUDIO.put("paragraphs/p.pcm", new Uint8Array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    const res = await store.fetch(new Request(renderStoreObjectUrl("paragraphs/p.pcm"), { headers: { range: "bytes=2-5" } }));
+    expect(res.status).toBe(206);
+    expect(res.headers.get("content-range")).toBe("bytes 2-5/10");
+    expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([2, 3, 4, 5]);
+    // A range past the end is cut at it, as a header read of a short paragraph asks.
+    const tail = await store.fetch(new Request(renderStoreObjectUrl("paragraphs/p.pcm"), { headers: { range: "bytes=0-16383" } }));
+    expect(tail.headers.get("content-range")).toBe("bytes 0-9/10");
+    expect((await tail.arrayBuffer()).byteLength).toBe(10);
+  });
+
   it("sizes objects, null where one is missing", async () => {
     await env.AUDIO.put("master/a.pcm", new Uint8Array(10));
     expect(await store.objectSizes(["master/a.pcm", "master/b.pcm"])).toEqual([10, null]);

@@ -348,8 +348,16 @@ async function serveObject(env: StoreEnv, request: Request): Promise<Response> {
   if (!pathname.startsWith(OBJECTS)) return new Response("not found", { status: 404 });
   const path = pathname.slice(OBJECTS.length);
   if (request.method === "GET") {
-    const object = await env.AUDIO.get(path);
-    return object ? new Response(object.body, { headers: { "content-length": String(object.size) } }) : new Response("no such object", { status: 404 });
+    // A range (one "bytes=a-b"): a stored paragraph's header is read without its samples (paragraph-cache.ts).
+    const ranged = request.headers.has("range");
+    const object = await env.AUDIO.get(path, ranged ? { range: request.headers } : undefined);
+    if (!object) return new Response("no such object", { status: 404 });
+    if (!ranged) return new Response(object.body, { headers: { "content-length": String(object.size) } });
+    const { offset = 0, length = object.size - offset } = (object.range ?? {}) as { offset?: number; length?: number };
+    return new Response(object.body, {
+      status: 206,
+      headers: { "content-length": String(length), "content-range": `bytes ${offset}-${offset + length - 1}/${object.size}` },
+    });
   }
   if (request.method !== "PUT") return new Response("method not allowed", { status: 405 });
   if (!request.body || request.headers.get("content-length") === null) return new Response("a length is required", { status: 411 });

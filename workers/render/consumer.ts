@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { RenderMessage } from "../kernel/render-messages";
 import { renderText, type Synthesizers } from "./pipeline/render";
-import type { Listener } from "./pipeline/store";
+import type { Later, Listener } from "./pipeline/store";
 import { leave, seat } from "./pipeline/turns";
 import { jobStore } from "./job-store";
 import { renderErrorCode, renderStore, type ClaimedJob, type RenderResult, type RenderStoreRpc } from "../kernel/render-contract";
@@ -12,8 +12,30 @@ export function backoffSeconds(attempts: number): number {
   return Math.min(300, 10 * 2 ** Math.max(0, attempts - 1));
 }
 
+/**
+ * How often a Queue render asks whether a listener's stream took its job over. Each ask is a D1 read
+ * in the API Worker, whose CPU every render waits on: asked before every voiced paragraph, the demo
+ * made one per paragraph, 145 when asked once a second (bench/results.md "Issue 44: what the edit and
+ * the demo waited on"). A render taken over voices at most a second more before it stops.
+ */
+const HOLD_CHECK_MS = 1000;
+
+/** `ask`, answered true without asking when it was asked less than `ms` ago. */
+function askingAtMostEvery(ms: number, ask: () => Promise<boolean>): () => Promise<boolean> {
+  let asked = Number.NEGATIVE_INFINITY;
+  return () => {
+    const now = Date.now();
+    if (now - asked < ms) return Promise.resolve(true);
+    asked = now;
+    return ask();
+  };
+}
+
 /** How often a lane whose batch is taken looks again while another lane is still claiming its job. */
 const CLAIM_WAIT_MS = 5;
+
+/** How often a lane with nothing left to render looks for a new job while its renders' last writes are stored. */
+const NEXT_LOOK_MS = 50;
 
 /** A lane of the consumer: where it renders, and its place in lastOwners. */
 interface Lane {
@@ -71,21 +93,34 @@ export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: obje
     };
     for (;;) {
       const message = waiting.shift();
-      // The batch taken: while another lane still renders (the Queue sends its next batch only when this
-      // one ends), this one renders the next job waiting rather than idle until then. A lane still
-      // claiming is waited for first: its claim says whose job it renders (lastOwners).
+      // The batch taken: while another lane still renders or a render's last writes are stored (the Queue
+      // sends its next batch only when this one ends), this one renders the next job waiting rather
+      // than idle until then. A lane still claiming is waited for first: its claim says whose job it
+      // renders (lastOwners).
       if (!message) while (others(index, "claiming")) await scheduler.wait(CLAIM_WAIT_MS);
-      if (!message && !others(index, "rendering")) break;
+      if (!message && !others(index, "rendering") && storing === 0) break;
       doing[index] = "claiming";
       try {
         if (message) await consumeMessage(store, message, lane);
-        else if (!(await renderNext(store, lane))) break;
+        else if (!(await renderNext(store, lane))) {
+          if (others(index, "rendering")) break;
+          await scheduler.wait(NEXT_LOOK_MS); // only writes are left: look again while they are stored
+        }
       } finally {
         doing[index] = "idle";
       }
     }
   };
-  const renderHere = (claim: ClaimedJob) => runJob(store, claim, synthesizers);
+  // A job is done once its public audio is stored; its master and the paragraphs it voiced are stored
+  // while the lane takes its next job (store.ts renderWriter `later`), and the batch ends when they are
+  // (workerd keeps a queue handler's isolate until then).
+  const lateWrites: Promise<unknown>[] = [];
+  let storing = 0;
+  const later = (work: Promise<unknown>) => {
+    storing++;
+    lateWrites.push(work.finally(() => storing--));
+  };
+  const renderHere = (claim: ClaimedJob) => runJob(store, claim, synthesizers, { later });
   // A high job (render-now, an agent's) is the one a listener streams, and this isolate's render of it
   // yields to the stream's at every step (turns.ts): on the peer it would take a core from the stream.
   const lanes = [run(0, renderHere)];
@@ -95,6 +130,7 @@ export async function consumeRenderBatch(batch: MessageBatch<unknown>, env: obje
     for (let i = 0; i < LANES_PER_PROCESS; i++) lanes.push(run(LANES_PER_PROCESS + i, onPeer));
   }
   await Promise.all(lanes);
+  await Promise.all(lateWrites);
 }
 
 /** Claims the job of one message and has `lane` render it; acks or retries the message. */
@@ -163,19 +199,26 @@ export async function recordFailure(store: RenderStoreRpc, jobId: string, attemp
 }
 
 /**
- * Renders a claimed job and marks it done. With `listen`, the MP3 is also handed over as it is made
- * (render-stream.ts); a claim the caller does not own only renders. Null when a listener's stream took
+ * Renders a claimed job and marks it done. With `listener`, the MP3 is also handed over as it is made
+ * (render-stream.ts); with `later`, the job is done before its private master is stored (store.ts
+ * renderWriter); a claim the caller does not own only renders. Null when a listener's stream took
  * the job over meanwhile (RenderStoreRpc.claimJob): the render stopped before its next paragraph, and
  * nothing failed.
  */
-export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesizers: Synthesizers, listener?: Listener): Promise<RenderResult | null> {
+export async function runJob(
+  store: RenderStoreRpc,
+  claim: ClaimedJob,
+  synthesizers: Synthesizers,
+  { listener, later }: { listener?: Listener; later?: Later } = {},
+): Promise<RenderResult | null> {
   // Ties the job's later lines (retries, failures) to the request that created it.
   console.log(`render job ${claim.jobId} started req=${claim.requestId}`);
   const phases = { synthesisMs: 0, encodingMs: 0 };
   // A listener waits on a stream: it goes before every job the Queue runs (turns.ts).
   const place = seat(listener ? "stream" : claim.priority, claim.owner);
   const job = jobStore(store, claim);
-  // A stream may take over a job the Queue runs (RenderStoreRpc.claimJob): this render then stops before its next paragraph.
+  // A stream may take over a job the Queue runs (RenderStoreRpc.claimJob): this render then stops
+  // before a paragraph it would voice, asking at most once every HOLD_CHECK_MS.
   const holdsJob = !listener && claim.owned ? () => store.holdsJob(claim.jobId, claim.attempt) : undefined;
   const result = await renderText(
     job.store,
@@ -190,7 +233,7 @@ export async function runJob(store: RenderStoreRpc, claim: ClaimedJob, synthesiz
       tenant: claim.tenant,
     },
     synthesizers,
-    { phases, listener, seat: place, holdsJob },
+    { phases, listener, seat: place, holdsJob: holdsJob && askingAtMostEvery(HOLD_CHECK_MS, holdsJob), later },
   )
     .catch(async (err: unknown) => {
       if (!holdsJob || (await holdsJob().catch(() => true))) throw err;

@@ -2,8 +2,9 @@ import { createMessageBatch, env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { addArticle } from "../../test/support/articles";
-import { renderEnv, store } from "../../test/support/render-store";
+import { holdingMasters, renderEnv, store } from "../../test/support/render-store";
 import { database, renderJobs } from "../db/index";
+import { masterObjectPaths } from "../kernel/audio-objects";
 import { consumeRenderBatch, runJob, type RenderPeerRpc } from "./consumer";
 import { offlineSynthesizer } from "./engine/offline";
 import { inTurn, leave, seat } from "./pipeline/turns";
@@ -172,6 +173,31 @@ describe('two render processes on one machine (docs/narration.md "Two render pro
     for (const id of ["p1", "p2"]) expect(await jobRow(id)).toMatchObject({ state: "done" });
     expect(await jobRow("p3")).toMatchObject({ state: "queued", attempts: 1, error: "internal error while rendering" });
     expect(retry).toHaveBeenCalledWith({ delaySeconds: 10 });
+  }, 120_000);
+
+  it("renders a job queued while the batch's last render stores its master, before the batch ends", async () => {
+    await jobsOf("Held Master Daily", ["m1"]);
+    // The master's write is held until released; every other object is stored at once.
+    const { store: holding, release } = holdingMasters();
+    let ended = false;
+    const batch = consumeRenderBatch(batchOf("m1"), { STORE: holding }, { offline: offlineSynthesizer }).then(() => {
+      ended = true;
+    });
+    const until = async (id: string) => {
+      for (let i = 0; i < 600 && (await jobRow(id))?.state !== "done"; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      return jobRow(id);
+    };
+    // m1 is done once its MP3 and Opus are stored, its master still waiting.
+    const m1 = await until("m1");
+    expect(m1).toMatchObject({ state: "done" });
+    expect(await env.AUDIO.head(masterObjectPaths(m1!.audioKey!, 1)[0])).toBeNull();
+    // A job queued now, with no message in this batch, is rendered by the lane meanwhile.
+    await jobsOf("Next Up News", ["n1"]);
+    expect(await until("n1")).toMatchObject({ state: "done" });
+    expect(ended).toBe(false);
+    release();
+    await batch;
+    expect(await env.AUDIO.head(masterObjectPaths(m1!.audioKey!, 1)[0])).not.toBeNull();
   }, 120_000);
 });
 

@@ -93,6 +93,6 @@ export class RenderPeer extends WorkerEntrypoint<Env> implements RenderPeerRpc {
     useWatermark(this.env);
     // The smoke counts these lines: a peer that renders nothing would pass unnoticed otherwise.
     console.log(`render job ${claim.jobId} runs in the second render process`);
-    await runJob(renderStore(this.env), claim, configuredProviders(this.env));
+    await runJob(renderStore(this.env), claim, configuredProviders(this.env), { later: (work) => this.ctx.waitUntil(work) });
   }
 }

@@ -47,7 +47,7 @@ export async function streamJob(
   keepAlive(
     (async () => {
       try {
-        const result = await runJob(store, claim, synthesizers, listener);
+        const result = await runJob(store, claim, synthesizers, { listener, later: keepAlive });
         // Audio found whole was not rendered here: the listener gets the stored file.
         if (result?.cached && heard === 0 && open) {
           const stored = await store.fetch(new Request(renderStoreObjectUrl(audioObjectPath(result.key, "mp3"))));

@@ -67,9 +67,13 @@ describe("the STORE round trips of one render", () => {
     // Before (main 496051c): claimJob, lexiconFor, findAudio, recordAudio and completeJob, five calls (17 in all).
     // Objects: the title and each paragraph looked for and stored (2 × 4), each one's encoded unit stored
     // (4: pipeline/unit-cache.ts, looked for only beside a stored paragraph), the master, the MP3, the Opus
-    // and the word timings. Before each paragraph it voices, the render asks whether the job is still its
-    // own (a listener's stream may have taken it over: consumer.ts runJob).
-    expect(calls).toEqual({ claimJob: 1, holdsJob: 4, findAudio: 1, completeJob: 1, fetch: 2 * 4 + 4 + 4 });
+    // and the word timings. Before a paragraph it voices, the render asks whether the job is still its
+    // own (a listener's stream may have taken it over: consumer.ts runJob), at most once a second: once
+    // here, twice only if its four short paragraphs took over a second.
+    const { holdsJob, ...rest } = calls;
+    expect(holdsJob).toBeGreaterThanOrEqual(1);
+    expect(holdsJob).toBeLessThanOrEqual(2);
+    expect(rest).toEqual({ claimJob: 1, findAudio: 1, completeJob: 1, fetch: 2 * 4 + 4 + 4 });
   });
 
   it("audio found stored: one claim, one look, one completion, and no object moved", async () => {

@@ -75,15 +75,29 @@ export async function languageData(native: string, read: ObjectReader | null): P
   return files;
 }
 
-/** Writes the voice data (English, and `extra`) into the engine's file system, where eSpeak NG looks for it; returns the file system. */
-function mountVoiceData(module: unknown, extra: readonly DataFile[]): EmscriptenFs {
+/** eSpeak NG's data directory in the engine's file system. */
+const DATA_DIR = "/usr/share/espeak-ng-data";
+
+/** Where eSpeak NG looks for a voice variant ("f3" of "en-us+f3"): one file under voices/!v/. */
+const VARIANTS = "voices/!v/";
+
+/**
+ * Writes the voice data eSpeak NG needs for `voice` (English, `extra`, and the variant the voice
+ * names) into the engine's file system; returns the file system. This runs before every paragraph,
+ * so it does the least it can: each directory is made once, and of the fifty-odd variants only the
+ * one asked for is written. eSpeak lists the files of voices/ when it looks a voice up and reads
+ * every one it finds; the others change nothing it says (checked sample by sample on four voices,
+ * bench/results.md "Issue 44: what the edit and the demo waited on").
+ */
+function mountVoiceData(module: unknown, voice: string, extra: readonly DataFile[]): EmscriptenFs {
   const fs = (module as { FS: EmscriptenFs }).FS;
-  for (const { path, bytes } of [...voiceData(), ...extra]) {
-    const full = `/usr/share/espeak-ng-data/${path}`;
-    fs.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+  const variant = `${VARIANTS}${voice.split("+")[1] ?? ""}`;
+  const files = [...voiceData(), ...extra].filter(({ path }) => !path.startsWith(VARIANTS) || path === variant);
+  for (const dir of new Set(files.map(({ path }) => path.slice(0, path.lastIndexOf("/") + 1)))) fs.mkdirTree(`${DATA_DIR}/${dir}`);
+  for (const { path, bytes } of files) {
     // canOwn: the file is the unpacked bytes themselves rather than a copy made on every run; eSpeak
     // opens its data read-only, so bytes shared by every instance are never written.
-    fs.writeFile(full, bytes, { canOwn: true });
+    fs.writeFile(`${DATA_DIR}/${path}`, bytes, { canOwn: true });
   }
   return fs;
 }
@@ -151,7 +165,7 @@ export function espeakTimed(text: string, voice: string, extra: readonly DataFil
       },
       preRun: [
         () => {
-          const fs = mountVoiceData(module, extra);
+          const fs = mountVoiceData(module, voice, extra);
           fs.writeFile("/in.txt", new TextEncoder().encode(text));
         },
       ],
@@ -214,7 +228,7 @@ export async function espeakPhonemes(
       },
       preRun: [
         () => {
-          const fs = mountVoiceData(module, extra);
+          const fs = mountVoiceData(module, voice, extra);
           fs.writeFile("/in.txt", new TextEncoder().encode(spoken));
         },
       ],

@@ -1,4 +1,4 @@
-import { store } from "../../../test/support/render-store";
+import { holdingMasters, store } from "../../../test/support/render-store";
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { probeAudio } from "../../../test/support/audio-probe";
@@ -46,6 +46,35 @@ describe("rendered files (ffprobe, ebur128)", () => {
       expect(Math.abs(p.integrated_lufs - -16), `${format} loudness ${p.integrated_lufs}`).toBeLessThanOrEqual(lufsTolerance);
       expect(p.true_peak_dbtp, `${format} true peak`).toBeLessThanOrEqual(-1);
     }
+  });
+
+  it("a render given `later` records its audio before its master is stored; a WAV asked for meanwhile waits for the master", async () => {
+    // The master's write is held until released; every other object is stored at once.
+    const { store: holding, release } = holdingMasters();
+    const later: Promise<unknown>[] = [];
+    const rendered = await renderText(
+      holding,
+      { text: ARTICLE, voice: "en-US-female" },
+      { offline: offlineSynthesizer },
+      { later: (work) => later.push(work) },
+    );
+    const [master] = masterObjectPaths(rendered.key, 1);
+    expect(await database(env).select().from(audioObjects).where(eq(audioObjects.key, rendered.key)).get()).toBeTruthy();
+    expect(await env.AUDIO.head(audioObjectPath(rendered.key, "mp3"))).not.toBeNull();
+    expect(await env.AUDIO.head(master)).toBeNull();
+
+    const wav = encodeStored(store, rendered.key, "wav");
+    let built = false;
+    void wav.then(() => {
+      built = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(built).toBe(false); // waiting for the master, not answering that there is none
+    release();
+    await Promise.all(later);
+    expect((await wav)?.bytes).toBe(44 + (await env.AUDIO.head(master))!.size);
+    const p = await probe(rendered.key, "wav");
+    expect(Math.abs(p.duration - rendered.duration_seconds)).toBeLessThanOrEqual(0.001);
   });
 
   it("a long article renders in segments into one MP3 of the whole duration at -16 LUFS, and Opus and WAV span every segment", async () => {

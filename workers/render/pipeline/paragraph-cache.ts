@@ -3,9 +3,9 @@
 // changed (docs/narration.md "Audio by the paragraph"). One object holds all of it, so it is
 // written whole or not at all and needs no row of its own: a 4-byte little-endian header length,
 // the header (JSON: where its speech starts and its words), then the 16-bit little-endian master.
-import { renderStoreObjectUrl, type RenderStoreRpc } from "../../kernel/render-contract";
+import type { RenderStoreRpc } from "../../kernel/render-contract";
 import { int16LeBytes } from "../engine/pcm";
-import { putParts } from "./store";
+import { putParts, readRange } from "./objects";
 import type { VoicedPassage } from "./synthesize";
 
 /** R2 path of the stored paragraph `key`. Never served; shared by every article that has the paragraph. */
@@ -17,18 +17,57 @@ interface Header {
   words: [string, number, number][];
 }
 
-/** The stored paragraph `key`, or null when it has not been voiced (by this provider, voice and pronunciations). */
-export async function loadParagraph(store: RenderStoreRpc, key: string): Promise<VoicedPassage | null> {
+/**
+ * A stored paragraph's samples, left where they are until they are needed: by the master's write,
+ * or by an encoder when the paragraph's unit is not stored (store.ts). `offset` is in bytes from the
+ * object's start, `length` in samples.
+ */
+export interface StoredSamples {
+  path: string;
+  offset: number;
+  length: number;
+}
+
+/** A stored paragraph as a render lays it: its header read, its samples in the store. */
+export type StoredParagraph = Omit<VoicedPassage, "samples"> & { samples: StoredSamples };
+
+/** Bytes read first from a stored paragraph: its header (a few hundred bytes a sentence) with room to spare. */
+const HEAD_BYTES = 16_384;
+
+/**
+ * The stored paragraph `key` without its samples, or null when it has not been voiced (by this
+ * provider, voice and pronunciations). An edit lays twenty paragraphs from their stored units, and
+ * reading their samples (2 bytes a sample, 14 MB for five minutes) was most of its wait; they are
+ * read when the master is written instead (bench/results.md "Issue 44: what the edit and the demo waited on").
+ */
+export async function loadParagraphHead(store: RenderStoreRpc, key: string): Promise<StoredParagraph | null> {
   const path = paragraphObjectPath(key);
-  const res = await store.fetch(new Request(renderStoreObjectUrl(path)));
-  if (res.status === 404) return null;
-  if (!res.ok) throw new Error(`paragraph ${path}: the render store answered ${res.status}`);
-  const buffer = await res.arrayBuffer();
-  const headerBytes = new DataView(buffer).getUint32(0, true);
-  const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 4, headerBytes))) as Header;
-  // The header is padded to an even length, so the samples start on a 2-byte boundary: a view, no copy.
-  const samples = new Int16Array(buffer, 4 + headerBytes);
-  return { samples, start: header.start, words: header.words.map(([text, start, end]) => ({ text, start, end })) };
+  let read = await readRange(store, path, 0, HEAD_BYTES);
+  if (!read) return null;
+  const headerBytes = new DataView(read.bytes.buffer, read.bytes.byteOffset).getUint32(0, true);
+  if (4 + headerBytes > read.bytes.byteLength) read = (await readRange(store, path, 0, 4 + headerBytes))!;
+  const header = JSON.parse(new TextDecoder().decode(read.bytes.subarray(4, 4 + headerBytes))) as Header;
+  // The header is padded to an even length, so the samples start on a 2-byte boundary.
+  const offset = 4 + headerBytes;
+  return {
+    samples: { path, offset, length: (read.size - offset) / 2 },
+    start: header.start,
+    words: header.words.map(([text, start, end]) => ({ text, start, end })),
+  };
+}
+
+/** The samples of a stored paragraph (loadParagraphHead). */
+export async function readSamples(store: RenderStoreRpc, samples: StoredSamples): Promise<Int16Array> {
+  if (samples.length === 0) return new Int16Array(0);
+  const read = await readRange(store, samples.path, samples.offset, samples.length * 2);
+  if (!read) throw new Error(`paragraph ${samples.path}: gone before its samples were read`);
+  return new Int16Array(read.bytes.buffer, read.bytes.byteOffset, samples.length);
+}
+
+/** The stored paragraph `key` with its samples, or null when it has not been voiced. */
+export async function loadParagraph(store: RenderStoreRpc, key: string): Promise<VoicedPassage | null> {
+  const head = await loadParagraphHead(store, key);
+  return head && { ...head, samples: await readSamples(store, head.samples) };
 }
 
 /** Stores a voiced paragraph under `key`, the master's own bytes behind its header. */

@@ -9,7 +9,7 @@ import { cacheKey } from "./cache-key";
 import { keyedParagraphs } from "../../kernel/normalize-text";
 import { entriesFor, lexiconDigest } from "../../kernel/lexicon";
 import { segmentParagraphs, type Passage } from "./chunk";
-import { renderWriter, type Listener, type RenderWriter } from "./store";
+import { renderWriter, type Later, type Listener, type RenderWriter } from "./store";
 import type { AudioAbout } from "./audio-tags";
 import { voiceSegment, type ParagraphTally, type HoldsJob, type Pronounce } from "./segment";
 import { ParagraphTimeline, type RenderedWord } from "./timeline";
@@ -21,14 +21,16 @@ export type { Synthesizers } from "../providers/synthesizer";
 /**
  * What a render is run with: `phases` adds up the time spent synthesising and encoding, a `listener`
  * hears the MP3 as each paragraph is encoded (store.ts Listener), a `seat` takes the render's
- * turns at the isolate's CPU (turns.ts), and `holdsJob` says whether the render still holds its job
- * (asked before each paragraph it voices: segment.ts).
+ * turns at the isolate's CPU (turns.ts), `holdsJob` says whether the render still holds its job
+ * (asked before each paragraph it voices: segment.ts), and `later` takes the writes the result does
+ * not wait for (store.ts renderWriter: the private master).
  */
 export interface RenderOptions {
   phases?: RenderPhases;
   listener?: Listener;
   seat?: Seat;
   holdsJob?: HoldsJob;
+  later?: Later;
 }
 
 /**
@@ -56,7 +58,7 @@ export async function renderText(
   store: RenderStoreRpc,
   input: RenderInput,
   synthesizers: Synthesizers,
-  { phases, listener, seat, holdsJob }: RenderOptions = {},
+  { phases, listener, seat, holdsJob, later }: RenderOptions = {},
 ): Promise<RenderResult> {
   // Paragraphs (kernel/paragraph-timings.ts) are normalised one by one and joined by a line break,
   // which normalised text never contains: the key covers the paragraph structure, since it changes
@@ -100,12 +102,13 @@ export async function renderText(
     const key = await cacheKey(offer.provider, offer.id, text, digest, tenant);
     const fallback = failures.length > 0 || (wanted !== undefined && offer.id !== wanted);
     const stored = { key, provider: offer.provider, voice: offer.id, requestedVoice: requested, fallback, lexiconDigest: digest };
-    const writer = await renderWriter(store, stored, segments.length, phases, names, listener);
+    const writer = await renderWriter(store, stored, segments.length, { phases, names, listener, later });
     const tally: ParagraphTally = { charactersSynthesized: 0, paragraphsReused: 0, paragraphsEncoded: 0, markIds: new Set() };
     const result = await voiceSegments(store, segments, paragraphs.length, offer, tenant, synthesizer, (t) => pronounce(offer, t), tally, writer, {
       phases,
       seat,
       holdsJob,
+      later,
     }).catch((err: unknown) => {
       writer.discard();
       throw err;
@@ -150,7 +153,7 @@ async function voiceSegments(
   pronounce: Pronounce,
   tally: ParagraphTally,
   writer: RenderWriter,
-  { phases, seat, holdsJob }: Pick<RenderOptions, "phases" | "seat" | "holdsJob">,
+  { phases, seat, holdsJob, later }: Pick<RenderOptions, "phases" | "seat" | "holdsJob" | "later">,
 ): Promise<{ ok: true; paragraphStarts: number[]; words: RenderedWord[] } | SynthFailure> {
   const timeline = new ParagraphTimeline(paragraphs);
   for (const segment of segments) {
@@ -158,6 +161,7 @@ async function voiceSegments(
       phases,
       seat,
       holdsJob,
+      later,
     });
     if (!voiced.ok) return voiced;
     timeline.add(segment, voiced.starts, voiced.samples, voiced.words);

@@ -9,8 +9,9 @@ import { PROVIDERS, type VoiceOffer } from "../../kernel/voice-catalogue";
 import { timed, type RenderPhases } from "../phases";
 import { paragraphKey } from "./cache-key";
 import type { Passage } from "./chunk";
-import { loadParagraph, storeParagraph } from "./paragraph-cache";
-import type { StoredUnit } from "./store";
+import { loadParagraphHead, storeParagraph, type StoredParagraph, type StoredSamples } from "./paragraph-cache";
+import type { Later, StoredUnit } from "./store";
+import { loggableError } from "../../core/errors";
 import { loadUnit, unitObjectPath } from "./unit-cache";
 import { synthesizePassages, type VoicedPassage } from "./synthesize";
 import { inTurn, type Seat } from "./turns";
@@ -54,8 +55,14 @@ export interface ParagraphTally {
   markIds: Set<string>;
 }
 
+/** A part of a master: samples, or a stored paragraph's samples not read yet (paragraph-cache.ts). */
+export type MasterPart = Int16Array | StoredSamples;
+
+/** A passage as it is laid: voiced here, or found stored with its samples left in the store. */
+type Laid = VoicedPassage | StoredParagraph;
+
 /** Encodes a unit, or lays its stored encodings (store.ts RenderWriter.add); true when it encoded. */
-export type Emit = (parts: Int16Array[], unit: StoredUnit) => Promise<boolean>;
+export type Emit = (parts: MasterPart[], unit: StoredUnit) => Promise<boolean>;
 
 /**
  * Whether a render is still its job's: a Queue render of a job a listener's stream took over
@@ -85,15 +92,15 @@ export async function voiceSegment(
   pronounce: Pronounce,
   tally: ParagraphTally,
   emit: Emit,
-  { phases, seat, holdsJob }: { phases?: RenderPhases; seat?: Seat; holdsJob?: HoldsJob } = {},
+  { phases, seat, holdsJob, later }: { phases?: RenderPhases; seat?: Seat; holdsJob?: HoldsJob; later?: Later } = {},
 ): Promise<({ ok: true } & Omit<VoicedSegment, "parts">) | SynthFailure> {
   const lexicons = await Promise.all(segment.map((p) => pronounce(p.text)));
   const keys = await Promise.all(segment.map((p, i) => paragraphKey(offer.provider, offer.id, p.text, lexicons[i].digest, tenant)));
   for (const key of keys) tally.markIds.add(markId(key));
   const reads = atMost(OBJECTS_IN_FLIGHT);
   const writes = atMost(OBJECTS_IN_FLIGHT);
-  const stored = keys.map((key) => reads(() => loadParagraph(store, key)));
-  const found: (VoicedPassage | null | undefined)[] = keys.map(() => undefined);
+  const stored = keys.map((key) => reads(() => loadParagraphHead(store, key)));
+  const found: (Laid | null | undefined)[] = keys.map(() => undefined);
   // A stored paragraph's encoded unit, read ahead behind it: its address has the pause before the
   // paragraph, which is its own break's unless a silent paragraph before it passes a stronger one on.
   const unitReads = atMost(OBJECTS_IN_FLIGHT);
@@ -139,7 +146,7 @@ export async function voiceSegment(
   const written: Promise<void>[] = [];
   for (let i = 0; i < segment.length; i++) {
     const loaded = await stored[i];
-    let voiced = loaded;
+    let voiced: Laid | null = loaded;
     if (voiced === null && first(i) < i) voiced = layout.voicedAt(first(i)); // a repeated paragraph (a refrain) is voiced once
     if (voiced === null) {
       if (holdsJob && !(await holdsJob())) {
@@ -173,7 +180,11 @@ export async function voiceSegment(
     const unit: StoredUnit = { path, found: loaded && path === expected(i) ? await units[i] : null };
     if (await inTurn(seat, () => emit(parts, unit))) tally.paragraphsEncoded += 1;
   }
-  await Promise.all(written);
+  // The paragraphs voiced here are a cache for later renders: with `later`, the render does not wait
+  // for them to be stored, and one not stored is voiced again when next needed.
+  const storing = Promise.all(written);
+  if (later) later(storing.catch((err: unknown) => console.warn(`render: a voiced paragraph was not stored: ${loggableError(err)}`)));
+  else await storing;
   return { ok: true, ...layout.result() };
 }
 
@@ -207,7 +218,7 @@ function atMost(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
 class Layout {
   private readonly starts: (number | null)[] = [];
   private readonly words: VoicedWord[] = [];
-  private readonly kept = new Map<number, VoicedPassage>();
+  private readonly kept = new Map<number, Laid>();
   private offset = 0;
   private pending: Break | null = null;
 
@@ -215,7 +226,7 @@ class Layout {
    * The parts that lay out `voiced` after the passages before it, and the pause before it in
    * samples; `keep` it for a repeat of it later.
    */
-  add(passage: Passage, voiced: VoicedPassage, keep = false): { parts: Int16Array[]; gap: number } {
+  add<P extends Laid>(passage: Passage, voiced: P, keep = false): { parts: (P["samples"] | Int16Array)[]; gap: number } {
     const i = this.starts.length;
     if (keep) this.kept.set(i, voiced);
     const brk = stronger(this.pending, passage.brk);
@@ -236,7 +247,7 @@ class Layout {
   }
 
   /** A passage laid out earlier and kept for its repeats. */
-  voicedAt(i: number): VoicedPassage {
+  voicedAt(i: number): Laid {
     return this.kept.get(i)!;
   }
 

@@ -20,6 +20,10 @@ import { mp3Tag, opusComments, type AudioAbout } from "./audio-tags";
 import { c2paCredentials, MAX_SIGNED_BYTES, opusManifest, signedMp3Tag, signWav } from "./c2pa";
 import { concatBytes } from "../engine/pcm";
 import { unitBytes, type EncodedUnit } from "./unit-cache";
+import { readSamples } from "./paragraph-cache";
+import { putParts, putStream } from "./objects";
+import type { MasterPart } from "./segment";
+import { loggableError } from "../../core/errors";
 
 /** What a stored render is: its provider and voice, what was asked for, and its real duration. */
 export type StoredRender = Pick<StoredAudio, "key" | "provider" | "voice" | "requestedVoice" | "fallback" | "lexiconDigest" | "durationSeconds">;
@@ -40,9 +44,10 @@ export interface RenderWriter {
    * Encodes the next unit of the current segment's master (a paragraph, the pause before it and
    * the silence that ends it on a frame: engine/units.ts) as MP3 frames and Opus packets of its own,
    * and hands the MP3 frames to the listener. With `unit`, its encodings are taken as stored when
-   * found there, else stored once made (unit-cache.ts). True when it encoded the unit.
+   * found there, else stored once made (unit-cache.ts). A stored paragraph's samples are read when
+   * the unit is encoded, or else when the master is written. True when it encoded the unit.
    */
-  add(parts: Int16Array[], unit?: StoredUnit): Promise<boolean>;
+  add(parts: MasterPart[], unit?: StoredUnit): Promise<boolean>;
   /**
    * Starts storing the current segment's master, the parts added since the last one, once the
    * previous segment's is stored; `finish` waits for it.
@@ -51,12 +56,16 @@ export interface RenderWriter {
   /**
    * Stores the MP3, the Opus and the word timings, then the audio_objects row with where each
    * paragraph starts (samples from the start of the master) and the watermark ids its paragraphs
-   * carry: a row always means every object exists.
+   * carry: a row always means every public object exists. The last master is stored by then too,
+   * unless the writer was given `later` (renderWriter).
    */
   finish(paragraphStarts: number[], words?: RenderedWord[], markIds?: string[]): Promise<StoredRender>;
   /** Gives up a render (a provider failed): nothing is written, and the listener stops hearing it. */
   discard(): void;
 }
+
+/** Takes work a render's result does not wait for, and keeps the isolate until it settles (ctx.waitUntil). */
+export type Later = (work: Promise<unknown>) => void;
 
 /** Where a unit's encodings are stored (unit-cache.ts unitObjectPath), and what was found there (null: nothing). */
 export interface StoredUnit {
@@ -77,14 +86,22 @@ const opusSerial = (key: string) => parseInt(key.slice(0, 8), 16);
  * header carries the same, with the article's `title` and `publisher` where the render knows them.
  * With signing credentials configured (c2pa.ts), the MP3 also carries a C2PA manifest, and the Opus has
  * one beside it (audio/<key>.c2pa).
+ * With `later`, the last master is written after the audio's row is recorded, and that write and the
+ * encoded units' are handed to `later` rather than awaited by `finish`: the master is private, read
+ * only to build a WAV on first request (encodeStored waits for it), and the units are a cache, while
+ * writing them took about half of a one-paragraph edit's time (bench/results.md "Issue 44: what the
+ * edit and the demo waited on"). `later` must keep the isolate until the writes settle.
  */
 export async function renderWriter(
   store: RenderStoreRpc,
   render: Omit<StoredRender, "durationSeconds">,
   segments: number,
-  phases?: RenderPhases,
-  names: Pick<AudioAbout, "title" | "publisher" | "url"> = {},
-  listener?: Listener,
+  {
+    phases,
+    names = {},
+    listener,
+    later,
+  }: { phases?: RenderPhases; names?: Pick<AudioAbout, "title" | "publisher" | "url">; listener?: Listener; later?: Later } = {},
 ): Promise<RenderWriter> {
   const about: AudioAbout = { ...names, provider: render.provider, voice: render.voice };
   const mp3 = await mp3Units(MASTER_SAMPLE_RATE);
@@ -98,11 +115,12 @@ export async function renderWriter(
     listener?.hear(bytes);
   };
   mp3Out(mp3Tag(about));
-  let master: Int16Array[] = [];
+  let master: MasterPart[] = [];
   let added = 0;
   let samples = 0;
   const unitWrites: Promise<number>[] = [];
   let masterWrite: Promise<number> = Promise.resolve(0);
+  let lastMaster: (() => Promise<number>) | null = null;
   return {
     async add(unit, stored) {
       if (added === segments) throw new Error(`render ${render.key} has only ${segments} segments`);
@@ -113,10 +131,11 @@ export async function renderWriter(
         pages.push(...ogg.add(stored.found.opus));
         return false;
       }
+      const pcm = await Promise.all(unit.map((part) => samplesOf(store, part)));
       // MP3 first: its frames are on their way to a listener while the Opus is encoded.
-      const frames = await timed(phases, "encodingMs", () => mp3(unit));
+      const frames = await timed(phases, "encodingMs", () => mp3(pcm));
       mp3Out(frames);
-      const packets = await timed(phases, "encodingMs", () => opus.unit(unit));
+      const packets = await timed(phases, "encodingMs", () => opus.unit(pcm));
       pages.push(...ogg.add(packets));
       if (stored) {
         const write = putParts(store, stored.path, unitBytes({ mp3: frames, opus: packets }));
@@ -129,25 +148,43 @@ export async function renderWriter(
       // A master is written while the next segment is voiced, or while the render finishes; the one
       // before it is out of the isolate first, so at most two segments' audio are held at once.
       await masterWrite;
-      // The parts' own bytes, not a copy: a segment's master is the largest thing in the isolate.
-      masterWrite = putParts(store, masters[added++], master.map(int16LeBytes));
-      masterWrite.catch(() => {}); // awaited by the next endSegment or by finish; a discarded render leaves it unawaited
-      samples += master.reduce((n, part) => n + part.length, 0);
+      // The parts' own bytes, not a copy: a segment's master is the largest thing in the isolate. A
+      // stored paragraph's samples are read as the write reaches them.
+      const parts = master;
+      const path = masters[added++];
+      const length = parts.reduce((n, part) => n + 2 * part.length, 0);
+      const write = () =>
+        putStream(store, path, length, undefined, async (write) => {
+          for (const part of parts) await write(int16LeBytes(await samplesOf(store, part)));
+        });
+      samples += length / 2;
       master = [];
+      // With `later`, the last master waits for the public audio to be stored: written beside it, it
+      // took the same local R2 and the job waited as long as before.
+      if (later && added === segments) lastMaster = write;
+      else {
+        masterWrite = write();
+        masterWrite.catch(() => {}); // awaited by the next endSegment or by finish; a discarded render leaves it unawaited
+      }
     },
     async finish(paragraphStarts, words = [], markIds = []) {
       if (added !== segments) throw new Error(`render ${render.key} got ${added} of ${segments} segments`);
       await timed(phases, "encodingMs", async () => pages.push(...(await ogg.end())));
       const mp3Tag = await signedMp3Tag(parts.slice(1), about);
+      // The units are a cache for later renders (unit-cache.ts): one not stored is encoded again when next needed.
+      const units = Promise.all(unitWrites);
+      if (later) later(units.catch((err: unknown) => console.warn(`render ${render.key}: an encoded unit was not stored: ${loggableError(err)}`)));
       const [mp3Bytes, opusBytes] = await Promise.all([
         putAudio(store, render.key, "mp3", mp3Tag ? [mp3Tag, ...parts.slice(1)] : parts),
         putOpus(store, render.key, pages, about),
         putParts(store, wordTimingsPath(render.key), [new TextEncoder().encode(timingsJson(words))], "application/json"),
-        masterWrite,
-        ...unitWrites,
+        later ? null : masterWrite,
+        later ? null : units,
       ]);
       const durationSeconds = samples / MASTER_SAMPLE_RATE;
       await store.recordAudio({ ...render, durationSeconds, mp3Bytes, opusBytes, wavBytes: null, segments, paragraphStarts }, markIds);
+      if (later && lastMaster)
+        later(lastMaster().catch((err: unknown) => console.error(`render ${render.key}: its master was not stored: ${loggableError(err)}`)));
       return { ...render, durationSeconds };
     },
     discard() {
@@ -170,7 +207,7 @@ export async function encodeStored(store: RenderStoreRpc, key: string, format: L
   const known = format === "opus" ? row.opusBytes : row.wavBytes;
   if (known !== null) return { bytes: known };
   const paths = masterObjectPaths(key, row.segments);
-  const sizes = await store.objectSizes(paths);
+  const sizes = await storedSizes(store, paths);
   if (sizes.some((size) => size === null)) return null;
 
   let bytes: number;
@@ -206,6 +243,28 @@ export async function encodeStored(store: RenderStoreRpc, key: string, format: L
   return { bytes };
 }
 
+/**
+ * How long a lazy encoding waits for masters not stored yet, and how often it looks: a render's last
+ * master may be stored just after its job is done (renderWriter `later`), a second or two at most.
+ */
+const MASTER_WAIT_MS = 15_000;
+const MASTER_LOOK_MS = 100;
+
+/** The sizes of the objects at `paths`, once all are stored or MASTER_WAIT_MS has passed (null: not stored). */
+async function storedSizes(store: RenderStoreRpc, paths: string[]): Promise<(number | null)[]> {
+  const until = Date.now() + MASTER_WAIT_MS;
+  for (;;) {
+    const sizes = await store.objectSizes(paths);
+    if (!sizes.includes(null) || Date.now() >= until) return sizes;
+    await scheduler.wait(MASTER_LOOK_MS);
+  }
+}
+
+/** A master part's samples, read from the store when they are a stored paragraph's. */
+function samplesOf(store: RenderStoreRpc, part: MasterPart): Int16Array | Promise<Int16Array> {
+  return part instanceof Int16Array ? part : readSamples(store, part);
+}
+
 async function masterBytes(store: RenderStoreRpc, path: string): Promise<Uint8Array> {
   const res = await store.fetch(new Request(renderStoreObjectUrl(path)));
   if (!res.ok) throw new Error(`master ${path}: the render store answered ${res.status}`);
@@ -223,44 +282,4 @@ async function putOpus(store: RenderStoreRpc, key: string, pages: Uint8Array[], 
 /** Stores the public object of `key` in `format` from `parts`; returns its size. */
 function putAudio(store: RenderStoreRpc, key: string, format: AudioFormat, parts: Uint8Array[]): Promise<number> {
   return putParts(store, audioObjectPath(key, format), parts, AUDIO_CONTENT_TYPES[format]);
-}
-
-/** Stores `parts` as one object without joining them into a second copy; returns its size. */
-export function putParts(store: RenderStoreRpc, path: string, parts: Uint8Array[], contentType?: string): Promise<number> {
-  const length = parts.reduce((n, p) => n + p.byteLength, 0);
-  return putStream(store, path, length, contentType, async (write) => {
-    for (const part of parts) await write(part);
-  });
-}
-
-const SLICE_BYTES = 1 << 20;
-
-/**
- * Stores `length` bytes at `path`, written piece by piece: the bytes cross to the RenderStore as a
- * request body, so no copy of the whole file is made and no message grows with it (a master can be
- * tens of megabytes).
- */
-async function putStream(
-  store: RenderStoreRpc,
-  path: string,
-  length: number,
-  contentType: string | undefined,
-  fill: (write: (chunk: Uint8Array) => Promise<void>) => Promise<void>,
-): Promise<number> {
-  const { readable, writable } = new FixedLengthStream(length);
-  const writer = writable.getWriter();
-  const written = (async () => {
-    // In slices, so that the stream flows while a master of many megabytes is written.
-    await fill(async (chunk) => {
-      for (let at = 0; at < chunk.byteLength; at += SLICE_BYTES) await writer.write(chunk.subarray(at, at + SLICE_BYTES));
-    });
-    await writer.close();
-  })();
-  written.catch((err) => writer.abort(err)); // a failed read must not leave the store waiting for bytes
-  const put = store.fetch(
-    new Request(renderStoreObjectUrl(path), { method: "PUT", body: readable, headers: contentType ? { "content-type": contentType } : {} }),
-  );
-  const [res] = await Promise.all([put, written]);
-  if (!res.ok) throw new Error(`storing ${path}: the render store answered ${res.status}`);
-  return length;
 }

@@ -1,0 +1,52 @@
+// Objects moved through the RenderStore (kernel/render-contract.ts RenderStoreRpc.fetch) as HTTP
+// bodies: written piece by piece from parts, read whole or by a byte range.
+import { renderStoreObjectUrl, type RenderStoreRpc } from "../../kernel/render-contract";
+
+/** Stores `parts` as one object without joining them into a second copy; returns its size. */
+export function putParts(store: RenderStoreRpc, path: string, parts: Uint8Array[], contentType?: string): Promise<number> {
+  const length = parts.reduce((n, p) => n + p.byteLength, 0);
+  return putStream(store, path, length, contentType, async (write) => {
+    for (const part of parts) await write(part);
+  });
+}
+
+const SLICE_BYTES = 1 << 20;
+
+/**
+ * Stores `length` bytes at `path`, written piece by piece: the bytes cross to the RenderStore as a
+ * request body, so no copy of the whole file is made and no message grows with it (a master can be
+ * tens of megabytes).
+ */
+export async function putStream(
+  store: RenderStoreRpc,
+  path: string,
+  length: number,
+  contentType: string | undefined,
+  fill: (write: (chunk: Uint8Array) => Promise<void>) => Promise<void>,
+): Promise<number> {
+  const { readable, writable } = new FixedLengthStream(length);
+  const writer = writable.getWriter();
+  const written = (async () => {
+    // In slices, so that the stream flows while a master of many megabytes is written.
+    await fill(async (chunk) => {
+      for (let at = 0; at < chunk.byteLength; at += SLICE_BYTES) await writer.write(chunk.subarray(at, at + SLICE_BYTES));
+    });
+    await writer.close();
+  })();
+  written.catch((err) => writer.abort(err)); // a failed read must not leave the store waiting for bytes
+  const put = store.fetch(
+    new Request(renderStoreObjectUrl(path), { method: "PUT", body: readable, headers: contentType ? { "content-type": contentType } : {} }),
+  );
+  const [res] = await Promise.all([put, written]);
+  if (!res.ok) throw new Error(`storing ${path}: the render store answered ${res.status}`);
+  return length;
+}
+
+/** Bytes [from, from + length) of the object at `path` (fewer at its end) and its whole size; null when there is no such object. */
+export async function readRange(store: RenderStoreRpc, path: string, from: number, length: number): Promise<{ bytes: Uint8Array; size: number } | null> {
+  const res = await store.fetch(new Request(renderStoreObjectUrl(path), { headers: { range: `bytes=${from}-${from + length - 1}` } }));
+  if (res.status === 404) return null;
+  if (res.status !== 206) throw new Error(`${path}: the render store answered ${res.status}`);
+  const size = Number(res.headers.get("content-range")?.split("/")[1]);
+  return { bytes: new Uint8Array(await res.arrayBuffer()), size };
+}
