@@ -54,7 +54,10 @@ const patches = [
   ],
   [/case 12:\s*case 12: \{/, "case 12: {"],
   [/case 13:\s*case 14:\s*case 13:\s*case 14:/, "case 13:\n        case 14:"],
-  [/\s*\/\/ Node\.js compatibility[^\n]*\s*if \(this\.stack\) Object\.defineProperty\(this, "stack", \{ value: \(new Error\)\.stack, writable: true \}\);\s*if \(this\.stack\) this\.stack = demangleAll\(this\.stack\);/, ""],
+  [
+    /\s*\/\/ Node\.js compatibility[^\n]*\s*if \(this\.stack\) Object\.defineProperty\(this, "stack", \{ value: \(new Error\)\.stack, writable: true \}\);\s*if \(this\.stack\) this\.stack = demangleAll\(this\.stack\);/,
+    "",
+  ],
 ];
 for (const [pattern, replacement] of patches) {
   if (!pattern.test(glue)) throw new Error(`text2wav changed: the eSpeak glue patch ${pattern} no longer applies`);
