@@ -64,12 +64,6 @@ export async function readSamples(store: RenderStoreRpc, samples: StoredSamples)
   return new Int16Array(read.bytes.buffer, read.bytes.byteOffset, samples.length);
 }
 
-/** The stored paragraph `key` with its samples, or null when it has not been voiced. */
-export async function loadParagraph(store: RenderStoreRpc, key: string): Promise<VoicedPassage | null> {
-  const head = await loadParagraphHead(store, key);
-  return head && { ...head, samples: await readSamples(store, head.samples) };
-}
-
 /** Stores a voiced paragraph under `key`, the master's own bytes behind its header. */
 export async function storeParagraph(store: RenderStoreRpc, key: string, voiced: VoicedPassage): Promise<void> {
   const header: Header = { start: voiced.start, words: voiced.words.map((w) => [w.text, w.start, w.end]) };
