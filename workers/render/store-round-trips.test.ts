@@ -70,7 +70,9 @@ describe("the STORE round trips of one render", () => {
     // and the word timings. Before a paragraph it voices, the render asks whether the job is still its
     // own (a listener's stream may have taken it over: consumer.ts runJob), at most once a second: once
     // here, twice only if its four short paragraphs took over a second.
-    const { holdsJob, ...rest } = calls;
+    // The batch's lane also looks for a queued job (claimNext) every 50 ms while the render's master is
+    // stored after its job is done (consumer.ts NEXT_LOOK_MS): how often depends on the machine.
+    const { holdsJob, claimNext: _whileStoring, ...rest } = calls;
     expect(holdsJob).toBeGreaterThanOrEqual(1);
     expect(holdsJob).toBeLessThanOrEqual(2);
     expect(rest).toEqual({ claimJob: 1, findAudio: 1, completeJob: 1, fetch: 2 * 4 + 4 + 4 });
