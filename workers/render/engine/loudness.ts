@@ -20,14 +20,20 @@ const TRUE_PEAK_CEILING_DBTP = -1;
  * guard, whose dips would otherwise be frequent enough on loud vowels to hear.
  */
 const CODEC_HEADROOM_DB = 3;
-/** Trial gains through the limiter at most; the last one tried is kept. */
+/**
+ * Trial gains through the limiter at most; the last one tried is kept. The model aims the first
+ * within the tolerance on the offline engine's speech (28 paragraphs of four voices, all in one).
+ */
 const MAX_PASSES = 5;
 /** How near the target the trial passes stop: a tenth of a loudness unit, the meter's own resolution. */
 const TOLERANCE_LU = 0.1;
+/** Steps of the limiter's model (LimiterModel) at most, for one aim, and how near the model they stop. */
+const MODEL_STEPS = 8;
+const MODEL_TOLERANCE_LU = 0.02;
 /**
- * The share of an added gain the first re-aim expects to hear: at this target and ceiling the limiter
- * takes about half of it from speech (slopes of 0.24 to 0.43 measured on the offline engine's voices):
- * aiming as if none were taken used all five trials there, this four.
+ * The share of an added gain the model's first re-aim expects to hear: at this target and ceiling
+ * the limiter takes about half of it from speech (slopes of 0.24 to 0.43 measured on the offline
+ * engine's voices).
  */
 const FIRST_SLOPE = 0.5;
 /** Limiter look-ahead, attack and release window. */
@@ -67,6 +73,9 @@ function kWeightingCoefficients(rate: number): [number[], number[]][] {
   return [shelf, highpass];
 }
 
+/** The meter's 100 ms hop and 400 ms block, in samples at `rate`. */
+const meterSpans = (rate: number) => ({ hop: Math.round(0.1 * rate), block: Math.round(0.4 * rate) });
+
 /**
  * Integrated loudness measured sample by sample (no copy of the signal): K-weighting, then the
  * mean square of 400 ms blocks with 75 % overlap (BS.1770-4 §2.8) kept as 100 ms hop sums, gated
@@ -83,13 +92,15 @@ class LoudnessMeter {
   private hopFill = 0;
   private total = 0;
   private count = 0;
-
-  constructor(rate: number) {
+  /** `blockEnergies`, if given, gets the energy of each BOUND_BLOCK samples pushed added to it. */
+  constructor(
+    rate: number,
+    private readonly blockEnergies: Float32Array | null = null,
+  ) {
     const [shelf, highpass] = kWeightingCoefficients(rate);
     this.b = [shelf[0], highpass[0]];
     this.a = [shelf[1], highpass[1]];
-    this.hop = Math.round(0.1 * rate);
-    this.block = Math.round(0.4 * rate);
+    ({ hop: this.hop, block: this.block } = meterSpans(rate));
   }
 
   /**
@@ -103,7 +114,7 @@ class LoudnessMeter {
     const [, d1, d2] = this.a[1];
     let [x1, x2, y1, y2, u1, u2, v1, v2] = this.state;
     let { total, hopSum, hopFill } = this;
-    const hop = this.hop;
+    const { hop, blockEnergies, count } = this;
     for (let i = 0; i < length; i++) {
       const x = chunk[i];
       const y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2;
@@ -124,6 +135,7 @@ class LoudnessMeter {
         hopSum = 0;
         hopFill = 0;
       }
+      if (blockEnergies) blockEnergies[(count + i) >> BOUND_BLOCK_BITS] += square;
     }
     this.state = [x1, x2, y1, y2, u1, u2, v1, v2];
     this.total = total;
@@ -134,47 +146,60 @@ class LoudnessMeter {
 
   /** LUFS; -Infinity for silence. */
   integrated(): number {
-    let powers: number[];
-    if (this.count < this.block) {
-      // Shorter than one block: the whole signal as one block (BS.1770 leaves this case undefined).
-      powers = this.count ? [this.total / this.count] : [];
-    } else {
-      const perBlock = this.block / this.hop;
-      powers = [];
-      for (let j = 0; j + perBlock <= this.hopSums.length; j++) {
-        let s = 0;
-        for (let k = 0; k < perBlock; k++) s += this.hopSums[j + k];
-        powers.push(s / this.block);
-      }
-    }
-    const gatedMean = (threshold: number) => {
-      let s = 0;
-      let n = 0;
-      for (const p of powers) {
-        if (powerToLufs(p) > threshold) {
-          s += p;
-          n++;
-        }
-      }
-      return n ? s / n : 0;
-    };
-    const absolute = gatedMean(ABSOLUTE_GATE_LUFS);
-    if (absolute === 0) return -Infinity;
-    const mean = gatedMean(Math.max(ABSOLUTE_GATE_LUFS, powerToLufs(absolute) + RELATIVE_GATE_LU));
-    return mean === 0 ? -Infinity : powerToLufs(mean);
+    return gatedLoudness(this.hopSums, this.hop, this.block, this.count, this.total);
   }
 }
 
-/** Integrated loudness in LUFS (-Infinity for silence). */
-export function integratedLoudness(samples: Int16Array, sampleRate: number): number {
-  const meter = new LoudnessMeter(sampleRate);
+/**
+ * Integrated loudness from the K-weighted energy of each 100 ms hop of `count` samples, `total` in
+ * all: the mean power of 400 ms blocks with 75 % overlap (BS.1770-4 §2.8), gated at -70 LUFS absolute
+ * and -10 LU relative. -Infinity for silence.
+ */
+function gatedLoudness(hopSums: ArrayLike<number>, hop: number, block: number, count: number, total: number): number {
+  let powers: number[];
+  if (count < block) {
+    // Shorter than one block: the whole signal as one block (BS.1770 leaves this case undefined).
+    powers = count ? [total / count] : [];
+  } else {
+    const perBlock = block / hop;
+    powers = [];
+    for (let j = 0; j + perBlock <= hopSums.length; j++) {
+      let s = 0;
+      for (let k = 0; k < perBlock; k++) s += hopSums[j + k];
+      powers.push(s / block);
+    }
+  }
+  const gatedMean = (threshold: number) => {
+    let s = 0;
+    let n = 0;
+    for (const p of powers) {
+      if (powerToLufs(p) > threshold) {
+        s += p;
+        n++;
+      }
+    }
+    return n ? s / n : 0;
+  };
+  const absolute = gatedMean(ABSOLUTE_GATE_LUFS);
+  if (absolute === 0) return -Infinity;
+  const mean = gatedMean(Math.max(ABSOLUTE_GATE_LUFS, powerToLufs(absolute) + RELATIVE_GATE_LU));
+  return mean === 0 ? -Infinity : powerToLufs(mean);
+}
+
+/** `samples` pushed through `meter` as floats, a chunk at a time. */
+function meterSamples(meter: LoudnessMeter, samples: Int16Array): LoudnessMeter {
   const chunk = new Float64Array(CHUNK);
   for (let start = 0; start < samples.length; start += CHUNK) {
     const length = Math.min(CHUNK, samples.length - start);
     for (let k = 0; k < length; k++) chunk[k] = samples[start + k] * INT16_SCALE;
     meter.push(chunk, length);
   }
-  return meter.integrated();
+  return meter;
+}
+
+/** Integrated loudness in LUFS (-Infinity for silence). */
+export function integratedLoudness(samples: Int16Array, sampleRate: number): number {
+  return meterSamples(new LoudnessMeter(sampleRate), samples).integrated();
 }
 
 // True peak by 4x oversampling (BS.1770-4 Annex 2): 4 phases of a 12-tap Kaiser-windowed sinc with
@@ -233,7 +258,8 @@ function peakAt(x: Int16Array, i: number): number {
 // below, a hair over for rounding). The largest magnitude of each block of BOUND_BLOCK samples is
 // kept (an eighth of a byte a sample), and the 36 multiplications of peakAt are spent only where the
 // bound could reach the level asked about, which leaves every result as it was.
-const BOUND_BLOCK = 16;
+const BOUND_BLOCK_BITS = 4;
+const BOUND_BLOCK = 1 << BOUND_BLOCK_BITS;
 const TP_BOUND = Math.max(1, ...TP_FILTER.map((h) => h.reduce((sum, v) => sum + Math.abs(v), 0))) * (1 + 1e-9) * INT16_SCALE;
 
 /** The largest magnitude in each block of BOUND_BLOCK samples of `x`. */
@@ -269,11 +295,12 @@ export function truePeak(samples: Int16Array): number {
  * in order: the gain each sample needs, a sliding minimum over +-window (a monotonic deque), then a
  * centred moving average of width window + 1. Every sample in the average around a peak already
  * carries that peak's gain or less, so the peak lands under the ceiling while the gain moves smoothly
- * (no clicks). Only rings of about 2 * window values are kept. `blocks` is blockPeaks(x).
+ * (no clicks). Only rings of about 2 * window values are kept. `blocks` is blockPeaks(x), `peaks` each block's largest true peak where known (NaN where not).
  */
 function limit(
   x: Int16Array,
   blocks: Uint16Array,
+  peaks: Float32Array,
   gain: number,
   ceiling: number,
   window: number,
@@ -301,10 +328,12 @@ function limit(
   for (let j = 0; j < n + window + half; j++) {
     if (j < n) {
       // A block whose neighbours' samples too are all quiet holds no sample that needs a gain: its
-      // samples' taps read no other block.
+      // samples' taps read no other block. Nor does a block whose largest true peak is known and low.
       if (j % BOUND_BLOCK === 0) {
         const b = j / BOUND_BLOCK;
-        loud = Math.max(blocks[b], b > 0 ? blocks[b - 1] : 0, b + 1 < blocks.length ? blocks[b + 1] : 0) * TP_BOUND * gain > ceiling;
+        loud =
+          Math.max(blocks[b], b > 0 ? blocks[b - 1] : 0, b + 1 < blocks.length ? blocks[b + 1] : 0) * TP_BOUND * gain > ceiling &&
+          !(peaks[b] * gain <= ceiling);
       }
       const peak = loud && peakBound(blocks, j) * gain > ceiling ? peakAt(x, j) * gain : 0;
       const needed = peak > ceiling ? ceiling / peak : 1;
@@ -337,36 +366,143 @@ function limit(
 }
 
 /**
+ * A cheap stand-in for a trial of the limiter and the meter, to aim the real trials with. It works
+ * by the BOUND_BLOCK samples rather than by the sample: each block's K-weighted energy is measured
+ * once, at unity gain, and a trial gain scales it by the square of the limiter's gain over the block,
+ * worked out as the limiter works it out per sample (a sliding minimum of the gain each block's true
+ * peak needs, then a moving average), so a trial costs a sixteenth of a sample-by-sample pass and
+ * computes no true peak twice. K-weighting is linear and the limiter's gain moves slowly against it,
+ * so the model misses the real loudness by an offset that barely moves with the gain: a real trial
+ * measures that offset and the model re-aims with it (normalizeLoudness).
+ */
+class LimiterModel {
+  // Single floats, a model's precision: the three arrays take 12 bytes a block of 16 samples.
+  /** Each block's largest true peak, NaN until a trial needs it. */
+  readonly peaks: Float32Array;
+  private readonly least: Float32Array;
+  private readonly hopSums: Float64Array;
+  /** The meter's hop and block, in samples (LoudnessMeter). */
+  private readonly hop: number;
+  private readonly block: number;
+  /** The sample window of the limiter's minimum and the width of its average, in blocks. */
+  private readonly spread: number;
+  private readonly half: number;
+
+  constructor(
+    private readonly x: Int16Array,
+    private readonly blocks: Uint16Array,
+    private readonly energies: Float32Array,
+    private readonly ceiling: number,
+    window: number,
+    rate: number,
+  ) {
+    ({ hop: this.hop, block: this.block } = meterSpans(rate));
+    this.peaks = new Float32Array(blocks.length).fill(Number.NaN);
+    this.least = new Float32Array(blocks.length);
+    this.hopSums = new Float64Array(Math.ceil(x.length / this.hop));
+    this.spread = Math.ceil(window / BOUND_BLOCK);
+    this.half = Math.round((window >> 1) / BOUND_BLOCK);
+  }
+
+  /** The largest true peak of block b, measured once. */
+  private peak(b: number): number {
+    if (Number.isNaN(this.peaks[b])) {
+      let m = 0;
+      const end = Math.min(this.x.length, (b + 1) * BOUND_BLOCK);
+      for (let i = b * BOUND_BLOCK; i < end; i++) if (peakBound(this.blocks, i) > m) m = Math.max(m, peakAt(this.x, i));
+      this.peaks[b] = m;
+    }
+    return this.peaks[b];
+  }
+
+  /** The loudness the limiter would leave at `gainDb`, in LUFS. */
+  loudness(gainDb: number): number {
+    const { blocks, least, energies, hopSums, spread, half } = this;
+    const n = blocks.length;
+    const gain = dbToLinear(gainDb);
+    const reach = this.ceiling / gain; // a true peak above this needs the limiter
+    // The least gain needed within `spread` blocks of each block: most blocks need none, so each
+    // block that needs some lowers its neighbourhood rather than every block searching its own.
+    least.fill(1);
+    for (let b = 0; b < n; b++) {
+      const bound = Math.max(blocks[b], b > 0 ? blocks[b - 1] : 0, b + 1 < n ? blocks[b + 1] : 0) * TP_BOUND;
+      if (bound <= reach) continue;
+      const peak = this.peak(b);
+      if (peak <= reach) continue;
+      const need = reach / peak;
+      for (let m = Math.max(0, b - spread); m <= Math.min(n - 1, b + spread); m++) if (need < least[m]) least[m] = need;
+    }
+    // Its moving average over 2 * half + 1 blocks, squared, weighs each block's energy.
+    hopSums.fill(0);
+    let total = 0;
+    let sum = 0;
+    let count = 0;
+    for (let j = 0; j < n + half; j++) {
+      if (j < n) {
+        sum += least[j];
+        count++;
+      }
+      if (j - 2 * half - 1 >= 0) {
+        sum -= least[j - 2 * half - 1];
+        count--;
+      }
+      const b = j - half;
+      if (b < 0) continue;
+      const g = (gain * sum) / count;
+      const energy = energies[b] * g * g;
+      hopSums[((b * BOUND_BLOCK) / this.hop) | 0] += energy;
+      total += energy;
+    }
+    return gatedLoudness(hopSums.subarray(0, Math.floor(this.x.length / this.hop)), this.hop, this.block, this.x.length, total);
+  }
+
+  /** The gain at which the model reaches `lufs`, by the secant method from `gainDb`. */
+  aim(lufs: number, gainDb: number): number {
+    let previous: { gainDb: number; lufs: number } | undefined;
+    for (let step = 0; step < MODEL_STEPS; step++) {
+      const modelled = this.loudness(gainDb);
+      const error = lufs - modelled;
+      if (Math.abs(error) < MODEL_TOLERANCE_LU) break;
+      const slope = previous ? (modelled - previous.lufs) / (gainDb - previous.gainDb) : FIRST_SLOPE;
+      previous = { gainDb, lufs: modelled };
+      gainDb += error / Math.min(1, Math.max(0.2, slope));
+    }
+    return gainDb;
+  }
+}
+
+/**
  * Normalises `samples` in place to -16 LUFS integrated with true peak at most -4 dBTP, so every
- * encoding stays under -1 dBTP; silence is left as is. Each trial gain runs the limiter into a 16-bit
- * copy while it is metered, and the last trial is the chosen one, so its copy is the result: no pass
- * is run again to write it. The copy doubles the paragraph's samples while it is normalised, which
- * stays at the join's own peak (the pieces and the master, 4 bytes a sample: docs/narration.md
- * "Memory and long articles").
+ * encoding stays under -1 dBTP; silence is left as is. Each trial gain is aimed by the limiter's
+ * model and runs the limiter into a 16-bit copy while it is metered, and the last trial is the chosen
+ * one, so its copy is the result: no pass is run again to write it. The copy doubles the paragraph's
+ * samples while it is normalised, and the model adds under a byte a sample, which stays near the
+ * join's own peak (the pieces and the master, 4 bytes a sample: docs/narration.md "Memory and long
+ * articles").
  */
 export function normalizeLoudness(samples: Int16Array, sampleRate: number): Int16Array {
-  const inputLufs = integratedLoudness(samples, sampleRate);
+  const energies = new Float32Array(Math.ceil(samples.length / BOUND_BLOCK));
+  const inputLufs = meterSamples(new LoudnessMeter(sampleRate, energies), samples).integrated();
   if (!Number.isFinite(inputLufs)) return samples;
   const window = Math.max(1, Math.round((LIMITER_WINDOW_MS / 1000) * sampleRate));
   const ceiling = dbToLinear(TRUE_PEAK_CEILING_DBTP - CODEC_HEADROOM_DB);
   const blocks = blockPeaks(samples);
   const limited = new Int16Array(samples.length);
+  const model = new LimiterModel(samples, blocks, energies, ceiling, window, sampleRate);
+  // The model is aimed at the target, a real trial measures how far it missed, and the model is
+  // aimed again with that offset: the limiter's share of the gain is the model's to find.
+  let offset = 0;
   let gainDb = TARGET_LUFS - inputLufs;
-  // The limiter eats part of any added gain, so loudness grows slower than the gain: re-aim along
-  // the slope of the last two passes (the secant method), which converges in two or three passes.
-  let previous: { gainDb: number; lufs: number } | undefined;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
+    gainDb = model.aim(TARGET_LUFS - offset, gainDb);
     const meter = new LoudnessMeter(sampleRate);
-    limit(samples, blocks, dbToLinear(gainDb), ceiling, window, (start, chunk, length) => {
+    limit(samples, blocks, model.peaks, dbToLinear(gainDb), ceiling, window, (start, chunk, length) => {
       meter.push(chunk, length);
       for (let k = 0; k < length; k++) limited[start + k] = floatToInt16(chunk[k]);
     });
     const lufs = meter.integrated();
-    const error = TARGET_LUFS - lufs;
-    if (Math.abs(error) < TOLERANCE_LU || pass === MAX_PASSES - 1) break;
-    const slope = previous ? (lufs - previous.lufs) / (gainDb - previous.gainDb) : FIRST_SLOPE;
-    previous = { gainDb, lufs };
-    gainDb += error / Math.min(1, Math.max(0.2, slope));
+    if (Math.abs(TARGET_LUFS - lufs) < TOLERANCE_LU || pass === MAX_PASSES - 1) break;
+    offset = lufs - model.loudness(gainDb);
   }
   samples.set(limited);
   // If a peak still pokes over the ceiling, trade loudness for it, never the other way round.
