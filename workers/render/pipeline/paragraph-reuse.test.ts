@@ -144,6 +144,29 @@ describe("audio by the paragraph", () => {
     }
   }, 240_000);
 
+  it("an edit whose job is done once its public audio is stored reads its stored paragraphs' headers only; their samples are read as its master is stored", async () => {
+    await renderText(store, { text: article(PARAGRAPHS) }, { offline: offlineSynthesizer });
+    // Bytes of stored paragraphs read, and the stored paragraphs' whole sample bytes.
+    let read = 0;
+    const reading = Object.create(store) as RenderStoreRpc;
+    reading.fetch = async (request) => {
+      const res = await store.fetch(request);
+      if (request.method !== "GET" || !new URL(request.url).pathname.includes("/paragraphs/")) return res;
+      const bytes = await res.arrayBuffer();
+      read += bytes.byteLength;
+      return new Response(bytes, res);
+    };
+    const samples = [...(await storedParagraphs()).values()].reduce((n, bytes) => n + bytes.byteLength, 0);
+    const later: Promise<unknown>[] = [];
+    const edited = PARAGRAPHS.with(7, "Hugo walked to the quay after the market had closed, and found it empty. Only the gulls stayed.");
+    const rerendered = await renderText(reading, { text: article(edited) }, { offline: offlineSynthesizer }, { later: (work) => later.push(work) });
+    // Nineteen headers of about 16 KB (paragraph-cache.ts HEAD_BYTES): a twentieth of the samples.
+    expect(read).toBeLessThan(samples / 10);
+    await Promise.all(later);
+    expect(read).toBeGreaterThan(samples * 0.9);
+    expect((await master(rerendered.key)).length).toBe(Math.round(rerendered.duration_seconds * MASTER_SAMPLE_RATE));
+  }, 240_000);
+
   it("stores each paragraph self-contained (silence at both ends), and the joined MP3 is valid and as long as its paragraphs and pauses", async () => {
     const rendered = await renderText(store, { text: article(PARAGRAPHS.slice(0, 6)) }, { offline: offlineSynthesizer });
     const stored = await storedParagraphs();
