@@ -87,6 +87,25 @@ describe("loudness", () => {
     }
   });
 
+  it("changes nothing but the gain beyond the limiter's reach of a peak: every other sample keeps its place", () => {
+    // A quiet tone, whose gain to -16 LUFS leaves it under the ceiling, with one click the limiter takes.
+    const rate = 24_000;
+    const tone = int16(Float32Array.from({ length: 2 * rate }, (_, i) => 0.05 * Math.sin((2 * Math.PI * 440 * i) / rate)));
+    const click = rate;
+    tone[click] = floatToInt16(0.99);
+    const input = tone.slice();
+    const normalised = normalizeLoudness(tone, rate);
+    expect(Math.abs(normalised[click])).toBeLessThan(Math.abs(input[click]));
+    const reach = rate / 50; // 20 ms, past the limiter's 5 ms window and its average
+    const far = (i: number) => Math.abs(i - click) > reach;
+    const peak = input.findIndex((v, i) => far(i) && v === Math.max(...input.subarray(0, click - reach)));
+    const gain = normalised[peak] / input[peak];
+    expect(gain).toBeGreaterThan(2);
+    input.forEach((v, i) => {
+      if (far(i)) expect(Math.abs(normalised[i] - v * gain), `sample ${i}`).toBeLessThan(1.5); // both roundings to 16 bits
+    });
+  });
+
   it("leaves silence alone", () => {
     const silence = new Int16Array(24_000);
     expect(normalizeLoudness(silence, 24_000)).toEqual(new Int16Array(24_000));

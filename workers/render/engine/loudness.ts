@@ -321,10 +321,15 @@ function limit(
   const out = new Float64Array(CHUNK);
   let fill = 0;
   let loud = false;
+  // The last sample that needed a gain (the start counts as one, while the sums fill): a block of
+  // samples that need none, read once every minimum and average it reaches holds no gain either,
+  // moves every sum by nothing and is emitted as is.
+  let lastNeed = 0;
+  const settled = 2 * (window + half) + 1;
   // One loop over plain locals, no closures (a closure's shared state lives in a context object):
-  // this runs several times over every sample of a narration (normalizeLoudness). Step j reads
-  // sample j, takes the minimum at k = j - window (all of its window read) into the moving average,
-  // and emits sample i = k - half (all of its average taken).
+  // this runs over every sample of a narration (normalizeLoudness). Step j reads sample j, takes
+  // the minimum at k = j - window (all of its window read) into the moving average, and emits
+  // sample i = k - half (all of its average taken).
   for (let j = 0; j < n + window + half; j++) {
     if (j < n) {
       // A block whose neighbours' samples too are all quiet holds no sample that needs a gain: its
@@ -334,9 +339,29 @@ function limit(
         loud =
           Math.max(blocks[b], b > 0 ? blocks[b - 1] : 0, b + 1 < blocks.length ? blocks[b + 1] : 0) * TP_BOUND * gain > ceiling &&
           !(peaks[b] * gain <= ceiling);
+        if (!loud && j + BOUND_BLOCK <= n && j - lastNeed > settled) {
+          // The steps below, taken whole: every need, minimum and average is 1 (its sum is reset to
+          // its count, so no rounding left by a gain carries on), the deque holds the newest sample.
+          sum = count;
+          for (let step = j; step < j + BOUND_BLOCK; step++) {
+            need[step & mask] = 1;
+            mins[(step - window) & mask] = 1;
+            const i = step - window - half;
+            out[fill++] = x[i] * INT16_SCALE * gain;
+            if (fill === CHUNK) {
+              emit(i + 1 - fill, out, fill);
+              fill = 0;
+            }
+          }
+          head = tail;
+          deque[tail++ & mask] = j + BOUND_BLOCK - 1;
+          j += BOUND_BLOCK - 1;
+          continue;
+        }
       }
       const peak = loud && peakBound(blocks, j) * gain > ceiling ? peakAt(x, j) * gain : 0;
       const needed = peak > ceiling ? ceiling / peak : 1;
+      if (needed < 1) lastNeed = j;
       need[j & mask] = needed;
       while (tail > head && need[deque[(tail - 1) & mask] & mask] >= needed) tail--;
       deque[tail++ & mask] = j;
