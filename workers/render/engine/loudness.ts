@@ -282,6 +282,14 @@ function peakBound(blocks: Uint16Array, i: number): number {
   return m * TP_BOUND;
 }
 
+/**
+ * At least the true peak of every sample of block b (blockPeaks): a sample's taps reach no further
+ * than the blocks beside its own.
+ */
+function blockBound(blocks: Uint16Array, b: number): number {
+  return Math.max(blocks[b], b > 0 ? blocks[b - 1] : 0, b + 1 < blocks.length ? blocks[b + 1] : 0) * TP_BOUND;
+}
+
 /** True peak, linear. */
 export function truePeak(samples: Int16Array): number {
   const blocks = blockPeaks(samples);
@@ -332,13 +340,11 @@ function limit(
   // sample i = k - half (all of its average taken).
   for (let j = 0; j < n + window + half; j++) {
     if (j < n) {
-      // A block whose neighbours' samples too are all quiet holds no sample that needs a gain: its
-      // samples' taps read no other block. Nor does a block whose largest true peak is known and low.
+      // A block whose bound is under the ceiling holds no sample that needs a gain, nor does a block
+      // whose largest true peak is known and low.
       if (j % BOUND_BLOCK === 0) {
         const b = j / BOUND_BLOCK;
-        loud =
-          Math.max(blocks[b], b > 0 ? blocks[b - 1] : 0, b + 1 < blocks.length ? blocks[b + 1] : 0) * TP_BOUND * gain > ceiling &&
-          !(peaks[b] * gain <= ceiling);
+        loud = blockBound(blocks, b) * gain > ceiling && !(peaks[b] * gain <= ceiling);
         if (!loud && j + BOUND_BLOCK <= n && j - lastNeed > settled) {
           // The steps below, taken whole: every need, minimum and average is 1 (its sum is reset to
           // its count, so no rounding left by a gain carries on), the deque holds the newest sample.
@@ -450,8 +456,7 @@ class LimiterModel {
     // block that needs some lowers its neighbourhood rather than every block searching its own.
     least.fill(1);
     for (let b = 0; b < n; b++) {
-      const bound = Math.max(blocks[b], b > 0 ? blocks[b - 1] : 0, b + 1 < n ? blocks[b + 1] : 0) * TP_BOUND;
-      if (bound <= reach) continue;
+      if (blockBound(blocks, b) <= reach) continue;
       const peak = this.peak(b);
       if (peak <= reach) continue;
       const need = reach / peak;

@@ -42,6 +42,14 @@ export async function putStream(
   return length;
 }
 
+/** The object at `path`, whole; null when there is no such object. */
+export async function readObject(store: RenderStoreRpc, path: string): Promise<Uint8Array | null> {
+  const res = await store.fetch(new Request(renderStoreObjectUrl(path)));
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`${path}: the render store answered ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
 /** Bytes [from, from + length) of the object at `path` (fewer at its end) and its whole size; null when there is no such object. */
 export async function readRange(store: RenderStoreRpc, path: string, from: number, length: number): Promise<{ bytes: Uint8Array; size: number } | null> {
   const res = await store.fetch(new Request(renderStoreObjectUrl(path), { headers: { range: `bytes=${from}-${from + length - 1}` } }));

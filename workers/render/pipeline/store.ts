@@ -11,7 +11,7 @@ import {
   masterObjectPaths,
   wordTimingsPath,
 } from "../../kernel/audio-objects";
-import { renderStoreObjectUrl, type LazyFormat, type RenderStoreRpc, type StoredAudio } from "../../kernel/render-contract";
+import type { LazyFormat, RenderStoreRpc, StoredAudio } from "../../kernel/render-contract";
 import type { AudioFormat } from "../../kernel/public-urls";
 import { timed, type RenderPhases } from "../phases";
 import { timingsJson } from "../../kernel/word-timings";
@@ -21,7 +21,7 @@ import { c2paCredentials, MAX_SIGNED_BYTES, opusManifest, signedMp3Tag, signWav 
 import { concatBytes } from "../engine/pcm";
 import { unitBytes, type EncodedUnit } from "./unit-cache";
 import { readSamples } from "./paragraph-cache";
-import { putParts, putStream } from "./objects";
+import { putParts, putStream, readObject } from "./objects";
 import type { MasterPart } from "./segment";
 import { loggableError } from "../../core/errors";
 
@@ -266,9 +266,9 @@ function samplesOf(store: RenderStoreRpc, part: MasterPart): Int16Array | Promis
 }
 
 async function masterBytes(store: RenderStoreRpc, path: string): Promise<Uint8Array> {
-  const res = await store.fetch(new Request(renderStoreObjectUrl(path)));
-  if (!res.ok) throw new Error(`master ${path}: the render store answered ${res.status}`);
-  return new Uint8Array(await res.arrayBuffer());
+  const bytes = await readObject(store, path);
+  if (!bytes) throw new Error(`${path}: not stored`);
+  return bytes;
 }
 
 /** Stores the Opus of `key` from `pages`, and its C2PA manifest beside it when credentials are configured (c2pa.ts); returns its size. */

@@ -5,7 +5,8 @@
 // the paragraph's key and that pause's length. One object holds both encodings, so it is written
 // whole or not at all and needs no row: a 4-byte little-endian MP3 length, the MP3 frames, then each
 // Opus packet behind its 2-byte little-endian length (a packet is at most 1,275 bytes, RFC 6716).
-import { renderStoreObjectUrl, type RenderStoreRpc } from "../../kernel/render-contract";
+import type { RenderStoreRpc } from "../../kernel/render-contract";
+import { readObject } from "./objects";
 
 /** A unit's encodings, laid by the render writer exactly as if it had just encoded them (store.ts). */
 export interface EncodedUnit {
@@ -24,10 +25,8 @@ export const unitObjectPath = (key: string, gap: number) => `units/${UNIT_FORMAT
 
 /** The stored unit at `path`, or null when it was never encoded. */
 export async function loadUnit(store: RenderStoreRpc, path: string): Promise<EncodedUnit | null> {
-  const res = await store.fetch(new Request(renderStoreObjectUrl(path)));
-  if (res.status === 404) return null;
-  if (!res.ok) throw new Error(`unit ${path}: the render store answered ${res.status}`);
-  const bytes = new Uint8Array(await res.arrayBuffer());
+  const bytes = await readObject(store, path);
+  if (!bytes) return null;
   const view = new DataView(bytes.buffer);
   const mp3Length = view.getUint32(0, true);
   const opus: Uint8Array[] = [];
