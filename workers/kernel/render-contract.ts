@@ -317,6 +317,18 @@ export interface RenderStoreRpc {
 /** The origin of RenderStore's object URLs; only its path is read. */
 export const RENDER_STORE_ORIGIN = "https://render-store.internal";
 
+/**
+ * An object up to this size crosses to the RenderStore as one buffer, read whole on both sides; a
+ * larger one streams, so neither isolate holds more than this of it (a master is always sent as a
+ * stream, its stored paragraphs read as it is written: render/pipeline/store.ts). A
+ * streamed body passes through the runtime's JavaScript streams chunk by chunk, and a render stores
+ * hundreds of objects (each paragraph, its encodings, the audio): the API process of `npm start` used
+ * 41 to 42 CPU seconds while the demo narrated with every object streamed, 14 to 17 once they crossed
+ * whole (bench/results.md "Issue 44: objects cross whole"). Every paragraph, unit and word-timing file
+ * is far under it, and so is the MP3 of an article of a quarter of an hour.
+ */
+export const WHOLE_OBJECT_BYTES = 8 << 20;
+
 /** The URL of the object at R2 `path` on the RenderStore. */
 export const renderStoreObjectUrl = (path: string) => `${RENDER_STORE_ORIGIN}/objects/${path}`;
 

@@ -23,6 +23,7 @@ import { lexiconFor } from "./lexicon-service";
 import { enqueueJob } from "./jobs-service";
 import {
   renderStoreObjectUrl,
+  WHOLE_OBJECT_BYTES,
   type ClaimedJob,
   type JobDeferred,
   type JobOutcome,
@@ -352,17 +353,20 @@ async function serveObject(env: StoreEnv, request: Request): Promise<Response> {
     const ranged = request.headers.has("range");
     const object = await env.AUDIO.get(path, ranged ? { range: request.headers } : undefined);
     if (!object) return new Response("no such object", { status: 404 });
-    if (!ranged) return new Response(object.body, { headers: { "content-length": String(object.size) } });
-    const { offset = 0, length = object.size - offset } = (object.range ?? {}) as { offset?: number; length?: number };
-    return new Response(object.body, {
+    const { offset = 0, length = object.size - offset } = (ranged ? (object.range ?? {}) : {}) as { offset?: number; length?: number };
+    const body = length <= WHOLE_OBJECT_BYTES ? await object.arrayBuffer() : object.body;
+    if (!ranged) return new Response(body, { headers: { "content-length": String(object.size) } });
+    return new Response(body, {
       status: 206,
       headers: { "content-length": String(length), "content-range": `bytes ${offset}-${offset + length - 1}/${object.size}` },
     });
   }
   if (request.method !== "PUT") return new Response("method not allowed", { status: 405 });
-  if (!request.body || request.headers.get("content-length") === null) return new Response("a length is required", { status: 411 });
+  const stated = request.headers.get("content-length");
+  if (!request.body || stated === null) return new Response("a length is required", { status: 411 });
   const contentType = request.headers.get("content-type");
-  await env.AUDIO.put(path, request.body, contentType ? { httpMetadata: { contentType } } : undefined);
+  const body = Number(stated) <= WHOLE_OBJECT_BYTES ? await request.arrayBuffer() : request.body;
+  await env.AUDIO.put(path, body, contentType ? { httpMetadata: { contentType } } : undefined);
   return new Response(null, { status: 201 });
 }
 

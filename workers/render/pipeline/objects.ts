@@ -1,13 +1,23 @@
 // Objects moved through the RenderStore (kernel/render-contract.ts RenderStoreRpc.fetch) as HTTP
 // bodies: written piece by piece from parts, read whole or by a byte range.
-import { renderStoreObjectUrl, type RenderStoreRpc } from "../../kernel/render-contract";
+import { concatBytes } from "../engine/pcm";
+import { renderStoreObjectUrl, WHOLE_OBJECT_BYTES, type RenderStoreRpc } from "../../kernel/render-contract";
 
-/** Stores `parts` as one object without joining them into a second copy; returns its size. */
-export function putParts(store: RenderStoreRpc, path: string, parts: Uint8Array[], contentType?: string): Promise<number> {
+/**
+ * Stores `parts` as one object; returns its size. Up to WHOLE_OBJECT_BYTES they cross as one buffer,
+ * past it they stream, without joining them into a second copy.
+ */
+export async function putParts(store: RenderStoreRpc, path: string, parts: Uint8Array[], contentType?: string): Promise<number> {
   const length = parts.reduce((n, p) => n + p.byteLength, 0);
-  return putStream(store, path, length, contentType, async (write) => {
-    for (const part of parts) await write(part);
-  });
+  if (length > WHOLE_OBJECT_BYTES) {
+    return putStream(store, path, length, contentType, async (write) => {
+      for (const part of parts) await write(part);
+    });
+  }
+  const body = parts.length === 1 ? parts[0] : concatBytes(parts);
+  const res = await store.fetch(new Request(renderStoreObjectUrl(path), { method: "PUT", body, headers: contentType ? { "content-type": contentType } : {} }));
+  if (!res.ok) throw new Error(`storing ${path}: the render store answered ${res.status}`);
+  return length;
 }
 
 const SLICE_BYTES = 1 << 20;
