@@ -323,7 +323,7 @@ export const RENDER_STORE_ORIGIN = "https://render-store.internal";
  * stream, its stored paragraphs read as it is written: render/pipeline/store.ts). A
  * streamed body passes through the runtime's JavaScript streams chunk by chunk, and a render stores
  * hundreds of objects (each paragraph, its encodings, the audio): the API process of `npm start` used
- * 41 to 42 CPU seconds while the demo narrated with every object streamed, 14 to 17 once they crossed
+ * 41 to 42 CPU seconds while the demo narrated with every object streamed, 14 to 18 once they crossed
  * whole (bench/results.md "Issue 44: objects cross whole"). Every paragraph, unit and word-timing file
  * is far under it, and so is the MP3 of an article of a quarter of an hour.
  */

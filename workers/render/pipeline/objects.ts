@@ -14,10 +14,14 @@ export async function putParts(store: RenderStoreRpc, path: string, parts: Uint8
       for (const part of parts) await write(part);
     });
   }
-  const body = parts.length === 1 ? parts[0] : concatBytes(parts);
+  await put(store, path, parts.length === 1 ? parts[0] : concatBytes(parts), contentType);
+  return length;
+}
+
+/** PUTs `body` at `path` on the RenderStore. */
+async function put(store: RenderStoreRpc, path: string, body: Uint8Array | ReadableStream, contentType: string | undefined): Promise<void> {
   const res = await store.fetch(new Request(renderStoreObjectUrl(path), { method: "PUT", body, headers: contentType ? { "content-type": contentType } : {} }));
   if (!res.ok) throw new Error(`storing ${path}: the render store answered ${res.status}`);
-  return length;
 }
 
 const SLICE_BYTES = 1 << 20;
@@ -44,11 +48,7 @@ export async function putStream(
     await writer.close();
   })();
   written.catch((err) => writer.abort(err)); // a failed read must not leave the store waiting for bytes
-  const put = store.fetch(
-    new Request(renderStoreObjectUrl(path), { method: "PUT", body: readable, headers: contentType ? { "content-type": contentType } : {} }),
-  );
-  const [res] = await Promise.all([put, written]);
-  if (!res.ok) throw new Error(`storing ${path}: the render store answered ${res.status}`);
+  await Promise.all([put(store, path, readable, contentType), written]);
   return length;
 }
 
