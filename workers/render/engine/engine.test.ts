@@ -25,6 +25,16 @@ describe("offline engine (eSpeak NG in WebAssembly)", () => {
     const pcm = await espeak('-v "quoted" text', "en+f2");
     expect(pcmDuration(pcm)).toBeGreaterThan(0.3);
   });
+  it("speaks the same in a memory an earlier run used as in a new one, and two runs at once each in their own", async () => {
+    const text = "Residents had waited two years for a decision.";
+    const first = await espeak(text, "en-us");
+    await espeak("A different voice, to leave another run's state behind.", "en+f3");
+    expect(Array.from((await espeak(text, "en-us")).samples)).toEqual(Array.from(first.samples));
+    const other = await espeak("The plan was approved by seven votes to four.", "en-gb");
+    const [again, otherAgain] = await Promise.all([espeak(text, "en-us"), espeak("The plan was approved by seven votes to four.", "en-gb")]);
+    expect(Array.from(again.samples)).toEqual(Array.from(first.samples));
+    expect(Array.from(otherAgain.samples)).toEqual(Array.from(other.samples));
+  });
   it("refuses a run that stopped before it spoke (a voice it has no data for), never an empty narration", async () => {
     await expect(espeak("Hello.", "xx-no-such-voice")).rejects.toThrow(/espeak-ng produced no audio/);
   });

@@ -2,10 +2,11 @@
 // scripts/vendor-engine.mjs. Workers cannot compile WebAssembly from bytes, so the .wasm is imported
 // as a module and handed to the glue through `instantiateWasm`. The glue is a command-line program
 // with global state: each call makes a fresh instance (instantiating the compiled module takes about
-// a millisecond), writes the voice data into its in-memory file system and runs main() with
-// `-w /out.wav`. Its synthesis callback is taken over (scripts/vendor-engine.mjs, espeak-hook): the
-// samples and the engine's own word events (each word's position in the text and the sample at which
-// eSpeak starts it) are read from it as they are made, and no WAVE file is written or read back.
+// a millisecond, in the last run's memory zeroed: withEngineMemory), writes the voice data into its
+// in-memory file system and runs main() with `-w /out.wav`. Its synthesis callback is taken over
+// (scripts/vendor-engine.mjs, espeak-hook): the samples and the engine's own word events (each word's
+// position in the text and the sample at which eSpeak starts it) are read from it as they are made,
+// and no WAVE file is written or read back.
 import espeakData from "./vendor/espeak-en.bin";
 import espeakLanguageData from "./vendor/espeak-data.json";
 import hook from "./vendor/espeak-hook.json";
@@ -102,6 +103,32 @@ function mountVoiceData(module: unknown, voice: string, extra: readonly DataFile
   return fs;
 }
 
+/** eSpeak NG's memory in 64 KiB pages: the glue's fixed 16 MiB (its TOTAL_MEMORY; it never grows). */
+const ENGINE_PAGES = 256;
+
+/** The memory of the last run that ended, kept for the next (withEngineMemory). */
+let spareMemory: WebAssembly.Memory | undefined;
+
+/**
+ * Runs `run` with a memory for one eSpeak instance: the one the last run left, zeroed, or a new one
+ * when none is free (runs at the same time, on two lanes, each have their own). A new WebAssembly
+ * memory has no pages behind it, and the host faults each one in on first touch: 2.7 ms a run on
+ * this machine for the 800 KB of data eSpeak reads at its start, against 0.3 ms to zero one already
+ * used (bench/results.md "Issue 44: eSpeak's memory"). Zeroed, it is the memory a new instance
+ * starts with: instantiation writes the program's data segments, and C expects zeros everywhere else.
+ */
+async function withEngineMemory<T>(run: (memory: WebAssembly.Memory) => Promise<T>): Promise<T> {
+  let memory = spareMemory;
+  spareMemory = undefined;
+  if (memory) new Uint8Array(memory.buffer).fill(0);
+  else memory = new WebAssembly.Memory({ initial: ENGINE_PAGES, maximum: ENGINE_PAGES });
+  try {
+    return await run(memory);
+  } finally {
+    spareMemory = memory;
+  }
+}
+
 /** Runs eSpeak NG once: `voice` is an eSpeak voice name with an optional variant ("en-us+f3"). */
 export async function espeak(text: string, voice: string): Promise<Pcm> {
   return (await espeakTimed(text, voice)).pcm;
@@ -135,58 +162,63 @@ export function espeakTimed(text: string, voice: string, extra: readonly DataFil
   // eSpeak's last call of the callback (no samples) says the synthesis ran to its end; a program that
   // stopped before (an unknown voice, missing data) never makes it.
   let ended = false;
-  return new Promise((resolve, reject) => {
-    let lastError = "";
-    const module = {
-      arguments: args,
-      print: () => {},
-      printErr: (line: string) => {
-        lastError = line;
-      },
-      instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
-        WebAssembly.instantiate(espeakWasm, imports).then((instance) => {
-          const { table, memory } = imports.env as { table: WebAssembly.Table; memory: WebAssembly.Memory };
-          // speak_lib.h t_espeak_callback: `wav` points to `samples` 16-bit samples (null at the end);
-          // 0 asks for more.
-          const heard = (wav: number, samples: number, list: number) => {
-            const heap = new Int32Array(memory.buffer);
-            for (let e = list >> 2; list !== 0 && heap[e + EVENT.type] !== EVENT_TYPE.listEnd; e += EVENT_WORDS) {
-              if (heap[e + EVENT.type] === EVENT_TYPE.sampleRate) sampleRate = heap[e + EVENT.id];
-              else if (heap[e + EVENT.type] === EVENT_TYPE.word) events.push({ position: heap[e + EVENT.textPosition], sample: heap[e + EVENT.sample] });
-            }
-            if (wav === 0) ended = true;
-            else if (samples > 0) chunks.push(new Int16Array(memory.buffer, wav, samples).slice());
-            return 0;
-          };
-          table.set(hook.synthCallbackSlot, new WebAssembly.Instance(hookWasm, { e: { f: heard } }).exports.f);
-          receive(instance, espeakWasm);
-        }, reject);
-        return {}; // tells the glue that instantiation is under way
-      },
-      preRun: [
-        () => {
-          const fs = mountVoiceData(module, voice, extra);
-          fs.writeFile("/in.txt", new TextEncoder().encode(text));
-        },
-      ],
-      postRun: [
-        () => {
-          if (!ended) {
-            reject(new Error(`espeak-ng produced no audio (${lastError})`));
-            return;
-          }
-          const pcm = { samples: int16ToFloat(chunks), sampleRate };
-          const words = events.flatMap(({ position, sample }) => {
-            const char = unitOf[position - 1];
-            return char === undefined ? [] : [{ char, at: sample / sampleRate }];
-          });
-          resolve({ pcm, words });
-        },
-      ],
-      onAbort: (what: unknown) => reject(new Error(`espeak-ng aborted: ${what}`)),
-    };
-    runEspeak(module);
-  });
+  return withEngineMemory(
+    (memory) =>
+      new Promise((resolve, reject) => {
+        let lastError = "";
+        const module = {
+          arguments: args,
+          wasmMemory: memory,
+          buffer: memory.buffer,
+          print: () => {},
+          printErr: (line: string) => {
+            lastError = line;
+          },
+          instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+            WebAssembly.instantiate(espeakWasm, imports).then((instance) => {
+              const { table, memory } = imports.env as { table: WebAssembly.Table; memory: WebAssembly.Memory };
+              // speak_lib.h t_espeak_callback: `wav` points to `samples` 16-bit samples (null at the end);
+              // 0 asks for more.
+              const heard = (wav: number, samples: number, list: number) => {
+                const heap = new Int32Array(memory.buffer);
+                for (let e = list >> 2; list !== 0 && heap[e + EVENT.type] !== EVENT_TYPE.listEnd; e += EVENT_WORDS) {
+                  if (heap[e + EVENT.type] === EVENT_TYPE.sampleRate) sampleRate = heap[e + EVENT.id];
+                  else if (heap[e + EVENT.type] === EVENT_TYPE.word) events.push({ position: heap[e + EVENT.textPosition], sample: heap[e + EVENT.sample] });
+                }
+                if (wav === 0) ended = true;
+                else if (samples > 0) chunks.push(new Int16Array(memory.buffer, wav, samples).slice());
+                return 0;
+              };
+              table.set(hook.synthCallbackSlot, new WebAssembly.Instance(hookWasm, { e: { f: heard } }).exports.f);
+              receive(instance, espeakWasm);
+            }, reject);
+            return {}; // tells the glue that instantiation is under way
+          },
+          preRun: [
+            () => {
+              const fs = mountVoiceData(module, voice, extra);
+              fs.writeFile("/in.txt", new TextEncoder().encode(text));
+            },
+          ],
+          postRun: [
+            () => {
+              if (!ended) {
+                reject(new Error(`espeak-ng produced no audio (${lastError})`));
+                return;
+              }
+              const pcm = { samples: int16ToFloat(chunks), sampleRate };
+              const words = events.flatMap(({ position, sample }) => {
+                const char = unitOf[position - 1];
+                return char === undefined ? [] : [{ char, at: sample / sampleRate }];
+              });
+              resolve({ pcm, words });
+            },
+          ],
+          onAbort: (what: unknown) => reject(new Error(`espeak-ng aborted: ${what}`)),
+        };
+        runEspeak(module);
+      }),
+  );
 }
 
 /** Samples handed over in chunks, as one float signal (v / 32768, as pcm.ts reads 16-bit PCM). */
@@ -217,26 +249,31 @@ export async function espeakPhonemes(
 ): Promise<string> {
   const spoken = (await spokenText(text, voice, lexicon, read)).text;
   const lines: string[] = [];
-  return new Promise((resolve, reject) => {
-    const module = {
-      arguments: ["-v", voice, "-q", "-x", "-f", "/in.txt"],
-      print: (line: string) => lines.push(line),
-      printErr: () => {},
-      instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
-        WebAssembly.instantiate(espeakWasm, imports).then((instance) => receive(instance, espeakWasm), reject);
-        return {};
-      },
-      preRun: [
-        () => {
-          const fs = mountVoiceData(module, voice, extra);
-          fs.writeFile("/in.txt", new TextEncoder().encode(spoken));
-        },
-      ],
-      postRun: [() => resolve(lines.join("\n").trim())],
-      onAbort: (what: unknown) => reject(new Error(`espeak-ng aborted: ${what}`)),
-    };
-    runEspeak(module);
-  });
+  return withEngineMemory(
+    (memory) =>
+      new Promise((resolve, reject) => {
+        const module = {
+          arguments: ["-v", voice, "-q", "-x", "-f", "/in.txt"],
+          wasmMemory: memory,
+          buffer: memory.buffer,
+          print: (line: string) => lines.push(line),
+          printErr: () => {},
+          instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+            WebAssembly.instantiate(espeakWasm, imports).then((instance) => receive(instance, espeakWasm), reject);
+            return {};
+          },
+          preRun: [
+            () => {
+              const fs = mountVoiceData(module, voice, extra);
+              fs.writeFile("/in.txt", new TextEncoder().encode(spoken));
+            },
+          ],
+          postRun: [() => resolve(lines.join("\n").trim())],
+          onAbort: (what: unknown) => reject(new Error(`espeak-ng aborted: ${what}`)),
+        };
+        runEspeak(module);
+      }),
+  );
 }
 
 /**
