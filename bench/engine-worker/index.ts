@@ -12,7 +12,7 @@ import { PROVIDERS } from "../../workers/kernel/voice-catalogue";
 import { tick } from "../../workers/render/phases";
 import { renderText } from "../../workers/render/pipeline/render";
 import { useWatermark } from "../../workers/render/pipeline/watermark";
-import type { RenderStoreRpc, StoredAudio } from "../../workers/kernel/render-contract";
+import type { ObjectRead, RenderStoreRpc, StoredAudio } from "../../workers/kernel/render-contract";
 
 /**
  * Engine and encoder speed inside workerd, for bench/narration-engine.bench.mjs: POST / with an
@@ -59,7 +59,7 @@ async function measurePipeline(text: string) {
     findAudio: async (keys: string[]) => rows.filter((r) => keys.includes(r.key)),
     recordAudio: async (row: StoredAudio) => void rows.push(row),
     async fetch(request: Request) {
-      const path = new URL(request.url).pathname.slice(1);
+      const path = new URL(request.url).pathname.slice("/objects/".length);
       if (request.method === "PUT") {
         objects.set(path, new Uint8Array(await request.arrayBuffer()));
         return new Response(null, { status: 201 });
@@ -67,6 +67,11 @@ async function measurePipeline(text: string) {
       const bytes = objects.get(path);
       return bytes ? new Response(bytes) : new Response(null, { status: 404 });
     },
+    readObjects: async (reads: ObjectRead[]) =>
+      reads.map(({ path, range }) => {
+        const bytes = objects.get(path);
+        return bytes ? { bytes: range ? bytes.slice(range.offset, range.offset + range.length) : bytes, size: bytes.byteLength } : null;
+      }),
   } as unknown as RenderStoreRpc;
   const t0 = await tick();
   const phases = { synthesisMs: 0, encodingMs: 0 };

@@ -305,6 +305,14 @@ export interface RenderStoreRpc {
    * stream would not).
    */
   fetch(request: Request): Promise<Response>;
+  /**
+   * Objects in one call, for the many small ones a render reads (its stored paragraphs' headers and
+   * encoded units): each read in order answered with its bytes, or null where there is no such object,
+   * for as many reads as fit in WHOLE_OBJECT_BYTES (a result crosses as one message). The answer is
+   * those first reads only: the caller asks again for the rest, and reads one larger than that alone
+   * (answered by none) through fetch (render/pipeline/objects.ts readObjects).
+   */
+  readObjects(reads: ObjectRead[]): Promise<(ObjectBytes | null)[]>;
   /** The size of each object, null where one is missing. */
   objectSizes(paths: string[]): Promise<(number | null)[]>;
   /**
@@ -312,6 +320,18 @@ export interface RenderStoreRpc {
    * the global one for null. A claimed job carries its own (ClaimedJob.lexicon).
    */
   lexiconFor(publisher: string | null): Promise<LexiconEntry[]>;
+}
+
+/** An object to read in readObjects: whole, or `length` bytes of it from `offset` (fewer at its end). */
+export interface ObjectRead {
+  path: string;
+  range?: { offset: number; length: number };
+}
+
+/** The bytes read of an object (all of it, or the range asked for) and its whole size. */
+export interface ObjectBytes {
+  bytes: Uint8Array;
+  size: number;
 }
 
 /** The origin of RenderStore's object URLs; only its path is read. */

@@ -30,6 +30,8 @@ import {
   type JobStreamed,
   STREAM_LEASE_MS,
   type LazyFormat,
+  type ObjectBytes,
+  type ObjectRead,
   type RenderStoreRpc,
   renderTenant,
   type StoredAudio,
@@ -85,6 +87,10 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
 
   override fetch(request: Request) {
     return serveObject(this.env, request);
+  }
+
+  readObjects(reads: ObjectRead[]) {
+    return readObjects(this.env, reads);
   }
 
   objectSizes(paths: string[]) {
@@ -349,11 +355,11 @@ async function serveObject(env: StoreEnv, request: Request): Promise<Response> {
   if (!pathname.startsWith(OBJECTS)) return new Response("not found", { status: 404 });
   const path = pathname.slice(OBJECTS.length);
   if (request.method === "GET") {
-    // A range (one "bytes=a-b"): a stored paragraph's header is read without its samples (paragraph-cache.ts).
+    // A range (one "bytes=a-b"): a stored paragraph's samples are read without its header (paragraph-cache.ts).
     const ranged = request.headers.has("range");
     const object = await env.AUDIO.get(path, ranged ? { range: request.headers } : undefined);
     if (!object) return new Response("no such object", { status: 404 });
-    const { offset = 0, length = object.size - offset } = (ranged ? (object.range ?? {}) : {}) as { offset?: number; length?: number };
+    const { offset, length } = rangeRead(object, ranged);
     const body = length <= WHOLE_OBJECT_BYTES ? await object.arrayBuffer() : object.body;
     if (!ranged) return new Response(body, { headers: { "content-length": String(object.size) } });
     return new Response(body, {
@@ -368,6 +374,44 @@ async function serveObject(env: StoreEnv, request: Request): Promise<Response> {
   const body = Number(stated) <= WHOLE_OBJECT_BYTES ? await request.arrayBuffer() : request.body;
   await env.AUDIO.put(path, body, contentType ? { httpMetadata: { contentType } } : undefined);
   return new Response(null, { status: 201 });
+}
+
+/** Where the bytes R2 answered lie in `object`: all of it, or the range it read. */
+function rangeRead(object: R2ObjectBody, ranged: boolean): { offset: number; length: number } {
+  const { offset = 0, length = object.size - offset } = (ranged ? (object.range ?? {}) : {}) as { offset?: number; length?: number };
+  return { offset, length };
+}
+
+/**
+ * R2 reads of readObjects in flight at once: a call cut short by its bytes (RenderStoreRpc.readObjects)
+ * has started at most this many it does not answer.
+ */
+const READS_AT_ONCE = 16;
+
+async function readObjects(env: StoreEnv, reads: ObjectRead[]): Promise<(ObjectBytes | null)[]> {
+  const answered: (ObjectBytes | null)[] = [];
+  let bytes = 0;
+  for (let at = 0; at < reads.length; at += READS_AT_ONCE) {
+    const objects = await Promise.all(
+      reads.slice(at, at + READS_AT_ONCE).map(({ path, range }) =>
+        // As a Range header, as fetch's ranged GET (serveObject): a range past the object's end reads to its end.
+        env.AUDIO.get(path, range ? { range: new Headers({ range: `bytes=${range.offset}-${range.offset + range.length - 1}` }) } : undefined),
+      ),
+    );
+    const taken = [];
+    for (const [i, object] of objects.entries()) {
+      const length = object ? rangeRead(object, reads[at + i].range !== undefined).length : 0;
+      if (bytes + length > WHOLE_OBJECT_BYTES) break;
+      bytes += length;
+      taken.push(object);
+    }
+    for (const object of objects.slice(taken.length)) await object?.body.cancel();
+    answered.push(
+      ...(await Promise.all(taken.map(async (object) => (object ? { bytes: new Uint8Array(await object.arrayBuffer()), size: object.size } : null)))),
+    );
+    if (taken.length < objects.length) break;
+  }
+  return answered;
 }
 
 async function objectSizes(env: StoreEnv, paths: string[]): Promise<(number | null)[]> {

@@ -23,6 +23,7 @@ export function jobStore(store: RenderStoreRpc, claim: ClaimedJob): { store: Ren
     },
     recordEncoding: (...args) => store.recordEncoding(...args),
     fetch: (request) => store.fetch(request),
+    readObjects: (reads) => store.readObjects(reads),
     objectSizes: (paths) => store.objectSizes(paths),
     lexiconFor: async () => claim.lexicon,
   };

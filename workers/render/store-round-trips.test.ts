@@ -34,6 +34,7 @@ function counted(through: RenderStoreRpc) {
     recordAudio: count("recordAudio", (...a: Parameters<RenderStoreRpc["recordAudio"]>) => through.recordAudio(...a)),
     recordEncoding: count("recordEncoding", (...a: Parameters<RenderStoreRpc["recordEncoding"]>) => through.recordEncoding(...a)),
     fetch: count("fetch", (request: Request) => through.fetch(request)),
+    readObjects: count("readObjects", (reads: Parameters<RenderStoreRpc["readObjects"]>[0]) => through.readObjects(reads)),
     objectSizes: count("objectSizes", (paths: string[]) => through.objectSizes(paths)),
     lexiconFor: count("lexiconFor", (publisher: string | null) => through.lexiconFor(publisher)),
   };
@@ -65,9 +66,9 @@ describe("the STORE round trips of one render", () => {
     expect(await database(env).select().from(audioObjects).where(eq(audioObjects.key, done!.audioKey!)).get()).toMatchObject({ segments: 1 });
     expect((await database(env).select().from(articles).where(eq(articles.id, article.id)).get())?.audioKey).toBe(done!.audioKey);
     // Before (main 496051c): claimJob, lexiconFor, findAudio, recordAudio and completeJob, five calls (17 in all).
-    // Objects: the title and each paragraph looked for and stored (2 × 4), each one's encoded unit stored
-    // (4: pipeline/unit-cache.ts, looked for only beside a stored paragraph), the master, the MP3, the Opus
-    // and the word timings. Before a paragraph it voices, the render asks whether the job is still its
+    // Objects: the title and each paragraph looked for in one call (readObjects: one GET each before)
+    // and stored (4), each one's encoded unit stored (4: pipeline/unit-cache.ts, looked for only beside a
+    // stored paragraph), the master, the MP3, the Opus and the word timings. Before a paragraph it voices, the render asks whether the job is still its
     // own (a listener's stream may have taken it over: consumer.ts runJob), at most once a second: once
     // here, twice only if its four short paragraphs took over a second.
     // The batch's lane also looks for a queued job (claimNext) every 50 ms while the render's master is
@@ -75,7 +76,7 @@ describe("the STORE round trips of one render", () => {
     const { holdsJob, claimNext: _whileStoring, ...rest } = calls;
     expect(holdsJob).toBeGreaterThanOrEqual(1);
     expect(holdsJob).toBeLessThanOrEqual(2);
-    expect(rest).toEqual({ claimJob: 1, findAudio: 1, completeJob: 1, fetch: 2 * 4 + 4 + 4 });
+    expect(rest).toEqual({ claimJob: 1, findAudio: 1, completeJob: 1, readObjects: 1, fetch: 4 + 4 + 4 });
   });
 
   it("audio found stored: one claim, one look, one completion, and no object moved", async () => {

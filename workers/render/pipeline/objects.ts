@@ -1,7 +1,8 @@
 // Objects moved through the RenderStore (kernel/render-contract.ts RenderStoreRpc.fetch) as HTTP
-// bodies: written piece by piece from parts, read whole or by a byte range.
+// bodies: written piece by piece from parts, read whole or by a byte range; and many small ones read
+// in one call (readObjects).
 import { concatBytes } from "../engine/pcm";
-import { renderStoreObjectUrl, WHOLE_OBJECT_BYTES, type RenderStoreRpc } from "../../kernel/render-contract";
+import { type ObjectBytes, type ObjectRead, renderStoreObjectUrl, WHOLE_OBJECT_BYTES, type RenderStoreRpc } from "../../kernel/render-contract";
 
 /**
  * Stores `parts` as one object; returns its size. Up to WHOLE_OBJECT_BYTES they cross as one buffer,
@@ -58,6 +59,31 @@ export async function readObject(store: RenderStoreRpc, path: string): Promise<U
   if (res.status === 404) return null;
   if (!res.ok) throw new Error(`${path}: the render store answered ${res.status}`);
   return new Uint8Array(await res.arrayBuffer());
+}
+
+/**
+ * Many small objects, whole or in part, in as few calls as their bytes allow (RenderStoreRpc.readObjects):
+ * a render's stored paragraphs' headers, then their encoded units. Read one request each, an edit's
+ * forty reads waited on the store's answers behind the voicing and encoding of its changed paragraph
+ * on this isolate's thread (bench/results.md "Issue 44: reads in one call"). One larger than a call
+ * carries crosses as a body.
+ */
+export async function readObjects(store: RenderStoreRpc, reads: ObjectRead[]): Promise<(ObjectBytes | null)[]> {
+  const out: (ObjectBytes | null)[] = [];
+  while (out.length < reads.length) {
+    const answered = await store.readObjects(reads.slice(out.length));
+    if (answered.length > 0) {
+      out.push(...answered);
+      continue;
+    }
+    const { path, range } = reads[out.length];
+    if (range) out.push(await readRange(store, path, range.offset, range.length));
+    else {
+      const bytes = await readObject(store, path);
+      out.push(bytes && { bytes, size: bytes.byteLength });
+    }
+  }
+  return out;
 }
 
 /** Bytes [from, from + length) of the object at `path` (fewer at its end) and its whole size; null when there is no such object. */

@@ -5,7 +5,7 @@
 // the header (JSON: where its speech starts and its words), then the 16-bit little-endian master.
 import type { RenderStoreRpc } from "../../kernel/render-contract";
 import { int16LeBytes } from "../engine/pcm";
-import { putParts, readRange } from "./objects";
+import { putParts, readObjects, readRange } from "./objects";
 import type { VoicedPassage } from "./synthesize";
 
 /** R2 path of the stored paragraph `key`. Never served; shared by every article that has the paragraph. */
@@ -35,28 +35,37 @@ export type StoredParagraph = Omit<VoicedPassage, "samples"> & { samples: Stored
 const HEAD_BYTES = 16_384;
 
 /**
- * The stored paragraph `key` without its samples, or null when it has not been voiced (by this
- * provider, voice and pronunciations). An edit lays twenty paragraphs from their stored units, and
- * reading their samples (2 bytes a sample, 14 MB for five minutes) was most of its wait; they are
- * read when the master is written instead (bench/results.md "Issue 44: what the edit and the demo waited on").
+ * The stored paragraphs `keys` without their samples, null for one not voiced (by this provider,
+ * voice and pronunciations), read in one call. An edit lays twenty paragraphs from their stored
+ * units, and reading their samples (2 bytes a sample, 14 MB for five minutes) was most of its wait;
+ * they are read when the master is written instead (bench/results.md "Issue 44: what the edit and
+ * the demo waited on").
  */
-export async function loadParagraphHead(store: RenderStoreRpc, key: string): Promise<StoredParagraph | null> {
-  const path = paragraphObjectPath(key);
-  let read = await readRange(store, path, 0, HEAD_BYTES);
-  if (!read) return null;
-  const headerBytes = new DataView(read.bytes.buffer, read.bytes.byteOffset).getUint32(0, true);
-  if (4 + headerBytes > read.bytes.byteLength) read = (await readRange(store, path, 0, 4 + headerBytes))!;
-  const header = JSON.parse(new TextDecoder().decode(read.bytes.subarray(4, 4 + headerBytes))) as Header;
-  // The header is padded to an even length, so the samples start on a 2-byte boundary.
-  const offset = 4 + headerBytes;
-  return {
-    samples: { path, offset, length: (read.size - offset) / 2 },
-    start: header.start,
-    words: header.words.map(([text, start, end]) => ({ text, start, end })),
-  };
+export async function loadParagraphHeads(store: RenderStoreRpc, keys: string[]): Promise<(StoredParagraph | null)[]> {
+  const paths = keys.map(paragraphObjectPath);
+  const heads = await readObjects(
+    store,
+    paths.map((path) => ({ path, range: { offset: 0, length: HEAD_BYTES } })),
+  );
+  return Promise.all(
+    heads.map(async (head, i) => {
+      if (!head) return null;
+      let { bytes } = head;
+      const headerBytes = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
+      if (4 + headerBytes > bytes.byteLength) bytes = (await readRange(store, paths[i], 0, 4 + headerBytes))!.bytes;
+      const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headerBytes))) as Header;
+      // The header is padded to an even length, so the samples start on a 2-byte boundary.
+      const offset = 4 + headerBytes;
+      return {
+        samples: { path: paths[i], offset, length: (head.size - offset) / 2 },
+        start: header.start,
+        words: header.words.map(([text, start, end]) => ({ text, start, end })),
+      };
+    }),
+  );
 }
 
-/** The samples of a stored paragraph (loadParagraphHead). */
+/** The samples of a stored paragraph (loadParagraphHeads). */
 export async function readSamples(store: RenderStoreRpc, samples: StoredSamples): Promise<Int16Array> {
   if (samples.length === 0) return new Int16Array(0);
   const read = await readRange(store, samples.path, samples.offset, samples.length * 2);

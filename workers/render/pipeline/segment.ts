@@ -9,10 +9,10 @@ import { PROVIDERS, type VoiceOffer } from "../../kernel/voice-catalogue";
 import { timed, type RenderPhases } from "../phases";
 import { paragraphKey } from "./cache-key";
 import type { Passage } from "./chunk";
-import { loadParagraphHead, storeParagraph, type StoredParagraph, type StoredSamples } from "./paragraph-cache";
+import { loadParagraphHeads, storeParagraph, type StoredParagraph, type StoredSamples } from "./paragraph-cache";
 import type { Later, StoredUnit } from "./store";
 import { loggableError } from "../../core/errors";
-import { loadUnit, unitObjectPath } from "./unit-cache";
+import { loadUnits, unitObjectPath } from "./unit-cache";
 import { synthesizePassages, type VoicedPassage } from "./synthesize";
 import { inTurn, type Seat } from "./turns";
 import { markId, markPassages } from "./watermark";
@@ -38,10 +38,10 @@ export interface VoicedSegment {
 }
 
 /**
- * Stored paragraphs read or written at once: a segment can hold hundreds of short paragraphs, and a
- * Worker keeps at most six connections open at a time, queueing the rest.
+ * Voiced paragraphs stored at once: a segment can hold hundreds of short paragraphs, and a Worker
+ * keeps at most six connections open at a time, queueing the rest.
  */
-const OBJECTS_IN_FLIGHT = 6;
+const WRITES_IN_FLIGHT = 6;
 
 /**
  * What a render did with its paragraphs: characters sent to the engine that spoke, paragraphs found
@@ -97,16 +97,18 @@ export async function voiceSegment(
   const lexicons = await Promise.all(segment.map((p) => pronounce(p.text)));
   const keys = await Promise.all(segment.map((p, i) => paragraphKey(offer.provider, offer.id, p.text, lexicons[i].digest, tenant)));
   for (const key of keys) tally.markIds.add(markId(key));
-  const reads = atMost(OBJECTS_IN_FLIGHT);
-  const writes = atMost(OBJECTS_IN_FLIGHT);
-  const stored = keys.map((key) => reads(() => loadParagraphHead(store, key)));
-  const found: (Laid | null | undefined)[] = keys.map(() => undefined);
-  // A stored paragraph's encoded unit, read ahead behind it: its address has the pause before the
-  // paragraph, which is its own break's unless a silent paragraph before it passes a stronger one on.
-  const unitReads = atMost(OBJECTS_IN_FLIGHT);
+  const writes = atMost(WRITES_IN_FLIGHT);
+  const stored = loadParagraphHeads(store, keys);
+  // The stored paragraphs' encoded units, read as soon as their headers are back: a unit's address has
+  // the pause before its paragraph, which is the paragraph's own break's unless a silent paragraph
+  // before it passes a stronger one on.
   const expected = (i: number) => unitObjectPath(keys[i], joinGap(segment[i].brk, MASTER_SAMPLE_RATE));
-  const units = stored.map((read, i) => read.then((voiced) => (voiced ? unitReads(() => loadUnit(store, expected(i))) : null)));
-  for (const read of units) read.catch(() => {}); // as above
+  const units = stored.then(async (found) => {
+    const wanted = keys.flatMap((_, i) => (found[i] ? [i] : []));
+    const read = await loadUnits(store, wanted.map(expected));
+    return new Map(wanted.map((i, n) => [i, read[n]]));
+  });
+  units.catch(() => {}); // a failed read fails the render where it is awaited
   // Pieces of every passage being voiced share the provider's own bound.
   const requests = atMost(PROVIDERS[offer.provider].concurrency);
   const limited: Synthesizer = { synthesize: (...args) => requests(() => synthesizer.synthesize(...args)) };
@@ -124,28 +126,17 @@ export async function voiceSegment(
     const make = () => synthesizePassages([{ text: segment[i].text, lexicon: lexicons[i].entries }], offer, limited);
     voicing.set(i, onThread ? inTurn(seat, () => timed(phases, "synthesisMs", make)) : make());
   };
-  // Missing passages start to be voiced as soon as their reads and those of the passages before them
-  // are back, while the stored ones before them are laid (an edit voices its changed paragraph
-  // without waiting for the reads after it), and in their order, whichever read comes back first: a
-  // listener waits for the first paragraph, not for a later one voiced ahead of it.
-  const startKnown = () => {
-    for (let j = 0; j < segment.length && voicing.size < PROVIDERS[offer.provider].concurrency; j++) {
-      if (found[j] === undefined) return;
-      if (found[j] === null && first(j) === j) startVoicing(j);
-    }
-  };
-  stored.forEach((read, i) => {
-    read
-      .then((v) => {
-        found[i] = v;
-        startKnown();
-      })
-      .catch(() => {}); // a failed read fails the render where it is awaited
-  });
+  // Missing passages start to be voiced as soon as the headers are back, in their order, while the
+  // stored ones before them are laid and their units read (an edit voices its changed paragraph
+  // without waiting for them): a listener waits for the first paragraph, not for a later one.
+  const found = await stored;
+  for (let j = 0; j < segment.length && voicing.size < PROVIDERS[offer.provider].concurrency; j++) {
+    if (found[j] === null && first(j) === j) startVoicing(j);
+  }
   const layout = new Layout();
   const written: Promise<void>[] = [];
   for (let i = 0; i < segment.length; i++) {
-    const loaded = await stored[i];
+    const loaded = found[i];
     let voiced: Laid | null = loaded;
     if (voiced === null && first(i) < i) voiced = layout.voicedAt(first(i)); // a repeated paragraph (a refrain) is voiced once
     if (voiced === null) {
@@ -177,7 +168,7 @@ export async function voiceSegment(
     const { parts, gap } = layout.add(segment[i], voiced, keys.indexOf(keys[i], i + 1) > i);
     const path = unitObjectPath(keys[i], gap);
     // Encodings are reused only with the stored samples they were made from.
-    const unit: StoredUnit = { path, found: loaded && path === expected(i) ? await units[i] : null };
+    const unit: StoredUnit = { path, found: loaded && path === expected(i) ? ((await units).get(i) ?? null) : null };
     if (await inTurn(seat, () => emit(parts, unit))) tally.paragraphsEncoded += 1;
   }
   // The paragraphs voiced here are a cache for later renders: with `later`, the render does not wait
@@ -189,8 +180,9 @@ export async function voiceSegment(
 }
 
 /**
- * Runs at most `limit` of the tasks given to it at a time, in the order they were given: reads run
- * ahead of the passage being voiced without more than a Worker's six connections open.
+ * Runs at most `limit` of the tasks given to it at a time, in the order they were given: voiced
+ * paragraphs are stored without more than a Worker's six connections open, and a provider is asked
+ * for no more pieces at once than it takes.
  */
 function atMost(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
   let running = 0;

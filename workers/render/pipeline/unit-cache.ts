@@ -6,7 +6,7 @@
 // whole or not at all and needs no row: a 4-byte little-endian MP3 length, the MP3 frames, then each
 // Opus packet behind its 2-byte little-endian length (a packet is at most 1,275 bytes, RFC 6716).
 import type { RenderStoreRpc } from "../../kernel/render-contract";
-import { readObject } from "./objects";
+import { readObjects } from "./objects";
 
 /** A unit's encodings, laid by the render writer exactly as if it had just encoded them (store.ts). */
 export interface EncodedUnit {
@@ -23,11 +23,18 @@ const UNIT_FORMAT = "mp3-64-opus-32";
 /** R2 path of the unit of paragraph `key` after a pause of `gap` samples. Never served. */
 export const unitObjectPath = (key: string, gap: number) => `units/${UNIT_FORMAT}/${key}.${gap}.bin`;
 
-/** The stored unit at `path`, or null when it was never encoded. */
-export async function loadUnit(store: RenderStoreRpc, path: string): Promise<EncodedUnit | null> {
-  const bytes = await readObject(store, path);
-  if (!bytes) return null;
-  const view = new DataView(bytes.buffer);
+/** The stored units at `paths`, null for one never encoded, read in as few calls as their bytes allow. */
+export async function loadUnits(store: RenderStoreRpc, paths: string[]): Promise<(EncodedUnit | null)[]> {
+  return (
+    await readObjects(
+      store,
+      paths.map((path) => ({ path })),
+    )
+  ).map((read) => read && decodeUnit(read.bytes));
+}
+
+function decodeUnit(bytes: Uint8Array): EncodedUnit {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const mp3Length = view.getUint32(0, true);
   const opus: Uint8Array[] = [];
   for (let at = 4 + mp3Length; at < bytes.byteLength; ) {
