@@ -170,14 +170,17 @@ export async function renderWriter(
     async finish(paragraphStarts, words = [], markIds = []) {
       if (added !== segments) throw new Error(`render ${render.key} got ${added} of ${segments} segments`);
       await timed(phases, "encodingMs", async () => pages.push(...(await ogg.end())));
-      const mp3Tag = await signedMp3Tag(parts.slice(1), about);
       // The units are a cache for later renders (unit-cache.ts): one not stored is encoded again when next needed.
       const units = Promise.all(unitWrites);
       if (later) later(units.catch((err: unknown) => console.warn(`render ${render.key}: an encoded unit was not stored: ${loggableError(err)}`)));
+      const timings = putParts(store, wordTimingsPath(render.key), [new TextEncoder().encode(timingsJson(words))], "application/json");
+      timings.catch(() => {}); // awaited below, unless the signing fails first
+      // Each file crosses to the store once it is signed: the Opus is signed while the MP3's bytes travel.
+      const mp3Tag = await signedMp3Tag(parts.slice(1), about);
       const [mp3Bytes, opusBytes] = await Promise.all([
         putAudio(store, render.key, "mp3", mp3Tag ? [mp3Tag, ...parts.slice(1)] : parts),
         putOpus(store, render.key, pages, about),
-        putParts(store, wordTimingsPath(render.key), [new TextEncoder().encode(timingsJson(words))], "application/json"),
+        timings,
         later ? null : masterWrite,
         later ? null : units,
       ]);
