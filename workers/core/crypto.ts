@@ -15,6 +15,20 @@ export async function sha256Hex(data: string | Uint8Array): Promise<string> {
   return toHex(await crypto.subtle.digest("SHA-256", toBytes(data)));
 }
 
+/** SHA-256 of `parts` laid end to end, without joining them into one copy. */
+export async function sha256Of(parts: Uint8Array[]): Promise<Uint8Array> {
+  const stream = new crypto.DigestStream("SHA-256");
+  const writer = stream.getWriter();
+  for (const part of parts) await writer.write(part);
+  await writer.close();
+  return new Uint8Array(await stream.digest);
+}
+
+/** sha256Of as lowercase hex. */
+export async function sha256HexOf(parts: Uint8Array[]): Promise<string> {
+  return toHex(await sha256Of(parts));
+}
+
 /** HMAC-SHA256 of `message` under `key`, as lowercase hex. */
 export async function hmacSha256Hex(key: string, message: string | Uint8Array): Promise<string> {
   const cryptoKey = await crypto.subtle.importKey("raw", encoder.encode(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);

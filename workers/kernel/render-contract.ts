@@ -313,6 +313,14 @@ export interface RenderStoreRpc {
    * (answered by none) through fetch (render/pipeline/objects.ts readObjects).
    */
   readObjects(reads: ObjectRead[]): Promise<(ObjectBytes | null)[]>;
+  /**
+   * Stores at `path` the pieces laid end to end, given bytes and ranges of objects already stored, and
+   * answers its size: a re-render's MP3 is mostly its reused paragraphs' frames, which are in their
+   * stored units, so they need not cross from the render Worker again (render/pipeline/store.ts
+   * putMp3). The whole must hash to `sha256` (hex, what the render signed) and be at most
+   * WHOLE_OBJECT_BYTES; otherwise, or when a piece is not stored, it throws and stores nothing.
+   */
+  composeObject(path: string, pieces: ObjectPiece[], sha256: string, contentType?: string): Promise<number>;
   /** The size of each object, null where one is missing. */
   objectSizes(paths: string[]): Promise<(number | null)[]>;
   /**
@@ -327,6 +335,9 @@ export interface ObjectRead {
   path: string;
   range?: { offset: number; length: number };
 }
+
+/** A piece of an object composeObject writes: bytes, or a range of an object already stored. */
+export type ObjectPiece = Uint8Array | { path: string; range: { offset: number; length: number } };
 
 /** The bytes read of an object (all of it, or the range asked for) and its whole size. */
 export interface ObjectBytes {

@@ -53,6 +53,22 @@ describe("RenderStore objects, the render Worker's only way to R2", () => {
     expect((await tail.arrayBuffer()).byteLength).toBe(10);
   });
 
+  it("composes an object from bytes and ranges of stored objects, only when the whole hashes as the render said", async () => {
+    await env.AUDIO.put("units/u.bin", new Uint8Array([9, 9, 1, 2, 3, 4, 9]));
+    const pieces = [new Uint8Array([7, 8]), { path: "units/u.bin", range: { offset: 2, length: 4 } }, new Uint8Array([5])];
+    const whole = new Uint8Array([7, 8, 1, 2, 3, 4, 5]);
+    expect(await store.composeObject("audio/c.mp3", pieces, await sha256Hex(whole), "audio/mpeg")).toBe(7);
+    const object = await env.AUDIO.get("audio/c.mp3");
+    expect(new Uint8Array(await object!.arrayBuffer())).toEqual(whole);
+    expect(object?.httpMetadata?.contentType).toBe("audio/mpeg");
+    // Not the bytes hashed, a range past the object's end, an object not stored: an error, and nothing stored.
+    await expect(store.composeObject("audio/d.mp3", pieces, await sha256Hex(new Uint8Array([7, 8])))).rejects.toThrow(/not the bytes hashed/);
+    const hash = await sha256Hex(new Uint8Array([4, 9, 0, 0]));
+    await expect(store.composeObject("audio/d.mp3", [{ path: "units/u.bin", range: { offset: 5, length: 4 } }], hash)).rejects.toThrow(/does not hold/);
+    await expect(store.composeObject("audio/d.mp3", [{ path: "units/none.bin", range: { offset: 0, length: 1 } }], hash)).rejects.toThrow(/does not hold/);
+    expect(await env.AUDIO.head("audio/d.mp3")).toBeNull();
+  });
+
   it("sizes objects, null where one is missing", async () => {
     await env.AUDIO.put("master/a.pcm", new Uint8Array(10));
     expect(await store.objectSizes(["master/a.pcm", "master/b.pcm"])).toEqual([10, null]);

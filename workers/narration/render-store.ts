@@ -16,6 +16,7 @@ import {
   renderJobs,
 } from "../db/index";
 import { narratedText } from "../kernel/article-text";
+import { sha256Hex } from "../core/crypto";
 import { articlePageUrl } from "../core/config";
 import { isWebUrl } from "../kernel/web-url";
 import { announceJob, type WebhookEvent } from "../kernel/webhook-events";
@@ -31,6 +32,7 @@ import {
   STREAM_LEASE_MS,
   type LazyFormat,
   type ObjectBytes,
+  type ObjectPiece,
   type ObjectRead,
   type RenderStoreRpc,
   renderTenant,
@@ -91,6 +93,10 @@ export class RenderStore extends WorkerEntrypoint<Env> implements RenderStoreRpc
 
   readObjects(reads: ObjectRead[]) {
     return readObjects(this.env, reads);
+  }
+
+  composeObject(path: string, pieces: ObjectPiece[], sha256: string, contentType?: string) {
+    return composeObject(this.env, path, pieces, sha256, contentType);
   }
 
   objectSizes(paths: string[]) {
@@ -412,6 +418,24 @@ async function readObjects(env: StoreEnv, reads: ObjectRead[]): Promise<(ObjectB
     if (taken.length < objects.length) break;
   }
   return answered;
+}
+
+async function composeObject(env: StoreEnv, path: string, pieces: ObjectPiece[], sha256: string, contentType?: string): Promise<number> {
+  const bytes = await Promise.all(
+    pieces.map(async (piece) => {
+      if (piece instanceof Uint8Array) return piece;
+      const object = await env.AUDIO.get(piece.path, { range: piece.range });
+      const read = object ? new Uint8Array(await object.arrayBuffer()) : null;
+      if (read?.byteLength !== piece.range.length) throw new Error(`composing ${path}: ${piece.path} does not hold the range asked for`);
+      return read;
+    }),
+  );
+  const size = bytes.reduce((n, b) => n + b.byteLength, 0);
+  if (size > WHOLE_OBJECT_BYTES) throw new Error(`composing ${path}: ${size} bytes is over ${WHOLE_OBJECT_BYTES}`);
+  const whole = new Uint8Array(await new Blob(bytes).arrayBuffer());
+  if ((await sha256Hex(whole)) !== sha256) throw new Error(`composing ${path}: the pieces are not the bytes hashed`);
+  await env.AUDIO.put(path, whole, contentType ? { httpMetadata: { contentType } } : undefined);
+  return size;
 }
 
 async function objectSizes(env: StoreEnv, paths: string[]): Promise<(number | null)[]> {

@@ -24,6 +24,7 @@ export function jobStore(store: RenderStoreRpc, claim: ClaimedJob): { store: Ren
     recordEncoding: (...args) => store.recordEncoding(...args),
     fetch: (request) => store.fetch(request),
     readObjects: (reads) => store.readObjects(reads),
+    composeObject: (...args) => store.composeObject(...args),
     objectSizes: (paths) => store.objectSizes(paths),
     lexiconFor: async () => claim.lexicon,
   };

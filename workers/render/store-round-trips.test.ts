@@ -35,6 +35,7 @@ function counted(through: RenderStoreRpc) {
     recordEncoding: count("recordEncoding", (...a: Parameters<RenderStoreRpc["recordEncoding"]>) => through.recordEncoding(...a)),
     fetch: count("fetch", (request: Request) => through.fetch(request)),
     readObjects: count("readObjects", (reads: Parameters<RenderStoreRpc["readObjects"]>[0]) => through.readObjects(reads)),
+    composeObject: count("composeObject", (...a: Parameters<RenderStoreRpc["composeObject"]>) => through.composeObject(...a)),
     objectSizes: count("objectSizes", (paths: string[]) => through.objectSizes(paths)),
     lexiconFor: count("lexiconFor", (publisher: string | null) => through.lexiconFor(publisher)),
   };

@@ -19,6 +19,7 @@ import { PROVIDERS, type ProviderId } from "../../kernel/voice-catalogue";
 import { engineName, syntheticVoiceStatement } from "../../kernel/synthetic-voice";
 import { mp3Tag, type AudioAbout } from "./audio-tags";
 import { id3v24 } from "../engine/id3";
+import { sha256Of } from "../../core/crypto";
 
 /** A signing credential: the private key and the certificates, signing certificate first. */
 export interface C2paCredentials {
@@ -157,7 +158,7 @@ export async function signedMp3Tag(frames: Uint8Array[], about: AudioAbout): Pro
   for (let tries = 0; tries < 4; tries++) {
     const tag = tagWith(new Uint8Array(size));
     const start = tag.length - size;
-    const hash = await sha256([tag.subarray(0, start), ...frames]);
+    const hash = await sha256Of([tag.subarray(0, start), ...frames]);
     const manifest = await signedManifest(credentials, about, "mp3", { hash, exclusions: size ? [{ start, length: size }] : [] });
     if (manifest.length === size) {
       tag.set(manifest, start);
@@ -175,7 +176,7 @@ export async function signedMp3Tag(frames: Uint8Array[], about: AudioAbout): Pro
 export async function opusManifest(pages: Uint8Array[], about: AudioAbout): Promise<Uint8Array | null> {
   const credentials = await configured;
   if (!credentials) return null;
-  return signedManifest(credentials, about, "opus", { hash: await sha256(pages), exclusions: [] });
+  return signedManifest(credentials, about, "opus", { hash: await sha256Of(pages), exclusions: [] });
 }
 
 /** A hard binding (C2PA 2.2 §18.5 "Data hash", c2pa.hash.data): SHA-256 of the file but the excluded byte ranges. */
@@ -215,15 +216,6 @@ async function signedManifest(credentials: C2paCredentials, about: AudioAbout, f
   } finally {
     release();
   }
-}
-
-/** SHA-256 of `parts` one after the other, streamed: no copy of the whole file is made. */
-async function sha256(parts: Uint8Array[]): Promise<Uint8Array> {
-  const stream = new crypto.DigestStream("SHA-256");
-  const writer = stream.getWriter();
-  for (const part of parts) await writer.write(part);
-  await writer.close();
-  return new Uint8Array(await stream.digest);
 }
 
 /**

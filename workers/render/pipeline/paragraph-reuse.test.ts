@@ -158,6 +158,12 @@ describe("audio by the paragraph", () => {
       read += bytes.byteLength;
       return new Response(bytes, res);
     };
+    // The MP3's bytes that cross from the render: its reused paragraphs' frames are composed by the store from their units.
+    const mp3Sent: number[] = [];
+    reading.composeObject = async (path, pieces, ...rest) => {
+      mp3Sent.push(pieces.reduce((n, piece) => n + (piece instanceof Uint8Array ? piece.byteLength : 0), 0));
+      return store.composeObject(path, pieces, ...rest);
+    };
     reading.readObjects = async (reads) => {
       const answered = await store.readObjects(reads);
       answered.forEach((object, i) => {
@@ -171,6 +177,10 @@ describe("audio by the paragraph", () => {
     const rerendered = await renderText(reading, { text: article(edited) }, { offline: offlineSynthesizer }, { later: (work) => later.push(work) });
     // Nineteen headers of about 16 KB (paragraph-cache.ts HEAD_BYTES): a twentieth of the samples.
     expect(read).toBeLessThan(samples / 10);
+    // One composition, sending the tag and the changed paragraph's frames: under a tenth of the MP3.
+    const mp3 = (await env.AUDIO.head(audioObjectPath(rerendered.key, "mp3")))!.size;
+    expect(mp3Sent).toHaveLength(1);
+    expect(mp3Sent[0]).toBeLessThan(mp3 / 10);
     await Promise.all(later);
     expect(read).toBeGreaterThan(samples * 0.9);
     expect((await master(rerendered.key)).length).toBe(Math.round(rerendered.duration_seconds * MASTER_SAMPLE_RATE));

@@ -23,6 +23,12 @@ const UNIT_FORMAT = "mp3-64-opus-32";
 /** R2 path of the unit of paragraph `key` after a pause of `gap` samples. Never served. */
 export const unitObjectPath = (key: string, gap: number) => `units/${UNIT_FORMAT}/${key}.${gap}.bin`;
 
+/** Bytes before a unit's MP3 frames in its object: their length. */
+const MP3_AT = 4;
+
+/** Where the MP3 frames of `unit`, stored at `path`, lie in its object (RenderStoreRpc.composeObject). */
+export const unitMp3Piece = (path: string, unit: EncodedUnit) => ({ path, range: { offset: MP3_AT, length: unit.mp3.byteLength } });
+
 /** The stored units at `paths`, null for one never encoded, read in as few calls as their bytes allow. */
 export async function loadUnits(store: RenderStoreRpc, paths: string[]): Promise<(EncodedUnit | null)[]> {
   return (
@@ -37,17 +43,17 @@ function decodeUnit(bytes: Uint8Array): EncodedUnit {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const mp3Length = view.getUint32(0, true);
   const opus: Uint8Array[] = [];
-  for (let at = 4 + mp3Length; at < bytes.byteLength; ) {
+  for (let at = MP3_AT + mp3Length; at < bytes.byteLength; ) {
     const length = view.getUint16(at, true);
     opus.push(bytes.subarray(at + 2, at + 2 + length));
     at += 2 + length;
   }
-  return { mp3: bytes.subarray(4, 4 + mp3Length), opus };
+  return { mp3: bytes.subarray(MP3_AT, MP3_AT + mp3Length), opus };
 }
 
 /** The object of a unit's encodings, as parts for the render writer to store (store.ts putParts). */
 export function unitBytes(unit: EncodedUnit): Uint8Array[] {
-  const head = new Uint8Array(4);
+  const head = new Uint8Array(MP3_AT);
   new DataView(head.buffer).setUint32(0, unit.mp3.byteLength, true);
   const packets = unit.opus.flatMap((packet) => {
     const length = new Uint8Array(2);
