@@ -114,8 +114,8 @@ let spareMemory: WebAssembly.Memory | undefined;
  * when none is free (runs at the same time, on two lanes, each have their own). A new WebAssembly
  * memory has no pages behind it, and the host faults each one in on first touch: 2.7 ms a run on
  * this machine for the 800 KB of data eSpeak reads at its start, against 0.3 ms to zero one already
- * used (bench/results.md "Issue 44: eSpeak's memory"). Zeroed, it is the memory a new instance
- * starts with: instantiation writes the program's data segments, and C expects zeros everywhere else.
+ * used (bench/results.md "Issue 44: eSpeak's memory, reads in one call"). Zeroed, it is the memory a
+ * new instance starts with: instantiation writes the program's data, and C expects zeros elsewhere.
  */
 async function withEngineMemory<T>(run: (memory: WebAssembly.Memory) => Promise<T>): Promise<T> {
   let memory = spareMemory;

@@ -65,8 +65,8 @@ export async function readObject(store: RenderStoreRpc, path: string): Promise<U
  * Many small objects, whole or in part, in as few calls as their bytes allow (RenderStoreRpc.readObjects):
  * a render's stored paragraphs' headers, then their encoded units. Read one request each, an edit's
  * forty reads waited on the store's answers behind the voicing and encoding of its changed paragraph
- * on this isolate's thread (bench/results.md "Issue 44: reads in one call"). One larger than a call
- * carries crosses as a body.
+ * on this isolate's thread (bench/results.md "Issue 44: eSpeak's memory, reads in one call"). One
+ * larger than a call carries crosses as a body.
  */
 export async function readObjects(store: RenderStoreRpc, reads: ObjectRead[]): Promise<(ObjectBytes | null)[]> {
   const out: (ObjectBytes | null)[] = [];

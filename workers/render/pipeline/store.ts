@@ -290,8 +290,8 @@ async function putOpus(store: RenderStoreRpc, key: string, pages: Uint8Array[], 
 /**
  * Stores the MP3 of `key`, `parts`; returns its size. The frames of stored units (`pieces` that are
  * ranges) are composed by the store from those units rather than sent again: an edit's MP3 is mostly
- * the paragraphs it reused, and its megabytes crossing to the store were a fifth of the edit's time
- * (bench/results.md "Issue 44: an edit's MP3 composed by the store"). A render that reused no unit, or
+ * the paragraphs it reused, and its megabytes crossing to the store were a tenth of the edit's time
+ * (bench/results.md "Issue 44: eSpeak's memory, reads in one call"). A render that reused no unit, or
  * whose MP3 is over what crosses whole, sends its bytes.
  */
 async function putMp3(store: RenderStoreRpc, key: string, parts: Uint8Array[], pieces: ObjectPiece[]): Promise<number> {
