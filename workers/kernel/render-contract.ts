@@ -318,9 +318,10 @@ export interface RenderStoreRpc {
    * answers its size: a re-render's MP3 is mostly its reused paragraphs' frames, which are in their
    * stored units, so they need not cross from the render Worker again (render/pipeline/store.ts
    * putMp3). The whole must hash to `sha256` (hex, what the render signed) and be at most
-   * WHOLE_OBJECT_BYTES; otherwise, or when a piece is not stored, it throws and stores nothing.
+   * WHOLE_OBJECT_BYTES; otherwise, or when a piece is not stored, it stores nothing and answers why,
+   * and the render sends the bytes.
    */
-  composeObject(path: string, pieces: ObjectPiece[], sha256: string, contentType?: string): Promise<number>;
+  composeObject(path: string, pieces: ObjectPiece[], sha256: string, contentType?: string): Promise<number | { refused: string }>;
   /** The size of each object, null where one is missing. */
   objectSizes(paths: string[]): Promise<(number | null)[]>;
   /**

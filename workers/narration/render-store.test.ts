@@ -61,11 +61,15 @@ describe("RenderStore objects, the render Worker's only way to R2", () => {
     const object = await env.AUDIO.get("audio/c.mp3");
     expect(new Uint8Array(await object!.arrayBuffer())).toEqual(whole);
     expect(object?.httpMetadata?.contentType).toBe("audio/mpeg");
-    // Not the bytes hashed, a range past the object's end, an object not stored: an error, and nothing stored.
-    await expect(store.composeObject("audio/d.mp3", pieces, await sha256Hex(new Uint8Array([7, 8])))).rejects.toThrow(/not the bytes hashed/);
+    // Not the bytes hashed, a range past the object's end, an object not stored: refused, and nothing stored.
+    expect(await store.composeObject("audio/d.mp3", pieces, await sha256Hex(new Uint8Array([7, 8])))).toEqual({
+      refused: "the pieces are not the bytes hashed",
+    });
     const hash = await sha256Hex(new Uint8Array([4, 9, 0, 0]));
-    await expect(store.composeObject("audio/d.mp3", [{ path: "units/u.bin", range: { offset: 5, length: 4 } }], hash)).rejects.toThrow(/does not hold/);
-    await expect(store.composeObject("audio/d.mp3", [{ path: "units/none.bin", range: { offset: 0, length: 1 } }], hash)).rejects.toThrow(/does not hold/);
+    const past = await store.composeObject("audio/d.mp3", [{ path: "units/u.bin", range: { offset: 5, length: 4 } }], hash);
+    expect(past).toEqual({ refused: "units/u.bin does not hold the range asked for" });
+    const none = await store.composeObject("audio/d.mp3", [{ path: "units/none.bin", range: { offset: 0, length: 1 } }], hash);
+    expect(none).toEqual({ refused: "units/none.bin does not hold the range asked for" });
     expect(await env.AUDIO.head("audio/d.mp3")).toBeNull();
   });
 

@@ -420,20 +420,23 @@ async function readObjects(env: StoreEnv, reads: ObjectRead[]): Promise<(ObjectB
   return answered;
 }
 
-async function composeObject(env: StoreEnv, path: string, pieces: ObjectPiece[], sha256: string, contentType?: string): Promise<number> {
+// A refusal is an answer, not an error: an RPC method that throws leaves its rejection unhandled on
+// the callee's side too, and the render has a way on (it sends the bytes).
+async function composeObject(env: StoreEnv, path: string, pieces: ObjectPiece[], sha256: string, contentType?: string): Promise<number | { refused: string }> {
   const bytes = await Promise.all(
     pieces.map(async (piece) => {
       if (piece instanceof Uint8Array) return piece;
       const object = await env.AUDIO.get(piece.path, { range: piece.range });
       const read = object ? new Uint8Array(await object.arrayBuffer()) : null;
-      if (read?.byteLength !== piece.range.length) throw new Error(`composing ${path}: ${piece.path} does not hold the range asked for`);
-      return read;
+      return read?.byteLength === piece.range.length ? read : piece.path;
     }),
   );
-  const size = bytes.reduce((n, b) => n + b.byteLength, 0);
-  if (size > WHOLE_OBJECT_BYTES) throw new Error(`composing ${path}: ${size} bytes is over ${WHOLE_OBJECT_BYTES}`);
-  const whole = new Uint8Array(await new Blob(bytes).arrayBuffer());
-  if ((await sha256Hex(whole)) !== sha256) throw new Error(`composing ${path}: the pieces are not the bytes hashed`);
+  const missing = bytes.find((b) => typeof b === "string");
+  if (missing !== undefined) return { refused: `${missing} does not hold the range asked for` };
+  const size = bytes.reduce((n, b) => n + (b as Uint8Array).byteLength, 0);
+  if (size > WHOLE_OBJECT_BYTES) return { refused: `${size} bytes is over ${WHOLE_OBJECT_BYTES}` };
+  const whole = new Uint8Array(await new Blob(bytes as Uint8Array[]).arrayBuffer());
+  if ((await sha256Hex(whole)) !== sha256) return { refused: "the pieces are not the bytes hashed" };
   await env.AUDIO.put(path, whole, contentType ? { httpMetadata: { contentType } } : undefined);
   return size;
 }

@@ -215,6 +215,23 @@ describe("audio by the paragraph", () => {
     expect(probe.integrated_lufs).toBeCloseTo(-16, 0);
   }, 120_000);
 
+  it("sends the MP3's bytes when the store refuses to compose it, and the file is whole", async () => {
+    const paragraphs = PARAGRAPHS.slice(0, 3).map((p) => p.replace("walked", "ran"));
+    await renderText(store, { text: article(paragraphs) }, { offline: offlineSynthesizer });
+    const refusing = Object.create(store) as RenderStoreRpc;
+    refusing.composeObject = async () => ({ refused: "a unit was deleted" });
+    const sent: string[] = [];
+    refusing.fetch = async (request) => {
+      if (request.method === "PUT") sent.push(new URL(request.url).pathname);
+      return store.fetch(request);
+    };
+    const edited = paragraphs.with(1, "Hugo ran to the quay after the market had closed.");
+    const rerendered = await renderText(refusing, { text: article(edited) }, { offline: offlineSynthesizer });
+    expect(sent.some((path) => path.endsWith(audioObjectPath(rerendered.key, "mp3")))).toBe(true);
+    const probe = await probeAudio(await (await env.AUDIO.get(audioObjectPath(rerendered.key, "mp3")))!.arrayBuffer(), "mp3");
+    expect(probe.duration).toBeCloseTo(rerendered.duration_seconds, 3);
+  }, 120_000);
+
   it("voices a paragraph that appears twice in an article once", async () => {
     const { synthesizers, texts } = recording();
     const refrain = "The tide comes in, the tide goes out.";

@@ -297,7 +297,10 @@ async function putOpus(store: RenderStoreRpc, key: string, pages: Uint8Array[], 
 async function putMp3(store: RenderStoreRpc, key: string, parts: Uint8Array[], pieces: ObjectPiece[]): Promise<number> {
   const size = parts.reduce((n, part) => n + part.byteLength, 0);
   if (size > WHOLE_OBJECT_BYTES || pieces.every((piece) => piece instanceof Uint8Array)) return putAudio(store, key, "mp3", parts);
-  return store.composeObject(audioObjectPath(key, "mp3"), pieces, await sha256HexOf(parts), AUDIO_CONTENT_TYPES.mp3);
+  const composed = await store.composeObject(audioObjectPath(key, "mp3"), pieces, await sha256HexOf(parts), AUDIO_CONTENT_TYPES.mp3);
+  if (typeof composed === "number") return composed;
+  console.warn(`render ${key}: the store did not compose the MP3 (${composed.refused}); sending its bytes`);
+  return putAudio(store, key, "mp3", parts);
 }
 
 /** Stores the public object of `key` in `format` from `parts`; returns its size. */
