@@ -308,11 +308,15 @@ export function truePeak(samples: Int16Array): number {
  */
 function truePeakAbove(x: Int16Array, blocks: Uint16Array, floor: number): number {
   let m = floor;
-  for (let b = 0; b < blocks.length; b++) {
-    if (blockBound(blocks, b) <= m) continue;
-    const end = Math.min(x.length, (b + 1) * BOUND_BLOCK);
-    for (let i = b * BOUND_BLOCK; i < end; i++) if (peakBound(blocks, i) > m) m = Math.max(m, peakAt(x, i));
-  }
+  for (let b = 0; b < blocks.length; b++) if (blockBound(blocks, b) > m) m = blockTruePeak(x, blocks, b, m);
+  return m;
+}
+
+/** The largest of `floor` and the true peaks of block b's samples, passing over those whose bound is under it. */
+function blockTruePeak(x: Int16Array, blocks: Uint16Array, b: number, floor: number): number {
+  let m = floor;
+  const end = Math.min(x.length, (b + 1) * BOUND_BLOCK);
+  for (let i = b * BOUND_BLOCK; i < end; i++) if (peakBound(blocks, i) > m) m = Math.max(m, peakAt(x, i));
   return m;
 }
 
@@ -458,12 +462,7 @@ class LimiterModel {
 
   /** The largest true peak of block b, measured once. */
   peak(b: number): number {
-    if (Number.isNaN(this.peaks[b])) {
-      let m = 0;
-      const end = Math.min(this.x.length, (b + 1) * BOUND_BLOCK);
-      for (let i = b * BOUND_BLOCK; i < end; i++) if (peakBound(this.blocks, i) > m) m = Math.max(m, peakAt(this.x, i));
-      this.peaks[b] = m;
-    }
+    if (Number.isNaN(this.peaks[b])) this.peaks[b] = blockTruePeak(this.x, this.blocks, b, 0);
     return this.peaks[b];
   }
 
@@ -539,7 +538,6 @@ export function normalizeLoudness(samples: Int16Array, sampleRate: number): Int1
   const ceiling = dbToLinear(TRUE_PEAK_CEILING_DBTP - CODEC_HEADROOM_DB);
   const blocks = blockPeaks(samples);
   const limited = new Int16Array(samples.length);
-  const limitedBlocks = new Uint16Array(blocks.length);
   const model = new LimiterModel(samples, blocks, energies, ceiling, window, sampleRate);
   const blockPeak = (b: number) => model.peak(b);
   // The model is aimed at the target, a real trial measures how far it missed, and the model is
@@ -549,16 +547,9 @@ export function normalizeLoudness(samples: Int16Array, sampleRate: number): Int1
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     gainDb = model.aim(TARGET_LUFS - offset, gainDb);
     const meter = new LoudnessMeter(sampleRate);
-    limitedBlocks.fill(0);
     limit(samples, blocks, blockPeak, dbToLinear(gainDb), ceiling * LIMITER_MARGIN, window, (start, chunk, length) => {
       meter.push(chunk, length);
-      for (let k = 0; k < length; k++) {
-        const v = floatToInt16(chunk[k]);
-        limited[start + k] = v;
-        const b = (start + k) >> BOUND_BLOCK_BITS;
-        const magnitude = v < 0 ? -v : v;
-        if (magnitude > limitedBlocks[b]) limitedBlocks[b] = magnitude;
-      }
+      for (let k = 0; k < length; k++) limited[start + k] = floatToInt16(chunk[k]);
     });
     const lufs = meter.integrated();
     if (Math.abs(TARGET_LUFS - lufs) < TOLERANCE_LU || pass === MAX_PASSES - 1) break;
@@ -566,7 +557,7 @@ export function normalizeLoudness(samples: Int16Array, sampleRate: number): Int1
   }
   samples.set(limited);
   // If a peak still pokes over the ceiling, trade loudness for it, never the other way round.
-  const peak = truePeakAbove(samples, limitedBlocks, ceiling);
+  const peak = truePeakAbove(samples, blockPeaks(samples), ceiling);
   if (peak > ceiling) {
     const gain = ceiling / peak;
     for (let i = 0; i < samples.length; i++) samples[i] = Math.round(samples[i] * gain);

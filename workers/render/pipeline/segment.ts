@@ -98,16 +98,13 @@ export async function voiceSegment(
   const keys = await Promise.all(segment.map((p, i) => paragraphKey(offer.provider, offer.id, p.text, lexicons[i].digest, tenant)));
   for (const key of keys) tally.markIds.add(markId(key));
   const writes = atMost(WRITES_IN_FLIGHT);
-  const stored = loadParagraphHeads(store, keys);
-  // The stored paragraphs' encoded units, read as soon as their headers are back: a unit's address has
+  const found = await loadParagraphHeads(store, keys);
+  // The stored paragraphs' encoded units, read while the missing ones are voiced: a unit's address has
   // the pause before its paragraph, which is the paragraph's own break's unless a silent paragraph
   // before it passes a stronger one on.
   const expected = (i: number) => unitObjectPath(keys[i], joinGap(segment[i].brk, MASTER_SAMPLE_RATE));
-  const units = stored.then(async (found) => {
-    const wanted = keys.flatMap((_, i) => (found[i] ? [i] : []));
-    const read = await loadUnits(store, wanted.map(expected));
-    return new Map(wanted.map((i, n) => [i, read[n]]));
-  });
+  const wanted = keys.flatMap((_, i) => (found[i] ? [i] : []));
+  const units = loadUnits(store, wanted.map(expected)).then((read) => new Map(wanted.map((i, n) => [i, read[n]])));
   units.catch(() => {}); // a failed read fails the render where it is awaited
   // Pieces of every passage being voiced share the provider's own bound.
   const requests = atMost(PROVIDERS[offer.provider].concurrency);
@@ -126,10 +123,9 @@ export async function voiceSegment(
     const make = () => synthesizePassages([{ text: segment[i].text, lexicon: lexicons[i].entries }], offer, limited);
     voicing.set(i, onThread ? inTurn(seat, () => timed(phases, "synthesisMs", make)) : make());
   };
-  // Missing passages start to be voiced as soon as the headers are back, in their order, while the
-  // stored ones before them are laid and their units read (an edit voices its changed paragraph
-  // without waiting for them): a listener waits for the first paragraph, not for a later one.
-  const found = await stored;
+  // Missing passages start to be voiced at once, in their order, while the stored ones before them are
+  // laid and their units read (an edit voices its changed paragraph without waiting for them): a
+  // listener waits for the first paragraph, not for a later one.
   for (let j = 0; j < segment.length && voicing.size < PROVIDERS[offer.provider].concurrency; j++) {
     if (found[j] === null && first(j) === j) startVoicing(j);
   }
@@ -144,7 +140,7 @@ export async function voiceSegment(
         await Promise.allSettled(written);
         throw new Error("a listener's stream took the job over");
       }
-      // This passage and the next missing ones known so far, up to the provider's concurrency.
+      // This passage and the next missing ones, up to the provider's concurrency.
       for (let j = i, n = 0; j < segment.length && n < PROVIDERS[offer.provider].concurrency; j++) {
         if (j === i || (found[j] === null && first(j) === j)) {
           startVoicing(j);
