@@ -23,7 +23,8 @@
 //    C2PA manifests of the MP3 and WAV (workers/render/pipeline/c2pa.ts). Its Builder reads the asset
 //    from a Blob through FileReaderSync, which exists only in browser Web Workers: the glue is patched
 //    to read a plain { size, slice(), bytes } object instead, and gains release(), which drops the
-//    instance so that its memory (it grows with the asset signed) goes back to the isolate; each
+//    instance so that its memory (it grows with the asset signed) goes back to the isolate, and
+//    memoryBytes(), which says how large that memory is; each
 //    closure then remembers its own instance, so one dropped late never reaches a newer instance.
 //  - espeak-hook.wasm and espeak-hook.json: how the engine hears eSpeak's own word events. The glue
 //    is the command-line program, whose synthesis callback (SynthCallback in espeak-ng.c) receives
@@ -132,7 +133,7 @@ const c2paPatches = [
   [/ {12}wasm\.__wbindgen_destroy_closure\(state\.a, state\.b\);/, "            state.w.__wbindgen_destroy_closure(state.a, state.b);"],
   [
     /let wasmModule, wasmInstance, wasm;/,
-    "let wasmModule, wasmInstance, wasm;\nexport function release() {\n    wasm = wasmInstance = wasmModule = undefined;\n    cachedDataViewMemory0 = cachedUint32ArrayMemory0 = cachedUint8ArrayMemory0 = null;\n}",
+    "let wasmModule, wasmInstance, wasm;\nexport function release() {\n    wasm = wasmInstance = wasmModule = undefined;\n    cachedDataViewMemory0 = cachedUint32ArrayMemory0 = cachedUint8ArrayMemory0 = null;\n}\nexport function memoryBytes() {\n    return wasm === undefined ? 0 : wasm.memory.buffer.byteLength;\n}",
   ],
 ];
 for (const [pattern, replacement] of c2paPatches) {
@@ -151,7 +152,7 @@ class BytesReader {
 fs.writeFileSync(path.join(out, "c2pa.js"), c2paGlue);
 fs.writeFileSync(
   path.join(out, "c2pa.d.ts"),
-  `${fs.readFileSync(path.join(c2pa, "c2pa.d.ts"), "utf8")}\n/** Drops the instance (vendored patch). */\nexport function release(): void;\n`,
+  `${fs.readFileSync(path.join(c2pa, "c2pa.d.ts"), "utf8")}\n/** Drops the instance (vendored patch). */\nexport function release(): void;\n/** The instance's memory in bytes, 0 with none (vendored patch). */\nexport function memoryBytes(): number;\n`,
 );
 fs.copyFileSync(path.join(c2pa, "c2pa_bg.wasm"), path.join(out, "c2pa.wasm"));
 

@@ -7,6 +7,7 @@ import { narratedText } from "../../kernel/article-text";
 import { audioObjectPath } from "../../kernel/audio-objects";
 import { offlineSynthesizer } from "../engine/offline";
 import { concatBytes } from "../engine/pcm";
+import { memoryBytes } from "../engine/vendor/c2pa.js";
 import { c2paSidecarPath } from "../../kernel/audio-objects";
 import { MAX_SIGNED_BYTES, readC2pa, signedMp3Tag, useC2pa } from "./c2pa";
 import { renderText } from "./render";
@@ -133,6 +134,31 @@ describe("C2PA manifests (c2pa-rs in WebAssembly), read back with c2pa-rs's Read
     const broken = (await readC2pa(tampered, "mp3", testCa())) as unknown as Store;
     expect(broken.validation_state).toBe("Invalid");
     expect(broken.validation_results.activeManifest.failure.map((f) => f.code)).toContain("assertion.dataHash.mismatch");
+  });
+
+  it("renders of one isolate sign at once: each manifest validates; c2pa-rs's instance is kept for the next, unless a large file grew its memory", async () => {
+    useC2pa(testVars);
+    const result = await renderText(store, { text: "Two renders finish together.", voice: "en-US-male" }, { offline: offlineSynthesizer });
+    const small = await object(result.key, "mp3");
+    const frames = small.subarray(tagLength(small));
+    const about = (title: string) => ({ provider: "offline", voice: "en-US-male", title });
+    const [first, second] = await Promise.all([signedMp3Tag([frames], about("First")), signedMp3Tag([frames], about("Second"))]);
+    // Kept: starting an instance costs three signings.
+    expect(memoryBytes()).toBeGreaterThan(0);
+    for (const [tag, title] of [
+      [first!, "First"],
+      [second!, "Second"],
+    ] as const) {
+      const manifests = (await readC2pa(concatBytes([tag, frames]), "mp3", testCa())) as unknown as Store;
+      expect(manifests.validation_state).toBe("Trusted");
+      expect(manifests.manifests[manifests.active_manifest].title).toBe(title);
+    }
+
+    // A file read whole grows its memory: dropped once the read is done.
+    const large = Array.from({ length: Math.ceil((MAX_SIGNED_BYTES + (1 << 20)) / frames.length) }, () => frames);
+    const largeMp3 = concatBytes([(await signedMp3Tag(large, about("Large")))!, ...large]);
+    expect(((await readC2pa(largeMp3, "mp3", testCa())) as unknown as Store).validation_state).toBe("Trusted");
+    expect(memoryBytes()).toBe(0);
   });
 
   it("the Opus has its manifest beside it: signed, naming the narration, bound to every byte of the Opus by its SHA-256", async () => {

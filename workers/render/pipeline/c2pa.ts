@@ -14,7 +14,7 @@
 // C2PA_CERTIFICATE_CHAIN); locally, the development pair of .dev.vars.example
 // (scripts/c2pa-credentials.mjs), whose CA no one else trusts.
 import c2paWasm from "../engine/vendor/c2pa.wasm";
-import { initSync, release, WasmBuilder, WasmReader } from "../engine/vendor/c2pa.js";
+import { initSync, memoryBytes, release, WasmBuilder, WasmReader } from "../engine/vendor/c2pa.js";
 import { PROVIDERS, type ProviderId } from "../../kernel/voice-catalogue";
 import { engineName, syntheticVoiceStatement } from "../../kernel/synthetic-voice";
 import { mp3Tag, type AudioAbout } from "./audio-tags";
@@ -45,6 +45,30 @@ export const MAX_SIGNED_BYTES = 16 << 20;
 
 /** Bytes the COSE signature may take: two certificates of under 1 KB each, headers and the signature. */
 const RESERVE_BYTES = 8192;
+
+/**
+ * Memory the c2pa-rs instance keeps between uses. Starting an instance took about 9 ms on this machine,
+ * three times a manifest's signing (bench/results.md "Issue 44: the signer kept, the Opus beside the
+ * MP3"), and a render signs three manifests; the instance starts with 3.2 MB and grows with an asset held
+ * whole (a WAV signed, a file read), which goes back to the isolate.
+ */
+const KEPT_INSTANCE_BYTES = 8 << 20;
+let instanceUsers = 0;
+
+/**
+ * Runs `work` with the c2pa-rs instance, started if none is, and drops the instance after the last
+ * concurrent use when its memory is over KEPT_INSTANCE_BYTES (never while another render's signing
+ * still calls into it).
+ */
+async function withC2paInstance<T>(work: () => Promise<T>): Promise<T> {
+  initSync({ module: c2paWasm });
+  instanceUsers++;
+  try {
+    return await work();
+  } finally {
+    if (--instanceUsers === 0 && memoryBytes() > KEPT_INSTANCE_BYTES) release();
+  }
+}
 
 const base64 = (s: string) => Uint8Array.from(atob(s.trim()), (c) => c.charCodeAt(0));
 
@@ -129,8 +153,7 @@ export async function signWav(bytes: Uint8Array, about: AudioAbout): Promise<Uin
     console.warn(`C2PA: a WAV of ${bytes.byteLength} bytes is over ${MAX_SIGNED_BYTES}: left unsigned`);
     return null;
   }
-  initSync({ module: c2paWasm });
-  try {
+  return withC2paInstance(async () => {
     const builder = WasmBuilder.fromJson(JSON.stringify(narrationManifest(about, "wav")));
     try {
       const source = inMemory(bytes);
@@ -139,10 +162,7 @@ export async function signWav(bytes: Uint8Array, about: AudioAbout): Promise<Uin
     } finally {
       builder.free();
     }
-  } finally {
-    // The instance's memory grew with the file: hand it back to the isolate now.
-    release();
-  }
+  });
 }
 
 /** The ID3 tag of an MP3 of `about` whose frames are `frames`, with its signed C2PA manifest; null without credentials. */
@@ -154,12 +174,14 @@ export async function signedMp3Tag(frames: Uint8Array[], about: AudioAbout): Pro
   // The data hash excludes the manifest's own bytes (where c2pa-rs's reader finds them: sdk/src/asset_handlers/id3_helper.rs
   // of github.com/contentauth/c2pa-rs), so their place and length are signed: the manifest is signed for a size, and
   // again when it came out another size (the CBOR integers of the exclusion grow at 24, 256 and 65536).
-  let size = 0;
+  // The manifest holds the signature's reserve, so it is at least that long: signed first for that
+  // size, its exclusion is written as wide as it will be, and the size it comes out is final.
+  let size = RESERVE_BYTES;
   for (let tries = 0; tries < 4; tries++) {
     const tag = tagWith(new Uint8Array(size));
     const start = tag.length - size;
     const hash = await sha256Of([tag.subarray(0, start), ...frames]);
-    const manifest = await signedManifest(credentials, about, "mp3", { hash, exclusions: size ? [{ start, length: size }] : [] });
+    const manifest = await signedManifest(credentials, about, "mp3", { hash, exclusions: [{ start, length: size }] });
     if (manifest.length === size) {
       tag.set(manifest, start);
       return tag;
@@ -199,8 +221,7 @@ async function signedManifest(credentials: C2paCredentials, about: AudioAbout, f
     ...(definition.assertions as unknown[]),
     { label: "c2pa.hash.data", data: { name: "jumbf manifest", alg: "sha256", hash: Array.from(binding.hash), exclusions: binding.exclusions, pad: [] } },
   ];
-  initSync({ module: c2paWasm });
-  try {
+  return withC2paInstance(async () => {
     // Nothing to verify after signing: the asset handed over is not the file.
     const builder = WasmBuilder.fromJson(JSON.stringify(definition), JSON.stringify({ verify: { verify_after_sign: false } }));
     try {
@@ -213,9 +234,7 @@ async function signedManifest(credentials: C2paCredentials, about: AudioAbout, f
     } finally {
       builder.free();
     }
-  } finally {
-    release();
-  }
+  });
 }
 
 /**
@@ -228,8 +247,7 @@ async function signedManifest(credentials: C2paCredentials, about: AudioAbout, f
  * match; `data_hash` is what to compare with the Opus's SHA-256.
  */
 export async function readC2pa(bytes: Uint8Array, format: SignedFormat, trustAnchors?: string): Promise<Record<string, unknown>> {
-  initSync({ module: c2paWasm });
-  try {
+  return withC2paInstance(async () => {
     const context = { verify: { ocsp_fetch: false, remote_manifest_fetch: false }, ...(trustAnchors ? { trust: { trust_anchors: trustAnchors } } : {}) };
     const reader = await WasmReader.fromBytes(format === "opus" ? "application/c2pa" : MEDIA_TYPES[format], bytes, JSON.stringify(context));
     try {
@@ -240,9 +258,7 @@ export async function readC2pa(bytes: Uint8Array, format: SignedFormat, trustAnc
     } finally {
       reader.free();
     }
-  } finally {
-    release();
-  }
+  });
 }
 
 /** The asset as the vendored glue reads it (scripts/vendor-engine.mjs): a size, slices and their bytes. */

@@ -119,6 +119,15 @@ export async function renderWriter(
     listener?.hear(bytes);
   };
   mp3Out(mp3Tag(about));
+  // The Opus runs a unit behind the MP3: a unit's packets are encoded after the next encoded unit's
+  // MP3 frames, and the last unit's in `finish`, while the MP3 is stored. Laid in order with the
+  // stored units' packets (`ogg.add`), since the pages number them.
+  let opusBehind: (() => Promise<void>)[] = [];
+  const catchUpOpus = async () => {
+    const work = opusBehind;
+    opusBehind = [];
+    for (const next of work) await next();
+  };
   let master: MasterPart[] = [];
   let added = 0;
   let samples = 0;
@@ -131,21 +140,27 @@ export async function renderWriter(
       if (unit.length === 0) return false;
       master.push(...unit);
       if (stored?.found) {
-        mp3Out(stored.found.mp3, unitMp3Piece(stored.path, stored.found));
-        pages.push(...ogg.add(stored.found.opus));
+        const { found } = stored;
+        mp3Out(found.mp3, unitMp3Piece(stored.path, found));
+        opusBehind.push(async () => {
+          pages.push(...ogg.add(found.opus));
+        });
         return false;
       }
       const pcm = await Promise.all(unit.map((part) => samplesOf(store, part)));
       // MP3 first: its frames are on their way to a listener while the Opus is encoded.
       const frames = await timed(phases, "encodingMs", () => mp3(pcm));
       mp3Out(frames);
-      const packets = await timed(phases, "encodingMs", () => opus.unit(pcm));
-      pages.push(...ogg.add(packets));
-      if (stored) {
-        const write = putParts(store, stored.path, unitBytes({ mp3: frames, opus: packets }));
-        write.catch(() => {}); // awaited by finish; a discarded render leaves it unawaited
-        unitWrites.push(write);
-      }
+      await catchUpOpus();
+      opusBehind.push(async () => {
+        const packets = await timed(phases, "encodingMs", () => opus.unit(pcm));
+        pages.push(...ogg.add(packets));
+        if (stored) {
+          const write = putParts(store, stored.path, unitBytes({ mp3: frames, opus: packets }));
+          write.catch(() => {}); // awaited by finish; a discarded render leaves it unawaited
+          unitWrites.push(write);
+        }
+      });
       return true;
     },
     async endSegment() {
@@ -173,17 +188,21 @@ export async function renderWriter(
     },
     async finish(paragraphStarts, words = [], markIds = []) {
       if (added !== segments) throw new Error(`render ${render.key} got ${added} of ${segments} segments`);
+      const timings = putParts(store, wordTimingsPath(render.key), [new TextEncoder().encode(timingsJson(words))], "application/json");
+      timings.catch(() => {}); // awaited below, unless the signing fails first
+      // Each file crosses to the store once it is signed: the MP3 while its last unit's Opus is
+      // encoded, the Opus while the MP3's bytes travel.
+      const mp3Tag = await signedMp3Tag(parts.slice(1), about);
+      const tagged = <T>(list: T[]) => (mp3Tag ? [mp3Tag, ...list.slice(1)] : list);
+      const mp3Stored = putMp3(store, render.key, tagged<Uint8Array>(parts), tagged<ObjectPiece>(pieces));
+      mp3Stored.catch(() => {}); // awaited below, unless the Opus fails first
+      await catchUpOpus();
       await timed(phases, "encodingMs", async () => pages.push(...(await ogg.end())));
       // The units are a cache for later renders (unit-cache.ts): one not stored is encoded again when next needed.
       const units = Promise.all(unitWrites);
       if (later) later(units.catch((err: unknown) => console.warn(`render ${render.key}: an encoded unit was not stored: ${loggableError(err)}`)));
-      const timings = putParts(store, wordTimingsPath(render.key), [new TextEncoder().encode(timingsJson(words))], "application/json");
-      timings.catch(() => {}); // awaited below, unless the signing fails first
-      // Each file crosses to the store once it is signed: the Opus is signed while the MP3's bytes travel.
-      const mp3Tag = await signedMp3Tag(parts.slice(1), about);
-      const tagged = <T>(list: T[]) => (mp3Tag ? [mp3Tag, ...list.slice(1)] : list);
       const [mp3Bytes, opusBytes] = await Promise.all([
-        putMp3(store, render.key, tagged<Uint8Array>(parts), tagged<ObjectPiece>(pieces)),
+        mp3Stored,
         putOpus(store, render.key, pages, about),
         timings,
         later ? null : masterWrite,
@@ -196,6 +215,7 @@ export async function renderWriter(
       return { ...render, durationSeconds };
     },
     discard() {
+      opusBehind = [];
       listener?.drop();
     },
   };
@@ -282,9 +302,10 @@ async function masterBytes(store: RenderStoreRpc, path: string): Promise<Uint8Ar
 /** Stores the Opus of `key` from `pages`, and its C2PA manifest beside it when credentials are configured (c2pa.ts); returns its size. */
 async function putOpus(store: RenderStoreRpc, key: string, pages: Uint8Array[], about: AudioAbout): Promise<number> {
   const manifest = await opusManifest(pages, about);
-  // The manifest first: an Opus whose audio_objects row exists always has its manifest when signing is on.
-  if (manifest) await putParts(store, c2paSidecarPath(key), [manifest], C2PA_CONTENT_TYPE);
-  return putAudio(store, key, "opus", pages);
+  // Both before the audio_objects row (recorded by the caller): an Opus whose row exists always has its
+  // manifest when signing is on.
+  const [bytes] = await Promise.all([putAudio(store, key, "opus", pages), manifest && putParts(store, c2paSidecarPath(key), [manifest], C2PA_CONTENT_TYPE)]);
+  return bytes;
 }
 
 /**
