@@ -144,7 +144,7 @@ describe("audio by the paragraph", () => {
     }
   }, 240_000);
 
-  it("an edit whose job is done once its public audio is stored reads its stored paragraphs' headers only; their samples are read as its master is stored", async () => {
+  it("an edit whose job is done once its public audio is stored reads its stored paragraphs' headers only, and none of the units this isolate encoded; their samples are read as its master is stored", async () => {
     // Paragraphs of its own: another test's render of the same text would be found, not stored here.
     const paragraphs = PARAGRAPHS.map((p) => p.replace("walked", "cycled"));
     await renderText(store, { text: article(paragraphs) }, { offline: offlineSynthesizer });
@@ -164,11 +164,14 @@ describe("audio by the paragraph", () => {
       mp3Sent.push(pieces.reduce((n, piece) => n + (piece instanceof Uint8Array ? piece.byteLength : 0), 0));
       return store.composeObject(path, pieces, ...rest);
     };
+    // Its units: the ones this isolate encoded for the first render are held, not read back (unit-cache.ts).
+    const unitsRead: string[] = [];
     reading.readObjects = async (reads) => {
       const answered = await store.readObjects(reads);
       answered.forEach((object, i) => {
         if (object && reads[i].path.startsWith("paragraphs/")) read += object.bytes.byteLength;
       });
+      unitsRead.push(...reads.filter((r) => r.path.startsWith("units/")).map((r) => r.path));
       return answered;
     };
     const samples = [...(await storedParagraphs()).values()].reduce((n, bytes) => n + bytes.byteLength, 0);
@@ -181,6 +184,7 @@ describe("audio by the paragraph", () => {
     const mp3 = (await env.AUDIO.head(audioObjectPath(rerendered.key, "mp3")))!.size;
     expect(mp3Sent).toHaveLength(1);
     expect(mp3Sent[0]).toBeLessThan(mp3 / 10);
+    expect(unitsRead).toEqual([]);
     await Promise.all(later);
     expect(read).toBeGreaterThan(samples * 0.9);
     expect((await master(rerendered.key)).length).toBe(Math.round(rerendered.duration_seconds * MASTER_SAMPLE_RATE));

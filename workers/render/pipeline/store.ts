@@ -19,7 +19,7 @@ import type { RenderedWord } from "./timeline";
 import { mp3Tag, opusComments, type AudioAbout } from "./audio-tags";
 import { c2paCredentials, MAX_SIGNED_BYTES, opusManifest, signedMp3Tag, signWav } from "./c2pa";
 import { concatBytes } from "../engine/pcm";
-import { unitBytes, unitMp3Piece, type EncodedUnit } from "./unit-cache";
+import { rememberUnit, unitBytes, unitMp3Piece, type EncodedUnit } from "./unit-cache";
 import { readSamples } from "./paragraph-cache";
 import { putParts, putStream, readObject } from "./objects";
 import type { MasterPart } from "./segment";
@@ -156,7 +156,7 @@ export async function renderWriter(
         const packets = await timed(phases, "encodingMs", () => opus.unit(pcm));
         pages.push(...ogg.add(packets));
         if (stored) {
-          const write = putParts(store, stored.path, unitBytes({ mp3: frames, opus: packets }));
+          const write = putParts(store, stored.path, unitBytes(rememberUnit(stored.path, { mp3: frames, opus: packets })));
           write.catch(() => {}); // awaited by finish; a discarded render leaves it unawaited
           unitWrites.push(write);
         }

@@ -29,14 +29,64 @@ const MP3_AT = 4;
 /** Where the MP3 frames of `unit`, stored at `path`, lie in its object (RenderStoreRpc.composeObject). */
 export const unitMp3Piece = (path: string, unit: EncodedUnit) => ({ path, range: { offset: MP3_AT, length: unit.mp3.byteLength } });
 
-/** The stored units at `paths`, null for one never encoded, read in as few calls as their bytes allow. */
+/**
+ * The stored units at `paths`, null for one never encoded: those this isolate holds (rememberUnit), and
+ * the others read in as few calls as their bytes allow.
+ */
 export async function loadUnits(store: RenderStoreRpc, paths: string[]): Promise<(EncodedUnit | null)[]> {
-  return (
-    await readObjects(
-      store,
-      paths.map((path) => ({ path })),
-    )
-  ).map((read) => read && decodeUnit(read.bytes));
+  const units = paths.map((path) => recall(path));
+  const unread = paths.flatMap((_, i) => (units[i] ? [] : [i]));
+  const read = await readObjects(
+    store,
+    unread.map((i) => ({ path: paths[i] })),
+  );
+  for (const [n, i] of unread.entries()) {
+    const bytes = read[n]?.bytes;
+    if (bytes) units[i] = rememberUnit(paths[i], decodeUnit(bytes));
+  }
+  return units;
+}
+
+/**
+ * Units this isolate encoded or read lately, by path, the least recently used dropped past
+ * RECENT_UNIT_BYTES: an edit comes soon after its article's first render, mostly to the same isolate,
+ * and reading its twenty units back (5 MB) took the render's thread 70 to 140 ms while it voiced the
+ * changed paragraph (bench/results.md "Issue 44: units held for the edit"). A path's bytes never change
+ * (the paragraph's content address and the pause are its address), so a unit held is the one stored; one
+ * whose write failed is laid all the same, and its MP3 frames are then sent rather than composed from
+ * the store (store.ts putMp3). Bounded by bytes, not entries as core/ttl-cache.ts is: a unit is 12 KB a
+ * second of its paragraph, whatever the paragraph's length.
+ */
+const recentUnits = new Map<string, EncodedUnit>();
+let recentBytes = 0;
+/** About eleven minutes of units (12 KB a second), beside a render's own memory (docs/narration.md "Memory and long articles"). */
+const RECENT_UNIT_BYTES = 8 << 20;
+
+const unitSize = (unit: EncodedUnit) => unit.opus.reduce((n, packet) => n + packet.byteLength, unit.mp3.byteLength);
+
+/** Holds `unit`, the encodings stored (or being stored) at `path`, for later renders of this isolate; returns it. */
+export function rememberUnit(path: string, unit: EncodedUnit): EncodedUnit {
+  forget(path);
+  recentUnits.set(path, unit);
+  recentBytes += unitSize(unit);
+  for (const [oldest] of recentUnits) {
+    if (recentBytes <= RECENT_UNIT_BYTES) break;
+    forget(oldest);
+  }
+  return unit;
+}
+
+function forget(path: string): void {
+  const unit = recentUnits.get(path);
+  if (!unit) return;
+  recentUnits.delete(path);
+  recentBytes -= unitSize(unit);
+}
+
+/** The unit held for `path`, now the most recently used; null when none is. */
+function recall(path: string): EncodedUnit | null {
+  const unit = recentUnits.get(path);
+  return unit ? rememberUnit(path, unit) : null;
 }
 
 function decodeUnit(bytes: Uint8Array): EncodedUnit {
