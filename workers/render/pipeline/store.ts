@@ -122,11 +122,9 @@ export async function renderWriter(
   // The Opus runs a unit behind the MP3: a unit's packets are encoded after the next encoded unit's
   // MP3 frames, and the last unit's in `finish`, while the MP3 is stored. Laid in order with the
   // stored units' packets (`ogg.add`), since the pages number them.
-  let opusBehind: (() => Promise<void>)[] = [];
+  const opusBehind: (() => Promise<void>)[] = [];
   const catchUpOpus = async () => {
-    const work = opusBehind;
-    opusBehind = [];
-    for (const next of work) await next();
+    for (const next of opusBehind.splice(0)) await next();
   };
   let master: MasterPart[] = [];
   let added = 0;
@@ -215,7 +213,7 @@ export async function renderWriter(
       return { ...render, durationSeconds };
     },
     discard() {
-      opusBehind = [];
+      opusBehind.length = 0;
       listener?.drop();
     },
   };
