@@ -46,7 +46,7 @@ const plain = [];
 const marked = [];
 const ids = [];
 for (const [i, [voice, text]] of PARAGRAPHS.entries()) {
-  const master = m.joinPieces([m.pieceToInt16(m.resample(await m.espeak(text, voice), RATE))]);
+  const master = m.joinPieces([m.pieceToInt16(await m.espeak(text, voice), RATE)]);
   m.normalizeLoudness(master.samples, RATE);
   const id = (0x5eed0000 + i).toString(16);
   ids.push(id);

@@ -15,13 +15,12 @@ import { joinPieces, pieceToInt16 } from "./workers/render/engine/join";
 import { normalizeLoudness } from "./workers/render/engine/loudness";
 import { encodeMp3 } from "./workers/render/engine/mp3";
 import { espeak } from "./workers/render/engine/offline";
-import { resample } from "./workers/render/engine/resample";
 import { MASTER_SAMPLE_RATE } from "./workers/kernel/audio-objects";
 import { markSamples } from "./workers/render/pipeline/watermark-embed";
 import { markLayout, PLATFORM_ID } from "./workers/kernel/watermark/scheme";
 import { splitText } from "./workers/render/pipeline/chunk";
 import { PROVIDERS } from "./workers/kernel/voice-catalogue";
-export { joinPieces, pieceToInt16, normalizeLoudness, encodeMp3, espeak, resample, MASTER_SAMPLE_RATE, splitText, PROVIDERS, markSamples, markLayout, PLATFORM_ID };
+export { joinPieces, pieceToInt16, normalizeLoudness, encodeMp3, espeak, MASTER_SAMPLE_RATE, splitText, PROVIDERS, markSamples, markLayout, PLATFORM_ID };
 `;
 
 const engine = await importWorkerModules(PROBE);
@@ -45,7 +44,7 @@ const rate = engine.MASTER_SAMPLE_RATE;
 const before = await live();
 const pieces = [];
 for (const piece of engine.splitText(text, engine.PROVIDERS.offline.maxCharsPerRequest)) {
-  pieces.push(engine.pieceToInt16(engine.resample(await engine.espeak(piece, "en-us"), rate)));
+  pieces.push(engine.pieceToInt16(await engine.espeak(piece, "en-us"), rate));
 }
 const piecesHeld = (await live()) - before;
 const master = engine.joinPieces(pieces);

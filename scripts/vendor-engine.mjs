@@ -37,9 +37,14 @@
 //    function of the callback's type (i32, i32, i32) -> i32 and exports it. Which slot holds the
 //    callback is found here, once: among the table's slots of that type, the one called with the
 //    events of a probe sentence; a new text2wav that moves or drops it fails the install.
+//  - resample.wasm and mark.wasm: the resampler's inner loop and the watermark's embedding
+//    (workers/render/engine/kernels/), compiled by AssemblyScript with SIMD and no runtime: they
+//    allocate nothing, and their callers (workers/render/engine/resample.ts,
+//    workers/render/pipeline/watermark-embed.ts) lay out their memory.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import asc from "assemblyscript/asc";
 import { vendorReadings } from "./vendor-readings.mjs";
 
 const pkg = path.resolve("node_modules/text2wav");
@@ -166,6 +171,14 @@ fs.writeFileSync(path.join(out, "espeak-hook.wasm"), HOOK);
 const slot = await synthCallbackSlot();
 fs.writeFileSync(path.join(out, "espeak-hook.json"), `${JSON.stringify({ synthCallbackSlot: slot })}\n`);
 console.log(`vendored eSpeak NG: ${files.length} data files; word events from table slot ${slot}`);
+
+for (const name of ["resample", "mark"]) {
+  const compiled = await asc.main([
+    `workers/render/engine/kernels/${name}.ts`,
+    ...["-O3", "--enable", "simd", "--runtime", "stub", "--noAssert", "--initialMemory", "1", "--outFile", path.join(out, `${name}.wasm`)],
+  ]);
+  if (compiled.error) throw new Error(`AssemblyScript: ${compiled.stderr}`);
+}
 
 /** The table slots whose function has the type (i32, i32, i32) -> i32, read from the module's sections. */
 function callbackTypedSlots(bytes) {

@@ -5,7 +5,6 @@ import { encodeOggOpus } from "../../workers/render/engine/opus";
 import { pcmDuration } from "../../workers/render/engine/pcm";
 import { hasKanji, kanjiReadings } from "../../workers/render/engine/readings";
 import { spokenText } from "../../workers/render/engine/spoken-text";
-import { resample } from "../../workers/render/engine/resample";
 import { MASTER_SAMPLE_RATE } from "../../workers/kernel/audio-objects";
 import { splitText } from "../../workers/render/pipeline/chunk";
 import { PROVIDERS } from "../../workers/kernel/voice-catalogue";
@@ -25,7 +24,7 @@ async function measureEngine(text: string) {
   const pieces = [];
   for (const piece of splitText(text, PROVIDERS.offline.maxCharsPerRequest)) pieces.push(await espeak(piece, "en-us"));
   const t1 = await tick();
-  const master = joinPieces(pieces.map((p) => pieceToInt16(resample(p, MASTER_SAMPLE_RATE))));
+  const master = joinPieces(pieces.map((p) => pieceToInt16(p, MASTER_SAMPLE_RATE)));
   const t2 = await tick();
   const mp3 = await encodeMp3(master);
   const t3 = await tick();

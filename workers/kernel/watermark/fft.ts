@@ -3,9 +3,10 @@
 
 /** A complex FFT of one power-of-two size; `forward` and `inverse` work in place on re and im. */
 export class Fft {
-  private readonly rev: Uint32Array;
-  private readonly cos: Float64Array;
-  private readonly sin: Float64Array;
+  /** The bit reversal of each index, and the twiddles' cosines and negated sines (the embedder's kernel reads them too). */
+  readonly rev: Uint32Array;
+  readonly cos: Float64Array;
+  readonly sin: Float64Array;
 
   constructor(readonly size: number) {
     const bits = Math.log2(size);

@@ -48,7 +48,7 @@ describe("joining pieces", () => {
 
   it("puts one fixed pause between pieces and fades every cut to zero (no clicks)", () => {
     const rate = 24_000;
-    const pieces = [pieceToInt16(tone(0.5, rate, 0.5)), pieceToInt16(tone(0.5, rate, 0.5))];
+    const pieces = [pieceToInt16(tone(0.5, rate, 0.5), rate), pieceToInt16(tone(0.5, rate, 0.5), rate)];
     const joined = joinPieces(pieces);
     expect(pieces).toHaveLength(0); // consumed: no piece outlives its copy
     // 100 ms edges, 300 ms pause, two half-second pieces (their audible spans are the whole piece).

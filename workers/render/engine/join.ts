@@ -4,7 +4,8 @@
 // break between pieces of one paragraph, a longer paragraph break where a paragraph begins. The join
 // reports where each piece starts, in samples, which is where the paragraph timings come from.
 // Pieces and the joined master are 16-bit, so the join peaks at 4 bytes a sample (pieces + master).
-import { floatToInt16, type Pcm, type Pcm16 } from "./pcm";
+import type { Pcm, Pcm16 } from "./pcm";
+import { resampleToInt16 } from "./resample";
 
 /**
  * What precedes a piece: "start" (nothing: the start of the audio), a sentence break within a
@@ -45,11 +46,9 @@ const PIECE_HEADROOM = 0.5;
 /** The level (16-bit) under which a sample of a piece (from pieceToInt16) counts as silence. */
 export const PIECE_SILENCE = 10 ** (SILENCE_DBFS / 20) * PIECE_HEADROOM * 32768;
 
-/** A piece at the master rate as 16 bits with headroom: the Float32 copy can go at once. */
-export function pieceToInt16(pcm: Pcm): Pcm16 {
-  const samples = new Int16Array(pcm.samples.length);
-  for (let i = 0; i < samples.length; i++) samples[i] = floatToInt16(pcm.samples[i] * PIECE_HEADROOM);
-  return { samples, sampleRate: pcm.sampleRate };
+/** A piece brought to `rate` (the master's) as 16 bits with headroom: the provider's floats can go at once. */
+export function pieceToInt16(pcm: Pcm, rate: number): Pcm16 {
+  return resampleToInt16(pcm, rate, PIECE_HEADROOM);
 }
 
 /** [start, end) of the audible part of `x` widened by `guard`; [0, 0) for silence. */

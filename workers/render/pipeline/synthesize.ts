@@ -1,7 +1,6 @@
 import { joinPieces, PIECE_SILENCE, pieceToInt16, type Break } from "../engine/join";
 import { normalizeLoudness } from "../engine/loudness";
 import type { Pcm16 } from "../engine/pcm";
-import { resample } from "../engine/resample";
 import { MASTER_SAMPLE_RATE } from "../../kernel/audio-objects";
 import { PROVIDERS, type VoiceOffer } from "../../kernel/voice-catalogue";
 import type { SynthFailure } from "../providers/result";
@@ -86,16 +85,16 @@ async function synthesizePieces(
   offer: VoiceOffer,
   synthesizer: Synthesizer,
 ): Promise<{ pcm: Pcm16; words: PieceWord[] }[] | SynthFailure> {
-  // Each piece is brought to the master rate and to 16 bits as it arrives, so the provider's copy
-  // and the float copy are dropped early; its words are timed on it then, by the engine's marks
-  // where it gave some.
+  // Each piece is brought to the master rate and to 16 bits as it arrives, in one step, so the
+  // provider's copy is dropped early; its words are timed on it then, by the engine's marks where it
+  // gave some.
   const results = await mapBounded(
     plan,
     PROVIDERS[offer.provider].concurrency,
     async ({ text, lexicon }): Promise<{ ok: true; pcm: Pcm16; words: PieceWord[] } | SynthFailure> => {
       const r = await synthesizer.synthesize(text, offer, lexicon);
       if (!r.ok) return r;
-      const pcm = pieceToInt16(resample(r.pcm, MASTER_SAMPLE_RATE));
+      const pcm = pieceToInt16(r.pcm, MASTER_SAMPLE_RATE);
       return { ok: true, pcm, words: pieceWords(text, pcm, PIECE_SILENCE, marksOf(r)) };
     },
     (r) => !r.ok,
