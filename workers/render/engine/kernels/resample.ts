@@ -1,8 +1,8 @@
 // AssemblyScript, compiled by scripts/vendor-engine.mjs into vendor/resample.wasm (WebAssembly with
-// SIMD): the inner loop of engine/resample.ts, which was a twentieth of a render's CPU in JavaScript
-// (bench/results.md "Issue 44: the resampler in WebAssembly"). Two taps a vector, in double precision
-// as JavaScript sums them, so the output is the same to the last bit of a float but for the order of
-// the additions.
+// SIMD): the inner loop of workers/render/engine/resample.ts, which was a twentieth of a render's CPU
+// in JavaScript (bench/results.md "Issue 44: the resampler and the mark in WebAssembly"). Two taps a
+// vector, summed in double precision as JavaScript sums them: only the order of the additions differs,
+// and the outputs matched the JavaScript's to the bit on every signal tried.
 
 /**
  * y[i] for i < count = the sum over k < width of table[phase * width + k] * x[from + k], where from =
