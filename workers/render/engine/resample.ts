@@ -51,9 +51,9 @@ interface Kernel {
     width: number,
     base: number,
     phase: number,
+    int16: boolean,
+    gain: number,
   ): void;
-  /** As resample, each output then times `gain` to 16 bits as floatToInt16 rounds it. */
-  resampleToInt16(...args: [...Parameters<Kernel["resample"]>, gain: number]): void;
 }
 
 const kernel = new WebAssembly.Instance(resampleWasm).exports as unknown as Kernel;
@@ -145,14 +145,8 @@ function withKernel<Y extends Float32Array | Int16Array>(x: Float32Array, plan: 
     const xAt = reserve(4 * (end - first + count));
     const yAt = xAt + 4 * (end - first);
     new Float32Array(kernel.memory.buffer, xAt, end - first).set(x.subarray(first, end));
-    const args = [xAt, first, x.length, yAt, count, plan.table!, up, down, span, width, base, phase] as const;
-    if (gain === null) {
-      kernel.resample(...args);
-      y.set(new Float32Array(kernel.memory.buffer, yAt, count), n);
-    } else {
-      kernel.resampleToInt16(...args, gain);
-      y.set(new Int16Array(kernel.memory.buffer, yAt, count), n);
-    }
+    kernel.resample(xAt, first, x.length, yAt, count, plan.table!, up, down, span, width, base, phase, gain !== null, gain ?? 1);
+    y.set(gain === null ? new Float32Array(kernel.memory.buffer, yAt, count) : new Int16Array(kernel.memory.buffer, yAt, count), n);
   }
   return y;
 }

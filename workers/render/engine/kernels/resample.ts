@@ -9,7 +9,9 @@
  * base - span + 1, and (base, phase) starts at (base0, phase0) and moves by down / up an output sample.
  * `x` holds the input samples of a signal of `total` samples from index `first` on, as many as the
  * taps of these outputs read within the signal; a tap outside the signal reads silence.
- * `width` is a multiple of 4.
+ * `width` is a multiple of 4. Each output is a float, or with `int16` the float times `gain` as 16
+ * bits, rounded as engine/pcm.ts floatToInt16 rounds it (clamped to [-1, 1], then times 32,768 below
+ * zero and 32,767 above, rounded half up).
  */
 export function resample(
   x: usize,
@@ -24,42 +26,19 @@ export function resample(
   width: i32,
   base0: i32,
   phase0: i32,
-): void {
-  let base = base0;
-  let phase = phase0;
-  for (let n: i32 = 0; n < count; n++) {
-    store<f32>(y + ((<usize>n) << 2), <f32>tapSum(x, first, total, table, span, width, base, phase));
-    phase += down;
-    const step = phase / up;
-    base += step;
-    phase -= step * up;
-  }
-}
-
-/**
- * As resample, each output then times `gain` to 16 bits as engine/pcm.ts floatToInt16 rounds it
- * (clamped to [-1, 1], then times 32,768 below zero and 32,767 above, rounded half up).
- */
-export function resampleToInt16(
-  x: usize,
-  first: i32,
-  total: i32,
-  y: usize,
-  count: i32,
-  table: usize,
-  up: i32,
-  down: i32,
-  span: i32,
-  width: i32,
-  base0: i32,
-  phase0: i32,
+  int16: bool,
   gain: f64,
 ): void {
   let base = base0;
   let phase = phase0;
   for (let n: i32 = 0; n < count; n++) {
-    const v = min<f64>(1, max<f64>(-1, <f64>(<f32>tapSum(x, first, total, table, span, width, base, phase)) * gain));
-    store<i16>(y + ((<usize>n) << 1), <i16>Math.floor(v * (v < 0 ? 32768 : 32767) + 0.5));
+    const s = <f32>tapSum(x, first, total, table, span, width, base, phase);
+    if (int16) {
+      const v = min<f64>(1, max<f64>(-1, <f64>s * gain));
+      store<i16>(y + ((<usize>n) << 1), <i16>Math.floor(v * (v < 0 ? 32768 : 32767) + 0.5));
+    } else {
+      store<f32>(y + ((<usize>n) << 2), s);
+    }
     phase += down;
     const step = phase / up;
     base += step;
