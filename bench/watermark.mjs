@@ -4,7 +4,7 @@
 // marked file through each transformation by ffmpeg and read back by the detector, the unmarked speech
 // and ffmpeg-generated music read for false positives, and the loudness (ffmpeg ebur128) and spectral
 // distortion of the marked file against the unmarked one. Needs ffmpeg. Prints a Markdown table.
-//   node bench/watermark.bench.mjs
+//   node bench/watermark.mjs
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
