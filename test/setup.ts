@@ -5,6 +5,7 @@ import { forgetRecentArticles } from "../workers/kernel/article-by-slug";
 import { forgetNarrationProblems } from "../workers/health/narration-state";
 import { forgetSearches } from "../workers/articles/search-service";
 import { forgetTrending } from "../workers/articles/trending-cache";
+import { forgetCountedListeners } from "../workers/kernel/download-count";
 import { forgetSalts } from "../workers/kernel/listener-hash";
 
 // vitest.config.ts reads migrations/ and passes it as a binding only tests have.
@@ -19,5 +20,6 @@ beforeEach(async () => {
   forgetSearches();
   forgetTrending();
   forgetSalts();
+  forgetCountedListeners();
   await applyD1Migrations(env.DB, TEST_MIGRATIONS);
 });

@@ -113,6 +113,55 @@ describe("IAB 2.2: once per address, user agent and episode in 24 hours", () => 
   });
 });
 
+describe("a counted listener's further requests", () => {
+  /** env with a D1 whose statements are counted: what a request costs the database. */
+  function countingDb() {
+    const db = { statements: 0 };
+    const DB = new Proxy(env.DB, {
+      get(target, name) {
+        if (name === "prepare") db.statements++;
+        const value = Reflect.get(target, name);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    return { db, env: { DB } };
+  }
+
+  it("are answered without D1 until the window ends; other listeners and episodes still are counted", async () => {
+    const [one, two] = [await episode(), await episode()];
+    const { db, env: counting } = countingDb();
+    expect(await recordDownload(counting, hit(one.key, 0, SIZE - 1))).toBe("counted");
+    const afterCount = db.statements;
+    for (const [first, last] of [
+      [0, 1],
+      [300_000, 599_999],
+    ])
+      expect(await recordDownload(counting, hit(one.key, first, last, { at: new Date(T0.getTime() + HOUR) }))).toBe("already");
+    expect(db.statements).toBe(afterCount);
+    // Another listener, and this listener's other episode, go to D1 and count.
+    expect(await recordDownload(counting, hit(one.key, 0, SIZE - 1, { userAgent: SPOTIFY }))).toBe("counted");
+    expect(await recordDownload(counting, hit(two.key, 0, SIZE - 1))).toBe("counted");
+    // 25 hours on, the window is over: D1 is asked again, and it counts.
+    expect(await recordDownload(counting, hit(one.key, 0, SIZE - 1, { at: new Date(T0.getTime() + 25 * HOUR) }))).toBe("counted");
+    expect(await downloads()).toEqual([
+      { day: "2026-11-20", app: "Apple Podcasts", n: 2 },
+      { day: "2026-11-20", app: "Spotify", n: 1 },
+      { day: "2026-11-21", app: "Apple Podcasts", n: 1 },
+    ]);
+  });
+
+  it("are answered without D1 when another request's count won the window", async () => {
+    const { key } = await episode();
+    const { db, env: counting } = countingDb();
+    const [a, b] = await Promise.all([recordDownload(counting, hit(key, 0, SIZE - 1)), recordDownload(counting, hit(key, 0, SIZE - 1))]);
+    expect([a, b].sort()).toEqual(["already", "counted"]);
+    const before = db.statements;
+    expect(await recordDownload(counting, hit(key, 0, 1, { at: new Date(T0.getTime() + HOUR) }))).toBe("already");
+    expect(db.statements).toBe(before);
+    expect(await downloads()).toEqual([{ day: "2026-11-20", app: "Apple Podcasts", n: 1 }]);
+  });
+});
+
 describe("IAB 2.2: known bots are never counted", () => {
   it("a crawler's download leaves no trace, and one without a user agent neither", async () => {
     const { key } = await episode();

@@ -101,6 +101,26 @@ function countDownload(env: Pick<Env, "DB">, ctx: ExecutionContext, request: Req
   ctx.waitUntil(recordDownload(env, hit).catch((err: unknown) => console.error(`download count failed: ${err instanceof Error ? err.name : "error"}`)));
 }
 
+/**
+ * Listeners this isolate saw counted, by today's hash and audio key: when their window ends. A podcast
+ * app fetches an episode in many ranges, and once it is counted the rest change nothing (the windows
+ * row says "already"), so they are answered here without the D1 reads that say so. Only a fact
+ * that cannot change is kept: a counted window stays counted until it ends, in every isolate.
+ */
+const countedUntil = new Map<string, number>();
+/** About 200 bytes each: at most a megabyte or so of an isolate's 128 MB. */
+const COUNTED_KEPT = 4096;
+
+/** Forgets the counted listeners (tests: storage is reset between them). */
+export function forgetCountedListeners(): void {
+  countedUntil.clear();
+}
+
+function rememberCounted(listener: string, windowStart: number): void {
+  if (countedUntil.size >= COUNTED_KEPT) countedUntil.clear();
+  countedUntil.set(listener, windowStart + DAY_MS);
+}
+
 /** The article whose current audio is `key` (the oldest, when several texts rendered the same): the episode. */
 async function episodeOf(db: D1Database, key: string) {
   return db
@@ -113,17 +133,23 @@ async function episodeOf(db: D1Database, key: string) {
 export async function recordDownload(env: Pick<Env, "DB">, hit: AudioHit): Promise<HitOutcome> {
   if (!isListener(hit.userAgent)) return "bot";
   const db = env.DB;
-  const episode = await episodeOf(db, hit.key);
-  if (!episode) return "unknown";
   const at = hit.at.getTime();
   const who = await listenerHashes(env, hit.address, hit.userAgent, hit.at);
+  const listener = `${who.today} ${hit.key}`;
+  if ((countedUntil.get(listener) ?? 0) > at) return "already";
+  const episode = await episodeOf(db, hit.key);
+  if (!episode) return "unknown";
   const windowOf = (hash: string) =>
     db.prepare("SELECT started_at, counted_by FROM download_windows WHERE listener_hash = ? AND article_id = ?").bind(hash, episode.id);
   const [today, yesterday] = await db.batch<{ started_at: number; counted_by: string | null }>([windowOf(who.today), windowOf(who.yesterday ?? "")]);
   // A window opened yesterday goes on for 24 hours under yesterday's hash; after that, today's opens.
   const carriedOver = yesterday.results[0] && yesterday.results[0].started_at > at - DAY_MS ? yesterday.results[0] : undefined;
   const hash = carriedOver ? who.yesterday! : who.today;
-  if ((carriedOver ?? today.results[0])?.counted_by) return "already";
+  const open = carriedOver ?? today.results[0];
+  if (open?.counted_by) {
+    rememberCounted(listener, open.started_at);
+    return "already";
+  }
 
   const [, , spans] = await db.batch([
     db
@@ -153,6 +179,8 @@ export async function recordDownload(env: Pick<Env, "DB">, hit: AudioHit): Promi
       .prepare(`INSERT INTO daily_listeners (publisher, day, listener_hash) SELECT ?, ?, ? WHERE ${claimed} ON CONFLICT DO NOTHING`)
       .bind(episode.publisher, who.day, who.today, hash, episode.id, claim),
   ]);
+  // Counted now or by a concurrent request: either way the window is counted until it ends.
+  rememberCounted(listener, open?.started_at ?? at);
   return won.meta.changes > 0 ? "counted" : "already";
 }
 

@@ -16,8 +16,12 @@ export function dayOf(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
-/** Salts already read, by day: a settled value per day, so at most one read per isolate and day. */
-const salts = new Map<string, string>();
+/**
+ * Salts already read, by day: a settled value per day, so at most one read per isolate and day. Null
+ * when a past day had none: a salt is made only by a request of its own day, so once that day is over
+ * none can appear (a fresh deployment's first day has no yesterday).
+ */
+const salts = new Map<string, string | null>();
 
 /** Forgets the salts read (tests: storage is reset between them). */
 export function forgetSalts(): void {
@@ -27,7 +31,7 @@ export function forgetSalts(): void {
 /** The salt of `day`; created when `create` and there is none yet (the first request of the day wins any race). */
 async function saltOf(db: D1Database, day: string, create: boolean): Promise<string | null> {
   const known = salts.get(day);
-  if (known) return known;
+  if (known || (known === null && !create)) return known;
   const read = db.prepare("SELECT salt FROM listener_salts WHERE day = ?").bind(day);
   const [, found] = create
     ? await db.batch<{ salt: string }>([
@@ -36,7 +40,7 @@ async function saltOf(db: D1Database, day: string, create: boolean): Promise<str
       ])
     : [null, await read.all<{ salt: string }>()];
   const salt = found.results[0]?.salt ?? null;
-  if (salt) {
+  if (salt || !create) {
     if (salts.size > 4) salts.clear();
     salts.set(day, salt);
   }
