@@ -1,8 +1,7 @@
 // The demo narrated after Ready (issue 44, goal 60 s on 2 cores): `npm start` in a fresh copy of this
 // checkout, as the smoke test runs it (scripts/fresh-start.mjs), then the time from its ready line
-// until no render job is queued or running. Beside it, the CPU its processes spent meanwhile, against
-// the CPU the engine and encoders alone need for the same characters (narration-engine.bench.mjs
-// measures that ratio on one article).
+// until no render job is queued or running. Beside it, the CPU its processes spent meanwhile (the
+// pipeline against its parts is narration-engine.bench.mjs's row).
 import { readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { freshCopy, npmStart, untilNarrated } from "../scripts/fresh-start.mjs";
 import { freePort } from "../scripts/local.mjs";
