@@ -7,6 +7,7 @@ import { forgetSearches } from "../workers/articles/search-service";
 import { forgetTrending } from "../workers/articles/trending-cache";
 import { forgetCountedListeners } from "../workers/kernel/download-count";
 import { forgetSalts } from "../workers/kernel/listener-hash";
+import { forgetParagraphHeads } from "../workers/render/pipeline/paragraph-cache";
 
 // vitest.config.ts reads migrations/ and passes it as a binding only tests have.
 const { TEST_MIGRATIONS } = env as typeof env & { TEST_MIGRATIONS: D1Migration[] };
@@ -21,5 +22,6 @@ beforeEach(async () => {
   forgetTrending();
   forgetSalts();
   forgetCountedListeners();
+  forgetParagraphHeads();
   await applyD1Migrations(env.DB, TEST_MIGRATIONS);
 });

@@ -4,6 +4,7 @@
 // written whole or not at all and needs no row of its own: a 4-byte little-endian header length,
 // the header (JSON: where its speech starts and its words), then the 16-bit little-endian master.
 import type { RenderStoreRpc } from "../../kernel/render-contract";
+import { TtlCache } from "../../core/ttl-cache";
 import { int16LeBytes } from "../engine/pcm";
 import { putParts, readObjects, readRange } from "./objects";
 import type { VoicedPassage } from "./synthesize";
@@ -43,26 +44,47 @@ const HEAD_BYTES = 16_384;
  */
 export async function loadParagraphHeads(store: RenderStoreRpc, keys: string[]): Promise<(StoredParagraph | null)[]> {
   const paths = keys.map(paragraphObjectPath);
+  const held = paths.map((path) => recentHeads.get(path, RECENT_HEADS) ?? null);
+  const unread = paths.flatMap((path, i) => (held[i] ? [] : [path]));
   const heads = await readObjects(
     store,
-    paths.map((path) => ({ path, range: { offset: 0, length: HEAD_BYTES } })),
+    unread.map((path) => ({ path, range: { offset: 0, length: HEAD_BYTES } })),
   );
-  return Promise.all(
-    heads.map(async (head, i) => {
+  const read = await Promise.all(
+    heads.map(async (head, n) => {
       if (!head) return null;
+      const path = unread[n];
       let { bytes } = head;
       const headerBytes = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
-      if (4 + headerBytes > bytes.byteLength) bytes = (await readRange(store, paths[i], 0, 4 + headerBytes))!.bytes;
+      if (4 + headerBytes > bytes.byteLength) bytes = (await readRange(store, path, 0, 4 + headerBytes))!.bytes;
       const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headerBytes))) as Header;
       // The header is padded to an even length, so the samples start on a 2-byte boundary.
-      const offset = 4 + headerBytes;
-      return {
-        samples: { path: paths[i], offset, length: (head.size - offset) / 2 },
-        start: header.start,
-        words: header.words.map(([text, start, end]) => ({ text, start, end })),
-      };
+      return remember(path, header, 4 + headerBytes, (head.size - 4 - headerBytes) / 2);
     }),
   );
+  return held.map((head) => head ?? read.shift() ?? null);
+}
+
+/**
+ * Paragraph heads this isolate stored or read lately, by path: an edit comes soon after its article's
+ * first render, mostly to the same isolate, and reading its twenty heads back was a round trip to the
+ * store before its changed paragraph could be voiced. A path's bytes never change (the paragraph's
+ * content address is its path, and stored paragraphs are never deleted), so a head held is the one stored.
+ * A head is a few kilobytes (its words), so they are bounded by count; the TTL only ages out the unused.
+ */
+const recentHeads = new TtlCache<StoredParagraph>();
+const RECENT_HEADS = { ttlSeconds: 3600, capacity: 2048 };
+
+/** Forgets every head held (the test setup, which starts each test from empty storage). */
+export function forgetParagraphHeads(): void {
+  recentHeads.clear();
+}
+
+/** Holds the head of the paragraph stored at `path`, its samples `offset` bytes in; returns it. */
+function remember(path: string, header: Header, offset: number, length: number): StoredParagraph {
+  const head = { samples: { path, offset, length }, start: header.start, words: header.words.map(([text, start, end]) => ({ text, start, end })) };
+  recentHeads.set(path, head, RECENT_HEADS);
+  return head;
 }
 
 /** The samples of a stored paragraph (loadParagraphHeads). */
@@ -80,5 +102,7 @@ export async function storeParagraph(store: RenderStoreRpc, key: string, voiced:
   const head = json.byteLength % 2 ? new TextEncoder().encode(`${JSON.stringify(header)} `) : json;
   const length = new Uint8Array(4);
   new DataView(length.buffer).setUint32(0, head.byteLength, true);
-  await putParts(store, paragraphObjectPath(key), [length, head, int16LeBytes(voiced.samples)]);
+  const path = paragraphObjectPath(key);
+  await putParts(store, path, [length, head, int16LeBytes(voiced.samples)]);
+  remember(path, header, 4 + head.byteLength, voiced.samples.length); // once stored: a head held is always readable
 }
