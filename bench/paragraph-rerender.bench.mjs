@@ -2,7 +2,7 @@
 // published and narrated, then published again with one paragraph changed. Each render is timed
 // from the signed publish until its job is done, and split by the job's own record (render_jobs:
 // synthesis_ms, encoding_ms, characters_synthesized, paragraphs_reused), read from the D1 file.
-// Goal: the edit's synthesis takes at most a tenth of the first render's.
+// Goal (issue 44 item 4): the edit, publish to audio ready, takes at most a tenth of the first render's.
 import { DatabaseSync } from "node:sqlite";
 import { d1File } from "./http.mjs";
 import { publish, untilDone } from "./rendering.bench.mjs";
@@ -45,8 +45,8 @@ async function narrate(base, vars, persistTo, title, body) {
   return { total, ...rest, ...split };
 }
 
-export async function run({ base, vars, persistTo }) {
-  const seed = Date.now();
+/** One article narrated, then edited: both renders' wall times and records. */
+async function trial(base, vars, persistTo, seed) {
   const title = `Paragraph re-render ${seed}`;
   const original = paragraphs(seed);
   const first = await narrate(base, vars, persistTo, title, original);
@@ -55,9 +55,22 @@ export async function run({ base, vars, persistTo }) {
   // correction comes later than that, and an edit published at once measured its wait behind those
   // writes in the local R2 rather than its own work.
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  const edited = original.with(9, `${original[9]} A correction was added after publishing.`);
-  const edit = await narrate(base, vars, persistTo, title, edited);
+  const edit = await narrate(base, vars, persistTo, title, original.with(9, `${original[9]} A correction was added after publishing.`));
   console.log(`  first ${JSON.stringify(first)}, one-paragraph edit ${JSON.stringify(edit)}`);
+  return { original, first, edit, ratio: edit.total / first.total };
+}
+
+/**
+ * Trials of the whole (a new article each), the median one reported: single runs on this shared
+ * machine read 0.087 to 0.109 (bench/results.md "Issue 44: every goal from one `npm run bench`"), a
+ * spread wider than the goal's margin.
+ */
+const TRIALS = 3;
+
+export async function run({ base, vars, persistTo }) {
+  const trials = [];
+  for (let n = 0; n < TRIALS; n++) trials.push(await trial(base, vars, persistTo, Date.now()));
+  const { original, first, edit } = trials.toSorted((a, b) => a.ratio - b.ratio)[TRIALS >> 1];
 
   const bench = `one-paragraph edit of a 20-paragraph article (${original.join("").length} characters), re-published, against its first render`;
   const rows = [];
@@ -76,6 +89,12 @@ export async function run({ base, vars, persistTo }) {
   rows.push(
     { benchmark: bench, metric: "edit / first: synthesis time", value: (edit.synthesis_ms / first.synthesis_ms).toFixed(3), unit: "x" },
     { benchmark: bench, metric: "edit / first: publish to audio ready (goal 0.10 or less)", value: (edit.total / first.total).toFixed(3), unit: "x" },
+    {
+      benchmark: bench,
+      metric: `edit / first: publish to audio ready, each of ${TRIALS} trials`,
+      value: trials.map((t) => t.ratio.toFixed(3)).join(", "),
+      unit: "x",
+    },
   );
   return rows;
 }
