@@ -5,8 +5,9 @@
 //    concurrent writers (signed publishes, jobs, subscribes, plays; scripts/writers.mjs), idle and
 //    while renders run: the p95 of a publish and of every write, and how many answered 5xx (goal: 0).
 // 2. Publish to audio ready: a signed publish of a 5,000-character article, timed until its job is
-//    done, split into queue wait, synthesis, encoding and bookkeeping from the job's own record
-//    (render_jobs: created, started, finished, synthesis_ms, encoding_ms), read from the D1 file.
+//    done, split into queue wait, synthesis, encoding, the watermark and bookkeeping from the job's own
+//    record (render_jobs: created, started, finished, synthesis_ms, encoding_ms, marking_ms), read from
+//    the D1 file.
 import { createHmac } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import { d1File, fetchOk, load, percentile } from "./http.mjs";
@@ -124,10 +125,10 @@ export async function run({ base, vars, persistTo }) {
   await untilDone(base, vars, job_id);
   const total = Date.now() - t0;
   const db = new DatabaseSync(d1File(persistTo), { readOnly: true });
-  const job = db.prepare("SELECT created_at, started_at, finished_at, synthesis_ms, encoding_ms FROM render_jobs WHERE id = ?").get(job_id);
+  const job = db.prepare("SELECT created_at, started_at, finished_at, synthesis_ms, encoding_ms, marking_ms FROM render_jobs WHERE id = ?").get(job_id);
   db.close();
   const queueWait = job.started_at - job.created_at;
-  const bookkeeping = total - queueWait - job.synthesis_ms - job.encoding_ms;
+  const bookkeeping = total - queueWait - job.synthesis_ms - job.encoding_ms - job.marking_ms;
   const bench = "publish to audio ready, 5,000-character article (signed webhook to job done)";
   const share = (ms) => `ms (${((100 * ms) / total).toFixed(1)} %)`;
   rows.push(
@@ -135,6 +136,7 @@ export async function run({ base, vars, persistTo }) {
     { benchmark: bench, metric: "queue wait", value: String(queueWait), unit: share(queueWait) },
     { benchmark: bench, metric: "synthesis", value: String(job.synthesis_ms), unit: share(job.synthesis_ms) },
     { benchmark: bench, metric: "encoding (MP3 + Opus)", value: String(job.encoding_ms), unit: share(job.encoding_ms) },
+    { benchmark: bench, metric: "watermark", value: String(job.marking_ms), unit: share(job.marking_ms) },
     { benchmark: bench, metric: "bookkeeping (everything else)", value: String(bookkeeping), unit: share(bookkeeping) },
   );
   return rows;

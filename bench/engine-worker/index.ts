@@ -73,7 +73,7 @@ async function measurePipeline(text: string) {
       }),
   } as unknown as RenderStoreRpc;
   const t0 = await tick();
-  const phases = { synthesisMs: 0, encodingMs: 0 };
+  const phases = { synthesisMs: 0, encodingMs: 0, markingMs: 0 };
   const result = await renderText(store, { text, voice: "en-US-female" }, { offline: offlineSynthesizer }, { phases });
   const t1 = await tick();
   return { characters: text.length, audio_seconds: result.duration_seconds, pipeline_ms: t1 - t0, ...phases };

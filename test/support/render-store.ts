@@ -50,7 +50,7 @@ function renderResult(over: Partial<RenderResult>): RenderResult {
  * workers/render/consumer.ts runJob); `over` changes the result, `outcome` the rest of what is handed back.
  */
 export function completeJob(claim: ClaimedJob, over: Partial<RenderResult> = {}, outcome: Partial<Omit<JobOutcome, "result">> = {}): Promise<void> {
-  return store.completeJob(claim, { result: renderResult(over), audio: null, markIds: [], synthesisMs: 1, encodingMs: 1, ...outcome });
+  return store.completeJob(claim, { result: renderResult(over), audio: null, markIds: [], synthesisMs: 1, encodingMs: 1, markingMs: 1, ...outcome });
 }
 
 /** Claims the queued job `jobId` (one claimJob) and completes it (completeJob); returns the claim. */

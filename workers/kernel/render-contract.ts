@@ -227,6 +227,7 @@ export interface JobOutcome {
   markIds: string[];
   synthesisMs: number | null;
   encodingMs: number | null;
+  markingMs: number | null;
 }
 
 /** A row of stored audio, as the render Worker reads and writes it. */

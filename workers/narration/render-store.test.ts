@@ -86,7 +86,7 @@ describe("RenderStore jobs", () => {
     const claim = (await store.claimJob("job-p")) as ClaimedJob;
     const running = (await database(env).select().from(renderJobs).where(eq(renderJobs.id, "job-p")).get())!;
     expect(jobView(env, running, null, "private", english)).toMatchObject({ state: "running", characters_synthesized: null, paragraphs_reused: null });
-    await completeJob(claim, { characters_synthesized: 5, paragraphs_reused: 2 }, { synthesisMs: 40, encodingMs: 10 });
+    await completeJob(claim, { characters_synthesized: 5, paragraphs_reused: 2 }, { synthesisMs: 40, encodingMs: 10, markingMs: 5 });
     const done = (await database(env).select().from(renderJobs).where(eq(renderJobs.id, "job-p")).get())!;
     const view = v.parse(JobView, jobView(env, done, null, "private", english));
     expect(view).toMatchObject({ state: "done", characters_synthesized: 5, paragraphs_reused: 2 });

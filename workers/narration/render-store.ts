@@ -239,7 +239,7 @@ function articleUrl(env: object, article: { url: string | null; slug: string }):
   return article.url && isWebUrl(article.url) ? article.url : articlePageUrl(env, article.slug);
 }
 
-async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, audio, markIds, synthesisMs, encodingMs }: JobOutcome): Promise<void> {
+async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, audio, markIds, synthesisMs, encodingMs, markingMs }: JobOutcome): Promise<void> {
   const db = database(env);
   const job = await db.select().from(renderJobs).where(eq(renderJobs.id, claim.jobId)).get();
   // The audio's row goes in the batch that marks the job done, so nobody reads a done job without it; a job
@@ -265,6 +265,7 @@ async function completeJob(env: StoreEnv, claim: ClaimedJob, { result, audio, ma
       finishedAt: new Date(),
       synthesisMs,
       encodingMs,
+      markingMs,
       charactersSynthesized: result.characters_synthesized,
       paragraphsReused: result.paragraphs_reused,
     })

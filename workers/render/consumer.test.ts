@@ -65,8 +65,8 @@ describe("render queue consumer", () => {
     await consumeRenderBatch(batchOf("job-timed"), renderEnv, offline);
     await consumeRenderBatch(batchOf("job-cached"), renderEnv, offline);
     const rendered = await job("job-timed");
-    expect(rendered).toMatchObject({ state: "done", synthesisMs: expect.any(Number), encodingMs: expect.any(Number) });
-    expect(await job("job-cached")).toMatchObject({ state: "done", synthesisMs: null, encodingMs: null });
+    expect(rendered).toMatchObject({ state: "done", synthesisMs: expect.any(Number), encodingMs: expect.any(Number), markingMs: expect.any(Number) });
+    expect(await job("job-cached")).toMatchObject({ state: "done", synthesisMs: null, encodingMs: null, markingMs: null });
   });
 
   it("re-renders a re-published article by the paragraph, and its job records what was synthesised and what reused", async () => {

@@ -213,7 +213,7 @@ export async function runJob(
 ): Promise<RenderResult | null> {
   // Ties the job's later lines (retries, failures) to the request that created it.
   console.log(`render job ${claim.jobId} started req=${claim.requestId}`);
-  const phases = { synthesisMs: 0, encodingMs: 0 };
+  const phases = { synthesisMs: 0, encodingMs: 0, markingMs: 0 };
   // A listener waits on a stream: it goes before every job the Queue runs (turns.ts).
   const place = seat(listener ? "stream" : claim.priority, claim.owner);
   const job = jobStore(store, claim);
@@ -243,7 +243,7 @@ export async function runJob(
     .finally(() => leave(place));
   if (!result || !claim.owned) return result;
   // The phases of the render this job ran (none for audio found cached): docs/benchmarks.md "Benchmarks".
-  const timing = result.cached ? { synthesisMs: null, encodingMs: null } : phases;
+  const timing = result.cached ? { synthesisMs: null, encodingMs: null, markingMs: null } : phases;
   await store.completeJob(claim, { result, ...job.audio(), ...timing });
   return result;
 }

@@ -6,6 +6,8 @@
 export interface RenderPhases {
   synthesisMs: number;
   encodingMs: number;
+  /** The watermark laid into each voiced paragraph (pipeline/watermark.ts). */
+  markingMs: number;
 }
 
 /** Date.now() after a zero-length timer: the clock as of the end of the code that ran before. */

@@ -103,11 +103,13 @@ export const renderJobs = sqliteTable(
     finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
     /**
      * Where a done job's time went (docs/benchmarks.md "Benchmarks", publish to audio ready): milliseconds of
-     * synthesis and of encoding; queue wait is startedAt - createdAt, and the rest of
-     * finishedAt - startedAt is bookkeeping (reads, storage, the cache lookup). Null for a cache hit.
+     * synthesis, of encoding and of laying the watermark; queue wait is startedAt - createdAt, and the rest
+     * of finishedAt - startedAt is bookkeeping (reads, storage, signing, the cache lookup). Null for a
+     * cache hit, and marking for jobs done before it was timed.
      */
     synthesisMs: integer("synthesis_ms"),
     encodingMs: integer("encoding_ms"),
+    markingMs: integer("marking_ms"),
     /**
      * Once done: characters the engine that spoke was sent (RenderResult.characters_synthesized) and
      * paragraphs whose stored audio was reused (paragraphs_reused); null before, and for jobs done

@@ -153,7 +153,7 @@ export async function voiceSegment(
         await Promise.allSettled(written);
         return made;
       }
-      await markPassages(made.passages, [keys[i]]);
+      await timed(phases, "markingMs", () => markPassages(made.passages, [keys[i]]));
       voiced = made.passages[0];
       tally.charactersSynthesized += segment[i].text.length;
       const mine = voiced;
