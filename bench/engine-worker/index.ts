@@ -9,6 +9,7 @@ import { MASTER_SAMPLE_RATE } from "../../workers/kernel/audio-objects";
 import { splitText } from "../../workers/render/pipeline/chunk";
 import { PROVIDERS } from "../../workers/kernel/voice-catalogue";
 import { tick } from "../../workers/render/phases";
+import { forgetParagraphHeads } from "../../workers/render/pipeline/paragraph-cache";
 import { renderText } from "../../workers/render/pipeline/render";
 import { useWatermark } from "../../workers/render/pipeline/watermark";
 import type { ObjectRead, RenderStoreRpc, StoredAudio } from "../../workers/kernel/render-contract";
@@ -46,11 +47,14 @@ async function measureEngine(text: string) {
  * The render pipeline's own CPU (issue 44 item 2): the whole of renderText, offline engine, with a
  * RenderStore kept in this isolate's memory, so the time is the pipeline's work and not R2's or the
  * service binding's. Paragraphs are stored as a render stores them, and a new store per request
- * makes every paragraph voiced again. Every paragraph is watermarked, as every render's is (the
- * render Worker requires WATERMARK_KEY); the key is the local one of .dev.vars.example.
+ * makes every paragraph voiced again: the isolate forgets the paragraph heads it holds, which name
+ * objects of the last request's store (pipeline/paragraph-cache.ts). Every paragraph is watermarked,
+ * as every render's is (the render Worker requires WATERMARK_KEY); the key is the local one of
+ * .dev.vars.example.
  */
 async function measurePipeline(text: string) {
   useWatermark(BENCH_WATERMARK);
+  forgetParagraphHeads();
   const objects = new Map<string, Uint8Array>();
   const rows: StoredAudio[] = [];
   const store = {

@@ -75,7 +75,7 @@ export async function loadParagraphHeads(store: RenderStoreRpc, keys: string[]):
 const recentHeads = new TtlCache<StoredParagraph>();
 const RECENT_HEADS = { ttlSeconds: 3600, capacity: 2048 };
 
-/** Forgets every head held (the test setup, which starts each test from empty storage). */
+/** Forgets every head held (the test setup and bench/engine-worker, which start from empty storage). */
 export function forgetParagraphHeads(): void {
   recentHeads.clear();
 }
