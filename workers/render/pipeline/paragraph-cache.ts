@@ -67,10 +67,11 @@ export async function loadParagraphHeads(store: RenderStoreRpc, keys: string[]):
 
 /**
  * Paragraph heads this isolate stored or read lately, by path: an edit comes soon after its article's
- * first render, mostly to the same isolate, and reading its twenty heads back was a round trip to the
- * store before its changed paragraph could be voiced. A path's bytes never change (the paragraph's
- * content address is its path, and stored paragraphs are never deleted), so a head held is the one stored.
- * A head is a few kilobytes (its words), so they are bounded by count; the TTL only ages out the unused.
+ * first render, mostly to the same isolate, and its twenty heads (16 KB each) were read back before
+ * its changed paragraph could be voiced; now only the one it cannot know is. A path's bytes never
+ * change (the paragraph's content address is its path, and stored paragraphs are never deleted), so a
+ * head held is the one stored. A head is a few kilobytes (its words), so they are bounded by count;
+ * the TTL only ages out the unused.
  */
 const recentHeads = new TtlCache<StoredParagraph>();
 const RECENT_HEADS = { ttlSeconds: 3600, capacity: 2048 };
