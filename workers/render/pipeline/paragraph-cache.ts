@@ -58,20 +58,23 @@ export async function loadParagraphHeads(store: RenderStoreRpc, keys: string[]):
       const headerBytes = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
       if (4 + headerBytes > bytes.byteLength) bytes = (await readRange(store, path, 0, 4 + headerBytes))!.bytes;
       const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headerBytes))) as Header;
-      // The header is padded to an even length, so the samples start on a 2-byte boundary.
-      return remember(path, header, 4 + headerBytes, (head.size - 4 - headerBytes) / 2);
+      // The header is padded to an even length, so the samples start on a 2-byte boundary. Not held:
+      // its age is unknown, and the lifecycle rule may delete it before its samples are next wanted.
+      return laid(path, header, 4 + headerBytes, (head.size - 4 - headerBytes) / 2);
     }),
   );
   return held.map((head) => head ?? read.shift() ?? null);
 }
 
 /**
- * Paragraph heads this isolate stored or read lately, by path: an edit comes soon after its article's
- * first render, mostly to the same isolate, and its twenty heads (16 KB each) were read back before
- * its changed paragraph could be voiced; now only the one it cannot know is. A path's bytes never
- * change (the paragraph's content address is its path, and stored paragraphs are never deleted), so a
- * head held is the one stored. A head is a few kilobytes (its words), so they are bounded by count;
- * the TTL only ages out the unused.
+ * Paragraph heads this isolate stored lately, by path: an edit comes soon after its article's first
+ * render, mostly to the same isolate, and its twenty heads (16 KB each) were read back before its
+ * changed paragraph could be voiced; now only the one it cannot know is. A path's bytes never change
+ * (the paragraph's content address is its path), and an R2 lifecycle rule deletes a paragraph 30 days
+ * after it was written (docs/deploy.md, step 3): a head is held only from its own write, for an hour,
+ * so its samples are still there when a render reads them. A head read from the store is not held,
+ * since it may be a month old. A head is a few kilobytes (its words), so they are bounded by count;
+ * the TTL ages them out well before the rule.
  */
 const recentHeads = new TtlCache<StoredParagraph>();
 const RECENT_HEADS = { ttlSeconds: 3600, capacity: 2048 };
@@ -81,11 +84,9 @@ export function forgetParagraphHeads(): void {
   recentHeads.clear();
 }
 
-/** Holds the head of the paragraph stored at `path`, its samples `offset` bytes in; returns it. */
-function remember(path: string, header: Header, offset: number, length: number): StoredParagraph {
-  const head = { samples: { path, offset, length }, start: header.start, words: header.words.map(([text, start, end]) => ({ text, start, end })) };
-  recentHeads.set(path, head, RECENT_HEADS);
-  return head;
+/** The head of the paragraph stored at `path`, its samples `offset` bytes in. */
+function laid(path: string, header: Header, offset: number, length: number): StoredParagraph {
+  return { samples: { path, offset, length }, start: header.start, words: header.words.map(([text, start, end]) => ({ text, start, end })) };
 }
 
 /** The samples of a stored paragraph (loadParagraphHeads). */
@@ -105,5 +106,6 @@ export async function storeParagraph(store: RenderStoreRpc, key: string, voiced:
   new DataView(length.buffer).setUint32(0, head.byteLength, true);
   const path = paragraphObjectPath(key);
   await putParts(store, path, [length, head, int16LeBytes(voiced.samples)]);
-  remember(path, header, 4 + head.byteLength, voiced.samples.length); // once stored: a head held is always readable
+  // Held once stored, and the write restarts the lifecycle rule's 30 days: a head held is readable.
+  recentHeads.set(path, laid(path, header, 4 + head.byteLength, voiced.samples.length), RECENT_HEADS);
 }

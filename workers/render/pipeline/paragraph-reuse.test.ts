@@ -14,7 +14,7 @@ import { joinGap } from "../engine/join";
 import { offlineSynthesizer } from "../engine/offline";
 import { resetHealth } from "../providers/health";
 import type { Synthesizer } from "../providers/synthesizer";
-import { loadParagraphHeads, readSamples } from "./paragraph-cache";
+import { forgetParagraphHeads, loadParagraphHeads, readSamples } from "./paragraph-cache";
 import { renderText } from "./render";
 
 const NAMES = [
@@ -189,6 +189,23 @@ describe("audio by the paragraph", () => {
     expect(read).toBeGreaterThan(samples * 0.9);
     expect((await master(rerendered.key)).length).toBe(Math.round(rerendered.duration_seconds * MASTER_SAMPLE_RATE));
   }, 240_000);
+
+  // Planted bug: hold the heads a render reads from the store, as well as those it stores. The R2
+  // lifecycle rule deletes a paragraph 30 days after it was written (docs/deploy.md), so a head read
+  // may be a month old; the next render then laid it and failed reading its samples.
+  it("holds no head read from the store: a paragraph deleted by the lifecycle rule since is voiced again", async () => {
+    const paragraphs = PARAGRAPHS.slice(0, 3).map((p) => p.replace("walked", "rowed"));
+    await renderText(store, { text: article(paragraphs) }, { offline: offlineSynthesizer });
+    const firstWritten = (await env.AUDIO.list({ prefix: "paragraphs/" })).objects.map((o) => o.key);
+    forgetParagraphHeads(); // another isolate, which reads the heads
+    await renderText(store, { text: article([...paragraphs, PARAGRAPHS[4]]) }, { offline: offlineSynthesizer });
+    await env.AUDIO.delete(firstWritten); // the rule's sweep
+
+    const later = recording();
+    const result = await renderText(store, { text: article([paragraphs[0], paragraphs[1], PARAGRAPHS[5]]) }, later.synthesizers);
+    expect(later.texts.toSorted()).toEqual([paragraphs[0], paragraphs[1], PARAGRAPHS[5]].toSorted());
+    expect(result).toMatchObject({ cached: false, paragraphs_reused: 0 });
+  });
 
   it("stores each paragraph self-contained (silence at both ends), and the joined MP3 is valid and as long as its paragraphs and pauses", async () => {
     const rendered = await renderText(store, { text: article(PARAGRAPHS.slice(0, 6)) }, { offline: offlineSynthesizer });

@@ -74,12 +74,26 @@ describe("renderText", () => {
 
   // Planted bug: keep each render's promise in a module-level map and hand it to a concurrent
   // render of the same text; then the second request waits on the first's I/O and one call is made.
+  // The voice answers no call until both have come (or a few seconds have passed, so the planted bug
+  // fails the assertion rather than the test's time): on a busy machine the first render could
+  // otherwise store its paragraph before the second looked, and the second would rightly reuse it.
   it("never joins a concurrent render of the same text (a request waits only on its own I/O); the next finds it stored", async () => {
     const { synthesizer, stats } = counting(offlineSynthesizer);
+    const { promise: bothCalled, resolve } = Promise.withResolvers<void>();
+    const gate = setTimeout(resolve, 5_000);
+    let arrived = 0;
+    const gated: Synthesizer = {
+      async synthesize(text, offer) {
+        if (++arrived === 2) resolve();
+        await bothCalled;
+        return synthesizer.synthesize(text, offer);
+      },
+    };
     const [a, b] = await Promise.all([
-      renderText(store, { text: "Twice at once." }, { offline: synthesizer }),
-      renderText(store, { text: "Twice  at once." }, { offline: synthesizer }),
+      renderText(store, { text: "Twice at once." }, { offline: gated }),
+      renderText(store, { text: "Twice  at once." }, { offline: gated }),
     ]);
+    clearTimeout(gate);
     expect(stats.calls).toBe(2);
     expect(b).toEqual(a);
     const third = await renderText(store, { text: "Twice at once." }, { offline: synthesizer });
